@@ -1,0 +1,93 @@
+"""The game-agnostic kernel: decider protocol, dice, hash-chained log, session, replay, verify.
+
+Nothing here knows Nataterra; any rule system implementing :class:`Decider` runs on it.
+"""
+
+from .decider import ContentRef, Decider, Outcome, RulesRef, Setup
+from .dice import DICE_FORMAT, DiceStream, odds_seed, seed_commitment, seed_from_number
+from .errors import (
+    ChainBroken,
+    CommandRejected,
+    ContentError,
+    ContentProblem,
+    GameOver,
+    HeadMismatch,
+    IllegalCommand,
+    LogError,
+    MalformedCommand,
+    NataterraError,
+    NotYourTurn,
+    ReplayDiverged,
+    SeedMismatch,
+    TornRecord,
+    UndoRefused,
+    UnknownContent,
+    UnsupportedVersion,
+)
+from .log import (
+    CommandRecord,
+    EndRecord,
+    Header,
+    LogWriter,
+    Record,
+    RecordCodec,
+    RevealRecord,
+    StartRecord,
+    UndoRecord,
+    split_lines,
+)
+from .messages import Command, Event, Wire, check_tags, encode
+from .replay import DeciderFactory, Verdict, read_log, replay, replay_states, verify
+from .session import Session
+
+__all__ = [
+    "DICE_FORMAT",
+    "ChainBroken",
+    "Command",
+    "CommandRecord",
+    "CommandRejected",
+    "ContentError",
+    "ContentProblem",
+    "ContentRef",
+    "Decider",
+    "DeciderFactory",
+    "DiceStream",
+    "EndRecord",
+    "Event",
+    "GameOver",
+    "HeadMismatch",
+    "Header",
+    "IllegalCommand",
+    "LogError",
+    "LogWriter",
+    "MalformedCommand",
+    "NataterraError",
+    "NotYourTurn",
+    "Outcome",
+    "Record",
+    "RecordCodec",
+    "ReplayDiverged",
+    "RevealRecord",
+    "RulesRef",
+    "SeedMismatch",
+    "Session",
+    "Setup",
+    "StartRecord",
+    "TornRecord",
+    "UndoRecord",
+    "UndoRefused",
+    "UnknownContent",
+    "UnsupportedVersion",
+    "Verdict",
+    "Wire",
+    "check_tags",
+    "encode",
+    "odds_seed",
+    "read_log",
+    "replay",
+    "replay_states",
+    "seed_commitment",
+    "seed_from_number",
+    "split_lines",
+    "verify",
+]

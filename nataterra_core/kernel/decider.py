@@ -1,0 +1,117 @@
+"""The Decider protocol: what a rule system implements to run on the kernel (design.md §1).
+
+A rule system is three pure functions over immutable values::
+
+    decide(state, command, dice, seat=...) -> events   # raises IllegalCommand(rule_id, ...)
+    evolve(state, event) -> state                      # never random, never fails on its own events
+    legal_commands(state, seat) -> commands            # every command decide accepts now
+
+plus a few read-only questions the kernel asks (who may act, which turn it is, the dice
+counter, the result). ``decide`` takes the acting seat as a keyword because allied seats
+act at the same time in team play (N-TURN-3): the command alone does not say who sent it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, TypeVar
+
+import msgspec
+
+from .dice import DiceStream
+from .messages import Command, Event, Wire
+
+__all__ = ["ContentRef", "Decider", "Outcome", "RulesRef", "Setup"]
+
+S = TypeVar("S")
+C = TypeVar("C", bound=Command)
+E = TypeVar("E", bound=Event)
+
+
+class RulesRef(Wire, frozen=True, kw_only=True):
+    """The rule system a log was written for."""
+
+    id: str
+    version: int
+
+
+class ContentRef(Wire, frozen=True, kw_only=True):
+    """The content pack a game uses: its id and the SHA-256 of the effective pack."""
+
+    id: str
+    sha256: str
+
+
+class Setup(Wire, frozen=True, kw_only=True):
+    """What ``initial_state`` is built from: the header's game id, seats and options."""
+
+    game_id: str
+    seats: tuple[str, ...]
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+class Outcome(Wire, frozen=True, kw_only=True):
+    """The result of a game, as the ``end`` record states it.
+
+    ``winners`` is empty for a draw or an abandoned game; ``reason`` says which
+    (``"base_destroyed"``, ``"turn_limit"``, ``"abandoned"``, …).
+    """
+
+    winners: tuple[str, ...] = ()
+    draw: bool = False
+    scores: dict[str, int] = msgspec.field(default_factory=dict)
+    reason: str
+
+
+class Decider(Protocol[S, C, E]):
+    """A rule system the kernel can run, replay and verify.
+
+    ``command_types`` and ``event_types`` list every concrete command and event class;
+    the kernel builds its decoders from them once.
+    """
+
+    @property
+    def rules(self) -> RulesRef:
+        """Rule-system id and version, written into the header."""
+
+    @property
+    def content(self) -> ContentRef | None:
+        """The effective content pack, or ``None`` for a rule system without one."""
+
+    @property
+    def command_types(self) -> Sequence[type[C]]:
+        """Every concrete command class (the start command included)."""
+
+    @property
+    def event_types(self) -> Sequence[type[E]]:
+        """Every concrete event class."""
+
+    def initial_state(self, setup: Setup) -> S:
+        """The state before the start command: no randomness used yet."""
+
+    def start_command(self, setup: Setup) -> C:
+        """The system command of record 1, whose events hold all set-up randomness."""
+
+    def decide(self, state: S, command: C, dice: DiceStream, *, seat: str | None) -> tuple[E, ...]:
+        """The events ``command`` produces, or raise ``IllegalCommand``. ``seat`` None = system."""
+
+    def evolve(self, state: S, event: E) -> S:
+        """The state after ``event``."""
+
+    def acting_seats(self, state: S) -> Sequence[str]:
+        """Seats that may send a command now (empty when the game is over)."""
+
+    def legal_commands(self, state: S, seat: str) -> Sequence[C]:
+        """Every command ``seat`` may send now."""
+
+    def dice_counter(self, state: S) -> int:
+        """Dice words consumed so far."""
+
+    def turn_number(self, state: S) -> int:
+        """The current turn; undo never crosses a change of it (design.md §4)."""
+
+    def outcome(self, state: S) -> Outcome | None:
+        """The result once the game is over, else ``None``."""
+
+    def validate_options(self, options: Mapping[str, Any]) -> None:
+        """Raise ``ValueError`` for options this rule system does not accept."""

@@ -1,0 +1,73 @@
+"""Base types of commands and events, and the one deterministic encoder.
+
+Commands and events are frozen msgspec Structs in tagged unions. Each concrete type
+declares a stable tag of the form ``<name>.v<version>`` (``move_units.v1``): the version
+is part of the tag, so a changed schema is a new type and old logs keep decoding.
+
+Structs are declared with ``omit_defaults`` so that an optional field added later does
+not change the bytes of records written before it existed (design.md §4).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+
+import msgspec
+
+__all__ = [
+    "ENCODER",
+    "TAG_PATTERN",
+    "Command",
+    "Event",
+    "Wire",
+    "check_tags",
+    "encode",
+]
+
+TAG_PATTERN = re.compile(r"^[a-z][a-z0-9_]*\.v[1-9][0-9]*$")
+
+
+class Wire(
+    msgspec.Struct,
+    frozen=True,
+    kw_only=True,
+    omit_defaults=True,
+    forbid_unknown_fields=True,
+):
+    """Base of every value written to a log: frozen, unknown fields refused, defaults omitted."""
+
+
+class Command(Wire, tag_field="type", frozen=True, kw_only=True):
+    """A player's (or the system's) decision. Subclasses set ``tag="<name>.v<n>"``."""
+
+
+class Event(Wire, tag_field="type", frozen=True, kw_only=True):
+    """A fact produced by ``decide`` and folded by ``evolve``.
+
+    ``reveals_information`` marks events that disclose hidden information without
+    consuming dice (a card drawn from a shuffled deck, say): undo never crosses them.
+    """
+
+    reveals_information: ClassVar[bool] = False
+
+
+ENCODER = msgspec.json.Encoder(order="deterministic")
+"""The only encoder records are written with: fixed field order, sorted dict keys."""
+
+
+def encode(value: Any) -> bytes:
+    """Encode one value with :data:`ENCODER`."""
+    return ENCODER.encode(value)
+
+
+def check_tags(*types: type[Wire]) -> None:
+    """Raise ``ValueError`` if a type has no tag of the form ``<name>.v<n>`` or two share one."""
+    seen: dict[str, type[Wire]] = {}
+    for cls in types:
+        tag = cls.__struct_config__.tag
+        if not isinstance(tag, str) or not TAG_PATTERN.fullmatch(tag):
+            raise ValueError(f"{cls.__name__}: tag {tag!r} is not of the form <name>.v<n>")
+        if tag in seen:
+            raise ValueError(f"{cls.__name__} and {seen[tag].__name__} share the tag {tag!r}")
+        seen[tag] = cls

@@ -1,0 +1,204 @@
+"""Replay (fold logged events, no dice) and verification (design.md §4).
+
+:func:`replay` rebuilds a game's state from its events alone: no seed, no rules checks.
+:func:`verify` is the auditor's check, four steps in order, stopping at the first failure:
+
+1. *read* — every line is UTF-8 JSON of the record schema with ``seq`` equal to its index;
+   bytes after the last newline are a torn record;
+2. *chain* — every ``prev`` is the hash of the line before;
+3. *seed* — a ``reveal`` exists and hashes to the header's commitment (else: incomplete);
+4. *re-execution* — the logged commands re-run under the rules and every record
+   re-encodes to exactly the logged bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Literal, TypeVar
+
+import msgspec
+
+from .decider import Decider, Outcome, Setup
+from .errors import (
+    ChainBroken,
+    HeadMismatch,
+    LogError,
+    ReplayDiverged,
+    SeedMismatch,
+    TornRecord,
+    UnknownContent,
+    UnsupportedVersion,
+)
+from .log import (
+    CommandRecord,
+    EndRecord,
+    Header,
+    Record,
+    RecordCodec,
+    RevealRecord,
+    StartRecord,
+    UndoRecord,
+    check_chain,
+    check_header,
+    split_lines,
+)
+from .messages import Command, Event
+from .session import Session
+
+__all__ = [
+    "DeciderFactory",
+    "FailureClass",
+    "ReadLog",
+    "Verdict",
+    "read_log",
+    "replay",
+    "replay_states",
+    "verify",
+]
+
+S = TypeVar("S")
+C = TypeVar("C", bound=Command)
+E = TypeVar("E", bound=Event)
+
+DeciderFactory = Callable[[Header], Decider[Any, Any, Any]]
+"""Given a log's header, the decider to re-run it with. Raises :class:`UnsupportedVersion`
+for a rule-system version it does not have, :class:`UnknownContent` for an unknown pack."""
+
+FailureClass = Literal["torn", "read", "version", "content", "chain", "seed", "replay", "head"]
+
+
+class ReadLog:
+    """A log read and decoded (step 1 of verification): its lines and typed records."""
+
+    __slots__ = ("decider", "header", "lines", "records")
+
+    def __init__(
+        self,
+        header: Header,
+        decider: Decider[Any, Any, Any],
+        lines: Sequence[bytes],
+        records: Sequence[Record],
+    ) -> None:
+        self.header = header
+        self.decider = decider
+        self.lines = tuple(lines)
+        self.records = tuple(records)
+
+
+def read_log(data: bytes, deciders: DeciderFactory) -> ReadLog:
+    """Split, decode and type-check every record; raise :class:`LogError` naming the first bad one.
+
+    A torn tail raises :class:`TornRecord`; call :func:`~nataterra_core.kernel.log.split_lines`
+    directly to salvage the intact records before it.
+    """
+    split = split_lines(data)
+    split.raise_if_torn()
+    if not split.lines:
+        raise LogError("the log is empty", 0)
+    header = check_header(split.lines[0])
+    decider = deciders(header)
+    codec = RecordCodec(decider.command_types, decider.event_types)
+    records: list[Record] = [header]
+    records.extend(codec.decode(line, seq) for seq, line in enumerate(split.lines) if seq)
+    return ReadLog(header, decider, split.lines, records)
+
+
+def replay_states(
+    decider: Decider[S, C, E], header: Header, records: Sequence[Record]
+) -> Iterator[tuple[int, S]]:
+    """Yield ``(seq, state after that record)`` by folding events; honours ``undo``.
+
+    Uses no dice and checks no rules: it is what the log says happened.
+    """
+    setup = Setup(game_id=header.game_id, seats=header.seats, options=header.options)
+    state = decider.initial_state(setup)
+    yield 0, state
+    undoable: list[tuple[int, S]] = []
+    for record in records[1:]:
+        if isinstance(record, StartRecord | CommandRecord):
+            undoable.append((record.seq, state))
+            for event in record.events:
+                state = decider.evolve(state, event)
+        elif isinstance(record, UndoRecord):
+            if not undoable or undoable[-1][0] != record.undoes:
+                raise LogError(
+                    f"undo names record {record.undoes}, which cannot be undone", record.seq
+                )
+            state = undoable.pop()[1]
+        yield record.seq, state
+
+
+def replay(decider: Decider[S, C, E], header: Header, records: Sequence[Record]) -> S:
+    """The state after the last record, by folding events (no dice, no rules checks)."""
+    *_, (_, last) = replay_states(decider, header, records)
+    return last
+
+
+class Verdict(msgspec.Struct, frozen=True, kw_only=True):
+    """The outcome of :func:`verify`: one line of a tournament's report.
+
+    ``status`` is ``valid``, ``incomplete`` (the chain and rules hold so far but the seed is
+    not revealed) or ``invalid``; for the last two, ``failure``, ``seq`` and ``reason`` say
+    where and why. ``result`` is the logged result of a valid log.
+    """
+
+    status: Literal["valid", "incomplete", "invalid"]
+    failure: FailureClass | None = None
+    seq: int | None = None
+    reason: str = ""
+    records: int = 0
+    head: str | None = None
+    game_id: str | None = None
+    seats: tuple[str, ...] = ()
+    result: Outcome | None = None
+
+    @property
+    def valid(self) -> bool:
+        """True when every check passed."""
+        return self.status == "valid"
+
+
+def verify(data: bytes, deciders: DeciderFactory, *, expect_head: str | None = None) -> Verdict:
+    """Verify a whole log; never raises for a bad log, returns a :class:`Verdict` instead."""
+    split = split_lines(data)
+    base: dict[str, Any] = {"records": len(split.lines), "head": split.head}
+    try:
+        log = read_log(data, deciders)
+    except TornRecord as exc:
+        return Verdict(status="invalid", failure="torn", seq=exc.seq, reason=exc.reason, **base)
+    except UnsupportedVersion as exc:
+        return Verdict(status="invalid", failure="version", seq=exc.seq, reason=exc.reason, **base)
+    except UnknownContent as exc:
+        return Verdict(status="invalid", failure="content", seq=exc.seq, reason=exc.reason, **base)
+    except LogError as exc:
+        return Verdict(status="invalid", failure="read", seq=exc.seq, reason=exc.reason, **base)
+    base.update(game_id=log.header.game_id, seats=log.header.seats)
+
+    try:
+        check_chain(log.lines, expect_head)
+    except ChainBroken as exc:
+        failure: FailureClass = "head" if isinstance(exc, HeadMismatch) else "chain"
+        return Verdict(status="invalid", failure=failure, seq=exc.seq, reason=exc.reason, **base)
+
+    reveal = next((r for r in log.records if isinstance(r, RevealRecord)), None)
+    if reveal is None:
+        return Verdict(
+            status="incomplete",
+            seq=len(log.lines),
+            reason="no reveal record: the seed is not published yet",
+            **base,
+        )
+    seed = bytes.fromhex(reveal.server_seed)
+    if hashlib.sha256(seed).hexdigest() != log.header.seed_commitment:
+        error = SeedMismatch("the revealed seed does not match seed_commitment", reveal.seq)
+        return Verdict(status="invalid", failure="seed", seq=error.seq, reason=error.reason, **base)
+
+    try:
+        Session.from_log(log.decider, log.header, log.records, log.lines, seed)
+    except ReplayDiverged as exc:
+        return Verdict(status="invalid", failure="replay", seq=exc.seq, reason=exc.reason, **base)
+
+    end = log.records[-1]
+    result = end.result if isinstance(end, EndRecord) else None
+    return Verdict(status="valid", result=result, **base)

@@ -1,0 +1,426 @@
+"""A live game: state plus log, with ``apply``, ``undo`` and ``redo`` (design.md §4).
+
+A :class:`Session` is the only place where the pure rules meet the seed. For each command it
+builds the dice stream at the counter the state holds, asks the decider for events, folds
+them, and appends one record. A rejected command raises and changes nothing.
+
+Undo (design.md §4): only the seat that issued the last command, only within the current
+turn, never across a command whose events revealed randomness, never in tournament mode.
+The session keeps a stack of the commands that may still be undone; any command that can
+never be undone (it used dice, revealed a card or ended the turn) empties the stack, since
+nothing beneath it can be reached again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from .decider import Decider, Outcome, Setup
+from .dice import DICE_FORMAT, DiceStream, check_game_id, seed_commitment
+from .errors import (
+    CommandRejected,
+    GameOver,
+    MalformedCommand,
+    NotYourTurn,
+    ReplayDiverged,
+    UndoRefused,
+)
+from .log import (
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    GENESIS,
+    CommandRecord,
+    EndRecord,
+    Header,
+    Record,
+    RevealRecord,
+    StartRecord,
+    UndoRecord,
+    line_hash,
+)
+from .messages import Command, Event, encode
+
+__all__ = ["LineSink", "Session", "first_difference"]
+
+S = TypeVar("S")
+C = TypeVar("C", bound=Command)
+E = TypeVar("E", bound=Event)
+
+LineSink = Callable[[bytes], None]
+"""Receives each line (without newline) as it is appended, e.g. ``LogWriter.write``."""
+
+TOURNAMENT_OPTION = "tournament"
+
+
+class _Done(Generic[S, C, E]):
+    """A command record that may still be undone, with the state before it."""
+
+    __slots__ = ("before", "command", "events", "seat", "seq")
+
+    def __init__(self, seq: int, seat: str, command: C, events: tuple[E, ...], before: S):
+        self.seq = seq
+        self.seat = seat
+        self.command = command
+        self.events = events
+        self.before = before
+
+
+class Session(Generic[S, C, E]):
+    """One game in progress. Build it with :meth:`new` or :meth:`from_log`."""
+
+    def __init__(
+        self,
+        decider: Decider[S, C, E],
+        header: Header,
+        server_seed: bytes,
+        sink: LineSink | None = None,
+    ) -> None:
+        if seed_commitment(server_seed) != header.seed_commitment:
+            raise ValueError("server_seed does not match the header's seed_commitment")
+        self.decider = decider
+        self.header = header
+        self._seed = server_seed
+        self._sink = sink
+        self._lines: list[bytes] = []
+        self._command_types = tuple(decider.command_types)
+        self._tournament = bool(header.options.get(TOURNAMENT_OPTION, False))
+        self._undoable: list[_Done[S, C, E]] = []
+        self._redoable: list[_Done[S, C, E]] = []
+        self._undo_barrier = "nothing to undo"
+        self._closed = False
+        self.setup = Setup(game_id=header.game_id, seats=header.seats, options=header.options)
+        self.state: S = decider.initial_state(self.setup)
+        self._append(header)
+
+    # -- construction ---------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        decider: Decider[S, C, E],
+        *,
+        seats: Sequence[str],
+        server_seed: bytes,
+        game_id: str,
+        client_seed: str = "",
+        options: Mapping[str, Any] | None = None,
+        sink: LineSink | None = None,
+    ) -> Session[S, C, E]:
+        """Start a game: write the header and the ``start`` record."""
+        check_game_id(game_id)
+        if not seats or len(set(seats)) != len(seats):
+            raise ValueError(f"seats must be distinct and not empty, got {list(seats)}")
+        opts = dict(options or {})
+        decider.validate_options(opts)
+        header = Header(
+            seq=0,
+            prev=GENESIS,
+            format=FORMAT_NAME,
+            format_version=FORMAT_VERSION,
+            dice=DICE_FORMAT,
+            hash="sha256",
+            rules=decider.rules,
+            content=decider.content,
+            game_id=game_id,
+            seats=tuple(seats),
+            options=opts,
+            seed_commitment=seed_commitment(server_seed),
+            client_seed=client_seed,
+        )
+        session = cls(decider, header, server_seed, sink)
+        session._start()
+        return session
+
+    @classmethod
+    def from_log(
+        cls,
+        decider: Decider[S, C, E],
+        header: Header,
+        records: Sequence[Record],
+        lines: Sequence[bytes],
+        server_seed: bytes,
+        sink: LineSink | None = None,
+    ) -> Session[S, C, E]:
+        """Re-execute a log's commands and compare every re-encoded record with its bytes.
+
+        Raises :class:`ReplayDiverged` naming the first record that differs or whose
+        command is now rejected. Used by verification and to resume a saved game.
+        """
+        session = cls(decider, header, server_seed, sink)
+        session._expect(0, lines)
+        if len(records) < 2 or not isinstance(records[1], StartRecord):
+            raise ReplayDiverged(1, "$.kind", _kind(records, 1), "start", "record 1 must be start")
+        session._start()
+        session._expect(1, lines)
+        seq = 2
+        while seq < len(records):
+            record = records[seq]
+            try:
+                if isinstance(record, CommandRecord):
+                    session.apply(record.seat, record.command)
+                elif isinstance(record, UndoRecord):
+                    session.undo(record.seat)
+                elif isinstance(record, RevealRecord):
+                    session.close()
+                else:
+                    raise ReplayDiverged(
+                        seq, "$.kind", _kind(records, seq), "command", "unexpected record kind"
+                    )
+            except CommandRejected as exc:
+                raise ReplayDiverged(
+                    seq, "$", "accepted", "rejected", f"the logged action is rejected now: {exc}"
+                ) from exc
+            # A reveal record makes the session write reveal and end together.
+            while seq < len(session._lines):
+                if seq >= len(lines):
+                    raise ReplayDiverged(
+                        seq, "$", None, _kind_of(session._lines[seq]), "the log ends early"
+                    )
+                session._expect(seq, lines)
+                seq += 1
+        return session
+
+    # -- reading --------------------------------------------------------------------------
+
+    @property
+    def lines(self) -> tuple[bytes, ...]:
+        """Every line written so far (without newlines)."""
+        return tuple(self._lines)
+
+    def log_bytes(self) -> bytes:
+        """The whole log as JSON Lines."""
+        return b"".join(line + b"\n" for line in self._lines)
+
+    @property
+    def head(self) -> str:
+        """SHA-256 of the last line: publish it to make the log tamper-evident."""
+        return line_hash(self._lines[-1])
+
+    @property
+    def closed(self) -> bool:
+        """True once ``reveal`` and ``end`` have been written."""
+        return self._closed
+
+    def outcome(self) -> Outcome | None:
+        """The result if the game is over, else ``None``."""
+        return self.decider.outcome(self.state)
+
+    def acting_seats(self) -> Sequence[str]:
+        """Seats that may send a command now."""
+        if self._closed:
+            return ()
+        return self.decider.acting_seats(self.state)
+
+    def legal_commands(self, seat: str) -> Sequence[C]:
+        """Every command ``seat`` may send now (empty if it may not act)."""
+        if seat not in self.acting_seats():
+            return ()
+        return self.decider.legal_commands(self.state, seat)
+
+    def can_undo(self, seat: str) -> bool:
+        """Whether :meth:`undo` would succeed for ``seat``."""
+        return (
+            not self._closed
+            and not self._tournament
+            and bool(self._undoable)
+            and self._undoable[-1].seat == seat
+        )
+
+    def can_redo(self, seat: str) -> bool:
+        """Whether :meth:`redo` would succeed for ``seat``."""
+        return not self._closed and bool(self._redoable) and self._redoable[-1].seat == seat
+
+    # -- acting ---------------------------------------------------------------------------
+
+    def apply(self, seat: str, command: C) -> tuple[E, ...]:
+        """Apply ``seat``'s command; return its events. On error nothing changes."""
+        events = self._accept(seat, command)
+        self._redoable.clear()
+        return events
+
+    def undo(self, seat: str) -> int:
+        """Take back ``seat``'s last command; return the seq of the record undone."""
+        if self._closed:
+            raise UndoRefused("the game is over")
+        if self._tournament:
+            raise UndoRefused("undo is off in tournament mode")
+        if not self._undoable:
+            raise UndoRefused(self._undo_barrier)
+        done = self._undoable[-1]
+        if done.seat != seat:
+            raise UndoRefused(f"only seat {done.seat!r}, who issued record {done.seq}, may undo it")
+        self._append(
+            UndoRecord(seq=len(self._lines), prev=self._prev(), seat=seat, undoes=done.seq)
+        )
+        self._undoable.pop()
+        self._redoable.append(done)
+        self.state = done.before
+        return done.seq
+
+    def redo(self, seat: str) -> tuple[E, ...]:
+        """Apply the last undone command again, as an ordinary command record."""
+        if self._closed:
+            raise UndoRefused("the game is over")
+        if not self._redoable:
+            raise UndoRefused("nothing to redo")
+        done = self._redoable[-1]
+        if done.seat != seat:
+            raise UndoRefused(f"only seat {done.seat!r} may redo record {done.seq}")
+        events = self._accept(seat, done.command)
+        if events != done.events:  # undo never crosses randomness, so this cannot differ
+            raise AssertionError(f"redo of record {done.seq} produced different events")
+        self._redoable.pop()
+        return events
+
+    def close(self) -> Outcome:
+        """End the game: append ``reveal`` (the seed) and ``end`` (the result).
+
+        A game closed before its rules end it is recorded as ``abandoned``.
+        """
+        if self._closed:
+            raise GameOver("the game is already closed")
+        result = self.outcome() or Outcome(reason="abandoned")
+        self._append(
+            RevealRecord(seq=len(self._lines), prev=self._prev(), server_seed=self._seed.hex())
+        )
+        self._append(EndRecord(seq=len(self._lines), prev=self._prev(), result=result))
+        self._closed = True
+        self._undoable.clear()
+        self._redoable.clear()
+        return result
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _start(self) -> None:
+        command = self.decider.start_command(self.setup)
+        events, state = self._run(command, None)
+        self.state = state
+        self._append(
+            StartRecord(seq=len(self._lines), prev=self._prev(), command=command, events=events)
+        )
+
+    def _accept(self, seat: str, command: C) -> tuple[E, ...]:
+        if self._closed or self.decider.outcome(self.state) is not None:
+            raise GameOver("the game is over; no command is accepted")
+        if not isinstance(command, self._command_types):
+            raise MalformedCommand(f"{command!r} is not a command of {self.decider.rules.id}")
+        if seat not in self.header.seats:
+            raise MalformedCommand(f"unknown seat {seat!r}; seats are {list(self.header.seats)}")
+        if seat not in self.decider.acting_seats(self.state):
+            raise NotYourTurn(seat, f"seat {seat!r} may not act now")
+        before = self.state
+        events, after = self._run(command, seat)
+        seq = len(self._lines)
+        self._append(
+            CommandRecord(seq=seq, prev=self._prev(), seat=seat, command=command, events=events)
+        )
+        self.state = after
+        self._track_undo(_Done(seq, seat, command, events, before), after)
+        return events
+
+    def _run(self, command: C, seat: str | None) -> tuple[tuple[E, ...], S]:
+        """Decide and fold one command without touching the session."""
+        decider = self.decider
+        counter = decider.dice_counter(self.state)
+        dice = DiceStream(self._seed, self.header.game_id, self.header.client_seed, counter)
+        events = tuple(decider.decide(self.state, command, dice, seat=seat))
+        state = self.state
+        for event in events:
+            before = getattr(event, "counter_before", None)
+            if before is not None and before != counter:
+                raise AssertionError(
+                    f"{type(event).__name__}.counter_before is {before}, "
+                    f"the stream was at {counter}"
+                )
+            counter = getattr(event, "counter_after", counter)
+            state = decider.evolve(state, event)
+        if counter != dice.counter or decider.dice_counter(state) != dice.counter:
+            # Every draw must be recorded in an event (design.md §3): a rules bug, not input.
+            raise AssertionError(
+                f"{type(command).__name__} used dice up to word {dice.counter} but its events "
+                f"record {counter} and the new state holds {decider.dice_counter(state)}"
+            )
+        return events, state
+
+    def _track_undo(self, done: _Done[S, C, E], after: S) -> None:
+        decider = self.decider
+        reason = None
+        if decider.dice_counter(after) != decider.dice_counter(done.before):
+            reason = f"record {done.seq} used dice"
+        elif any(type(event).reveals_information for event in done.events):
+            reason = f"record {done.seq} revealed hidden information"
+        elif decider.turn_number(after) != decider.turn_number(done.before):
+            reason = f"record {done.seq} ended the turn"
+        if reason is None:
+            self._undoable.append(done)
+        else:
+            self._undoable.clear()
+            self._undo_barrier = f"cannot undo past {reason}"
+
+    def _prev(self) -> str:
+        return line_hash(self._lines[-1])
+
+    def _append(self, record: Record) -> None:
+        line = encode(record)
+        self._lines.append(line)
+        if self._sink is not None:
+            self._sink(line)
+
+    def _expect(self, seq: int, logged: Sequence[bytes]) -> None:
+        mine = self._lines[seq]
+        if mine != logged[seq]:
+            path, was, now = first_difference(logged[seq], mine)
+            raise ReplayDiverged(seq, path, was, now)
+
+
+def _kind(records: Sequence[Record], seq: int) -> str | None:
+    if seq >= len(records):
+        return None
+    return type(records[seq]).__struct_config__.tag  # type: ignore[return-value]
+
+
+def _kind_of(line: bytes) -> Any:
+    return msgspec.json.decode(line).get("kind")
+
+
+def first_difference(logged: bytes, recomputed: bytes) -> tuple[str, Any, Any]:
+    """The JSON path and both values of the first difference between two record lines.
+
+    If both decode to equal values the difference is in the encoding itself (spacing,
+    escapes, key order), reported at ``$`` with the raw text.
+    """
+    try:
+        a = msgspec.json.decode(logged)
+    except msgspec.DecodeError:
+        return "$", logged.decode("utf-8", "replace"), recomputed.decode()
+    b = msgspec.json.decode(recomputed)
+    found = _diff("$", a, b)
+    if found is None:
+        return "$", logged.decode("utf-8", "replace"), recomputed.decode()
+    return found
+
+
+def _diff(path: str, a: Any, b: Any) -> tuple[str, Any, Any] | None:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in list(b) + [k for k in a if k not in b]:
+            if key not in a or key not in b:
+                return f"{path}.{key}", a.get(key), b.get(key)
+            found = _diff(f"{path}.{key}", a[key], b[key])
+            if found:
+                return found
+        return None
+    if isinstance(a, list) and isinstance(b, list):
+        for i, (x, y) in enumerate(zip(a, b, strict=False)):
+            found = _diff(f"{path}[{i}]", x, y)
+            if found:
+                return found
+        if len(a) != len(b):
+            n = min(len(a), len(b))
+            return f"{path}[{n}]", a[n] if n < len(a) else None, b[n] if n < len(b) else None
+        return None
+    if type(a) is not type(b) or a != b:
+        return path, a, b
+    return None

@@ -1,0 +1,231 @@
+"""A tiny test-only rule system on the kernel: Pig with stakes.
+
+Two or more seats take turns. On your turn you may ``roll`` a d6 (a 1 loses the turn's
+points and ends the turn; otherwise the face is added to the turn total), ``hold`` (bank
+turn total times stake and end the turn) or ``stake`` a multiplier 1..3 before your first roll
+(a free, undoable choice). First to ``target`` points wins; ``max_turns`` ends it drawn.
+
+It exercises every kernel path: set-up randomness in the start record, dice events with
+counters, undoable and non-undoable commands, turn changes, rejected commands with rule ids.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import msgspec
+
+from nataterra_core.kernel import (
+    Command,
+    DiceStream,
+    Event,
+    IllegalCommand,
+    Outcome,
+    RulesRef,
+    Setup,
+)
+
+
+class Start(Command, frozen=True, tag="start.v1"):
+    pass
+
+
+class Roll(Command, frozen=True, tag="roll.v1"):
+    pass
+
+
+class Hold(Command, frozen=True, tag="hold.v1"):
+    pass
+
+
+class Stake(Command, frozen=True, tag="stake.v1"):
+    multiplier: int
+
+
+class FirstPlayerChosen(Event, frozen=True, tag="first_player_chosen.v1"):
+    m: int
+    counter_before: int
+    counter_after: int
+    value: int
+    seat: str
+
+
+class DieRolled(Event, frozen=True, tag="die_rolled.v1"):
+    m: int
+    counter_before: int
+    counter_after: int
+    value: int
+    face: int
+
+
+class StakeSet(Event, frozen=True, tag="stake_set.v1"):
+    multiplier: int
+
+
+class Banked(Event, frozen=True, tag="banked.v1"):
+    seat: str
+    points: int
+
+
+class TurnEnded(Event, frozen=True, tag="turn_ended.v1"):
+    next_seat: str
+
+
+class GameWon(Event, frozen=True, tag="game_won.v1"):
+    seat: str
+
+
+class PigState(msgspec.Struct, frozen=True, kw_only=True):
+    seats: tuple[str, ...]
+    target: int
+    max_turns: int
+    active: int = -1
+    turn: int = 0
+    turn_total: int = 0
+    stake: int = 1
+    rolled: bool = False
+    scores: tuple[int, ...] = ()
+    counter: int = 0
+    winner: str | None = None
+
+
+COMMANDS: tuple[type[Command], ...] = (Start, Roll, Hold, Stake)
+EVENTS: tuple[type[Event], ...] = (
+    FirstPlayerChosen,
+    DieRolled,
+    StakeSet,
+    Banked,
+    TurnEnded,
+    GameWon,
+)
+PigCommand = Start | Roll | Hold | Stake
+PigEvent = FirstPlayerChosen | DieRolled | StakeSet | Banked | TurnEnded | GameWon
+
+
+class Pig:
+    """The decider."""
+
+    rules = RulesRef(id="pig", version=1)
+    content = None
+    command_types: Sequence[type[Command]] = COMMANDS
+    event_types: Sequence[type[Event]] = EVENTS
+
+    def validate_options(self, options: Mapping[str, Any]) -> None:
+        unknown = set(options) - {"target", "max_turns", "tournament"}
+        if unknown:
+            raise ValueError(f"unknown options {sorted(unknown)}")
+
+    def initial_state(self, setup: Setup) -> PigState:
+        return PigState(
+            seats=setup.seats,
+            target=int(setup.options.get("target", 30)),
+            max_turns=int(setup.options.get("max_turns", 0)),
+            scores=(0,) * len(setup.seats),
+        )
+
+    def start_command(self, setup: Setup) -> Command:
+        return Start()
+
+    def decide(
+        self, state: PigState, command: Command, dice: DiceStream, *, seat: str | None
+    ) -> tuple[Event, ...]:
+        if isinstance(command, Start):
+            if seat is not None or state.active >= 0:
+                raise IllegalCommand("PIG-1", "the game has started already")
+            before = dice.counter
+            value = dice.draw(len(state.seats))
+            return (
+                FirstPlayerChosen(
+                    m=len(state.seats),
+                    counter_before=before,
+                    counter_after=dice.counter,
+                    value=value,
+                    seat=state.seats[value],
+                ),
+            )
+        if isinstance(command, Stake):
+            if state.rolled:
+                raise IllegalCommand("PIG-2", "the stake is set before the first roll")
+            if not 1 <= command.multiplier <= 3 or command.multiplier == state.stake:
+                raise IllegalCommand(
+                    "PIG-2", f"stake must be 1..3 and new, got {command.multiplier}"
+                )
+            return (StakeSet(multiplier=command.multiplier),)
+        if isinstance(command, Roll):
+            before = dice.counter
+            value = dice.draw(6)
+            rolled = DieRolled(
+                m=6, counter_before=before, counter_after=dice.counter, value=value, face=value + 1
+            )
+            if value == 0:
+                return (rolled, *self._end_turn(state))
+            return (rolled,)
+        if isinstance(command, Hold):
+            if state.turn_total == 0:
+                raise IllegalCommand("PIG-3", "hold needs points this turn")
+            points = state.turn_total * state.stake
+            me = state.seats[state.active]
+            banked = Banked(seat=me, points=points)
+            if state.scores[state.active] + points >= state.target:
+                return (banked, GameWon(seat=me))
+            return (banked, *self._end_turn(state))
+        raise IllegalCommand("PIG-0", f"unknown command {command!r}")
+
+    def _end_turn(self, state: PigState) -> tuple[Event, ...]:
+        return (TurnEnded(next_seat=state.seats[(state.active + 1) % len(state.seats)]),)
+
+    def evolve(self, state: PigState, event: Event) -> PigState:
+        replace = msgspec.structs.replace
+        if isinstance(event, FirstPlayerChosen):
+            return replace(state, active=event.value, turn=1, counter=event.counter_after)
+        if isinstance(event, DieRolled):
+            total = 0 if event.face == 1 else state.turn_total + event.face
+            return replace(state, turn_total=total, rolled=True, counter=event.counter_after)
+        if isinstance(event, StakeSet):
+            return replace(state, stake=event.multiplier)
+        if isinstance(event, Banked):
+            i = state.seats.index(event.seat)
+            scores = (*state.scores[:i], state.scores[i] + event.points, *state.scores[i + 1 :])
+            return replace(state, scores=scores)
+        if isinstance(event, TurnEnded):
+            return replace(
+                state,
+                active=state.seats.index(event.next_seat),
+                turn=state.turn + 1,
+                turn_total=0,
+                stake=1,
+                rolled=False,
+            )
+        if isinstance(event, GameWon):
+            return replace(state, winner=event.seat)
+        raise TypeError(event)
+
+    def acting_seats(self, state: PigState) -> Sequence[str]:
+        if self.outcome(state) is not None or state.active < 0:
+            return ()
+        return (state.seats[state.active],)
+
+    def legal_commands(self, state: PigState, seat: str) -> Sequence[Command]:
+        if seat not in self.acting_seats(state):
+            return ()
+        commands: list[Command] = [Roll()]
+        if state.turn_total > 0:
+            commands.append(Hold())
+        if not state.rolled:
+            commands.extend(Stake(multiplier=m) for m in (1, 2, 3) if m != state.stake)
+        return commands
+
+    def dice_counter(self, state: PigState) -> int:
+        return state.counter
+
+    def turn_number(self, state: PigState) -> int:
+        return state.turn
+
+    def outcome(self, state: PigState) -> Outcome | None:
+        scores = dict(zip(state.seats, state.scores, strict=True))
+        if state.winner is not None:
+            return Outcome(winners=(state.winner,), scores=scores, reason="target_reached")
+        if state.max_turns and state.turn > state.max_turns:
+            return Outcome(draw=True, scores=scores, reason="turn_limit")
+        return None

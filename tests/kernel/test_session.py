@@ -1,0 +1,239 @@
+"""Session: apply, rejections, undo and redo (design.md §4), with properties over random play."""
+
+from __future__ import annotations
+
+import random
+
+import msgspec
+import pytest
+from conftest import PigSession, new_session, pig_factory, play_random
+from dicegame import Hold, Pig, Roll, Stake
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nataterra_core.kernel import (
+    Command,
+    GameOver,
+    IllegalCommand,
+    MalformedCommand,
+    NotYourTurn,
+    Session,
+    UndoRefused,
+    read_log,
+    replay,
+    replay_states,
+)
+
+SETTINGS = settings(max_examples=200, deadline=None)
+
+
+def snapshot(session: PigSession) -> tuple[object, tuple[bytes, ...]]:
+    return session.state, session.lines
+
+
+def replayed(session: PigSession) -> object:
+    log = read_log(session.log_bytes(), pig_factory)
+    return replay(log.decider, log.header, log.records)
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 80))
+def test_replay_of_logged_events_equals_live_state(seed: int, steps: int) -> None:
+    session = new_session(seed, target=40)
+    rng = random.Random(seed)
+    states = [session.state]
+    for _ in range(steps):
+        if session.outcome() is not None:
+            break
+        seat = session.acting_seats()[0]
+        session.apply(seat, rng.choice(session.legal_commands(seat)))
+        states.append(session.state)
+    log = read_log(session.log_bytes(), pig_factory)
+    folded = [state for seq, state in replay_states(log.decider, log.header, log.records) if seq]
+    assert folded == states
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 60))
+def test_every_legal_command_is_accepted(seed: int, steps: int) -> None:
+    session = new_session(seed, target=40)
+    play_random(session, random.Random(seed), steps)
+    if session.outcome() is not None:
+        return
+    seat = session.acting_seats()[0]
+    for command in session.legal_commands(seat):
+        fork = new_session(seed, target=40)
+        play_random(fork, random.Random(seed), steps)
+        fork.apply(seat, command)
+
+
+ANY_COMMAND = st.one_of(
+    st.just(Roll()), st.just(Hold()), st.builds(Stake, multiplier=st.integers(-2, 5))
+)
+
+
+@SETTINGS
+@given(
+    seed=st.integers(0, 2**32),
+    steps=st.integers(0, 60),
+    command=ANY_COMMAND,
+    seat=st.sampled_from(["ann", "bob", "eve"]),
+)
+def test_rejected_command_changes_nothing(
+    seed: int, steps: int, command: Command, seat: str
+) -> None:
+    session = new_session(seed, target=40)
+    play_random(session, random.Random(seed), steps)
+    legal = seat in session.acting_seats() and command in session.legal_commands(seat)
+    before = snapshot(session)
+    if legal:
+        session.apply(seat, command)
+        return
+    with pytest.raises(ValueError) as info:
+        session.apply(seat, command)
+    assert isinstance(info.value, IllegalCommand | NotYourTurn | MalformedCommand | GameOver)
+    assert snapshot(session) == before
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 60), stake=st.integers(1, 3))
+def test_undo_then_redo_restores_state_and_events(seed: int, steps: int, stake: int) -> None:
+    session = new_session(seed, target=40)
+    play_random(session, random.Random(seed), steps)
+    if session.outcome() is not None:
+        return
+    seat = session.acting_seats()[0]
+    command = Stake(multiplier=stake)
+    if command not in session.legal_commands(seat):
+        return
+    before_command = session.state
+    events = session.apply(seat, command)
+    before_undo = session.state
+    length = len(session.lines)
+    undone = session.undo(seat)
+    assert undone == length - 1
+    assert session.state == before_command
+    redone = session.redo(seat)
+    assert session.state == before_undo
+    assert redone == events
+    assert len(session.lines) == length + 2
+    record = msgspec.json.decode(session.lines[-1])
+    undone_record = msgspec.json.decode(session.lines[undone])
+    assert record["events"] == undone_record["events"]
+    assert replayed(session) == session.state
+
+
+def at_turn_start(seed: int = 1) -> PigSession:
+    session = new_session(seed, target=1000)
+    return session
+
+
+def test_undo_only_by_the_seat_that_issued_the_last_command() -> None:
+    session = at_turn_start()
+    seat = session.acting_seats()[0]
+    other = "bob" if seat == "ann" else "ann"
+    session.apply(seat, Stake(multiplier=2))
+    with pytest.raises(UndoRefused, match="only seat"):
+        session.undo(other)
+    session.undo(seat)
+
+
+def test_undo_never_crosses_dice() -> None:
+    session = at_turn_start()
+    seat = session.acting_seats()[0]
+    session.apply(seat, Stake(multiplier=3))
+    session.apply(seat, Roll())
+    before = snapshot(session)
+    with pytest.raises(UndoRefused, match="used dice"):
+        session.undo(seat)
+    assert snapshot(session) == before
+
+
+def test_undo_never_crosses_a_turn() -> None:
+    session = at_turn_start(5)
+    rng = random.Random(0)
+    while True:  # roll until points are banked, which ends the turn without dice
+        seat = session.acting_seats()[0]
+        if session.state.turn_total > 0:
+            session.apply(seat, Hold())
+            break
+        session.apply(seat, Roll())
+    rng.random()
+    with pytest.raises(UndoRefused, match="ended the turn"):
+        session.undo(seat)
+
+
+def test_undo_refused_in_tournament_mode() -> None:
+    session = new_session(1, tournament=True)
+    seat = session.acting_seats()[0]
+    session.apply(seat, Stake(multiplier=2))
+    with pytest.raises(UndoRefused, match="tournament"):
+        session.undo(seat)
+
+
+def test_repeated_undo_walks_back_and_new_command_clears_redo() -> None:
+    session = at_turn_start()
+    seat = session.acting_seats()[0]
+    start = session.state
+    session.apply(seat, Stake(multiplier=2))
+    session.apply(seat, Stake(multiplier=3))
+    session.undo(seat)
+    session.undo(seat)
+    assert session.state == start
+    with pytest.raises(UndoRefused):
+        session.undo(seat)  # only the start record is left, and it is not undoable
+    session.redo(seat)
+    assert session.can_redo(seat)
+    session.apply(seat, Stake(multiplier=1))
+    assert not session.can_redo(seat)
+    with pytest.raises(UndoRefused, match="nothing to redo"):
+        session.redo(seat)
+    assert replayed(session) == session.state
+
+
+def test_illegal_command_names_rule_id() -> None:
+    session = at_turn_start()
+    seat = session.acting_seats()[0]
+    with pytest.raises(IllegalCommand) as info:
+        session.apply(seat, Hold())
+    assert info.value.rule_id == "PIG-3"
+    assert "PIG-3" in str(info.value)
+
+
+def test_commands_after_close_are_refused() -> None:
+    session = at_turn_start()
+    session.close()
+    seat = "ann"
+    with pytest.raises(GameOver):
+        session.apply(seat, Roll())
+    assert session.acting_seats() == ()
+    assert session.legal_commands(seat) == ()
+
+
+def test_foreign_objects_and_unknown_seats_are_malformed() -> None:
+    session = at_turn_start()
+    seat = session.acting_seats()[0]
+    with pytest.raises(MalformedCommand):
+        session.apply(seat, "roll")  # type: ignore[arg-type]
+    with pytest.raises(MalformedCommand):
+        session.apply("eve", Roll())
+
+
+def test_sink_receives_every_line() -> None:
+    lines: list[bytes] = []
+    session = Session.new(
+        Pig(), seats=("a", "b"), server_seed=bytes(32), game_id="sink", sink=lines.append
+    )
+    play_random(session, random.Random(2), 30)
+    session.close()
+    assert b"".join(line + b"\n" for line in lines) == session.log_bytes()
+
+
+def test_seed_never_appears_before_reveal() -> None:
+    session = new_session(99)
+    play_random(session, random.Random(9), 40)
+    secret = (99).to_bytes(32, "big").hex()
+    assert secret not in session.log_bytes().decode()
+    assert secret not in repr(session.state)
+    session.close()
+    assert secret in session.lines[-2].decode()
