@@ -1,0 +1,1 @@
+"""Thin front ends over nataterra_core: the ``nataterra`` command line (and, later, JSON-RPC)."""
