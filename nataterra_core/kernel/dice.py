@@ -31,7 +31,7 @@ __all__ = [
 ]
 
 DICE_FORMAT = "nataterra-dice-v1"
-GAME_ID_PATTERN = r"^[A-Za-z0-9._-]{1,64}$"
+GAME_ID_PATTERN = r"\A[A-Za-z0-9._-]{1,64}\Z"
 _GAME_ID = re.compile(GAME_ID_PATTERN)
 _DOMAIN = b"nataterra-dice-v1"
 _WORDS_PER_BLOCK = 8

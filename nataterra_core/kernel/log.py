@@ -54,8 +54,11 @@ C = TypeVar("C", bound=Command)
 E = TypeVar("E", bound=Event)
 
 Seq = Annotated[int, msgspec.Meta(ge=0, lt=2**53)]
-Hex64 = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]
+Hex64 = Annotated[str, msgspec.Meta(pattern=r"\A[0-9a-f]{64}\Z")]
 GameId = Annotated[str, msgspec.Meta(pattern=GAME_ID_PATTERN)]
+SafeInt = Annotated[int, msgspec.Meta(ge=-(2**53) + 1, le=2**53 - 1)]
+OptionValue = str | bool | SafeInt | None | list[str]
+"""What a header option may hold: no floats, integers exact in every JSON reader (§4)."""
 
 
 class Record(Wire, tag_field="kind", frozen=True, kw_only=True):
@@ -77,7 +80,7 @@ class Header(Record, tag="header", frozen=True, kw_only=True):
     content: ContentRef | None
     game_id: GameId
     seats: tuple[str, ...]
-    options: dict[str, Any]
+    options: dict[str, OptionValue]
     seed_commitment: Hex64
     client_seed: str
 

@@ -98,10 +98,28 @@ def read_log(data: bytes, deciders: DeciderFactory) -> ReadLog:
         raise LogError("the log is empty", 0)
     header = check_header(split.lines[0])
     decider = deciders(header)
+    if header.rules != decider.rules:
+        raise UnsupportedVersion(
+            f"the log is for rules {header.rules.id} v{header.rules.version}; this decider "
+            f"runs {decider.rules.id} v{decider.rules.version}",
+            0,
+        )
+    if header.content != decider.content:
+        raise UnknownContent(
+            f"the log names content pack {_pack_name(header)}; the decider has "
+            f"{decider.content.id + ' ' + decider.content.sha256 if decider.content else 'none'}",
+            0,
+        )
     codec = RecordCodec(decider.command_types, decider.event_types)
-    records: list[Record] = [header]
-    records.extend(codec.decode(line, seq) for seq, line in enumerate(split.lines) if seq)
+    records = [codec.decode(line, seq) for seq, line in enumerate(split.lines)]
+    if not isinstance(records[0], Header):
+        raise LogError("record 0 must be the header", 0)
     return ReadLog(header, decider, split.lines, records)
+
+
+def _pack_name(header: Header) -> str:
+    content = header.content
+    return "none" if content is None else f"{content.id} {content.sha256}"
 
 
 def replay_states(
@@ -117,7 +135,8 @@ def replay_states(
     undoable: list[tuple[int, S]] = []
     for record in records[1:]:
         if isinstance(record, StartRecord | CommandRecord):
-            undoable.append((record.seq, state))
+            if isinstance(record, CommandRecord):  # the start record is never undone
+                undoable.append((record.seq, state))
             for event in record.events:
                 state = decider.evolve(state, event)
         elif isinstance(record, UndoRecord):

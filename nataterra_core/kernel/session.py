@@ -35,6 +35,7 @@ from .log import (
     CommandRecord,
     EndRecord,
     Header,
+    OptionValue,
     Record,
     RevealRecord,
     StartRecord,
@@ -113,7 +114,10 @@ class Session(Generic[S, C, E]):
         check_game_id(game_id)
         if not seats or len(set(seats)) != len(seats):
             raise ValueError(f"seats must be distinct and not empty, got {list(seats)}")
-        opts = dict(options or {})
+        try:  # §4: header values are JSON scalars, no floats, integers below 2**53
+            opts = msgspec.convert(dict(options or {}), dict[str, OptionValue])
+        except msgspec.ValidationError as exc:
+            raise ValueError(f"bad option: {exc}") from exc
         decider.validate_options(opts)
         header = Header(
             seq=0,
@@ -172,6 +176,12 @@ class Session(Generic[S, C, E]):
             except CommandRejected as exc:
                 raise ReplayDiverged(
                     seq, "$", "accepted", "rejected", f"the logged action is rejected now: {exc}"
+                ) from exc
+            except ReplayDiverged:
+                raise
+            except Exception as exc:  # a log the rules cannot even run is still just a bad log
+                raise ReplayDiverged(
+                    seq, "$", None, None, f"re-execution failed: {type(exc).__name__}: {exc}"
                 ) from exc
             # A reveal record makes the session write reveal and end together.
             while seq < len(session._lines):

@@ -201,3 +201,34 @@ def test_log_writer_appends_lines(tmp_path: Path) -> None:
         session = new_session(8, target=15)
         writer.write_all(session.lines)
     assert path.read_bytes() == session.log_bytes()
+
+
+def test_trailing_newline_in_header_strings_is_unreadable() -> None:
+    lines = SMALL_LOG.read_bytes().split(b"\n")[:-1]
+    lines[0] = lines[0].replace(b'"game_id":"pig-3"', b'"game_id":"pig-3\\n"')
+    verdict = verify(rechained(lines), pig_factory)
+    assert verdict.failure == "read"
+    assert verdict.seq == 0
+
+
+def test_header_claiming_other_rules_or_pack_is_refused() -> None:
+    lines = SMALL_LOG.read_bytes().split(b"\n")[:-1]
+    other_version = list(lines)
+    other_version[0] = lines[0].replace(b'"version":1', b'"version":7')
+    assert verify(rechained(other_version), pig_factory).failure == "version"
+    other_pack = list(lines)
+    other_pack[0] = lines[0].replace(b'"content":null', b'"content":{"id":"x","sha256":"00"}')
+    assert verify(rechained(other_pack), pig_factory).failure == "content"
+
+
+def test_header_without_kind_is_unreadable() -> None:
+    lines = SMALL_LOG.read_bytes().split(b"\n")[:-1]
+    lines[0] = lines[0].replace(b'"kind":"header",', b"")
+    verdict = verify(rechained(lines), pig_factory)
+    assert (verdict.failure, verdict.seq) == ("read", 0)
+
+
+@pytest.mark.parametrize("value", [12.5, 2**60, {"nested": 1}])
+def test_options_must_be_json_safe(value: object) -> None:
+    with pytest.raises(ValueError, match="bad option"):
+        new_session(1, target=value)
