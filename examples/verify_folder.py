@@ -11,15 +11,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from nataterra_adapters.cli import rule_system
-
-from nataterra_core.kernel import Verdict, verify
+from nataterra_core.game import verify_log
+from nataterra_core.kernel import Verdict
 
 
 def verify_folder(folder: Path, expect_head: str | None = None) -> dict[str, Verdict]:
     """Verdicts by file name, for every ``*.jsonl`` file in ``folder``."""
     return {
-        path.name: verify(path.read_bytes(), rule_system, expect_head=expect_head)
+        path.name: verify_log(path.read_bytes(), expect_head=expect_head)
         for path in sorted(folder.glob("*.jsonl"))
     }
 

@@ -37,8 +37,8 @@ from .log import (
     split_lines,
 )
 from .messages import Command, Event, Wire, check_tags, encode
-from .replay import DeciderFactory, Verdict, read_log, replay, replay_states, verify
-from .session import Session
+from .replay import DeciderFactory, ReadLog, Verdict, read_log, replay, replay_states, verify
+from .session import LineSink, Session
 
 __all__ = [
     "DICE_FORMAT",
@@ -58,12 +58,14 @@ __all__ = [
     "HeadMismatch",
     "Header",
     "IllegalCommand",
+    "LineSink",
     "LogError",
     "LogWriter",
     "MalformedCommand",
     "NataterraError",
     "NotYourTurn",
     "Outcome",
+    "ReadLog",
     "Record",
     "RecordCodec",
     "ReplayDiverged",

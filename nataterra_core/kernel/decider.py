@@ -67,7 +67,8 @@ class Decider(Protocol[S, C, E]):
     """A rule system the kernel can run, replay and verify.
 
     ``command_types`` and ``event_types`` list every concrete command and event class;
-    the kernel builds its decoders from them once.
+    the kernel builds its decoders from them once. A decider may also have a ``turn_rule``
+    attribute: the rule id cited when a seat acts out of turn.
     """
 
     @property

@@ -320,7 +320,8 @@ class Session(Generic[S, C, E]):
         if seat not in self.header.seats:
             raise MalformedCommand(f"unknown seat {seat!r}; seats are {list(self.header.seats)}")
         if seat not in self.decider.acting_seats(self.state):
-            raise NotYourTurn(seat, f"seat {seat!r} may not act now")
+            rule = getattr(self.decider, "turn_rule", None)
+            raise NotYourTurn(seat, f"seat {seat!r} may not act now", rule)
         before = self.state
         events, after = self._run(command, seat)
         seq = len(self._lines)

@@ -1,0 +1,165 @@
+"""The Nataterra decider: the rules modules combined behind the kernel's protocol.
+
+Each rules module owns its commands, events, ``decide_*`` and ``evolve_*`` functions; this
+module is the one place that joins them into the command and event unions and dispatches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
+from typing import Any
+
+from nataterra_core.content.schema import ContentPack
+from nataterra_core.kernel import (
+    Command,
+    ContentRef,
+    DiceStream,
+    Event,
+    IllegalCommand,
+    MalformedCommand,
+    Outcome,
+    RulesRef,
+    Setup,
+)
+
+from . import movement, resources, setup, turns
+from .context import Context
+from .hexmap import build_map
+from .state import GameState, Phase
+
+__all__ = ["RULES", "Nataterra"]
+
+RULES = RulesRef(id="nataterra", version=1)
+
+COMMANDS: tuple[type[Command], ...] = (*setup.COMMANDS, *turns.COMMANDS, *movement.COMMANDS)
+EVENTS: tuple[type[Event], ...] = (
+    *setup.EVENTS,
+    *turns.EVENTS,
+    *movement.EVENTS,
+    *resources.EVENTS,
+)
+
+_EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
+    setup.FirstPlayerDrawn: setup.evolve_first_player,
+    setup.DeckShuffled: setup.evolve_deck_shuffled,
+    setup.StartingBonus: setup.evolve_starting_bonus,
+    turns.TurnStarted: turns.evolve_turn_started,
+    turns.PhaseStarted: turns.evolve_phase_started,
+    turns.GameEnded: turns.evolve_game_ended,
+    movement.UnitsMoved: movement.evolve_units_moved,
+    resources.ResourcesGathered: resources.evolve_resources_gathered,
+}
+assert set(_EVOLVE) == set(EVENTS), "every event needs exactly one evolve function"
+
+
+def _on_enter(ctx: Context, state: GameState, phase: Phase) -> tuple[Event, ...]:
+    """What happens by itself when a phase begins."""
+    if phase == "resources":
+        return (resources.gather(ctx, state, state.active_seat),)
+    return ()
+
+
+class Nataterra:
+    """Nataterra on the kernel: ``Session.new(Nataterra(pack), seats=..., ...)``.
+
+    Combat and development are not played yet: in those phases the only command is
+    ending the phase.
+    """
+
+    rules = RULES
+    turn_rule = "N-TURN-1"
+    command_types: Sequence[type[Command]] = COMMANDS
+    event_types: Sequence[type[Event]] = EVENTS
+
+    def __init__(self, pack: ContentPack) -> None:
+        self.pack = pack
+        self.content = ContentRef(id=pack.pack_id, sha256=pack.sha256)
+
+    @cache  # noqa: B019 - one context per map for the decider's lifetime is the point
+    def context(self, map_id: str) -> Context:
+        """The pack and built map for ``map_id``."""
+        return Context(self.pack, build_map(self.pack, map_id))
+
+    # -- set-up ---------------------------------------------------------------------------
+
+    def validate_options(self, options: Mapping[str, Any]) -> None:
+        """``ValueError`` for options Nataterra does not accept."""
+        parsed = setup.parse_options(options)
+        if parsed.map is not None and parsed.map not in self.pack.maps:
+            raise ValueError(f"N-MAP-5: unknown map {parsed.map!r}")
+
+    def initial_state(self, config: Setup) -> GameState:
+        """N-SETUP-1/3..7: the position before any randomness."""
+        options = setup.parse_options(config.options)
+        setup.check_seats(self.pack, config.seats)
+        map_id = options.map or setup.default_map(self.pack, config.seats)
+        return setup.initial_state(self.context(map_id), config.seats, options)
+
+    def start_command(self, config: Setup) -> Command:
+        """Record 1's system command."""
+        return setup.StartGame()
+
+    # -- the reducer ----------------------------------------------------------------------
+
+    def decide(
+        self, state: GameState, command: Command, dice: DiceStream, *, seat: str | None
+    ) -> tuple[Event, ...]:
+        """The events of ``command``; ``IllegalCommand`` naming the rule it breaks."""
+        ctx = self.context(state.map_id)
+        if isinstance(command, setup.StartGame):
+            if seat is not None:
+                raise IllegalCommand("N-SETUP-2", "only the system starts the game")
+            return setup.decide_start(ctx, state, dice)
+        if seat is None:
+            raise MalformedCommand(f"{type(command).__name__} needs a seat")
+        if state.phase == "over":
+            raise IllegalCommand("N-WIN-6", "the game is over")
+        if seat != state.active_seat:
+            raise IllegalCommand("N-TURN-1", f"it is {state.active_seat}'s turn, not {seat}'s")
+        if isinstance(command, turns.EndPhase):
+            return turns.decide_end_phase(ctx, state, command, _on_enter)
+        if isinstance(command, movement.MoveUnits):
+            return movement.decide_move(ctx, state, seat, command)
+        raise MalformedCommand(f"{type(command).__name__} is not a Nataterra command")
+
+    def evolve(self, state: GameState, event: Event) -> GameState:
+        """Fold one event."""
+        return _EVOLVE[type(event)](state, event)
+
+    # -- questions the kernel asks --------------------------------------------------------
+
+    def acting_seats(self, state: GameState) -> Sequence[str]:
+        """The active seat, until the game is over."""
+        if state.phase in ("setup", "over"):
+            return ()
+        return (state.active_seat,)
+
+    def legal_commands(self, state: GameState, seat: str) -> Sequence[Command]:
+        """Every command ``seat`` may send now."""
+        if seat not in self.acting_seats(state):
+            return ()
+        ctx = self.context(state.map_id)
+        commands: list[Command] = []
+        if state.phase == "movement":
+            commands.extend(movement.legal_moves(ctx, state, seat))
+        commands.append(turns.EndPhase(phase=state.phase))
+        return commands
+
+    def dice_counter(self, state: GameState) -> int:
+        """Dice words consumed so far."""
+        return state.counter
+
+    def turn_number(self, state: GameState) -> int:
+        """Player turns since the start (undo never crosses one)."""
+        return state.turn
+
+    def outcome(self, state: GameState) -> Outcome | None:
+        """The result once the game is over."""
+        if state.phase != "over" or state.result_reason is None:
+            return None
+        return Outcome(
+            winners=state.winners,
+            draw=not state.winners,
+            reason=state.result_reason,
+        )

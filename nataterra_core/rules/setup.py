@@ -1,0 +1,232 @@
+"""Game set-up (rules §2, N-SETUP-1..7): the starting position and the ``start`` record.
+
+Everything deterministic (resources, workers, pools, tech hands) is in :func:`initial_state`;
+everything random (first player, every shuffle) is drawn by the system ``StartGame``
+command, so all set-up randomness sits in the log's ``start`` record (design.md §4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from nataterra_core.content.schema import ContentPack
+from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
+
+from .context import Context
+from .state import GameState, PlayerState, Resources, UnitStack
+from .turns import TurnStarted
+
+__all__ = [
+    "COMMANDS",
+    "EVENTS",
+    "LEARNING_CIVS",
+    "DeckShuffled",
+    "FirstPlayerDrawn",
+    "GameOptions",
+    "StartGame",
+    "StartingBonus",
+    "decide_start",
+    "default_map",
+    "initial_state",
+    "parse_options",
+]
+
+LEARNING_CIVS: tuple[str, ...] = ("velathi", "beasts", "humans", "naga")
+"""Learning mode seats 2, 3 or 4 of these, in this order of joining (N-SETUP-1)."""
+
+STARTING_STOCK = Resources(food=4, wood=3, metal=3)  # N-SETUP-3
+WORKERS_ON_BASE, WORKERS_IN_POOL, WORKERS_IN_SUPPLY = 3, 3, 6  # N-SETUP-5
+STARTING_TECHS = (1, 2, 3)  # N-SETUP-4
+NAGA_STARTING_FLARE = 2  # N-SETUP-7
+
+
+class StartGame(Command, frozen=True, tag="start_game.v1"):
+    """The system command of record 1: draw the first player and shuffle every deck."""
+
+
+class FirstPlayerDrawn(Event, frozen=True, tag="first_player_drawn.v1"):
+    """N-SETUP-2: ``draw(m)`` over the seats in header order picked ``seat``."""
+
+    m: int
+    counter_before: int
+    counter_after: int
+    value: int
+    seat: str
+
+
+class DeckShuffled(Event, frozen=True, tag="deck_shuffled.v1"):
+    """A deck was shuffled; ``after[0]`` is the top card (design.md §3)."""
+
+    deck: str
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+    counter_before: int
+    counter_after: int
+
+
+class StartingBonus(Event, frozen=True, tag="starting_bonus.v1"):
+    """N-SETUP-3: the second player of a 2-player game gets +1 food."""
+
+    seat: str
+    gain: Resources
+
+
+COMMANDS: tuple[type[Command], ...] = (StartGame,)
+EVENTS: tuple[type[Event], ...] = (FirstPlayerDrawn, DeckShuffled, StartingBonus)
+
+
+class GameOptions(msgspec.Struct, frozen=True, kw_only=True):
+    """The header options this rule system reads."""
+
+    mode: str = "learning"
+    map: str | None = None
+    max_turns: int = 0
+    tournament: bool = False
+
+
+def parse_options(options: Mapping[str, Any]) -> GameOptions:
+    """Typed options; ``ValueError`` naming the bad option (N-WIN-6 for ``max_turns``)."""
+    try:
+        parsed = msgspec.convert(dict(options), GameOptions, strict=True)
+    except msgspec.ValidationError as exc:
+        raise ValueError(f"bad game options: {exc}") from exc
+    extra = set(options) - set(GameOptions.__struct_fields__)
+    if extra:
+        raise ValueError(f"unknown game options: {sorted(extra)}")
+    if parsed.mode != "learning":
+        raise ValueError(f"mode {parsed.mode!r}: only 'learning' is supported so far")
+    if parsed.max_turns < 0:
+        raise ValueError("N-WIN-6: max_turns must be 0 (off) or positive")
+    return parsed
+
+
+def check_seats(pack: ContentPack, seats: tuple[str, ...]) -> None:
+    """N-SETUP-1: learning mode seats Velathi and Beasts, adding Humans for 3, Naga for 4."""
+    if not 2 <= len(seats) <= 4:
+        raise ValueError("N-SETUP-1: Nataterra is for 2 to 4 players")
+    expected = set(LEARNING_CIVS[: len(seats)])
+    if set(seats) != expected:
+        raise ValueError(
+            f"N-SETUP-1: a {len(seats)}-player learning game seats {sorted(expected)}, "
+            f"got {list(seats)}"
+        )
+    unknown = [s for s in seats if s not in pack.civilisations]
+    if unknown:
+        raise ValueError(f"civilisations {unknown} are not in the content pack")
+
+
+def default_map(pack: ContentPack, seats: tuple[str, ...]) -> str:
+    """The map for these civilisations (N-SETUP-1, N-MAP-5): the first whose players match."""
+    for map_def in pack.maps.values():
+        if set(map_def.players) == set(seats):
+            return map_def.id
+    raise ValueError(f"N-MAP-5: the content pack has no map for {sorted(seats)}")
+
+
+def initial_state(ctx: Context, seats: tuple[str, ...], options: GameOptions) -> GameState:
+    """The position before the start command (N-SETUP-3..7), without randomness."""
+    pack = ctx.pack
+    units: list[UnitStack] = []
+    players = []
+    for civ in seats:
+        worker = pack.worker_of(civ)
+        pool = {worker.id: WORKERS_IN_POOL}
+        locked: dict[str, int] = {}
+        for unit in pack.units_of(civ):
+            if unit.role == "worker":
+                continue
+            # N-SETUP-6: unlocked types put group_size tokens in the pool, the rest locked.
+            in_pool = unit.group_size if unit.unlock == "start" else 0
+            pool[unit.id] = in_pool
+            locked[unit.id] = unit.tokens - in_pool
+        deck = tuple(card.id for card in pack.tech_deck(civ))
+        numbers = {card.id: card.number for card in pack.tech_deck(civ)}
+        players.append(
+            PlayerState(
+                civ=civ,
+                stock=STARTING_STOCK,
+                flare=NAGA_STARTING_FLARE if pack.civilisations[civ].ability == "flare" else 0,
+                pool=pool,
+                locked=locked,
+                worker_supply=WORKERS_IN_SUPPLY,
+                tech_hand=tuple(c for c in deck if numbers[c] in STARTING_TECHS),
+                tech_deck=tuple(c for c in deck if numbers[c] not in STARTING_TECHS),
+                tactic_deck=tuple(card.id for card in pack.tactic_deck(civ)),
+            )
+        )
+        units.append(UnitStack(civ, worker.id, ctx.map.base_of(civ), WORKERS_ON_BASE))
+    return GameState(
+        seats=seats,
+        map_id=ctx.map.map_id,
+        mode=options.mode,
+        max_turns=options.max_turns,
+        players=tuple(players),
+        units=tuple(sorted(units)),
+        biome_decks={b: tuple(c.id for c in pack.biome_deck(b)) for b in _deck_biomes(pack)},
+        biome_discards={b: () for b in _deck_biomes(pack)},
+    )
+
+
+def _deck_biomes(pack: ContentPack) -> tuple[str, ...]:
+    return tuple(sorted({card.biome for card in pack.biome_cards.values()}))
+
+
+def decide_start(ctx: Context, state: GameState, dice: DiceStream) -> tuple[Event, ...]:
+    """N-SETUP-2/3/4: first player, the tactic and biome shuffles, the second player's food."""
+    if state.phase != "setup":
+        raise IllegalCommand("N-SETUP-2", "the game has already started")
+    events: list[Event] = []
+    before = dice.counter
+    first = dice.draw(len(state.seats))
+    events.append(
+        FirstPlayerDrawn(
+            m=len(state.seats),
+            counter_before=before,
+            counter_after=dice.counter,
+            value=first,
+            seat=state.seats[first],
+        )
+    )
+    decks = [(f"tactic:{p.civ}", p.tactic_deck) for p in state.players]
+    decks += [(f"biome:{biome}", cards) for biome, cards in state.biome_decks.items()]
+    for deck, cards in decks:
+        before = dice.counter
+        after = tuple(dice.shuffle(cards))
+        events.append(
+            DeckShuffled(
+                deck=deck,
+                before=cards,
+                after=after,
+                counter_before=before,
+                counter_after=dice.counter,
+            )
+        )
+    if len(state.seats) == 2:
+        second = state.seats[(first + 1) % 2]
+        events.append(StartingBonus(seat=second, gain=Resources(food=1)))
+    events.append(TurnStarted(seat=state.seats[first], turn=1))
+    return tuple(events)
+
+
+def evolve_first_player(state: GameState, event: FirstPlayerDrawn) -> GameState:
+    """Record who starts."""
+    return msgspec.structs.replace(state, first=event.value, counter=event.counter_after)
+
+
+def evolve_deck_shuffled(state: GameState, event: DeckShuffled) -> GameState:
+    """Put the shuffled order in place of the deck."""
+    kind, _, name = event.deck.partition(":")
+    state = msgspec.structs.replace(state, counter=event.counter_after)
+    if kind == "biome":
+        return msgspec.structs.replace(state, biome_decks={**state.biome_decks, name: event.after})
+    player = msgspec.structs.replace(state.player(name), tactic_deck=event.after)
+    return state.with_player(player)
+
+
+def evolve_starting_bonus(state: GameState, event: StartingBonus) -> GameState:
+    """Add the bonus to the seat's stock."""
+    player = state.player(event.seat)
+    return state.with_player(msgspec.structs.replace(player, stock=player.stock + event.gain))

@@ -1,0 +1,168 @@
+"""The Nataterra game state: immutable msgspec Structs, replaced (never mutated) by ``evolve``.
+
+The state is the whole truth, hidden parts included (deck orders, hands); what a seat may
+see is cut out by the player views. It holds the dice *counter*, never the seed. Seats are
+civilisation ids (``"velathi"``): each civilisation is played by exactly one seat.
+
+Units are counted per (owner, unit type, zone) in :class:`UnitStack`, with how many of them
+already moved this turn (N-MOV-1); stacks are kept sorted so equal positions are equal values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Literal
+
+import msgspec
+
+__all__ = [
+    "PHASES",
+    "GameState",
+    "Phase",
+    "PlayerState",
+    "Resources",
+    "UnitStack",
+    "add_units",
+    "remove_units",
+]
+
+Phase = Literal["setup", "movement", "resources", "combat", "development", "over"]
+PHASES: tuple[Phase, ...] = ("movement", "resources", "combat", "development")
+"""The four phases of a turn, in order (N-TURN-1)."""
+
+
+class Resources(msgspec.Struct, frozen=True):
+    """Food, wood and metal: a stock, an income, a cost or the multipliers."""
+
+    food: int = 0
+    wood: int = 0
+    metal: int = 0
+
+    def __add__(self, other: Resources) -> Resources:
+        return Resources(self.food + other.food, self.wood + other.wood, self.metal + other.metal)
+
+
+class UnitStack(msgspec.Struct, frozen=True, order=True):
+    """``count`` units of one type and owner in one zone; ``moved`` of them moved this turn."""
+
+    owner: str
+    unit: str
+    zone: str
+    count: int
+    moved: int = 0
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        """(owner, unit, zone): what identifies a stack."""
+        return (self.owner, self.unit, self.zone)
+
+    @property
+    def unmoved(self) -> int:
+        """Units here that may still move this turn."""
+        return self.count - self.moved
+
+
+class PlayerState(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything one civilisation owns off the map.
+
+    ``pool`` holds recruitable tokens by unit type (workers included), ``locked`` those still
+    in the locked supply or under a civilisation tile (N-SETUP-6), ``worker_supply`` the
+    workers not yet in the pool (N-SETUP-5). ``sides`` maps a unit type to the group-card
+    side a researched tech selected (no entry: side A without tech abilities, N-DEV-5).
+    """
+
+    civ: str
+    stock: Resources
+    multipliers: Resources = Resources(1, 1, 1)
+    flare: int = 0
+    pool: dict[str, int] = msgspec.field(default_factory=dict)
+    locked: dict[str, int] = msgspec.field(default_factory=dict)
+    worker_supply: int = 0
+    tech_hand: tuple[str, ...] = ()
+    tech_deck: tuple[str, ...] = ()
+    tactic_deck: tuple[str, ...] = ()
+    tactic_hand: tuple[str, ...] = ()
+    tactic_discard: tuple[str, ...] = ()
+    sides: dict[str, Literal["a", "b"]] = msgspec.field(default_factory=dict)
+
+
+class GameState(msgspec.Struct, frozen=True, kw_only=True):
+    """A Nataterra position.
+
+    ``turn`` counts player turns from 1; ``active`` indexes ``seats`` (turn order is seat
+    order, clockwise, N-TURN-1). ``result_reason`` is set once the game is over.
+    """
+
+    seats: tuple[str, ...]
+    map_id: str
+    mode: str
+    max_turns: int
+    players: tuple[PlayerState, ...]
+    units: tuple[UnitStack, ...] = ()
+    biome_decks: dict[str, tuple[str, ...]] = msgspec.field(default_factory=dict)
+    biome_discards: dict[str, tuple[str, ...]] = msgspec.field(default_factory=dict)
+    first: int = -1
+    active: int = -1
+    turn: int = 0
+    phase: Phase = "setup"
+    counter: int = 0
+    result_reason: str | None = None
+    winners: tuple[str, ...] = ()
+
+    @property
+    def active_seat(self) -> str:
+        """The civilisation whose turn it is."""
+        return self.seats[self.active]
+
+    def player(self, civ: str) -> PlayerState:
+        """The player state of ``civ``."""
+        return self.players[self.seats.index(civ)]
+
+    def with_player(self, player: PlayerState) -> GameState:
+        """A copy with ``player`` replacing the state of the same civilisation."""
+        i = self.seats.index(player.civ)
+        players = (*self.players[:i], player, *self.players[i + 1 :])
+        return msgspec.structs.replace(self, players=players)
+
+    def stacks_of(self, owner: str) -> Iterator[UnitStack]:
+        """``owner``'s stacks in canonical order."""
+        return (s for s in self.units if s.owner == owner)
+
+    def stacks_in(self, zone: str) -> Iterator[UnitStack]:
+        """The stacks in ``zone``."""
+        return (s for s in self.units if s.zone == zone)
+
+    def owners_in(self, zone: str) -> set[str]:
+        """Civilisations with units in ``zone``."""
+        return {s.owner for s in self.units if s.zone == zone}
+
+
+def _sorted(stacks: Iterable[UnitStack]) -> tuple[UnitStack, ...]:
+    return tuple(sorted(s for s in stacks if s.count > 0))
+
+
+def add_units(
+    units: tuple[UnitStack, ...], owner: str, unit: str, zone: str, count: int, moved: int = 0
+) -> tuple[UnitStack, ...]:
+    """Stacks with ``count`` more units (``moved`` of them having moved) at ``zone``."""
+    key = (owner, unit, zone)
+    for i, stack in enumerate(units):
+        if stack.key == key:
+            merged = UnitStack(owner, unit, zone, stack.count + count, stack.moved + moved)
+            return (*units[:i], merged, *units[i + 1 :])
+    return _sorted((*units, UnitStack(owner, unit, zone, count, moved)))
+
+
+def remove_units(
+    units: tuple[UnitStack, ...], owner: str, unit: str, zone: str, count: int, moved: int = 0
+) -> tuple[UnitStack, ...]:
+    """Stacks with ``count`` fewer units at ``zone`` (``moved`` of them from the moved ones)."""
+    key = (owner, unit, zone)
+    for i, stack in enumerate(units):
+        if stack.key == key:
+            if stack.count < count or stack.moved < moved:
+                raise ValueError(f"cannot remove {count} {unit} from {zone}: only {stack.count}")
+            left = UnitStack(owner, unit, zone, stack.count - count, stack.moved - moved)
+            rest = (*units[:i], *units[i + 1 :])
+            return rest if left.count == 0 else (*units[:i], left, *units[i + 1 :])
+    raise ValueError(f"no {unit} of {owner} in {zone}")

@@ -1,0 +1,104 @@
+"""Turn and phase flow (N-TURN-1) and the turn limit (N-WIN-6).
+
+A turn is movement, resources, combat, development; the active player ends each phase
+with an explicit :class:`EndPhase` naming it (so a retried command cannot skip a phase).
+The next seat clockwise (seat order) starts when development ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import msgspec
+
+from nataterra_core.kernel import Command, Event, IllegalCommand
+
+from .context import Context
+from .state import PHASES, GameState, Phase, UnitStack
+
+__all__ = [
+    "COMMANDS",
+    "EVENTS",
+    "EndPhase",
+    "GameEnded",
+    "PhaseStarted",
+    "TurnStarted",
+    "decide_end_phase",
+]
+
+
+class EndPhase(Command, frozen=True, tag="end_phase.v1"):
+    """The active player ends ``phase`` (ending development ends the turn)."""
+
+    phase: Phase
+
+
+class TurnStarted(Event, frozen=True, tag="turn_started.v1"):
+    """``seat``'s turn number ``turn`` begins, in its movement phase."""
+
+    seat: str
+    turn: int
+
+
+class PhaseStarted(Event, frozen=True, tag="phase_started.v1"):
+    """The active player's next phase begins."""
+
+    phase: Phase
+
+
+class GameEnded(Event, frozen=True, tag="game_ended.v1"):
+    """The game is over: ``winners`` (empty for a draw) and why."""
+
+    reason: str
+    winners: tuple[str, ...] = ()
+
+
+COMMANDS: tuple[type[Command], ...] = (EndPhase,)
+EVENTS: tuple[type[Event], ...] = (TurnStarted, PhaseStarted, GameEnded)
+
+PhaseHook = Callable[[Context, GameState, Phase], tuple[Event, ...]]
+"""What happens on entering a phase (resources are gathered, …), given the state before."""
+
+
+def decide_end_phase(
+    ctx: Context, state: GameState, command: EndPhase, on_enter: PhaseHook
+) -> tuple[Event, ...]:
+    """End the current phase: start the next one, or the next seat's turn (N-TURN-1)."""
+    if command.phase != state.phase:
+        raise IllegalCommand(
+            "N-TURN-1", f"it is the {state.phase} phase, not the {command.phase} phase"
+        )
+    index = PHASES.index(state.phase)
+    if index + 1 < len(PHASES):
+        phase = PHASES[index + 1]
+        return (PhaseStarted(phase=phase), *on_enter(ctx, state, phase))
+    if state.max_turns and state.turn >= state.max_turns:
+        return (GameEnded(reason="turn_limit"),)  # N-WIN-6: drawn at the turn limit
+    following = state.seats[(state.active + 1) % len(state.seats)]
+    return (TurnStarted(seat=following, turn=state.turn + 1),)
+
+
+def evolve_turn_started(state: GameState, event: TurnStarted) -> GameState:
+    """Make ``seat`` active in its movement phase; nobody has moved yet this turn."""
+    units = tuple(
+        UnitStack(s.owner, s.unit, s.zone, s.count) if s.moved else s for s in state.units
+    )
+    return msgspec.structs.replace(
+        state,
+        active=state.seats.index(event.seat),
+        turn=event.turn,
+        phase="movement",
+        units=units,
+    )
+
+
+def evolve_phase_started(state: GameState, event: PhaseStarted) -> GameState:
+    """Move to the next phase."""
+    return msgspec.structs.replace(state, phase=event.phase)
+
+
+def evolve_game_ended(state: GameState, event: GameEnded) -> GameState:
+    """Record the result; no seat acts any more."""
+    return msgspec.structs.replace(
+        state, phase="over", result_reason=event.reason, winners=event.winners
+    )
