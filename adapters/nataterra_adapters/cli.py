@@ -105,8 +105,8 @@ def demo(
         f"{state.turn} turns, {commands} commands by random legal players"
     )
     console.print(
-        "Movement, resources and the turn flow are played; combat and development "
-        "are not in the engine yet, so those phases are only ended."
+        "Movement, resources and combat are played; development is not in the engine "
+        "yet, so that phase is only ended."
     )
     console.print(summary_table(state))
     console.print(f"result: {result.reason}; log {out} ({len(session.lines)} records)")

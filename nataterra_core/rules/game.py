@@ -10,6 +10,8 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
+import msgspec
+
 from nataterra_core.content.schema import ContentPack
 from nataterra_core.kernel import (
     Command,
@@ -23,7 +25,7 @@ from nataterra_core.kernel import (
     Setup,
 )
 
-from . import movement, resources, setup, turns
+from . import combat_phase, movement, resources, setup, turns
 from .context import Context
 from .hexmap import build_map
 from .state import GameState, Phase
@@ -32,12 +34,18 @@ __all__ = ["RULES", "Nataterra"]
 
 RULES = RulesRef(id="nataterra", version=1)
 
-COMMANDS: tuple[type[Command], ...] = (*setup.COMMANDS, *turns.COMMANDS, *movement.COMMANDS)
+COMMANDS: tuple[type[Command], ...] = (
+    *setup.COMMANDS,
+    *turns.COMMANDS,
+    *movement.COMMANDS,
+    *combat_phase.COMMANDS,
+)
 EVENTS: tuple[type[Event], ...] = (
     *setup.EVENTS,
     *turns.EVENTS,
     *movement.EVENTS,
     *resources.EVENTS,
+    *combat_phase.EVENTS,
 )
 
 _EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
@@ -50,7 +58,7 @@ _EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     movement.UnitsMoved: movement.evolve_units_moved,
     resources.ResourcesGathered: resources.evolve_resources_gathered,
 }
-assert set(_EVOLVE) == set(EVENTS), "every event needs exactly one evolve function"
+assert set(_EVOLVE) | set(combat_phase.EVENTS) == set(EVENTS), "every event needs an evolve"
 
 
 def _on_enter(ctx: Context, state: GameState, phase: Phase) -> tuple[Event, ...]:
@@ -63,8 +71,7 @@ def _on_enter(ctx: Context, state: GameState, phase: Phase) -> tuple[Event, ...]
 class Nataterra:
     """Nataterra on the kernel: ``Session.new(Nataterra(pack), seats=..., ...)``.
 
-    Combat and development are not played yet: in those phases the only command is
-    ending the phase.
+    Development is not played yet: in that phase the only command is ending it.
     """
 
     rules = RULES
@@ -115,17 +122,33 @@ class Nataterra:
             raise MalformedCommand(f"{type(command).__name__} needs a seat")
         if state.phase == "over":
             raise IllegalCommand("N-WIN-6", "the game is over")
+        if state.phase == "combat" and not isinstance(command, turns.EndPhase):
+            return combat_phase.decide_combat_phase(ctx, state, seat, command, dice)
         if seat != state.active_seat:
             raise IllegalCommand("N-TURN-1", f"it is {state.active_seat}'s turn, not {seat}'s")
         if isinstance(command, turns.EndPhase):
+            if state.phase == "combat" and (state.combat or combat_phase.contested(state)):
+                raise IllegalCommand("N-COMBAT-1", "every contested zone must fight first")
             return turns.decide_end_phase(ctx, state, command, _on_enter)
         if isinstance(command, movement.MoveUnits):
             return movement.decide_move(ctx, state, seat, command)
+        if isinstance(command, combat_phase.COMMANDS):
+            raise IllegalCommand(
+                "N-TURN-1", f"combat is fought in the combat phase, not {state.phase}"
+            )
         raise MalformedCommand(f"{type(command).__name__} is not a Nataterra command")
 
     def evolve(self, state: GameState, event: Event) -> GameState:
         """Fold one event."""
-        return _EVOLVE[type(event)](state, event)
+        fold = _EVOLVE.get(type(event))
+        if fold is None:
+            after = combat_phase.evolve_combat_event(self.context(state.map_id), state, event)
+        else:
+            after = fold(state, event)
+        counter = getattr(event, "counter_after", None)
+        if counter is not None and counter != after.counter:
+            after = msgspec.structs.replace(after, counter=counter)
+        return after
 
     # -- questions the kernel asks --------------------------------------------------------
 
@@ -133,6 +156,9 @@ class Nataterra:
         """The active seat, until the game is over."""
         if state.phase in ("setup", "over"):
             return ()
+        if state.combat is not None:
+            pending = combat_phase.combat_decision(self.context(state.map_id), state)
+            return (pending[0],) if pending else ()
         return (state.active_seat,)
 
     def legal_commands(self, state: GameState, seat: str) -> Sequence[Command]:
@@ -140,9 +166,16 @@ class Nataterra:
         if seat not in self.acting_seats(state):
             return ()
         ctx = self.context(state.map_id)
+        if state.combat is not None:
+            pending = combat_phase.combat_decision(ctx, state)
+            return pending[1] if pending else ()
         commands: list[Command] = []
         if state.phase == "movement":
             commands.extend(movement.legal_moves(ctx, state, seat))
+        if state.phase == "combat":
+            commands.extend(combat_phase.legal_combat_phase(ctx, state))
+            if commands:  # N-COMBAT-1: every contested zone fights before the phase ends
+                return commands
         commands.append(turns.EndPhase(phase=state.phase))
         return commands
 

@@ -155,6 +155,11 @@ def initial_state(ctx: Context, seats: tuple[str, ...], options: GameOptions) ->
                 tech_hand=tuple(c for c in deck if numbers[c] in STARTING_TECHS),
                 tech_deck=tuple(c for c in deck if numbers[c] not in STARTING_TECHS),
                 tactic_deck=tuple(card.id for card in pack.tactic_deck(civ)),
+                structures_unlocked=tuple(
+                    s
+                    for s in pack.civilisations[civ].structures
+                    if pack.structures[s].start_unlocked
+                ),
             )
         )
         units.append(UnitStack(civ, worker.id, ctx.map.base_of(civ), WORKERS_ON_BASE))
@@ -220,8 +225,12 @@ def evolve_deck_shuffled(state: GameState, event: DeckShuffled) -> GameState:
     """Put the shuffled order in place of the deck."""
     kind, _, name = event.deck.partition(":")
     state = msgspec.structs.replace(state, counter=event.counter_after)
-    if kind == "biome":
-        return msgspec.structs.replace(state, biome_decks={**state.biome_decks, name: event.after})
+    if kind == "biome":  # a reshuffle takes the whole discard pile back (N-COMBAT-8)
+        return msgspec.structs.replace(
+            state,
+            biome_decks={**state.biome_decks, name: event.after},
+            biome_discards={**state.biome_discards, name: ()},
+        )
     player = msgspec.structs.replace(state.player(name), tactic_deck=event.after)
     return state.with_player(player)
 

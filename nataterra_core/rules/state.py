@@ -69,6 +69,8 @@ class PlayerState(msgspec.Struct, frozen=True, kw_only=True):
     in the locked supply or under a civilisation tile (N-SETUP-6), ``worker_supply`` the
     workers not yet in the pool (N-SETUP-5). ``sides`` maps a unit type to the group-card
     side a researched tech selected (no entry: side A without tech abilities, N-DEV-5).
+    ``structures_unlocked`` lists the structures it may build (N-SETUP-6: face-down tiles
+    are locked; the Humans' Farm starts unlocked).
     """
 
     civ: str
@@ -84,13 +86,15 @@ class PlayerState(msgspec.Struct, frozen=True, kw_only=True):
     tactic_hand: tuple[str, ...] = ()
     tactic_discard: tuple[str, ...] = ()
     sides: dict[str, Literal["a", "b"]] = msgspec.field(default_factory=dict)
+    structures_unlocked: tuple[str, ...] = ()
 
 
 class GameState(msgspec.Struct, frozen=True, kw_only=True):
     """A Nataterra position.
 
     ``turn`` counts player turns from 1; ``active`` indexes ``seats`` (turn order is seat
-    order, clockwise, N-TURN-1). ``result_reason`` is set once the game is over.
+    order, clockwise, N-TURN-1). ``combat`` is the combat being fought in the combat phase.
+    ``result_reason`` is set once the game is over.
     """
 
     seats: tuple[str, ...]
@@ -108,6 +112,7 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     counter: int = 0
     result_reason: str | None = None
     winners: tuple[str, ...] = ()
+    combat: Combat | None = None
 
     @property
     def active_seat(self) -> str:
@@ -166,3 +171,7 @@ def remove_units(
             rest = (*units[:i], *units[i + 1 :])
             return rest if left.count == 0 else (*units[:i], left, *units[i + 1 :])
     raise ValueError(f"no {unit} of {owner} in {zone}")
+
+
+# Imported last: the combat model uses Resources from this module.
+from .combat.model import Combat  # noqa: E402

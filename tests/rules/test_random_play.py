@@ -21,6 +21,15 @@ from nataterra_core.kernel import (
     RecordCodec,
     seed_from_number,
 )
+from nataterra_core.rules.combat.messages import (
+    Attack,
+    Backstab,
+    DeployGroup,
+    PayInjury,
+    Retreat,
+    Support,
+)
+from nataterra_core.rules.combat_phase import StartCombat
 from nataterra_core.rules.movement import MoveUnits
 from nataterra_core.rules.state import PHASES, GameState
 from nataterra_core.rules.turns import EndPhase
@@ -50,6 +59,16 @@ def outside_candidates(
                 msgspec.structs.replace(command, path=(*command.path, command.origin))
             )
             candidates.append(msgspec.structs.replace(command, path=command.path[:-1]))
+    combat = [
+        Attack(target=draw.draw(12)),
+        Support(target=draw.draw(12), bonus="armor"),
+        Retreat(retreat=True),
+        Backstab(group=draw.draw(12), target=draw.draw(12)),
+        DeployGroup(unit=units[draw.draw(len(units))], size=1 + draw.draw(4), slot="flex"),
+        PayInjury(group=draw.draw(12), pay=True),
+        StartCombat(zone=zones[draw.draw(len(zones))], defender=session.header.seats[-1]),
+    ]
+    candidates.extend(combat)
     for _ in range(6):
         length = 1 + draw.draw(3)
         candidates.append(
@@ -109,7 +128,7 @@ PERFT_POSITIONS = [
     # (players, seed, turn): the start of that turn's movement phase in a random-player game
     (2, 1, 1),
     (2, 1, 9),
-    (2, 7, 24),
+    (2, 7, 12),
     (3, 2, 13),
     (4, 3, 30),
 ]
@@ -148,9 +167,9 @@ def perft(session: GameSession, seed: int, depth: int) -> int:
 PERFT_EXPECTED: dict[tuple[int, int, int], tuple[int, ...]] = {
     (2, 1, 1): (16, 91, 216),  # 3 Woodcutters x 5 destinations + end phase (checked by hand)
     (2, 1, 9): (19, 209, 1109),
-    (2, 7, 24): (28, 433, 2620),
+    (2, 7, 12): (22, 308, 2198),
     (3, 2, 13): (24, 285, 1500),
-    (4, 3, 30): (21, 283, 1963),
+    (4, 3, 30): (20, 252, 1596),
 }
 
 

@@ -175,3 +175,10 @@ def test_undo_of_a_move_within_the_turn_but_not_across_the_turn() -> None:
         session.apply(seat, EndPhase(phase=phase))
     with pytest.raises(UndoRefused):
         session.undo(seat)
+
+
+def test_N_SETUP_6_structures_locked_except_the_humans_farm() -> None:
+    state = new_game(3, seed=1).state
+    assert state.player("humans").structures_unlocked == ("farm",)
+    assert state.player("velathi").structures_unlocked == ()
+    assert state.player("beasts").structures_unlocked == ()

@@ -1,0 +1,802 @@
+"""The combat flow (rules §6): what happens next, who decides, and what each event does.
+
+The flow is a small machine over :attr:`Combat.stage`. At every point exactly one of two
+things holds: either some seat must decide (:func:`decision` gives the seat and its legal
+commands), or the next step is automatic (:func:`auto_step` gives its events). ``decide``
+turns a command into events and then runs automatic steps until the next decision, so a
+command's record holds everything up to the next choice. :func:`evolve` folds events and
+never draws dice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Literal
+
+import msgspec
+
+from nataterra_core.content.schema import ContentPack, Side
+from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
+
+from ..hexmap import GameMap
+from ..state import Resources
+from .damage import (
+    attack_total,
+    damage_dealt,
+    heal_amount,
+    resolve_damage,
+    retaliation_damage,
+    support_amount,
+)
+from .messages import (
+    ActivationEnded,
+    ArmorClaimed,
+    Attack,
+    AttackResolved,
+    AttackRolled,
+    Backstab,
+    BackstabDeclared,
+    BackstabDeclined,
+    ChooseGroup,
+    ClaimArmor,
+    CombatDecided,
+    CombatEnded,
+    CombatOpened,
+    CombatStarted,
+    DeployGroup,
+    DeploymentEnded,
+    ExtraAttackBegun,
+    GroupActivated,
+    GroupDeployed,
+    Healed,
+    HealGroup,
+    InjuryResolved,
+    PayInjury,
+    Reroll,
+    Retreat,
+    RetreatChosen,
+    RetreatMoveStarted,
+    RetreatUnits,
+    RoundEnded,
+    RoundStarted,
+    Support,
+    Supported,
+    UnitsRetreated,
+)
+from .model import Combat, Force, Group, SlotKind, make_group, replace_group
+
+__all__ = [
+    "ROUND_CAP",
+    "CombatEnv",
+    "advance",
+    "auto_step",
+    "combat_from_start",
+    "decide_combat",
+    "decision",
+    "evolve_combat",
+    "start_combat",
+]
+
+ROUND_CAP = 30  # N-COMBAT-29
+INITIATIVE_CAP = 10  # N-COMBAT-6
+
+# The rule a refused command breaks, by the stage that asked for a decision.
+STAGE_RULES = {
+    "deploy": "N-COMBAT-4",
+    "pick": "N-COMBAT-10",
+    "heal": "N-COMBAT-11a",
+    "action": "N-COMBAT-12",
+    "deception": "N-ABL-8",
+    "after_attack": "N-CIV-1",
+    "retreat_defender": "N-COMBAT-22",
+    "retreat_attacker": "N-COMBAT-22",
+    "backstab": "N-COMBAT-23",
+    "injuries": "N-COMBAT-26",
+    "retreat_move": "N-COMBAT-23",
+}
+
+
+BiomeDraw = Callable[[Combat, DiceStream], tuple[str | None, tuple[Event, ...]]]
+"""Draws the combat's biome card: the card (or ``None``) and the events that drew it."""
+
+
+def _no_biome_card(combat: Combat, dice: DiceStream) -> tuple[str | None, tuple[Event, ...]]:
+    return None, ()
+
+
+class CombatEnv:
+    """What combat reads besides its own state: the pack, the map if there is one, and
+    how a biome card is drawn (the game's decks; the sandbox names one or none).
+
+    ``blocked(seat, zone)`` says whether an enemy unit, structure or base bars ``seat``
+    from retreating into ``zone`` (N-COMBAT-23); without a map (the sandbox) retreating
+    units simply leave the combat.
+    """
+
+    __slots__ = ("blocked", "civ_ability", "draw_biome", "essences", "faces", "map", "pack")
+
+    def __init__(
+        self,
+        pack: ContentPack,
+        game_map: GameMap | None = None,
+        blocked: Callable[[str, str], bool] | None = None,
+        draw_biome: BiomeDraw | None = None,
+    ) -> None:
+        self.pack = pack
+        self.map = game_map
+        self.blocked = blocked or (lambda seat, zone: False)
+        self.draw_biome = draw_biome or _no_biome_card
+        self.faces = pack.die.faces
+        self.civ_ability = {civ.id: civ.ability for civ in pack.civilisations.values()}
+        self.essences = {civ.id: frozenset(civ.essences) for civ in pack.civilisations.values()}
+
+
+# -- starting ---------------------------------------------------------------------------
+
+
+def combat_from_start(event: CombatStarted) -> Combat:
+    """The combat a :class:`CombatStarted` event opens: the attacker deploys first."""
+    return Combat(
+        zone=event.zone,
+        biome=event.biome,
+        attacker=event.attacker,
+        defender=event.defender,
+        sides=event.sides,
+        stocks=event.stocks,
+        reserve=event.forces,
+        deploying=event.attacker,
+    )
+
+
+def start_combat(
+    zone: str,
+    biome: str,
+    attacker: str,
+    defender: str,
+    forces: Sequence[Force],
+    sides: dict[str, dict[str, Side]],
+    stocks: dict[str, Resources],
+) -> CombatStarted:
+    """The event that opens a combat (N-COMBAT-1..3); deployment follows."""
+    return CombatStarted(
+        zone=zone,
+        biome=biome,
+        attacker=attacker,
+        defender=defender,
+        forces=tuple(sorted(forces)),
+        sides={owner: dict(s) for owner, s in sides.items()},
+        stocks=dict(stocks),
+    )
+
+
+# -- decisions --------------------------------------------------------------------------
+
+
+def _slot_counts(env: CombatEnv, combat: Combat, seat: str) -> dict[str, int]:
+    board = env.pack.civilisations[seat].combat_board
+    free = {"melee": board.melee, "ranged": board.ranged, "flex": board.flex}
+    for g in combat.groups:
+        if g.owner == seat and g.units > 0:
+            free[g.slot] -= 1
+    return free
+
+
+def _deploy_options(env: CombatEnv, combat: Combat, seat: str) -> list[Command]:
+    free = _slot_counts(env, combat, seat)
+    options: list[Command] = []
+    for force in combat.reserve_of(seat):
+        unit = env.pack.units[force.unit]
+        side = combat.sides.get(seat, {}).get(force.unit)
+        flexible = unit.side(side or "a").flexible_slot
+        own: tuple[SlotKind, ...] = ("melee", "ranged") if flexible else (unit.class_,)
+        slots: list[SlotKind] = [s for s in (*own, "flex") if free[s] > 0]
+        if not slots:  # N-COMBAT-5: the other class's slots only once these are full
+            other: SlotKind = "ranged" if unit.class_ == "melee" else "melee"
+            slots = [other] if free[other] > 0 else []
+        size = unit.group_size
+        groups = -(-force.count // size)
+        # N-COMBAT-4: only splits that use the minimum number of groups.
+        sizes = [
+            k
+            for k in range(1, size + 1)
+            if k <= force.count and force.count - k <= (groups - 1) * size
+        ]
+        options.extend(
+            DeployGroup(unit=force.unit, size=k, slot=s)
+            for k in sizes
+            for s in dict.fromkeys(slots)
+        )
+    return options
+
+
+def targets(combat: Combat, group: Group) -> list[Group]:
+    """Enemy groups ``group`` may attack (N-COMBAT-13, N-ABL-4 Aim)."""
+    if group.support_only:
+        return []
+    enemies = [g for g in combat.groups if g.owner != group.owner and g.units > 0]
+    if group.cls == "ranged" or group.aim:
+        return enemies
+    melee = [g for g in enemies if g.melee_target]
+    if melee:
+        return melee
+    return enemies
+
+
+def _support_amounts(group: Group) -> list[tuple[Literal["attack", "armor"], int]]:
+    amounts: list[tuple[Literal["attack", "armor"], int]] = [
+        ("attack", support_amount(group.attack, group.units, group.reinforce)),
+        ("armor", support_amount(group.armor, group.units, group.reinforce)),
+    ]
+    return [(kind, amount) for kind, amount in amounts if amount > 0]
+
+
+def _action_options(combat: Combat, group: Group) -> list[Command]:
+    options: list[Command] = [Attack(target=t.id) for t in targets(combat, group)]
+    if combat.attacks_made == 0:  # N-COMBAT-18: a group that attacked cannot support
+        allies = [g for g in combat.groups_of(group.owner) if g.id != group.id]
+        options.extend(
+            Support(target=ally.id, bonus=kind)
+            for ally in allies
+            for kind, _ in _support_amounts(group)
+        )
+    return options
+
+
+def _pick_candidates(combat: Combat) -> list[Group]:
+    waiting = [g for g in combat.groups if g.units > 0 and not g.acted]
+    if not waiting:
+        return []
+    best = max(combat.initiative[f"{g.owner}/{g.unit}"] for g in waiting)
+    tied = [g for g in waiting if combat.initiative[f"{g.owner}/{g.unit}"] == best]
+    first = combat.attacker if any(g.owner == combat.attacker for g in tied) else tied[0].owner
+    return [g for g in tied if g.owner == first]  # N-COMBAT-10: the attacker's groups first
+
+
+def _backstab_options(combat: Combat) -> list[Command]:
+    retreating = combat.retreating
+    assert retreating is not None
+    options: list[Command] = []
+    for group in combat.groups_of(combat.opponent(retreating)):
+        options.extend(
+            Backstab(group=group.id, target=t.id)
+            for t in targets(combat, group)
+            if t.owner == retreating
+        )
+    return options
+
+
+def _retreat_destinations(env: CombatEnv, combat: Combat, seat: str, unit: str) -> list[str]:
+    game_map = env.map
+    assert game_map is not None
+    side = combat.sides.get(seat, {}).get(unit)
+    card = env.pack.units[unit].side(side or "a")
+    flying = card.ability_level("flying", with_tech=side is not None) > 0
+    naga_base = game_map.bases.get("naga")
+    found = []
+    for zone in game_map.neighbours(combat.zone):
+        biome = game_map.zones[zone].biome
+        if biome in ("mountain", "lake") and not flying and zone != naga_base:
+            continue
+        if env.blocked(seat, zone):
+            continue
+        found.append(zone)
+    return found
+
+
+def decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | None:
+    """The seat that must decide now and its legal commands, or ``None`` if the next step
+    is automatic."""
+    stage = combat.stage
+    if stage == "deploy":
+        options = _deploy_options(env, combat, combat.deploying)
+        return (combat.deploying, options) if options else None
+    if stage == "pick":
+        if not (combat.has_groups(combat.attacker) and combat.has_groups(combat.defender)):
+            return None
+        candidates = _pick_candidates(combat)
+        if len(candidates) > 1:
+            return candidates[0].owner, [ChooseGroup(group=g.id) for g in candidates]
+        return None
+    group = combat.groups[combat.active] if combat.active >= 0 else None
+    if stage == "heal" and group is not None:
+        return group.owner, [HealGroup(target=g.id) for g in combat.groups_of(group.owner)]
+    if stage == "action" and group is not None:
+        options = _action_options(combat, group)
+        return (group.owner, options) if options else None
+    if stage == "deception" and group is not None:
+        return group.owner, [Reroll(reroll=True), Reroll(reroll=False)]
+    if stage == "after_attack" and group is not None and combat.pending_gain > 0:
+        return group.owner, [ClaimArmor(accept=True), ClaimArmor(accept=False)]
+    if stage in ("retreat_defender", "retreat_attacker"):
+        seat = combat.defender if stage == "retreat_defender" else combat.attacker
+        return seat, [Retreat(retreat=True), Retreat(retreat=False)]
+    if stage == "backstab":
+        options = _backstab_options(combat)
+        assert combat.retreating is not None
+        return (combat.opponent(combat.retreating), [*options, Backstab()]) if options else None
+    if stage == "injuries" and combat.injuries:
+        injured = combat.groups[combat.injuries[0]]
+        stock = combat.stocks.get(injured.owner, Resources())
+        fee = injured.fee
+        affordable = stock.food >= fee.food and stock.wood >= fee.wood and stock.metal >= fee.metal
+        if not affordable:
+            return None
+        return injured.owner, [
+            PayInjury(group=injured.id, pay=True),
+            PayInjury(group=injured.id, pay=False),
+        ]
+    if stage == "retreat_move" and env.map is not None and combat.retreating is not None:
+        seat = combat.retreating
+        moves: list[Command] = []
+        for force in combat.reserve_of(seat):
+            for zone in _retreat_destinations(env, combat, seat, force.unit):
+                moves.extend(
+                    RetreatUnits(unit=force.unit, count=k, destination=zone)
+                    for k in range(1, force.count + 1)
+                )
+        # A type with nowhere to go is destroyed automatically, before anything is asked.
+        if moves and all(
+            _retreat_destinations(env, combat, seat, f.unit) for f in combat.reserve_of(seat)
+        ):
+            return seat, moves
+    return None
+
+
+# -- automatic steps --------------------------------------------------------------------
+
+
+def _winner(combat: Combat) -> str | None:
+    if combat.retreating is not None:
+        return combat.opponent(combat.retreating)
+    attacker = combat.has_groups(combat.attacker)
+    defender = combat.has_groups(combat.defender)
+    if attacker and not defender:
+        return combat.attacker
+    if defender and not attacker:
+        return combat.defender
+    return None
+
+
+def _initiative(env: CombatEnv, combat: Combat, card: str | None) -> dict[str, int]:
+    """N-COMBAT-6/7: each type's marker, +1 per matching essence, +1 for mountain defenders."""
+    essences = env.pack.biome_cards[card].essences if card else ()
+    values = {}
+    for group in combat.groups:
+        bonus = sum(1 for e in essences if e in env.essences[group.owner])
+        if combat.biome == "mountain" and group.owner == combat.defender:
+            bonus += 1
+        base = env.pack.units[group.unit].initiative
+        values[f"{group.owner}/{group.unit}"] = min(INITIATIVE_CAP, base + bonus)
+    return values
+
+
+def _roll(
+    env: CombatEnv, dice: DiceStream, group: Group, target: int, reroll: bool
+) -> AttackRolled:
+    before = dice.counter
+    value = dice.draw(len(env.faces))
+    face = env.faces[value]
+    return AttackRolled(
+        group=group.id,
+        target=target,
+        m=len(env.faces),
+        counter_before=before,
+        counter_after=dice.counter,
+        value=value,
+        face=face.value,
+        swords=face.swords,
+        reroll=reroll,
+    )
+
+
+def _resolve(env: CombatEnv, combat: Combat, face_index: int) -> AttackResolved:
+    """N-COMBAT-14..17 with the abilities that act on an attack, for the kept die face."""
+    group = combat.groups[combat.active]
+    target = combat.groups[combat.target]
+    face = env.faces[face_index]
+    # N-COMBAT-18: the attack bonus is spent on the first attack of an activation only.
+    bonus = group.attack_bonus if combat.attacks_made == 0 or combat.backstab else 0
+    total = attack_total(group.attack, group.units, bonus, face.value)
+    hit = damage_dealt(
+        total,
+        attacking_units=group.units,
+        pierce=group.pierce,
+        armor=target.armor,
+        armor_bonus=target.armor_bonus,
+        splash=group.splash,
+        target_units=target.units,
+    )
+    deaths, _ = resolve_damage(target.damage + hit.damage, target.units, target.health)
+    # N-ABL-9: Retaliation is simultaneous: the target's units before this attack count.
+    retaliation = 0
+    if target.retaliation and any(t.id == group.id for t in targets(combat, target)):
+        retaliation = retaliation_damage(target.units, target.retaliation)
+    attacker_deaths, _ = resolve_damage(group.damage + retaliation, group.units, group.health)
+    owner_ability = env.civ_ability[group.owner]
+    bloodthirst = 1 if hit.damage > 0 and env.civ_ability[target.owner] == "bloodthirst" else 0
+    claim = 0
+    survivors = group.units - attacker_deaths
+    if owner_ability == "for_the_king" and deaths and survivors:
+        claim = deaths * support_amount(group.armor, survivors, group.reinforce)
+    return AttackResolved(
+        group=group.id,
+        target=target.id,
+        total=total,
+        damage=hit.damage,
+        target_deaths=deaths,
+        bonus_spent=bonus,
+        armor_bonus_spent=hit.armor_bonus_spent,
+        swords=face.swords,
+        retaliation=retaliation,
+        attacker_deaths=attacker_deaths,
+        bloodthirst=bloodthirst if deaths < target.units else 0,
+        armor_claim=claim,
+        flare=deaths if owner_ability == "flare" else 0,
+    )
+
+
+def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
+    """The events of the next automatic step (call only when :func:`decision` is ``None``)."""
+    stage = combat.stage
+    if stage == "deploy":
+        return (DeploymentEnded(seat=combat.deploying),)
+    if stage == "opening":
+        # N-COMBAT-7: no biome card in mountains or lakes (the drawing function knows).
+        card, drawn = env.draw_biome(combat, dice)
+        return (*drawn, CombatOpened(biome_card=card, initiative=_initiative(env, combat, card)))
+    if stage == "round_start":
+        return (RoundStarted(round=combat.round + 1),)
+    if stage == "pick":
+        if not (combat.has_groups(combat.attacker) and combat.has_groups(combat.defender)):
+            return (CombatDecided(winner=_winner(combat)),)
+        candidates = _pick_candidates(combat)
+        if not candidates:
+            if combat.round >= ROUND_CAP:  # N-COMBAT-29: the attacker retreats, no backstab
+                return (
+                    RoundEnded(round=combat.round),
+                    RetreatChosen(seat=combat.attacker, retreat=True, forced=True),
+                )
+            return (RoundEnded(round=combat.round),)
+        return (GroupActivated(group=candidates[0].id),)
+    if stage == "action":  # nothing to attack and nobody to support: the group passes
+        return (ActivationEnded(group=combat.active),)
+    if stage == "after_attack":
+        group = combat.groups[combat.active]
+        both = combat.has_groups(combat.attacker) and combat.has_groups(combat.defender)
+        if combat.backstab or not both:
+            return (CombatDecided(winner=_winner(combat)),)
+        if group.units > 0 and combat.attacks_made <= group.extra and targets(combat, group):
+            return (ExtraAttackBegun(group=group.id),)
+        return (ActivationEnded(group=group.id),)
+    if stage == "backstab":
+        assert combat.retreating is not None
+        return (BackstabDeclined(seat=combat.opponent(combat.retreating)),)
+    if stage == "decided":
+        return (CombatDecided(winner=_winner(combat)),)
+    if stage == "injuries":
+        if combat.injuries:  # cannot pay: the unit is lost
+            injured = combat.groups[combat.injuries[0]]
+            return (InjuryResolved(group=injured.id, paid=False, fee=Resources()),)
+        if combat.retreating is not None:
+            seat = combat.retreating
+            forces = _leaving_forces(combat, seat)
+            return (RetreatMoveStarted(seat=seat, forces=forces),)
+        return (_ended(combat),)
+    if stage == "retreat_move":
+        assert combat.retreating is not None
+        seat = combat.retreating
+        waiting = combat.reserve_of(seat)
+        if not waiting:
+            return (_ended(combat),)
+        force = waiting[0]
+        if env.map is None:  # the sandbox: retreating units leave the combat as survivors
+            return (UnitsRetreated(seat=seat, unit=force.unit, count=force.count),)
+        for f in waiting:
+            if not _retreat_destinations(env, combat, seat, f.unit):
+                return (UnitsRetreated(seat=seat, unit=f.unit, count=f.count, lost=True),)
+    raise AssertionError(f"no automatic step in stage {stage}")  # pragma: no cover
+
+
+def _leaving_forces(combat: Combat, seat: str) -> tuple[Force, ...]:
+    counts: dict[str, int] = {}
+    for g in combat.groups_of(seat):
+        counts[g.unit] = counts.get(g.unit, 0) + g.units
+    for f in combat.reserve_of(seat):
+        counts[f.unit] = counts.get(f.unit, 0) + f.count
+    return tuple(Force(seat, unit, n) for unit, n in sorted(counts.items()))
+
+
+def _ended(combat: Combat) -> CombatEnded:
+    return CombatEnded(
+        zone=combat.zone,
+        winner=combat.winner,
+        killed=dict(combat.killed),
+        injured=dict(combat.injured),
+    )
+
+
+# -- deciding ---------------------------------------------------------------------------
+
+
+def advance(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[list[Event], Combat]:
+    """Run automatic steps until a decision is needed or the combat has ended."""
+    events: list[Event] = []
+    while combat.stage != "end" and decision(env, combat) is None:
+        for event in auto_step(env, combat, dice):
+            events.append(event)
+            combat = evolve_combat(env.pack, combat, event)
+    return events, combat
+
+
+def decide_combat(
+    env: CombatEnv, combat: Combat, seat: str, command: Command, dice: DiceStream
+) -> tuple[Event, ...]:
+    """Check ``command`` against the pending decision, produce its events and run on to the
+    next decision."""
+    pending = decision(env, combat)
+    if pending is None:
+        raise IllegalCommand("N-COMBAT-10", "no decision is pending in this combat")
+    who, options = pending
+    rule = STAGE_RULES.get(combat.stage, "N-COMBAT-10")
+    if seat != who:
+        raise IllegalCommand(rule, f"{who} decides now in this combat, not {seat}")
+    if command not in options:
+        raise IllegalCommand(rule, _why_not(combat, command))
+    events = list(_command_events(env, combat, seat, command, dice))
+    for event in events:
+        combat = evolve_combat(env.pack, combat, event)
+    more, _ = advance(env, combat, dice)
+    return (*events, *more)
+
+
+def _why_not(combat: Combat, command: Command) -> str:
+    if isinstance(command, Attack) and combat.active >= 0:
+        group = combat.groups[combat.active]
+        if group.support_only:
+            return "N-COMBAT-5: a melee group in a ranged slot can only support"
+        return (
+            f"N-COMBAT-13: group {group.id} cannot attack group {command.target} "
+            "(melee groups reach ranged groups only when their owner has no melee group)"
+        )
+    return f"{command!r} is not a legal choice in the {combat.stage} stage"
+
+
+def _command_events(
+    env: CombatEnv, combat: Combat, seat: str, command: Command, dice: DiceStream
+) -> tuple[Event, ...]:
+    if isinstance(command, DeployGroup):
+        return (
+            GroupDeployed(
+                seat=seat,
+                group=len(combat.groups),
+                unit=command.unit,
+                units=command.size,
+                slot=command.slot,
+            ),
+        )
+    if isinstance(command, ChooseGroup):
+        return (GroupActivated(group=command.group),)
+    if isinstance(command, HealGroup):
+        group = combat.groups[combat.active]
+        target = combat.groups[command.target]
+        amount = min(target.damage, heal_amount(group.units, group.heal))
+        return (Healed(group=group.id, target=target.id, amount=amount),)
+    if isinstance(command, Attack):
+        return _attack(env, combat, combat.groups[combat.active], command.target, dice)
+    if isinstance(command, Support):
+        group = combat.groups[combat.active]
+        amount = dict(_support_amounts(group))[command.bonus]
+        return (
+            Supported(group=group.id, target=command.target, bonus=command.bonus, amount=amount),
+        )
+    if isinstance(command, Reroll):
+        group = combat.groups[combat.active]
+        if command.reroll:  # only the kept face's swords count (N-COMBAT-15)
+            roll = _roll(env, dice, group, combat.target, reroll=True)
+            return (roll, _resolve(env, combat, roll.value))
+        return (_resolve(env, combat, combat.roll_face),)
+    if isinstance(command, ClaimArmor):
+        amount = combat.pending_gain if command.accept else 0
+        return (ArmorClaimed(group=combat.active, amount=amount),)
+    if isinstance(command, Retreat):
+        return (RetreatChosen(seat=seat, retreat=command.retreat),)
+    if isinstance(command, Backstab):
+        if command.group is None or command.target is None:
+            return (BackstabDeclined(seat=seat),)
+        declared = BackstabDeclared(seat=seat, group=command.group, target=command.target)
+        stabbing = evolve_combat(env.pack, combat, declared)
+        group = stabbing.groups[command.group]
+        return (declared, *_attack(env, stabbing, group, command.target, dice))
+    if isinstance(command, PayInjury):
+        group = combat.groups[command.group]
+        return (
+            InjuryResolved(
+                group=group.id, paid=command.pay, fee=group.fee if command.pay else Resources()
+            ),
+        )
+    if isinstance(command, RetreatUnits):
+        return (
+            UnitsRetreated(
+                seat=seat, unit=command.unit, count=command.count, destination=command.destination
+            ),
+        )
+    raise IllegalCommand("N-COMBAT-10", f"{type(command).__name__} is not a combat command")
+
+
+def _attack(
+    env: CombatEnv, combat: Combat, group: Group, target: int, dice: DiceStream
+) -> tuple[Event, ...]:
+    roll = _roll(env, dice, group, target, reroll=False)
+    if group.deception:  # N-ABL-8: the owner sees the die, then keeps or re-rolls it
+        return (roll,)
+    aimed = _replace(combat, active=group.id, target=target)
+    return (roll, _resolve(env, aimed, roll.value))
+
+
+# -- evolving ---------------------------------------------------------------------------
+
+_replace = msgspec.structs.replace
+
+
+def _add(counts: dict[str, int], owner: str, n: int) -> dict[str, int]:
+    return counts if not n else {**counts, owner: counts.get(owner, 0) + n}
+
+
+def _take_damage(group: Group, damage: int, deaths: int) -> Group:
+    units = group.units - deaths
+    markers = 0 if units == 0 else group.damage + damage - deaths * group.health
+    return _replace(group, units=units, damage=markers)
+
+
+def evolve_combat(pack: ContentPack, combat: Combat, event: Event) -> Combat:
+    """Fold one combat event (no dice, no decisions)."""
+    groups = combat.groups
+    if isinstance(event, GroupDeployed):
+        side = combat.sides.get(event.seat, {}).get(event.unit)
+        group = make_group(pack, event.group, event.seat, event.unit, event.units, event.slot, side)
+        reserve = tuple(
+            _replace(f, count=f.count - event.units)
+            if (f.owner, f.unit) == (event.seat, event.unit)
+            else f
+            for f in combat.reserve
+        )
+        return _replace(combat, groups=(*groups, group), reserve=reserve)
+    if isinstance(event, DeploymentEnded):
+        if event.seat == combat.attacker:
+            return _replace(combat, deploying=combat.defender)
+        return _replace(combat, stage="opening", deploying="")
+    if isinstance(event, CombatOpened):
+        return _replace(
+            combat, biome_card=event.biome_card, initiative=event.initiative, stage="round_start"
+        )
+    if isinstance(event, RoundStarted):
+        fresh = tuple(_replace(g, acted=False) if g.acted else g for g in groups)
+        return _replace(combat, round=event.round, groups=fresh, stage="pick")
+    if isinstance(event, GroupActivated):
+        stage = "heal" if groups[event.group].heal else "action"
+        return _replace(combat, active=event.group, attacks_made=0, stage=stage)
+    if isinstance(event, Healed):
+        target = groups[event.target]
+        healed = _replace(target, damage=target.damage - event.amount)
+        return _replace(combat, groups=replace_group(groups, healed), stage="action")
+    if isinstance(event, AttackRolled):
+        group = groups[event.group]
+        waiting = group.deception > 0 and not event.reroll
+        return _replace(
+            combat,
+            target=event.target,
+            roll_face=event.value,
+            stage="deception" if waiting else combat.stage,
+        )
+    if isinstance(event, AttackResolved):
+        return _attack_resolved(pack, combat, event)
+    if isinstance(event, ArmorClaimed):
+        group = groups[event.group]
+        claimed = _replace(group, armor_bonus=group.armor_bonus + event.amount)
+        return _replace(combat, groups=replace_group(groups, claimed), pending_gain=0)
+    if isinstance(event, ExtraAttackBegun):
+        return _replace(combat, stage="action")
+    if isinstance(event, Supported):
+        target = groups[event.target]
+        if event.bonus == "attack":
+            target = _replace(target, attack_bonus=target.attack_bonus + event.amount)
+        else:
+            target = _replace(target, armor_bonus=target.armor_bonus + event.amount)
+        groups = replace_group(groups, target)
+        groups = replace_group(groups, _replace(groups[event.group], acted=True))
+        return _replace(combat, groups=groups, stage="pick", active=-1)
+    if isinstance(event, ActivationEnded):
+        groups = replace_group(groups, _replace(groups[event.group], acted=True))
+        return _replace(combat, groups=groups, stage="pick", active=-1)
+    if isinstance(event, RoundEnded):
+        return _replace(combat, stage="retreat_defender")
+    if isinstance(event, RetreatChosen):
+        if event.retreat:
+            stage = "decided" if event.forced else "backstab"
+            return _replace(combat, retreating=event.seat, stage=stage)
+        if event.seat == combat.defender:
+            return _replace(combat, stage="retreat_attacker")
+        return _replace(combat, stage="round_start")
+    if isinstance(event, BackstabDeclared):
+        return _replace(combat, backstab=True, active=event.group, attacks_made=0, stage="action")
+    if isinstance(event, BackstabDeclined):
+        return _replace(combat, stage="decided")
+    if isinstance(event, CombatDecided):
+        injuries = tuple(g.id for g in groups if g.units > 0 and g.injury and g.damage >= g.injury)
+        return _replace(
+            combat, winner=event.winner, decided=True, stage="injuries", injuries=injuries
+        )
+    if isinstance(event, InjuryResolved):
+        group = groups[event.group]
+        rest = combat.injuries[1:]
+        if event.paid:
+            stock = combat.stocks[group.owner]
+            fee = event.fee
+            paid = Resources(stock.food - fee.food, stock.wood - fee.wood, stock.metal - fee.metal)
+            return _replace(combat, injuries=rest, stocks={**combat.stocks, group.owner: paid})
+        hurt = _replace(
+            group, units=group.units - 1, damage=0 if group.units == 1 else group.damage
+        )
+        return _replace(
+            combat,
+            groups=replace_group(groups, hurt),
+            injuries=rest,
+            injured=_add(combat.injured, group.owner, 1),
+        )
+    if isinstance(event, RetreatMoveStarted):
+        groups = tuple(_replace(g, units=0) if g.owner == event.seat else g for g in groups)
+        others = tuple(f for f in combat.reserve if f.owner != event.seat)
+        return _replace(
+            combat, groups=groups, reserve=(*others, *event.forces), stage="retreat_move"
+        )
+    if isinstance(event, UnitsRetreated):
+        reserve = tuple(
+            _replace(f, count=f.count - event.count)
+            if (f.owner, f.unit) == (event.seat, event.unit)
+            else f
+            for f in combat.reserve
+        )
+        return _replace(combat, reserve=reserve)
+    if isinstance(event, CombatEnded):
+        return _replace(combat, stage="end")
+    return combat  # the game's own events (a biome card drawn, …) do not change the combat
+
+
+def _attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolved) -> Combat:
+    groups = combat.groups
+    group = groups[event.group]
+    target = groups[event.target]
+    target = _take_damage(target, event.damage, event.target_deaths)
+    if event.armor_bonus_spent:
+        target = _replace(target, armor_bonus=0)
+    if event.bloodthirst:
+        target = _replace(target, attack_bonus=target.attack_bonus + event.bloodthirst)
+    groups = replace_group(groups, target)
+    group = _take_damage(group, event.retaliation, event.attacker_deaths)
+    if group.units:  # N-COMBAT-14: swords give new tokens once the attack is resolved
+        group = _replace(group, attack_bonus=group.attack_bonus - event.bonus_spent + event.swords)
+    groups = replace_group(groups, group)
+    killed = _add(combat.killed, target.owner, event.target_deaths)
+    killed = _add(killed, group.owner, event.attacker_deaths)
+    return _replace(
+        combat,
+        groups=_fill_melee_slots(pack, groups),
+        killed=killed,
+        attacks_made=combat.attacks_made + 1,
+        pending_gain=event.armor_claim,
+        roll_face=-1,
+        stage="after_attack",
+    )
+
+
+def _fill_melee_slots(pack: ContentPack, groups: tuple[Group, ...]) -> tuple[Group, ...]:
+    """N-COMBAT-5: a melee group waiting in a ranged slot moves to a melee slot that freed
+    (in deployment order, **Ruling**). Slots are counted per owner from the live groups."""
+    for group in [g for g in groups if g.units > 0 and g.support_only]:
+        melee_slots = pack.civilisations[group.owner].combat_board.melee
+        used = sum(
+            1 for g in groups if g.owner == group.owner and g.units > 0 and g.slot == "melee"
+        )
+        if used < melee_slots:
+            groups = replace_group(groups, _replace(group, slot="melee"))
+    return groups

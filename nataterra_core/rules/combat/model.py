@@ -1,0 +1,208 @@
+"""Combat state: groups on the combat boards and where the combat stands (rules §6).
+
+A :class:`Combat` is one fight in one zone between an attacker and a defender. Its
+``stage`` says what happens next; the flow module turns a stage into either an automatic
+step (events) or a decision some seat must take (legal commands). Group statistics are
+copied from the content pack when a group is deployed, so the hot path reads plain ints.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from nataterra_core.content.schema import ContentPack
+
+from ..state import Resources
+
+__all__ = [
+    "Combat",
+    "Force",
+    "Group",
+    "SlotKind",
+    "Stage",
+    "make_group",
+    "replace_group",
+]
+
+SlotKind = Literal["melee", "ranged", "flex"]
+Stage = Literal[
+    "deploy",
+    "opening",
+    "round_start",
+    "pick",
+    "heal",
+    "action",
+    "deception",
+    "after_attack",
+    "round_end",
+    "retreat_defender",
+    "retreat_attacker",
+    "backstab",
+    "decided",
+    "injuries",
+    "retreat_move",
+    "end",
+]
+
+
+class Force(msgspec.Struct, frozen=True, order=True):
+    """``count`` units of one type and owner taking part (or waiting to deploy)."""
+
+    owner: str
+    unit: str
+    count: int
+
+
+class Group(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """A group on a combat board: its fixed statistics and its tokens.
+
+    ``cls`` is the unit class; ``slot`` where it sits. A melee group in a ranged slot may
+    only support (N-COMBAT-5) unless ``flexible`` (Gargoyle, N-FAQ-17).
+    """
+
+    id: int
+    owner: str
+    unit: str
+    units: int
+    slot: SlotKind
+    cls: str
+    attack: int
+    armor: int
+    health: int
+    injury: int = 0
+    fee: Resources = Resources()
+    pierce: int = 0
+    heal: int = 0
+    aim: int = 0
+    reinforce: int = 0
+    extra: int = 0
+    deception: int = 0
+    retaliation: int = 0
+    splash: int = 0
+    flexible: bool = False
+    damage: int = 0
+    attack_bonus: int = 0
+    armor_bonus: int = 0
+    acted: bool = False
+
+    @property
+    def alive(self) -> bool:
+        """Still on the board (N-COMBAT-17)."""
+        return self.units > 0
+
+    @property
+    def melee_target(self) -> bool:
+        """Counts as a melee group for targeting (N-COMBAT-13: ranged groups in melee slots too)."""
+        return self.cls == "melee" or self.slot == "melee"
+
+    @property
+    def support_only(self) -> bool:
+        """A melee group waiting in a ranged slot can only support (N-COMBAT-5)."""
+        return self.cls == "melee" and self.slot == "ranged" and not self.flexible
+
+
+def make_group(
+    pack: ContentPack,
+    group_id: int,
+    owner: str,
+    unit_id: str,
+    units: int,
+    slot: SlotKind,
+    side: Literal["a", "b"] | None,
+) -> Group:
+    """A freshly deployed group of ``units`` (N-COMBAT-4), with its tech's bonus icons
+    given per unit at the start of the combat (N-COMBAT-20)."""
+    unit = pack.units[unit_id]
+    card = unit.side(side or "a")
+    with_tech = side is not None
+
+    def level(ability: str) -> int:
+        return card.ability_level(ability, with_tech=with_tech)  # type: ignore[arg-type]
+
+    injury = card.injury
+    return Group(
+        id=group_id,
+        owner=owner,
+        unit=unit_id,
+        units=units,
+        slot=slot,
+        cls=unit.class_,
+        attack=card.attack,
+        armor=card.armor,
+        health=card.health,
+        injury=injury.threshold if injury else 0,
+        fee=Resources(injury.fee.food, injury.fee.wood, injury.fee.metal)
+        if injury
+        else Resources(),
+        pierce=level("pierce"),
+        heal=level("heal"),
+        aim=level("aim"),
+        reinforce=level("reinforce"),
+        extra=level("extra_attack"),
+        deception=level("deception"),
+        retaliation=level("retaliation"),
+        splash=level("splash"),
+        flexible=card.flexible_slot,
+        attack_bonus=card.attack_bonus * units if with_tech else 0,
+        armor_bonus=card.armor_bonus * units if with_tech else 0,
+    )
+
+
+class Combat(msgspec.Struct, frozen=True, kw_only=True):
+    """One combat in progress.
+
+    ``reserve`` holds units not on a board (not yet deployed, or sitting out for want of
+    slots, N-COMBAT-4). ``initiative`` maps ``"owner/unit"`` to that type's marker.
+    ``killed`` and ``injured`` count units lost per owner (only direct kills score,
+    N-COMBAT-26). ``roll_face`` is a rolled die face index awaiting a Deception choice.
+    """
+
+    zone: str
+    biome: str
+    attacker: str
+    defender: str
+    sides: dict[str, dict[str, Literal["a", "b"]]]
+    stocks: dict[str, Resources]
+    stage: Stage = "deploy"
+    deploying: str = ""
+    groups: tuple[Group, ...] = ()
+    reserve: tuple[Force, ...] = ()
+    initiative: dict[str, int] = msgspec.field(default_factory=dict)
+    biome_card: str | None = None
+    round: int = 0
+    active: int = -1
+    target: int = -1
+    attacks_made: int = 0
+    roll_face: int = -1
+    rerolled: bool = False
+    backstab: bool = False
+    pending_gain: int = 0
+    retreating: str | None = None
+    winner: str | None = None
+    decided: bool = False
+    injuries: tuple[int, ...] = ()
+    killed: dict[str, int] = msgspec.field(default_factory=dict)
+    injured: dict[str, int] = msgspec.field(default_factory=dict)
+
+    def opponent(self, seat: str) -> str:
+        """The other side of this combat."""
+        return self.defender if seat == self.attacker else self.attacker
+
+    def groups_of(self, owner: str) -> list[Group]:
+        """``owner``'s groups still on the board."""
+        return [g for g in self.groups if g.owner == owner and g.units > 0]
+
+    def has_groups(self, owner: str) -> bool:
+        """Whether ``owner`` still has a group on the board."""
+        return any(g.owner == owner and g.units > 0 for g in self.groups)
+
+    def reserve_of(self, owner: str) -> list[Force]:
+        """``owner``'s units not on a board."""
+        return [f for f in self.reserve if f.owner == owner and f.count > 0]
+
+
+def replace_group(groups: tuple[Group, ...], group: Group) -> tuple[Group, ...]:
+    """``groups`` with ``group`` put in place of the one with its id."""
+    return (*groups[: group.id], group, *groups[group.id + 1 :])

@@ -1,0 +1,245 @@
+"""The combat sandbox: one combat from a JSON description, as a rule system of its own.
+
+The sandbox runs the same combat flow as the game, on the kernel, so battles can be
+played, logged, verified and simulated (the battle calculator) without a whole game.
+Without a map, retreating units leave the combat as survivors (N-COMBAT-23).
+
+A description (``docs/COMBAT_SANDBOX.md``)::
+
+    {"attacker": "velathi", "defender": "beasts", "biome": "hills",
+     "forces": [{"owner": "velathi", "unit": "zealot", "count": 3, "side": "a"}, ...],
+     "stocks": {"velathi": {"food": 2}}, "biome_card": null}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+import msgspec
+
+from nataterra_core.content.schema import ContentPack, Side
+from nataterra_core.kernel import (
+    Command,
+    ContentRef,
+    DiceStream,
+    Event,
+    IllegalCommand,
+    Outcome,
+    RulesRef,
+    Setup,
+)
+
+from ..state import Resources
+from . import messages
+from .flow import (
+    CombatEnv,
+    advance,
+    combat_from_start,
+    decide_combat,
+    decision,
+    evolve_combat,
+    start_combat,
+)
+from .model import Combat, Force
+
+__all__ = [
+    "SANDBOX_RULES",
+    "Battle",
+    "ForceSpec",
+    "Sandbox",
+    "SandboxState",
+    "StartBattle",
+    "battle_option",
+]
+
+SANDBOX_RULES = RulesRef(id="nataterra-combat-sandbox", version=1)
+
+
+class ForceSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``count`` units of ``unit`` for ``owner``; ``side`` is the group-card side a tech
+    selected (``None``: side A without tech abilities, N-DEV-5)."""
+
+    owner: str
+    unit: str
+    count: int
+    side: Literal["a", "b"] | None = None
+
+
+class Battle(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """A combat to play: the two sides, the zone's biome, the forces, each side's stock
+    (for injury fees) and optionally the biome card that is drawn."""
+
+    attacker: str
+    defender: str
+    biome: str = "forest"
+    forces: tuple[ForceSpec, ...]
+    stocks: dict[str, Resources] = msgspec.field(default_factory=dict)
+    biome_card: str | None = None
+
+
+class StartBattle(Command, frozen=True, tag="start_battle.v1"):
+    """The system command that opens the described combat."""
+
+
+class SandboxState(msgspec.Struct, frozen=True, kw_only=True):
+    """The battle, the combat once started, the dice counter and the result."""
+
+    battle: Battle
+    combat: Combat | None = None
+    counter: int = 0
+    result: messages.CombatEnded | None = None
+
+
+def battle_option(battle: Battle) -> str:
+    """The header option holding a battle: its canonical JSON (options are scalars)."""
+    return msgspec.json.encode(battle, order="deterministic").decode()
+
+
+class Sandbox:
+    """The sandbox decider: ``Session.new(Sandbox(pack), seats=(attacker, defender),
+    options={"battle": battle_option(battle)}, ...)``.
+
+    The header options hold the battle, so a sandbox log verifies like any other.
+    """
+
+    rules = SANDBOX_RULES
+    turn_rule = "N-COMBAT-10"
+    command_types: Sequence[type[Command]] = (StartBattle, *messages.COMMANDS)
+    event_types: Sequence[type[Event]] = messages.EVENTS
+
+    def __init__(self, pack: ContentPack) -> None:
+        self.pack = pack
+        self.content = ContentRef(id=pack.pack_id, sha256=pack.sha256)
+        self._envs: dict[str | None, CombatEnv] = {}
+
+    def env(self, card: str | None) -> CombatEnv:
+        """No map; the battle's biome card (or none) is what gets drawn."""
+        env = self._envs.get(card)
+        if env is None:
+
+            def draw(combat: Combat, dice: DiceStream) -> tuple[str | None, tuple[Event, ...]]:
+                return card, ()
+
+            env = self._envs[card] = CombatEnv(self.pack, draw_biome=draw)
+        return env
+
+    def validate_options(self, options: Mapping[str, Any]) -> None:
+        """The options hold one valid ``battle`` (and perhaps ``tournament``)."""
+        if "battle" not in options or set(options) - {"battle", "tournament"}:
+            raise ValueError("the sandbox takes the option 'battle' (and 'tournament')")
+        self._battle(options)
+
+    def _battle(self, options: Mapping[str, Any]) -> Battle:
+        try:
+            battle = msgspec.json.decode(str(options["battle"]).encode(), type=Battle)
+        except msgspec.DecodeError as exc:
+            raise ValueError(f"bad battle description: {exc}") from exc
+        for spec in battle.forces:
+            if spec.unit not in self.pack.units:
+                raise ValueError(f"unknown unit {spec.unit!r}")
+            if spec.owner not in (battle.attacker, battle.defender):
+                raise ValueError(f"{spec.owner!r} is neither attacker nor defender")
+            if self.pack.units[spec.unit].civ != spec.owner or spec.count < 1:
+                raise ValueError(f"{spec.count} {spec.unit} cannot fight for {spec.owner}")
+        if battle.biome_card is not None and battle.biome_card not in self.pack.biome_cards:
+            raise ValueError(f"unknown biome card {battle.biome_card!r}")
+        return battle
+
+    def initial_state(self, setup: Setup) -> SandboxState:
+        """The described battle, not started."""
+        battle = self._battle(setup.options)
+        if tuple(setup.seats) != (battle.attacker, battle.defender):
+            raise ValueError("the seats are the attacker and the defender, in that order")
+        return SandboxState(battle=battle)
+
+    def start_command(self, setup: Setup) -> Command:
+        """Record 1's command."""
+        return StartBattle()
+
+    def decide(
+        self, state: SandboxState, command: Command, dice: DiceStream, *, seat: str | None
+    ) -> tuple[Event, ...]:
+        """Open the battle, or play one combat decision."""
+        battle = state.battle
+        env = self.env(battle.biome_card)
+        if isinstance(command, StartBattle):
+            if seat is not None or state.combat is not None:
+                raise IllegalCommand("N-COMBAT-1", "the battle has already started")
+            counts: dict[tuple[str, str], int] = {}
+            for spec in battle.forces:
+                counts[spec.owner, spec.unit] = counts.get((spec.owner, spec.unit), 0) + spec.count
+            sides: dict[str, dict[str, Side]] = {battle.attacker: {}, battle.defender: {}}
+            for spec in battle.forces:
+                if spec.side is not None:
+                    sides[spec.owner][spec.unit] = spec.side
+            started = start_combat(
+                zone="sandbox",
+                biome=battle.biome,
+                attacker=battle.attacker,
+                defender=battle.defender,
+                forces=[Force(o, u, n) for (o, u), n in counts.items()],
+                sides=sides,
+                stocks={
+                    c: battle.stocks.get(c, Resources()) for c in (battle.attacker, battle.defender)
+                },
+            )
+            more, _ = advance(env, combat_from_start(started), dice)
+            return (started, *more)
+        if state.combat is None or seat is None:
+            raise IllegalCommand("N-COMBAT-1", "the battle has not started")
+        return decide_combat(env, state.combat, seat, command, dice)
+
+    def evolve(self, state: SandboxState, event: Event) -> SandboxState:
+        """Fold one event."""
+        counter = getattr(event, "counter_after", None)
+        if counter:
+            state = msgspec.structs.replace(state, counter=counter)
+        if isinstance(event, messages.CombatStarted):
+            return msgspec.structs.replace(state, combat=combat_from_start(event))
+        assert state.combat is not None
+        combat = evolve_combat(self.pack, state.combat, event)
+        if isinstance(event, messages.CombatEnded):
+            return msgspec.structs.replace(state, combat=combat, result=event)
+        return msgspec.structs.replace(state, combat=combat)
+
+    def acting_seats(self, state: SandboxState) -> Sequence[str]:
+        """Whoever must decide in the combat now."""
+        if state.combat is None or state.result is not None:
+            return ()
+        pending = decision(self.env(state.battle.biome_card), state.combat)
+        return (pending[0],) if pending else ()
+
+    def legal_commands(self, state: SandboxState, seat: str) -> Sequence[Command]:
+        """The pending decision's options, for the seat that decides."""
+        if state.combat is None or state.result is not None:
+            return ()
+        pending = decision(self.env(state.battle.biome_card), state.combat)
+        if pending is None or pending[0] != seat:
+            return ()
+        return pending[1]
+
+    def dice_counter(self, state: SandboxState) -> int:
+        """Dice words consumed."""
+        return state.counter
+
+    def turn_number(self, state: SandboxState) -> int:
+        """One turn: the battle (undo works within it until dice are rolled)."""
+        return 1
+
+    def outcome(self, state: SandboxState) -> Outcome | None:
+        """Who won the battle, and the units each side lost."""
+        result = state.result
+        if result is None:
+            return None
+        lost = {
+            seat: result.killed.get(seat, 0) + result.injured.get(seat, 0)
+            for seat in (state.battle.attacker, state.battle.defender)
+        }
+        winners = (result.winner,) if result.winner else ()
+        return Outcome(
+            winners=winners,
+            draw=not winners,
+            scores=lost,
+            reason="battle_won" if winners else "no_winner",
+        )

@@ -1,0 +1,245 @@
+"""The combat phase of a turn (rules §6.1): which zones fight, and combat on the map.
+
+The fight itself is :mod:`nataterra_core.rules.combat`; this module connects it to the
+game: it finds contested zones (N-COMBAT-1), names attacker and defender (N-COMBAT-3),
+draws biome cards from the game's decks (N-COMBAT-7/8), and carries casualties, fees,
+flare and retreats over to the map, the pools and the stocks.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
+
+from .combat import messages
+from .combat.flow import (
+    CombatEnv,
+    advance,
+    combat_from_start,
+    decide_combat,
+    decision,
+    evolve_combat,
+    start_combat,
+)
+from .combat.model import Combat, Force
+from .context import Context
+from .setup import DeckShuffled
+from .state import GameState, PlayerState, Resources, add_units, remove_units
+
+__all__ = [
+    "COMMANDS",
+    "EVENTS",
+    "BiomeCardDrawn",
+    "StartCombat",
+    "combat_decision",
+    "contested",
+    "decide_combat_phase",
+    "evolve_combat_event",
+    "legal_combat_phase",
+]
+
+
+class StartCombat(Command, frozen=True, tag="start_combat.v1"):
+    """N-COMBAT-1: the active player resolves the combat in ``zone`` against ``defender``
+    next (N-COMBAT-1a: with three or more players, one opponent at a time)."""
+
+    zone: str
+    defender: str
+
+
+class BiomeCardDrawn(Event, frozen=True, tag="biome_card_drawn.v1"):
+    """N-COMBAT-7: the top card of the ``biome`` deck was drawn for a combat."""
+
+    reveals_information = True
+
+    biome: str
+    card: str
+
+
+COMMANDS: tuple[type[Command], ...] = (StartCombat, *messages.COMMANDS)
+EVENTS: tuple[type[Event], ...] = (BiomeCardDrawn, *messages.EVENTS)
+_COMBAT_EVENTS = frozenset(messages.EVENTS)
+
+
+def contested(state: GameState) -> list[tuple[str, str]]:
+    """(zone, defender) pairs the active player must still fight, in zone order.
+
+    The active player is the attacker of every combat of its turn: only its moves bring
+    units of two players together (retreats never enter enemy zones), so it is the one
+    who entered last (N-COMBAT-3).
+    """
+    me = state.active_seat
+    mine = {s.zone for s in state.units if s.owner == me}
+    pairs = {(s.zone, s.owner) for s in state.units if s.owner != me and s.zone in mine}
+    return sorted(pairs)
+
+
+def combat_env(ctx: Context, state: GameState) -> CombatEnv:
+    """The combat environment on the game's map, with its biome decks."""
+    owners: dict[str, set[str]] = {}
+    for stack in state.units:
+        owners.setdefault(stack.zone, set()).add(stack.owner)
+
+    def blocked(seat: str, zone: str) -> bool:
+        # N-COMBAT-23: enemy units or an enemy base bar a retreat (own ones do not).
+        base = ctx.map.zones[zone].base_owner
+        return bool(owners.get(zone, set()) - {seat}) or (base is not None and base != seat)
+
+    def draw(combat: Combat, dice: DiceStream) -> tuple[str | None, tuple[Event, ...]]:
+        if combat.biome not in state.biome_decks:  # mountains and lakes have no deck
+            return None, ()
+        deck = state.biome_decks[combat.biome]
+        events: list[Event] = []
+        if not deck:  # N-COMBAT-8: an empty deck is reshuffled from its discard pile
+            before = state.biome_discards[combat.biome]
+            counter = dice.counter
+            deck = tuple(dice.shuffle(before))
+            events.append(
+                DeckShuffled(
+                    deck=f"biome:{combat.biome}",
+                    before=before,
+                    after=deck,
+                    counter_before=counter,
+                    counter_after=dice.counter,
+                )
+            )
+        if not deck:
+            return None, tuple(events)
+        events.append(BiomeCardDrawn(biome=combat.biome, card=deck[0]))
+        return deck[0], tuple(events)
+
+    return CombatEnv(ctx.pack, ctx.map, blocked=blocked, draw_biome=draw)
+
+
+def combat_decision(ctx: Context, state: GameState) -> tuple[str, list[Command]] | None:
+    """The pending decision of the combat in progress."""
+    assert state.combat is not None
+    return decision(combat_env(ctx, state), state.combat)
+
+
+def legal_combat_phase(ctx: Context, state: GameState) -> list[Command]:
+    """Between combats: the combats still to fight (N-COMBAT-1)."""
+    return [StartCombat(zone=zone, defender=defender) for zone, defender in contested(state)]
+
+
+def decide_combat_phase(
+    ctx: Context, state: GameState, seat: str, command: Command, dice: DiceStream
+) -> tuple[Event, ...]:
+    """Start a combat or take a decision in the one in progress."""
+    if isinstance(command, StartCombat):
+        if state.combat is not None:
+            raise IllegalCommand("N-COMBAT-1", "finish the combat in progress first")
+        if seat != state.active_seat:
+            raise IllegalCommand("N-COMBAT-1", "the active player chooses the next combat")
+        if (command.zone, command.defender) not in contested(state):
+            raise IllegalCommand(
+                "N-COMBAT-1", f"there is no combat in {command.zone} against {command.defender}"
+            )
+        return _start(ctx, state, command.zone, seat, command.defender, dice)
+    if state.combat is None:
+        raise IllegalCommand("N-COMBAT-1", "no combat is in progress; start one first")
+    events = decide_combat(combat_env(ctx, state), state.combat, seat, command, dice)
+    if not isinstance(events[-1], messages.CombatEnded):
+        return events
+    # N-COMBAT-4 (Ruling): units that sat out fight on at once, in the same roles.
+    after = state
+    for event in events:
+        after = evolve_combat_event(ctx, after, event)
+    zone, attacker, defender = state.combat.zone, state.combat.attacker, state.combat.defender
+    if (zone, defender) in contested(after) and after.active_seat == attacker:
+        return (*events, *_start(ctx, after, zone, attacker, defender, dice))
+    return events
+
+
+def _start(
+    ctx: Context, state: GameState, zone: str, attacker: str, defender: str, dice: DiceStream
+) -> tuple[Event, ...]:
+    forces = [
+        Force(s.owner, s.unit, s.count)
+        for s in state.units
+        if s.zone == zone and s.owner in (attacker, defender)
+    ]
+    started = start_combat(
+        zone=zone,
+        biome=ctx.map.zones[zone].biome,
+        attacker=attacker,
+        defender=defender,
+        forces=forces,
+        sides={seat: dict(state.player(seat).sides) for seat in (attacker, defender)},
+        stocks={seat: state.player(seat).stock for seat in (attacker, defender)},
+    )
+    with_combat = msgspec.structs.replace(state, combat=combat_from_start(started))
+    more, _ = advance(combat_env(ctx, with_combat), with_combat.combat, dice)  # type: ignore[arg-type]
+    return (started, *more)
+
+
+# -- evolving ---------------------------------------------------------------------------
+
+
+def _lose(state: GameState, owner: str, unit: str, zone: str, count: int) -> GameState:
+    """Units leave the map and their tokens return to the pool (N-COMBAT-28)."""
+    if not count:
+        return state
+    units = remove_units(state.units, owner, unit, zone, count)
+    units = tuple(
+        msgspec.structs.replace(s, moved=min(s.moved, s.count)) if s.moved > s.count else s
+        for s in units
+    )
+    player = state.player(owner)
+    pool = {**player.pool, unit: player.pool.get(unit, 0) + count}
+    state = state.with_player(msgspec.structs.replace(player, pool=pool))
+    return msgspec.structs.replace(state, units=units)
+
+
+def _pay(player: PlayerState, fee: Resources) -> PlayerState:
+    stock = player.stock
+    paid = Resources(stock.food - fee.food, stock.wood - fee.wood, stock.metal - fee.metal)
+    return msgspec.structs.replace(player, stock=paid)
+
+
+def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameState:
+    """Fold a combat event into the game: the combat itself and its effects on the map."""
+    if isinstance(event, BiomeCardDrawn):
+        decks = {**state.biome_decks, event.biome: state.biome_decks[event.biome][1:]}
+        return msgspec.structs.replace(state, biome_decks=decks)
+    if isinstance(event, messages.CombatStarted):
+        return msgspec.structs.replace(state, combat=combat_from_start(event))
+    combat = state.combat
+    assert combat is not None, f"{type(event).__name__} outside a combat"
+    zone = combat.zone
+    if isinstance(event, messages.AttackResolved):
+        target = combat.groups[event.target]
+        group = combat.groups[event.group]
+        state = _lose(state, target.owner, target.unit, zone, event.target_deaths)
+        state = _lose(state, group.owner, group.unit, zone, event.attacker_deaths)
+        if event.flare:  # N-CIV-3
+            player = state.player(group.owner)
+            state = state.with_player(
+                msgspec.structs.replace(player, flare=player.flare + event.flare)
+            )
+    elif isinstance(event, messages.InjuryResolved):
+        group = combat.groups[event.group]
+        if event.paid:
+            state = state.with_player(_pay(state.player(group.owner), event.fee))
+        else:
+            state = _lose(state, group.owner, group.unit, zone, 1)
+    elif isinstance(event, messages.UnitsRetreated):
+        if event.destination is None:
+            state = _lose(state, event.seat, event.unit, zone, event.count)
+        else:
+            units = remove_units(state.units, event.seat, event.unit, zone, event.count)
+            units = add_units(units, event.seat, event.unit, event.destination, event.count)
+            state = msgspec.structs.replace(state, units=units)
+    elif isinstance(event, messages.CombatEnded):
+        discards = dict(state.biome_discards)
+        if combat.biome_card is not None:  # N-COMBAT-28: the biome card is discarded
+            biome = ctx.pack.biome_cards[combat.biome_card].biome
+            discards[biome] = (*discards.get(biome, ()), combat.biome_card)
+        return msgspec.structs.replace(state, combat=None, biome_discards=discards)
+    return msgspec.structs.replace(state, combat=evolve_combat(ctx.pack, combat, event))
+
+
+def is_combat_event(event: Event) -> bool:
+    """Whether :func:`evolve_combat_event` folds this event."""
+    return type(event) in _COMBAT_EVENTS or isinstance(event, BiomeCardDrawn)

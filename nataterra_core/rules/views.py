@@ -1,0 +1,246 @@
+"""What one seat may see of a position (player views).
+
+A seat sees the public state (the map, every unit, stocks, multipliers, flare, pools,
+discard piles, phase and turn), its own hands, and only *counts* of every deck and of the
+other seats' hands. No deck order and no other seat's hand ever appears in a view, so two
+positions that differ only in those give equal views (boardgame.io's ``playerView``, whose
+known leaks through undo and the initial state we avoid by deriving views from the state
+alone: the seed is never in the state).
+
+The log is cut the same way (:func:`log_view`): until the seed is revealed a seat gets the
+records without their ``prev`` hashes and with hidden facts (deck orders) removed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import msgspec
+
+from nataterra_core.kernel import Wire
+from nataterra_core.kernel.log import line_hash
+
+from .movement import MoveUnits, UnitsMoved
+from .resources import ResourcesGathered
+from .setup import DeckShuffled, FirstPlayerDrawn, StartGame, StartingBonus
+from .state import GameState, PlayerState, Resources, UnitStack
+from .turns import EndPhase, GameEnded, PhaseStarted, TurnStarted
+
+__all__ = [
+    "PUBLIC",
+    "REDACTIONS",
+    "LogView",
+    "PlayerView",
+    "Redactor",
+    "SeatView",
+    "hide_from_others",
+    "log_view",
+    "record_view",
+    "seat_view",
+]
+
+
+class PlayerView(msgspec.Struct, frozen=True, kw_only=True):
+    """One civilisation as a given seat sees it; hands are ``None`` when not the seat's own."""
+
+    civ: str
+    stock: Resources
+    multipliers: Resources
+    flare: int
+    pool: dict[str, int]
+    locked: dict[str, int]
+    worker_supply: int
+    sides: dict[str, str]
+    structures_unlocked: tuple[str, ...]
+    tech_hand: tuple[str, ...] | None
+    tech_hand_count: int
+    tech_deck_count: int
+    tactic_hand: tuple[str, ...] | None
+    tactic_hand_count: int
+    tactic_deck_count: int
+    tactic_discard: tuple[str, ...]
+
+
+class SeatView(msgspec.Struct, frozen=True, kw_only=True):
+    """A position as ``seat`` sees it (``seat`` None: a spectator, who sees no hand)."""
+
+    seat: str | None
+    seats: tuple[str, ...]
+    map_id: str
+    mode: str
+    max_turns: int
+    turn: int
+    phase: str
+    active: str | None
+    first: str | None
+    players: tuple[PlayerView, ...]
+    units: tuple[UnitStack, ...]
+    biome_deck_counts: dict[str, int]
+    biome_discards: dict[str, tuple[str, ...]]
+    result_reason: str | None
+    winners: tuple[str, ...]
+
+
+def _player_view(player: PlayerState, own: bool) -> PlayerView:
+    return PlayerView(
+        civ=player.civ,
+        stock=player.stock,
+        multipliers=player.multipliers,
+        flare=player.flare,
+        pool=dict(player.pool),
+        locked=dict(player.locked),
+        worker_supply=player.worker_supply,
+        sides=dict(player.sides),
+        structures_unlocked=player.structures_unlocked,
+        tech_hand=player.tech_hand if own else None,
+        tech_hand_count=len(player.tech_hand),
+        tech_deck_count=len(player.tech_deck),
+        tactic_hand=player.tactic_hand if own else None,
+        tactic_hand_count=len(player.tactic_hand),
+        tactic_deck_count=len(player.tactic_deck),
+        tactic_discard=player.tactic_discard,
+    )
+
+
+def seat_view(state: GameState, seat: str | None) -> SeatView:
+    """What ``seat`` may see of ``state``."""
+    return SeatView(
+        seat=seat,
+        seats=state.seats,
+        map_id=state.map_id,
+        mode=state.mode,
+        max_turns=state.max_turns,
+        turn=state.turn,
+        phase=state.phase,
+        active=state.active_seat if state.active >= 0 else None,
+        first=state.seats[state.first] if state.first >= 0 else None,
+        players=tuple(_player_view(p, p.civ == seat) for p in state.players),
+        units=state.units,
+        biome_deck_counts={biome: len(cards) for biome, cards in state.biome_decks.items()},
+        biome_discards=dict(state.biome_discards),
+        result_reason=state.result_reason,
+        winners=state.winners,
+    )
+
+
+# --- The log as a seat sees it ------------------------------------------------------------
+
+Redactor = Callable[[dict[str, Any], str | None, str | None], dict[str, Any]]
+"""``(value, viewer, actor) -> value``: a command or event (as JSON) cut down for ``viewer``;
+``actor`` is the seat of the record holding it (``None`` in the ``start`` record)."""
+
+
+def _tag(cls: type[Wire]) -> str:
+    tag = cls.__struct_config__.tag
+    assert isinstance(tag, str)
+    return tag
+
+
+def hide_from_others(*fields: str, owner: str = "seat") -> Redactor:
+    """A redactor that drops ``fields`` unless the viewer is the seat named in ``owner``.
+
+    For events that show a card to one seat only (a card drawn into a hand, say): the owner
+    sees it, everyone else sees that it happened.
+    """
+
+    def redact(value: dict[str, Any], viewer: str | None, actor: str | None) -> dict[str, Any]:
+        if viewer is not None and value.get(owner) == viewer:
+            return value
+        return _without(value, fields)
+
+    return redact
+
+
+def _redact_shuffle(value: dict[str, Any], viewer: str | None, actor: str | None) -> dict[str, Any]:
+    # Nobody sees a deck's order before the seed is revealed, not even the deck's owner.
+    # ``before`` goes too: a reshuffle's input can itself be a hidden order or, for a
+    # private deck, reveal the owner's hand by what is missing from it.
+    return {**_without(value, ("before", "after")), "size": len(value.get("after", ()))}
+
+
+def _without(value: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
+    kept = {k: v for k, v in value.items() if k not in fields}
+    return {**kept, "redacted": sorted(f for f in fields if f in value)}
+
+
+REDACTIONS: dict[str, Redactor] = {
+    _tag(DeckShuffled): _redact_shuffle,
+}
+"""How each command or event holding hidden information is cut down, by ``type`` tag."""
+
+PUBLIC: frozenset[str] = frozenset(
+    _tag(cls)
+    for cls in (
+        StartGame,
+        EndPhase,
+        MoveUnits,
+        FirstPlayerDrawn,
+        StartingBonus,
+        TurnStarted,
+        PhaseStarted,
+        GameEnded,
+        UnitsMoved,
+        ResourcesGathered,
+    )
+)
+"""Commands and events every seat may see whole. A type in neither this set nor
+:data:`REDACTIONS` is shown as its tag alone: an unclassified new type fails closed."""
+
+
+def _value_view(value: Any, viewer: str | None, actor: str | None) -> Any:
+    if not isinstance(value, dict):
+        return value
+    tag = value.get("type")
+    redactor = REDACTIONS.get(tag) if isinstance(tag, str) else None
+    if redactor is not None:
+        return redactor(value, viewer, actor)
+    if tag in PUBLIC:
+        return value
+    return {"type": tag, "redacted": True}
+
+
+def record_view(line: bytes, seat: str | None) -> dict[str, Any]:
+    """One log line as ``seat`` may see it before the seed is revealed.
+
+    ``prev`` is dropped (a hash over hidden content lets a seat test guesses about it) and
+    every command and event goes through :data:`REDACTIONS`.
+    """
+    record: dict[str, Any] = msgspec.json.decode(line)
+    record.pop("prev", None)
+    actor = record.get("seat")
+    if "command" in record:
+        record["command"] = _value_view(record["command"], seat, actor)
+    if "events" in record:
+        record["events"] = [_value_view(e, seat, actor) for e in record["events"]]
+    return record
+
+
+class LogView(msgspec.Struct, frozen=True, kw_only=True):
+    """A log as a seat sees it.
+
+    Until a ``reveal`` record exists: every record through :func:`record_view`, no head.
+    Afterwards (the game is over, every secret is public): the records whole, ``prev``
+    included, with the head and the exact JSON Lines text, so the log can be verified.
+    """
+
+    revealed: bool
+    records: list[dict[str, Any]]
+    head: str | None = None
+    text: str | None = None
+
+
+def log_view(lines: Sequence[bytes], seat: str | None) -> LogView:
+    """``lines`` (a log's records, without newlines) as ``seat`` may see them."""
+    if any(b'"kind":"reveal"' in line and _kind(line) == "reveal" for line in lines):
+        return LogView(
+            revealed=True,
+            records=[msgspec.json.decode(line) for line in lines],
+            head=line_hash(lines[-1]),
+            text=b"".join(line + b"\n" for line in lines).decode(),
+        )
+    return LogView(revealed=False, records=[record_view(line, seat) for line in lines])
+
+
+def _kind(line: bytes) -> Any:
+    return msgspec.json.decode(line).get("kind")
