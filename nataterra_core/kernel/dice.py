@@ -18,6 +18,7 @@ import hashlib
 import re
 import struct
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TypeVar
 
 __all__ = [
@@ -69,6 +70,13 @@ def odds_seed(seed: int, run: int) -> bytes:
     ).digest()
 
 
+@lru_cache(maxsize=256)
+def _message_prefix(game_id: str, client_seed: str) -> bytes:
+    # Streams are rebuilt for every command; the checked prefix is worth keeping.
+    check_game_id(game_id)
+    return _DOMAIN + _length_prefixed(game_id) + _length_prefixed(client_seed)
+
+
 class DiceStream:
     """The word stream of one game, positioned at ``counter``.
 
@@ -83,11 +91,10 @@ class DiceStream:
     def __init__(self, server_seed: bytes, game_id: str, client_seed: str, counter: int = 0):
         if len(server_seed) != 32:
             raise ValueError(f"server_seed must be 32 bytes, got {len(server_seed)}")
-        check_game_id(game_id)
         if counter < 0:
             raise ValueError("counter must be >= 0")
         self._seed = server_seed
-        self._prefix = _DOMAIN + _length_prefixed(game_id) + _length_prefixed(client_seed)
+        self._prefix = _message_prefix(game_id, client_seed)
         self._counter = counter
         self._block_index = -1
         self._block: tuple[int, ...] = ()

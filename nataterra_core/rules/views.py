@@ -1,11 +1,11 @@
 """What one seat may see of a position (player views).
 
 A seat sees the public state (the map, every unit, stocks, multipliers, flare, pools,
-discard piles, phase and turn), its own hands, and only *counts* of every deck and of the
-other seats' hands. No deck order and no other seat's hand ever appears in a view, so two
-positions that differ only in those give equal views (boardgame.io's ``playerView``, whose
-known leaks through undo and the initial state we avoid by deriving views from the state
-alone: the seed is never in the state).
+discard piles, phase, turn and any combat being fought), its own hands, and only *counts*
+of every deck and of the other seats' hands. No deck order and no other seat's hand ever
+appears in a view, so two positions that differ only in those give equal views
+(boardgame.io's ``playerView``, whose known leaks through undo and the initial state we
+avoid by deriving views from the state alone: the seed is never in the state).
 
 The log is cut the same way (:func:`log_view`): until the seed is revealed a seat gets the
 records without their ``prev`` hashes and with hidden facts (deck orders) removed.
@@ -18,14 +18,10 @@ from typing import Any
 
 import msgspec
 
-from nataterra_core.kernel import Wire
 from nataterra_core.kernel.log import line_hash
 
-from .movement import MoveUnits, UnitsMoved
-from .resources import ResourcesGathered
-from .setup import DeckShuffled, FirstPlayerDrawn, StartGame, StartingBonus
+from .combat.model import Combat
 from .state import GameState, PlayerState, Resources, UnitStack
-from .turns import EndPhase, GameEnded, PhaseStarted, TurnStarted
 
 __all__ = [
     "PUBLIC",
@@ -80,6 +76,7 @@ class SeatView(msgspec.Struct, frozen=True, kw_only=True):
     biome_discards: dict[str, tuple[str, ...]]
     result_reason: str | None
     winners: tuple[str, ...]
+    combat: Combat | None = None
 
 
 def _player_view(player: PlayerState, own: bool) -> PlayerView:
@@ -121,6 +118,7 @@ def seat_view(state: GameState, seat: str | None) -> SeatView:
         biome_discards=dict(state.biome_discards),
         result_reason=state.result_reason,
         winners=state.winners,
+        combat=state.combat,  # fought in the open: boards, groups, the drawn biome card
     )
 
 
@@ -129,12 +127,6 @@ def seat_view(state: GameState, seat: str | None) -> SeatView:
 Redactor = Callable[[dict[str, Any], str | None, str | None], dict[str, Any]]
 """``(value, viewer, actor) -> value``: a command or event (as JSON) cut down for ``viewer``;
 ``actor`` is the seat of the record holding it (``None`` in the ``start`` record)."""
-
-
-def _tag(cls: type[Wire]) -> str:
-    tag = cls.__struct_config__.tag
-    assert isinstance(tag, str)
-    return tag
 
 
 def hide_from_others(*fields: str, owner: str = "seat") -> Redactor:
@@ -165,27 +157,65 @@ def _without(value: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
 
 
 REDACTIONS: dict[str, Redactor] = {
-    _tag(DeckShuffled): _redact_shuffle,
+    "deck_shuffled.v1": _redact_shuffle,
 }
 """How each command or event holding hidden information is cut down, by ``type`` tag."""
 
 PUBLIC: frozenset[str] = frozenset(
-    _tag(cls)
-    for cls in (
-        StartGame,
-        EndPhase,
-        MoveUnits,
-        FirstPlayerDrawn,
-        StartingBonus,
-        TurnStarted,
-        PhaseStarted,
-        GameEnded,
-        UnitsMoved,
-        ResourcesGathered,
-    )
+    {
+        # set-up, turns, movement, resources
+        "start_game.v1",
+        "end_phase.v1",
+        "move_units.v1",
+        "first_player_drawn.v1",
+        "starting_bonus.v1",
+        "turn_started.v1",
+        "phase_started.v1",
+        "game_ended.v1",
+        "units_moved.v1",
+        "resources_gathered.v1",
+        # combat: every decision and die roll is made in the open; a biome card is drawn
+        # face up (N-COMBAT-7)
+        "start_combat.v1",
+        "deploy_group.v1",
+        "choose_group.v1",
+        "heal_group.v1",
+        "attack.v1",
+        "support.v1",
+        "reroll.v1",
+        "claim_armor.v1",
+        "retreat.v1",
+        "backstab.v1",
+        "retreat_units.v1",
+        "pay_injury.v1",
+        "biome_card_drawn.v1",
+        "combat_started.v1",
+        "group_deployed.v1",
+        "deployment_ended.v1",
+        "combat_opened.v1",
+        "round_started.v1",
+        "group_activated.v1",
+        "healed.v1",
+        "attack_rolled.v1",
+        "attack_resolved.v1",
+        "armor_claimed.v1",
+        "extra_attack_begun.v1",
+        "supported.v1",
+        "activation_ended.v1",
+        "round_ended.v1",
+        "retreat_chosen.v1",
+        "backstab_declared.v1",
+        "backstab_declined.v1",
+        "combat_decided.v1",
+        "injury_resolved.v1",
+        "retreat_move_started.v1",
+        "units_retreated.v1",
+        "combat_ended.v1",
+    }
 )
-"""Commands and events every seat may see whole. A type in neither this set nor
-:data:`REDACTIONS` is shown as its tag alone: an unclassified new type fails closed."""
+"""Commands and events every seat may see whole, by tag. A type in neither this set nor
+:data:`REDACTIONS` is shown as its tag alone, so a new type fails closed until it is
+classified here (a test checks that every type of the decider is)."""
 
 
 def _value_view(value: Any, viewer: str | None, actor: str | None) -> Any:
@@ -204,7 +234,7 @@ def record_view(line: bytes, seat: str | None) -> dict[str, Any]:
     """One log line as ``seat`` may see it before the seed is revealed.
 
     ``prev`` is dropped (a hash over hidden content lets a seat test guesses about it) and
-    every command and event goes through :data:`REDACTIONS`.
+    every command and event goes through :data:`REDACTIONS` (or :data:`PUBLIC`, or is hidden).
     """
     record: dict[str, Any] = msgspec.json.decode(line)
     record.pop("prev", None)

@@ -11,7 +11,7 @@ never draws dice.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -113,7 +113,17 @@ class CombatEnv:
     units simply leave the combat.
     """
 
-    __slots__ = ("blocked", "civ_ability", "draw_biome", "essences", "faces", "map", "pack")
+    __slots__ = (
+        "_decided",
+        "_folds",
+        "blocked",
+        "civ_ability",
+        "draw_biome",
+        "essences",
+        "faces",
+        "map",
+        "pack",
+    )
 
     def __init__(
         self,
@@ -122,6 +132,11 @@ class CombatEnv:
         blocked: Callable[[str, str], bool] | None = None,
         draw_biome: BiomeDraw | None = None,
     ) -> None:
+        # Memos of pure functions keyed by object identity (states are immutable): the
+        # decision last computed, and the folds ``decide`` made, which ``evolve`` then
+        # replays for free. Hot in the battle calculator.
+        self._decided: tuple[Combat, tuple[str, list[Command]] | None] | None = None
+        self._folds: dict[int, tuple[Event, Combat, Combat]] = {}
         self.pack = pack
         self.map = game_map
         self.blocked = blocked or (lambda seat, zone: False)
@@ -129,6 +144,19 @@ class CombatEnv:
         self.faces = pack.die.faces
         self.civ_ability = {civ.id: civ.ability for civ in pack.civilisations.values()}
         self.essences = {civ.id: frozenset(civ.essences) for civ in pack.civilisations.values()}
+
+    def fold(self, combat: Combat, event: Event) -> Combat:
+        """:func:`evolve_combat`, remembered for :meth:`refold`."""
+        after = evolve_combat(self.pack, combat, event)
+        self._folds[id(event)] = (event, combat, after)
+        return after
+
+    def refold(self, combat: Combat, event: Event) -> Combat:
+        """:func:`evolve_combat`, free when ``decide`` already folded this very event."""
+        known = self._folds.get(id(event))
+        if known is not None and known[0] is event and known[1] is combat:
+            return known[2]
+        return evolve_combat(self.pack, combat, event)
 
 
 # -- starting ---------------------------------------------------------------------------
@@ -243,11 +271,11 @@ def _action_options(combat: Combat, group: Group) -> list[Command]:
 
 
 def _pick_candidates(combat: Combat) -> list[Group]:
-    waiting = [g for g in combat.groups if g.units > 0 and not g.acted]
+    waiting = [g for g in combat.groups if g.units and not g.acted]
     if not waiting:
         return []
-    best = max(combat.initiative[f"{g.owner}/{g.unit}"] for g in waiting)
-    tied = [g for g in waiting if combat.initiative[f"{g.owner}/{g.unit}"] == best]
+    best = max(g.initiative for g in waiting)
+    tied = [g for g in waiting if g.initiative == best]
     first = combat.attacker if any(g.owner == combat.attacker for g in tied) else tied[0].owner
     return [g for g in tied if g.owner == first]  # N-COMBAT-10: the attacker's groups first
 
@@ -286,6 +314,15 @@ def _retreat_destinations(env: CombatEnv, combat: Combat, seat: str, unit: str) 
 def decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | None:
     """The seat that must decide now and its legal commands, or ``None`` if the next step
     is automatic."""
+    cached = env._decided
+    if cached is not None and cached[0] is combat:
+        return cached[1]
+    found = _decision(env, combat)
+    env._decided = (combat, found)
+    return found
+
+
+def _decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | None:
     stage = combat.stage
     if stage == "deploy":
         options = _deploy_options(env, combat, combat.deploying)
@@ -418,7 +455,7 @@ def _resolve(env: CombatEnv, combat: Combat, face_index: int) -> AttackResolved:
     survivors = group.units - attacker_deaths
     if owner_ability == "for_the_king" and deaths and survivors:
         claim = deaths * support_amount(group.armor, survivors, group.reinforce)
-    return AttackResolved(
+    resolved = AttackResolved(
         group=group.id,
         target=target.id,
         total=total,
@@ -433,6 +470,9 @@ def _resolve(env: CombatEnv, combat: Combat, face_index: int) -> AttackResolved:
         armor_claim=claim,
         flare=deaths if owner_ability == "flare" else 0,
     )
+    if _activation_over(env, combat, resolved):
+        return _replace(resolved, ends_activation=True)
+    return resolved
 
 
 def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
@@ -524,7 +564,7 @@ def advance(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[list[Even
     while combat.stage != "end" and decision(env, combat) is None:
         for event in auto_step(env, combat, dice):
             events.append(event)
-            combat = evolve_combat(env.pack, combat, event)
+            combat = env.fold(combat, event)
     return events, combat
 
 
@@ -542,9 +582,10 @@ def decide_combat(
         raise IllegalCommand(rule, f"{who} decides now in this combat, not {seat}")
     if command not in options:
         raise IllegalCommand(rule, _why_not(combat, command))
+    env._folds.clear()
     events = list(_command_events(env, combat, seat, command, dice))
     for event in events:
-        combat = evolve_combat(env.pack, combat, event)
+        combat = env.fold(combat, event)
     more, _ = advance(env, combat, dice)
     return (*events, *more)
 
@@ -633,6 +674,25 @@ def _attack(
     return (roll, _resolve(env, aimed, roll.value))
 
 
+def _activation_over(env: CombatEnv, combat: Combat, attack: AttackResolved) -> bool:
+    """Whether, after ``attack``, the active group has nothing left to do while the combat
+    goes on: no armor to claim, no backstab, both sides standing, no extra attack."""
+    if attack.armor_claim or combat.backstab:
+        return False
+    group, target = combat.groups[attack.group], combat.groups[attack.target]
+    standing = {g.owner for g in combat.groups if g.units and g.id not in (group.id, target.id)}
+    if group.units > attack.attacker_deaths:
+        standing.add(group.owner)
+    if target.units > attack.target_deaths:
+        standing.add(target.owner)
+    if len(standing) < 2:
+        return False
+    if not group.extra or group.units == attack.attacker_deaths:
+        return True
+    after = _attack_resolved(env.pack, combat, attack)  # rare: only groups with extra attacks
+    return not (after.attacks_made <= group.extra and targets(after, after.groups[group.id]))
+
+
 # -- evolving ---------------------------------------------------------------------------
 
 _replace = msgspec.structs.replace
@@ -648,118 +708,146 @@ def _take_damage(group: Group, damage: int, deaths: int) -> Group:
     return _replace(group, units=units, damage=markers)
 
 
-def evolve_combat(pack: ContentPack, combat: Combat, event: Event) -> Combat:
-    """Fold one combat event (no dice, no decisions)."""
-    groups = combat.groups
-    if isinstance(event, GroupDeployed):
-        side = combat.sides.get(event.seat, {}).get(event.unit)
-        group = make_group(pack, event.group, event.seat, event.unit, event.units, event.slot, side)
-        reserve = tuple(
-            _replace(f, count=f.count - event.units)
-            if (f.owner, f.unit) == (event.seat, event.unit)
-            else f
-            for f in combat.reserve
-        )
-        return _replace(combat, groups=(*groups, group), reserve=reserve)
-    if isinstance(event, DeploymentEnded):
-        if event.seat == combat.attacker:
-            return _replace(combat, deploying=combat.defender)
-        return _replace(combat, stage="opening", deploying="")
-    if isinstance(event, CombatOpened):
-        return _replace(
-            combat, biome_card=event.biome_card, initiative=event.initiative, stage="round_start"
-        )
-    if isinstance(event, RoundStarted):
-        fresh = tuple(_replace(g, acted=False) if g.acted else g for g in groups)
-        return _replace(combat, round=event.round, groups=fresh, stage="pick")
-    if isinstance(event, GroupActivated):
-        stage = "heal" if groups[event.group].heal else "action"
-        return _replace(combat, active=event.group, attacks_made=0, stage=stage)
-    if isinstance(event, Healed):
-        target = groups[event.target]
-        healed = _replace(target, damage=target.damage - event.amount)
-        return _replace(combat, groups=replace_group(groups, healed), stage="action")
-    if isinstance(event, AttackRolled):
-        group = groups[event.group]
-        waiting = group.deception > 0 and not event.reroll
-        return _replace(
-            combat,
-            target=event.target,
-            roll_face=event.value,
-            stage="deception" if waiting else combat.stage,
-        )
-    if isinstance(event, AttackResolved):
-        return _attack_resolved(pack, combat, event)
-    if isinstance(event, ArmorClaimed):
-        group = groups[event.group]
-        claimed = _replace(group, armor_bonus=group.armor_bonus + event.amount)
-        return _replace(combat, groups=replace_group(groups, claimed), pending_gain=0)
-    if isinstance(event, ExtraAttackBegun):
-        return _replace(combat, stage="action")
-    if isinstance(event, Supported):
-        target = groups[event.target]
-        if event.bonus == "attack":
-            target = _replace(target, attack_bonus=target.attack_bonus + event.amount)
-        else:
-            target = _replace(target, armor_bonus=target.armor_bonus + event.amount)
-        groups = replace_group(groups, target)
-        groups = replace_group(groups, _replace(groups[event.group], acted=True))
-        return _replace(combat, groups=groups, stage="pick", active=-1)
-    if isinstance(event, ActivationEnded):
-        groups = replace_group(groups, _replace(groups[event.group], acted=True))
-        return _replace(combat, groups=groups, stage="pick", active=-1)
-    if isinstance(event, RoundEnded):
-        return _replace(combat, stage="retreat_defender")
-    if isinstance(event, RetreatChosen):
-        if event.retreat:
-            stage = "decided" if event.forced else "backstab"
-            return _replace(combat, retreating=event.seat, stage=stage)
-        if event.seat == combat.defender:
-            return _replace(combat, stage="retreat_attacker")
-        return _replace(combat, stage="round_start")
-    if isinstance(event, BackstabDeclared):
-        return _replace(combat, backstab=True, active=event.group, attacks_made=0, stage="action")
-    if isinstance(event, BackstabDeclined):
-        return _replace(combat, stage="decided")
-    if isinstance(event, CombatDecided):
-        injuries = tuple(g.id for g in groups if g.units > 0 and g.injury and g.damage >= g.injury)
-        return _replace(
-            combat, winner=event.winner, decided=True, stage="injuries", injuries=injuries
-        )
-    if isinstance(event, InjuryResolved):
-        group = groups[event.group]
-        rest = combat.injuries[1:]
-        if event.paid:
-            stock = combat.stocks[group.owner]
-            fee = event.fee
-            paid = Resources(stock.food - fee.food, stock.wood - fee.wood, stock.metal - fee.metal)
-            return _replace(combat, injuries=rest, stocks={**combat.stocks, group.owner: paid})
-        hurt = _replace(
-            group, units=group.units - 1, damage=0 if group.units == 1 else group.damage
-        )
-        return _replace(
-            combat,
-            groups=replace_group(groups, hurt),
-            injuries=rest,
-            injured=_add(combat.injured, group.owner, 1),
-        )
-    if isinstance(event, RetreatMoveStarted):
-        groups = tuple(_replace(g, units=0) if g.owner == event.seat else g for g in groups)
-        others = tuple(f for f in combat.reserve if f.owner != event.seat)
-        return _replace(
-            combat, groups=groups, reserve=(*others, *event.forces), stage="retreat_move"
-        )
-    if isinstance(event, UnitsRetreated):
-        reserve = tuple(
-            _replace(f, count=f.count - event.count)
-            if (f.owner, f.unit) == (event.seat, event.unit)
-            else f
-            for f in combat.reserve
-        )
-        return _replace(combat, reserve=reserve)
-    if isinstance(event, CombatEnded):
-        return _replace(combat, stage="end")
-    return combat  # the game's own events (a biome card drawn, …) do not change the combat
+def _deployed(pack: ContentPack, combat: Combat, event: GroupDeployed) -> Combat:
+    side = combat.sides.get(event.seat, {}).get(event.unit)
+    group = make_group(pack, event.group, event.seat, event.unit, event.units, event.slot, side)
+    return _replace(
+        combat,
+        groups=(*combat.groups, group),
+        reserve=_take_reserve(combat.reserve, event.seat, event.unit, event.units),
+    )
+
+
+def _take_reserve(reserve: tuple[Force, ...], owner: str, unit: str, n: int) -> tuple[Force, ...]:
+    return tuple(
+        _replace(f, count=f.count - n) if (f.owner, f.unit) == (owner, unit) else f for f in reserve
+    )
+
+
+def _deployment_ended(pack: ContentPack, combat: Combat, event: DeploymentEnded) -> Combat:
+    if event.seat == combat.attacker:
+        return _replace(combat, deploying=combat.defender)
+    return _replace(combat, stage="opening", deploying="")
+
+
+def _opened(pack: ContentPack, combat: Combat, event: CombatOpened) -> Combat:
+    markers = event.initiative
+    groups = tuple(_replace(g, initiative=markers[f"{g.owner}/{g.unit}"]) for g in combat.groups)
+    return _replace(
+        combat, biome_card=event.biome_card, initiative=markers, groups=groups, stage="round_start"
+    )
+
+
+def _round_started(pack: ContentPack, combat: Combat, event: RoundStarted) -> Combat:
+    fresh = tuple(_replace(g, acted=False) if g.acted else g for g in combat.groups)
+    return _replace(combat, round=event.round, groups=fresh, stage="pick")
+
+
+def _activated(pack: ContentPack, combat: Combat, event: GroupActivated) -> Combat:
+    stage = "heal" if combat.groups[event.group].heal else "action"
+    return _replace(combat, active=event.group, attacks_made=0, stage=stage)
+
+
+def _healed(pack: ContentPack, combat: Combat, event: Healed) -> Combat:
+    target = combat.groups[event.target]
+    healed = _replace(target, damage=target.damage - event.amount)
+    return _replace(combat, groups=replace_group(combat.groups, healed), stage="action")
+
+
+def _rolled(pack: ContentPack, combat: Combat, event: AttackRolled) -> Combat:
+    waiting = combat.groups[event.group].deception > 0 and not event.reroll
+    return _replace(
+        combat,
+        target=event.target,
+        roll_face=event.value,
+        stage="deception" if waiting else combat.stage,
+    )
+
+
+def _armor_claimed(pack: ContentPack, combat: Combat, event: ArmorClaimed) -> Combat:
+    group = combat.groups[event.group]
+    claimed = _replace(group, armor_bonus=group.armor_bonus + event.amount)
+    return _replace(combat, groups=replace_group(combat.groups, claimed), pending_gain=0)
+
+
+def _extra_attack(pack: ContentPack, combat: Combat, event: ExtraAttackBegun) -> Combat:
+    return _replace(combat, stage="action")
+
+
+def _supported(pack: ContentPack, combat: Combat, event: Supported) -> Combat:
+    target = combat.groups[event.target]
+    if event.bonus == "attack":
+        target = _replace(target, attack_bonus=target.attack_bonus + event.amount)
+    else:
+        target = _replace(target, armor_bonus=target.armor_bonus + event.amount)
+    groups = replace_group(combat.groups, target)
+    groups = replace_group(groups, _replace(groups[event.group], acted=True))
+    return _replace(combat, groups=groups, stage="pick", active=-1)
+
+
+def _activation_ended(pack: ContentPack, combat: Combat, event: ActivationEnded) -> Combat:
+    groups = replace_group(combat.groups, _replace(combat.groups[event.group], acted=True))
+    return _replace(combat, groups=groups, stage="pick", active=-1)
+
+
+def _round_ended(pack: ContentPack, combat: Combat, event: RoundEnded) -> Combat:
+    return _replace(combat, stage="retreat_defender")
+
+
+def _retreat_chosen(pack: ContentPack, combat: Combat, event: RetreatChosen) -> Combat:
+    if event.retreat:
+        stage = "decided" if event.forced else "backstab"
+        return _replace(combat, retreating=event.seat, stage=stage)
+    if event.seat == combat.defender:
+        return _replace(combat, stage="retreat_attacker")
+    return _replace(combat, stage="round_start")
+
+
+def _backstab_declared(pack: ContentPack, combat: Combat, event: BackstabDeclared) -> Combat:
+    return _replace(combat, backstab=True, active=event.group, attacks_made=0, stage="action")
+
+
+def _backstab_declined(pack: ContentPack, combat: Combat, event: BackstabDeclined) -> Combat:
+    return _replace(combat, stage="decided")
+
+
+def _decided(pack: ContentPack, combat: Combat, event: CombatDecided) -> Combat:
+    injuries = tuple(
+        g.id for g in combat.groups if g.units > 0 and g.injury and g.damage >= g.injury
+    )
+    return _replace(combat, winner=event.winner, decided=True, stage="injuries", injuries=injuries)
+
+
+def _injury(pack: ContentPack, combat: Combat, event: InjuryResolved) -> Combat:
+    group = combat.groups[event.group]
+    rest = combat.injuries[1:]
+    if event.paid:
+        stock, fee = combat.stocks[group.owner], event.fee
+        paid = Resources(stock.food - fee.food, stock.wood - fee.wood, stock.metal - fee.metal)
+        return _replace(combat, injuries=rest, stocks={**combat.stocks, group.owner: paid})
+    hurt = _replace(group, units=group.units - 1, damage=0 if group.units == 1 else group.damage)
+    return _replace(
+        combat,
+        groups=replace_group(combat.groups, hurt),
+        injuries=rest,
+        injured=_add(combat.injured, group.owner, 1),
+    )
+
+
+def _retreat_move(pack: ContentPack, combat: Combat, event: RetreatMoveStarted) -> Combat:
+    groups = tuple(_replace(g, units=0) if g.owner == event.seat else g for g in combat.groups)
+    others = tuple(f for f in combat.reserve if f.owner != event.seat)
+    return _replace(combat, groups=groups, reserve=(*others, *event.forces), stage="retreat_move")
+
+
+def _retreated(pack: ContentPack, combat: Combat, event: UnitsRetreated) -> Combat:
+    return _replace(
+        combat, reserve=_take_reserve(combat.reserve, event.seat, event.unit, event.count)
+    )
+
+
+def _ended_event(pack: ContentPack, combat: Combat, event: CombatEnded) -> Combat:
+    return _replace(combat, stage="end")
 
 
 def _attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolved) -> Combat:
@@ -778,6 +866,8 @@ def _attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolved) -
     groups = replace_group(groups, group)
     killed = _add(combat.killed, target.owner, event.target_deaths)
     killed = _add(killed, group.owner, event.attacker_deaths)
+    if event.ends_activation:
+        groups = replace_group(groups, _replace(groups[event.group], acted=True))
     return _replace(
         combat,
         groups=_fill_melee_slots(pack, groups),
@@ -785,7 +875,8 @@ def _attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolved) -
         attacks_made=combat.attacks_made + 1,
         pending_gain=event.armor_claim,
         roll_face=-1,
-        stage="after_attack",
+        stage="pick" if event.ends_activation else "after_attack",
+        active=-1 if event.ends_activation else combat.active,
     )
 
 
@@ -800,3 +891,34 @@ def _fill_melee_slots(pack: ContentPack, groups: tuple[Group, ...]) -> tuple[Gro
         if used < melee_slots:
             groups = replace_group(groups, _replace(group, slot="melee"))
     return groups
+
+
+_FOLD: dict[type[Event], Callable[[ContentPack, Combat, Any], Combat]] = {
+    GroupDeployed: _deployed,
+    DeploymentEnded: _deployment_ended,
+    CombatOpened: _opened,
+    RoundStarted: _round_started,
+    GroupActivated: _activated,
+    Healed: _healed,
+    AttackRolled: _rolled,
+    AttackResolved: _attack_resolved,
+    ArmorClaimed: _armor_claimed,
+    ExtraAttackBegun: _extra_attack,
+    Supported: _supported,
+    ActivationEnded: _activation_ended,
+    RoundEnded: _round_ended,
+    RetreatChosen: _retreat_chosen,
+    BackstabDeclared: _backstab_declared,
+    BackstabDeclined: _backstab_declined,
+    CombatDecided: _decided,
+    InjuryResolved: _injury,
+    RetreatMoveStarted: _retreat_move,
+    UnitsRetreated: _retreated,
+    CombatEnded: _ended_event,
+}
+
+
+def evolve_combat(pack: ContentPack, combat: Combat, event: Event) -> Combat:
+    """Fold one combat event (no dice, no decisions); other events leave the combat as is."""
+    fold = _FOLD.get(type(event))
+    return combat if fold is None else fold(pack, combat, event)

@@ -222,7 +222,8 @@ class AttackResolved(Event, frozen=True, tag="attack_resolved.v1"):
     attack bonus was spent (``bonus_spent`` tokens) and it gained ``swords``; the target
     spent its armor bonus if ``armor_bonus_spent`` and gained ``bloodthirst`` attack bonus.
     ``armor_claim`` is the For the King armor bonus the attacker may now take; ``flare`` the
-    Naga flare gained.
+    Naga flare gained; ``ends_activation`` says the group has nothing left to do (no extra
+    attack, no claim, both sides still standing), so its activation ends here.
     """
 
     group: int
@@ -238,6 +239,7 @@ class AttackResolved(Event, frozen=True, tag="attack_resolved.v1"):
     bloodthirst: int = 0
     armor_claim: int = 0
     flare: int = 0
+    ends_activation: bool = False
 
 
 class ArmorClaimed(Event, frozen=True, tag="armor_claimed.v1"):

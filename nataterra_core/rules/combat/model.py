@@ -82,6 +82,7 @@ class Group(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     retaliation: int = 0
     splash: int = 0
     flexible: bool = False
+    initiative: int = 0
     damage: int = 0
     attack_bonus: int = 0
     armor_bonus: int = 0
@@ -196,7 +197,7 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
 
     def has_groups(self, owner: str) -> bool:
         """Whether ``owner`` still has a group on the board."""
-        return any(g.owner == owner and g.units > 0 for g in self.groups)
+        return any(g.units and g.owner == owner for g in self.groups)
 
     def reserve_of(self, owner: str) -> list[Force]:
         """``owner``'s units not on a board."""

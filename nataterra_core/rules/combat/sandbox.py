@@ -38,7 +38,6 @@ from .flow import (
     combat_from_start,
     decide_combat,
     decision,
-    evolve_combat,
     start_combat,
 )
 from .model import Combat, Force
@@ -192,14 +191,14 @@ class Sandbox:
 
     def evolve(self, state: SandboxState, event: Event) -> SandboxState:
         """Fold one event."""
-        counter = getattr(event, "counter_after", None)
-        if counter:
-            state = msgspec.structs.replace(state, counter=counter)
-        if isinstance(event, messages.CombatStarted):
-            return msgspec.structs.replace(state, combat=combat_from_start(event))
+        kind = type(event)
+        if kind is messages.CombatStarted:
+            return msgspec.structs.replace(state, combat=combat_from_start(event))  # type: ignore[arg-type]
         assert state.combat is not None
-        combat = evolve_combat(self.pack, state.combat, event)
-        if isinstance(event, messages.CombatEnded):
+        combat = self.env(state.battle.biome_card).refold(state.combat, event)
+        if kind is messages.AttackRolled:
+            return msgspec.structs.replace(state, combat=combat, counter=event.counter_after)  # type: ignore[attr-defined]
+        if kind is messages.CombatEnded:
             return msgspec.structs.replace(state, combat=combat, result=event)
         return msgspec.structs.replace(state, combat=combat)
 

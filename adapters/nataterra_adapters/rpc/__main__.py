@@ -1,0 +1,7 @@
+"""``python -m nataterra_adapters.rpc``: the same as the ``nataterra-rpc`` script."""
+
+import sys
+
+from .server import main
+
+sys.exit(main())

@@ -1,0 +1,397 @@
+"""The method table: games held in memory, one secret token per seat.
+
+Every game method names the game (``game_id``) and the caller's seat by its token; a view
+or log without a token is a spectator's. Acting methods take ``expected_version`` (the last
+``seq`` the client saw: a stale one is refused, so two clients cannot act on different
+pictures of the game) and ``command_id`` (a retry with the same id returns the first
+answer without acting twice). A game whose rules have ended is closed at once, which
+appends the ``reveal`` and ``end`` records: from then on its full log can be had and
+verified.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Annotated, Any, Union
+
+import msgspec
+
+from nataterra_core import __version__
+from nataterra_core.game import DEFAULT_SEATS, GameSession, new_game, verify_log
+from nataterra_core.kernel import Command, CommandRejected, Outcome, Verdict
+from nataterra_core.kernel.dice import check_game_id
+from nataterra_core.rules.game import RULES
+from nataterra_core.rules.views import LogView, SeatView, log_view, record_view, seat_view
+
+from .errors import GameError, GameErrorCode, rejected
+from .protocol import Method
+
+__all__ = ["Games"]
+
+Seed = Annotated[int, msgspec.Meta(ge=0)]  # and below 2**64: msgspec bounds stop at int64
+Version = Annotated[int, msgspec.Meta(ge=0)]
+
+
+class _Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Params of a method: named, or positional in field order."""
+
+
+class CreateParams(_Params, frozen=True, kw_only=True):
+    """``game.create``: give ``players`` or ``seats`` (default 2 players)."""
+
+    players: Annotated[int, msgspec.Meta(ge=2, le=4)] | None = None
+    seats: list[str] | None = None
+    seed: Seed | None = None
+    game_id: str | None = None
+    client_seed: str = ""
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+class SeatParams(_Params, frozen=True, kw_only=True):
+    """A game and the caller's seat token."""
+
+    game_id: str
+    token: str
+
+
+class ViewParams(_Params, frozen=True, kw_only=True):
+    """A game and, optionally, a seat token (none: a spectator)."""
+
+    game_id: str
+    token: str | None = None
+
+
+class ApplyParams(_Params, frozen=True, kw_only=True):
+    """``game.apply``: the command as JSON, ``{"type": "<name>.v<n>", ...}``."""
+
+    game_id: str
+    token: str
+    command: Any
+    expected_version: Version | None = None
+    command_id: str | None = None
+
+
+class ActParams(_Params, frozen=True, kw_only=True):
+    """``game.undo`` and ``game.redo``."""
+
+    game_id: str
+    token: str
+    expected_version: Version | None = None
+    command_id: str | None = None
+
+
+class VerifyParams(_Params, frozen=True, kw_only=True):
+    """``log.verify``: a whole log as text."""
+
+    log: str
+    expect_head: str | None = None
+
+
+class NoParams(_Params, frozen=True, kw_only=True):
+    """A method without params."""
+
+
+class CreateResult(msgspec.Struct, frozen=True, kw_only=True):
+    """A new game: hand each seat its token, and only its own."""
+
+    game_id: str
+    seats: tuple[str, ...]
+    tokens: dict[str, str]
+    version: int
+    seed_commitment: str
+    acting: tuple[str, ...]
+
+
+class ViewResult(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat's view of the position."""
+
+    version: int
+    view: SeatView
+    acting: tuple[str, ...]
+    can_undo: bool
+    can_redo: bool
+    result: Outcome | None
+
+
+class LegalResult(msgspec.Struct, frozen=True, kw_only=True):
+    """The commands the seat may send now (empty when it may not act)."""
+
+    version: int
+    commands: Sequence[Command]
+
+
+class ActResult(msgspec.Struct, frozen=True, kw_only=True):
+    """What an apply, undo or redo appended, as the seat may see it."""
+
+    version: int
+    records: list[dict[str, Any]]
+    acting: tuple[str, ...]
+    result: Outcome | None
+    undone: int | None = None
+
+
+class LogResult(msgspec.Struct, frozen=True, kw_only=True):
+    """The log as the seat may see it (see :class:`~nataterra_core.rules.views.LogView`)."""
+
+    version: int
+    revealed: bool
+    records: list[dict[str, Any]]
+    head: str | None
+    log: str | None
+
+
+@dataclass
+class _Game:
+    session: GameSession
+    tokens: dict[str, str]
+    # (seat, command_id) -> (what was asked, the answer): successful acts only, since a
+    # refused one changed nothing and may simply be tried again.
+    done: dict[tuple[str, str], tuple[bytes, ActResult]] = field(default_factory=dict)
+
+    @property
+    def version(self) -> int:
+        return len(self.session.lines) - 1
+
+
+@cache
+def _command_union(types: tuple[type[Command], ...]) -> Any:
+    return Union[types]  # noqa: UP007 - a runtime union of the decider's command classes
+
+
+class Games:
+    """Games in memory and the JSON-RPC methods over them (:meth:`methods`)."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, _Game] = {}
+
+    def methods(self) -> dict[str, Method]:
+        """The method table, by JSON-RPC method name."""
+        table: dict[str, tuple[type[msgspec.Struct], Callable[[Any], Any]]] = {
+            "game.create": (CreateParams, self.create),
+            "game.view": (ViewParams, self.view),
+            "game.legal_commands": (SeatParams, self.legal_commands),
+            "game.apply": (ApplyParams, self.apply),
+            "game.undo": (ActParams, self.undo),
+            "game.redo": (ActParams, self.redo),
+            "game.log": (ViewParams, self.log),
+            "log.verify": (VerifyParams, self.verify),
+            "server.info": (NoParams, self.info),
+        }
+        return {name: Method(params, handler) for name, (params, handler) in table.items()}
+
+    def session(self, game_id: str) -> GameSession:
+        """The live session of ``game_id`` (for embedding the server; clients never see it)."""
+        return self._find(game_id, None)[0].session
+
+    # -- methods ----------------------------------------------------------------------------
+
+    def create(self, params: CreateParams) -> CreateResult:
+        """Start a game; the answer holds every seat's token."""
+        if params.players is not None and params.seats is not None:
+            raise GameError(GameErrorCode.SETUP_REJECTED, "give players or seats, not both")
+        seats: Sequence[str] = (
+            params.seats if params.seats is not None else DEFAULT_SEATS[params.players or 2]
+        )
+        if params.seed is not None and params.seed >= 2**64:
+            raise GameError(GameErrorCode.SETUP_REJECTED, "seed must be below 2**64")
+        if params.seed is not None:
+            # Reproducible, and therefore not secret: anyone can derive the seed from N.
+            server_seed = None
+            game_id = params.game_id or f"seed-{params.seed}"
+        else:
+            server_seed = secrets.token_bytes(32)
+            game_id = params.game_id or f"g-{secrets.token_hex(8)}"
+        if game_id in self._games:
+            raise GameError(GameErrorCode.GAME_EXISTS, f"game {game_id!r} exists already")
+        try:
+            check_game_id(game_id)
+            session = new_game(
+                list(seats),
+                seed=params.seed,
+                server_seed=server_seed,
+                game_id=game_id,
+                client_seed=params.client_seed,
+                options=params.options,
+            )
+        except (ValueError, CommandRejected) as exc:
+            raise rejected(exc) from exc
+        game = _Game(session, {seat: secrets.token_hex(16) for seat in session.header.seats})
+        self._games[game_id] = game
+        return CreateResult(
+            game_id=game_id,
+            seats=session.header.seats,
+            tokens=dict(game.tokens),
+            version=game.version,
+            seed_commitment=session.header.seed_commitment,
+            acting=tuple(session.acting_seats()),
+        )
+
+    def view(self, params: ViewParams) -> ViewResult:
+        """What the seat (or a spectator) sees of the position."""
+        game, seat = self._find(params.game_id, params.token)
+        session = game.session
+        return ViewResult(
+            version=game.version,
+            view=seat_view(session.state, seat),
+            acting=tuple(session.acting_seats()),
+            can_undo=seat is not None and session.can_undo(seat),
+            can_redo=seat is not None and session.can_redo(seat),
+            result=session.outcome(),
+        )
+
+    def legal_commands(self, params: SeatParams) -> LegalResult:
+        """Every command the seat may send now."""
+        game, seat = self._find_seat(params.game_id, params.token)
+        return LegalResult(version=game.version, commands=game.session.legal_commands(seat))
+
+    def apply(self, params: ApplyParams) -> ActResult:
+        """Apply the seat's command (at most once per ``command_id``)."""
+        game, seat = self._find_seat(params.game_id, params.token)
+        key = msgspec.json.encode(["apply", params.command], order="sorted")
+        cached = self._cached(game, seat, params.command_id, key)
+        if cached is not None:
+            return cached
+        self._check_version(game, params.expected_version)
+        command_type = _command_union(tuple(game.session.decider.command_types))
+        try:
+            command = msgspec.convert(params.command, command_type)
+        except msgspec.ValidationError as exc:
+            raise GameError(
+                GameErrorCode.MALFORMED_COMMAND, f"bad command: {exc}", version=game.version
+            ) from exc
+
+        def act() -> None:
+            game.session.apply(seat, command)
+
+        return self._act(game, seat, params.command_id, key, act)
+
+    def undo(self, params: ActParams) -> ActResult:
+        """Take back the seat's last command (design.md §4 says when that is allowed)."""
+        return self._undo_or_redo(params, "undo")
+
+    def redo(self, params: ActParams) -> ActResult:
+        """Apply the seat's last undone command again."""
+        return self._undo_or_redo(params, "redo")
+
+    def log(self, params: ViewParams) -> LogResult:
+        """The log as the seat may see it: redacted until the seed is revealed."""
+        game, seat = self._find(params.game_id, params.token)
+        view: LogView = log_view(game.session.lines, seat)
+        return LogResult(
+            version=game.version,
+            revealed=view.revealed,
+            records=view.records,
+            head=view.head,
+            log=view.text,
+        )
+
+    def verify(self, params: VerifyParams) -> Verdict:
+        """Verify a log (a verdict for any input, valid or not)."""
+        data = params.log.encode("utf-8", "surrogatepass")
+        return verify_log(data, expect_head=params.expect_head)
+
+    def info(self, params: NoParams) -> dict[str, Any]:
+        """The server, the rule system it runs and its methods."""
+        return {
+            "server": "nataterra-rpc",
+            "version": __version__,
+            "rules": RULES,
+            "methods": sorted(self.methods()),
+        }
+
+    # -- internals --------------------------------------------------------------------------
+
+    def _find(self, game_id: str, token: str | None) -> tuple[_Game, str | None]:
+        game = self._games.get(game_id)
+        if game is None:
+            raise GameError(GameErrorCode.UNKNOWN_GAME, f"no game {game_id!r}")
+        if token is None:
+            return game, None
+        given = token.encode("utf-8", "surrogatepass")
+        for seat, secret in game.tokens.items():
+            if secrets.compare_digest(secret.encode(), given):
+                return game, seat
+        raise GameError(
+            GameErrorCode.BAD_TOKEN, "the token is not one of this game's", version=game.version
+        )
+
+    def _find_seat(self, game_id: str, token: str) -> tuple[_Game, str]:
+        game, seat = self._find(game_id, token)
+        assert seat is not None  # a token was given, so _find named a seat or raised
+        return game, seat
+
+    @staticmethod
+    def _cached(game: _Game, seat: str, command_id: str | None, key: bytes) -> ActResult | None:
+        if command_id is None or (seat, command_id) not in game.done:
+            return None
+        asked, answer = game.done[seat, command_id]
+        if asked != key:
+            raise GameError(
+                GameErrorCode.COMMAND_ID_REUSED,
+                f"command_id {command_id!r} was used for another request",
+                version=game.version,
+            )
+        return answer
+
+    @staticmethod
+    def _check_version(game: _Game, expected: int | None) -> None:
+        if expected is not None and expected != game.version:
+            raise GameError(
+                GameErrorCode.VERSION_CONFLICT,
+                f"the game is at version {game.version}, not {expected}",
+                version=game.version,
+                expected_version=expected,
+            )
+
+    def _undo_or_redo(self, params: ActParams, what: str) -> ActResult:
+        game, seat = self._find_seat(params.game_id, params.token)
+        key = msgspec.json.encode([what])
+        cached = self._cached(game, seat, params.command_id, key)
+        if cached is not None:
+            return cached
+        self._check_version(game, params.expected_version)
+        session = game.session
+
+        def act() -> int | None:
+            if what == "undo":
+                return session.undo(seat)
+            session.redo(seat)
+            return None
+
+        return self._act(game, seat, params.command_id, key, act)
+
+    def _act(
+        self,
+        game: _Game,
+        seat: str,
+        command_id: str | None,
+        key: bytes,
+        action: Callable[[], int | None],
+    ) -> ActResult:
+        session = game.session
+        start = len(session.lines)
+        try:
+            undone = action()
+        except CommandRejected as exc:
+            raise rejected(exc, game.version) from exc
+        if session.outcome() is not None and not session.closed:
+            session.close()  # the rules ended the game: publish the seed and the result
+        lines = session.lines[start:]
+        records = (
+            [msgspec.json.decode(line) for line in lines]
+            if session.closed
+            else [record_view(line, seat) for line in lines]
+        )
+        answer = ActResult(
+            version=game.version,
+            records=records,
+            acting=tuple(session.acting_seats()),
+            result=session.outcome(),
+            undone=undone,
+        )
+        if command_id is not None:
+            game.done[seat, command_id] = (key, answer)
+        return answer

@@ -1,0 +1,157 @@
+"""A sans-IO JSON-RPC 2.0 dispatcher: the bytes of one frame in, the bytes of the reply out.
+
+:meth:`Dispatcher.handle` implements the specification exactly (https://www.jsonrpc.org/
+specification): a parse error is -32700 with id ``null``; a value that is not a request is
+-32600; an unknown method -32601; params that do not fit the method -32602; any unexpected
+failure -32603, with no details (they might quote hidden state). Notifications (requests
+without ``id``) get no reply, even on error. A batch is answered entry by entry in order;
+an empty batch gets one -32600; a batch of notifications gets nothing. It never raises.
+
+Methods declare their params as a msgspec Struct: named params are converted into it,
+positional params are matched to its fields in declaration order.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from .errors import PROTOCOL_MESSAGES, ProtocolCode, RpcError
+
+__all__ = ["Dispatcher", "Method", "error_reply"]
+
+_ENCODER = msgspec.json.Encoder()
+_ABSENT = object()
+_ID_TYPES = (str, int, float, type(None))
+
+
+@dataclass(frozen=True)
+class Method:
+    """A method: its params type and the function called with the converted params."""
+
+    params: type[msgspec.Struct]
+    handler: Callable[[Any], Any]
+
+
+def _error(code: int, message: str, data: Any, request_id: Any) -> dict[str, Any]:
+    error: dict[str, Any] = {"code": code, "message": message}
+    if data is not None:
+        error["data"] = data
+    return {"jsonrpc": "2.0", "error": error, "id": request_id}
+
+
+def _protocol_error(code: ProtocolCode, request_id: Any = None, data: Any = None) -> dict[str, Any]:
+    return _error(int(code), PROTOCOL_MESSAGES[code], data, request_id)
+
+
+def error_reply(code: ProtocolCode, data: Any = None) -> bytes:
+    """A complete error response with id ``null`` (for errors found before parsing)."""
+    return _ENCODER.encode(_protocol_error(code, None, data))
+
+
+class Dispatcher:
+    """Answers JSON-RPC 2.0 frames from a method table."""
+
+    def __init__(self, methods: Mapping[str, Method]) -> None:
+        self._methods = dict(methods)
+
+    def handle(self, frame: bytes) -> bytes | None:
+        """The reply to one frame, or ``None`` when nothing is to be sent back."""
+        try:
+            return self._handle(frame)
+        except Exception as exc:  # the one promise: a frame never brings the server down
+            _log_internal(exc)
+            return error_reply(ProtocolCode.INTERNAL_ERROR)
+
+    def _handle(self, frame: bytes) -> bytes | None:
+        try:
+            message = msgspec.json.decode(frame)
+        except (msgspec.DecodeError, RecursionError, ValueError):
+            # Also numbers beyond 64 bits: valid JSON, but over our reader's limits (RFC 8259 §9).
+            return error_reply(ProtocolCode.PARSE_ERROR)
+        if isinstance(message, list):
+            if not message:
+                return error_reply(ProtocolCode.INVALID_REQUEST, {"reason": "empty batch"})
+            replies = [reply for reply in map(self._one, message) if reply is not None]
+            return b"[" + b",".join(replies) + b"]" if replies else None
+        return self._one(message)
+
+    def _one(self, request: Any) -> bytes | None:
+        """The encoded response to one request object, or ``None`` for a notification."""
+        if not isinstance(request, dict):
+            return self._encode(
+                _protocol_error(ProtocolCode.INVALID_REQUEST, None, {"reason": "not an object"})
+            )
+        request_id = request.get("id", _ABSENT)
+        valid_id = request_id is _ABSENT or (
+            isinstance(request_id, _ID_TYPES) and not isinstance(request_id, bool)
+        )
+        reply_id = request_id if valid_id and request_id is not _ABSENT else None
+        problem = _request_problem(request, valid_id)
+        if problem is not None:
+            return self._encode(
+                _protocol_error(ProtocolCode.INVALID_REQUEST, reply_id, {"reason": problem})
+            )
+        response = self._call(request["method"], request.get("params", _ABSENT), reply_id)
+        if request_id is _ABSENT:
+            return None
+        return self._encode(response)
+
+    def _call(self, name: str, params: Any, request_id: Any) -> dict[str, Any]:
+        method = self._methods.get(name)
+        if method is None:
+            return _protocol_error(ProtocolCode.METHOD_NOT_FOUND, request_id, {"method": name})
+        try:
+            converted = _convert(method.params, params)
+        except (msgspec.ValidationError, TypeError, ValueError) as exc:
+            return _protocol_error(ProtocolCode.INVALID_PARAMS, request_id, {"reason": str(exc)})
+        try:
+            result = method.handler(converted)
+        except RpcError as exc:
+            return _error(exc.code, exc.message, exc.data, request_id)
+        except Exception as exc:
+            _log_internal(exc)
+            return _protocol_error(ProtocolCode.INTERNAL_ERROR, request_id)
+        return {"jsonrpc": "2.0", "result": result, "id": request_id}
+
+    @staticmethod
+    def _encode(response: dict[str, Any]) -> bytes:
+        try:
+            return _ENCODER.encode(response)
+        except (TypeError, ValueError, OverflowError) as exc:
+            _log_internal(exc)
+            return _ENCODER.encode(_protocol_error(ProtocolCode.INTERNAL_ERROR, response.get("id")))
+
+
+def _request_problem(request: dict[str, Any], valid_id: bool) -> str | None:
+    if request.get("jsonrpc") != "2.0":
+        return 'jsonrpc must be "2.0"'
+    if not isinstance(request.get("method"), str):
+        return "method must be a string"
+    if "params" in request and not isinstance(request["params"], list | dict):
+        return "params must be an array or an object"
+    if not valid_id:
+        return "id must be a string, a number or null"
+    return None
+
+
+def _convert(params_type: type[msgspec.Struct], params: Any) -> msgspec.Struct:
+    if params is _ABSENT:
+        params = {}
+    elif isinstance(params, list):
+        fields = params_type.__struct_fields__
+        if len(params) > len(fields):
+            raise ValueError(f"at most {len(fields)} positional params: {', '.join(fields)}")
+        params = dict(zip(fields, params, strict=False))
+    return msgspec.convert(params, params_type)
+
+
+def _log_internal(exc: BaseException) -> None:
+    # The operator's stream, never the client's: the traceback may show hidden state.
+    print("nataterra-rpc: internal error", file=sys.stderr)
+    traceback.print_exception(exc, file=sys.stderr)

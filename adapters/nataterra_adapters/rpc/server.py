@@ -1,0 +1,147 @@
+"""The ``nataterra-rpc`` process: JSON-RPC 2.0 over stdio (default) or TCP.
+
+    nataterra-rpc                                  # newline-delimited JSON on stdin/stdout
+    nataterra-rpc --framing content-length         # LSP-style headers
+    nataterra-rpc --listen 127.0.0.1:8765          # TCP, any number of connections
+
+All connections of a TCP server share its games. Everything runs on one thread (an asyncio
+loop for TCP), so requests are handled one at a time, in arrival order per connection.
+stdout carries only protocol replies; diagnostics go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import sys
+from collections.abc import Sequence
+from typing import BinaryIO
+
+from .errors import ProtocolCode
+from .framing import DEFAULT_MAX_FRAME_BYTES, BadHeader, Frame, Framer, Oversized, make_framer
+from .games import Games
+from .protocol import Dispatcher, error_reply
+
+__all__ = ["Server", "main", "parse_listen"]
+
+READ_SIZE = 65536
+
+
+class Server:
+    """A dispatcher over one game registry, answering framed byte streams."""
+
+    def __init__(self, framing: str = "newline", max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES):
+        self.framing = framing
+        self.max_frame_bytes = max_frame_bytes
+        self.games = Games()
+        self.dispatcher = Dispatcher(self.games.methods())
+        make_framer(framing, max_frame_bytes)  # an unknown framing fails here, not per client
+
+    def framer(self) -> Framer:
+        """A fresh framer for one stream."""
+        return make_framer(self.framing, self.max_frame_bytes)
+
+    def answer(self, frame: Frame) -> bytes | None:
+        """The reply body to one frame (``None``: nothing to send)."""
+        if isinstance(frame, Oversized):
+            return error_reply(
+                ProtocolCode.INVALID_REQUEST,
+                {"reason": f"frame of {frame.size} bytes exceeds {self.max_frame_bytes}"},
+            )
+        if isinstance(frame, BadHeader):
+            return error_reply(ProtocolCode.PARSE_ERROR, {"reason": frame.reason})
+        return self.dispatcher.handle(frame)
+
+    def serve_stream(self, reader: BinaryIO, writer: BinaryIO) -> None:
+        """Answer frames from ``reader`` on ``writer`` until end of input."""
+        framer = self.framer()
+        read = getattr(reader, "read1", reader.read)  # read1: whatever is there, no waiting
+        while data := read(READ_SIZE):
+            for frame in framer.feed(data):
+                reply = self.answer(frame)
+                if reply is not None:
+                    writer.write(framer.encode(reply))
+            writer.flush()
+
+    async def serve_tcp(self, host: str, port: int) -> None:
+        """Listen on ``host:port`` (port 0: any free port) until cancelled."""
+        server = await asyncio.start_server(self._connection, host, port)
+        for sock in server.sockets:
+            address = sock.getsockname()
+            print(f"nataterra-rpc: listening on {address[0]}:{address[1]}", file=sys.stderr)
+        sys.stderr.flush()
+        async with server:
+            await server.serve_forever()
+
+    async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        framer = self.framer()
+        try:
+            while data := await reader.read(READ_SIZE):
+                for frame in framer.feed(data):
+                    reply = self.answer(frame)
+                    if reply is not None:
+                        writer.write(framer.encode(reply))
+                await writer.drain()
+        except (ConnectionError, OSError):
+            pass  # the client went away; its games stay for the others
+        finally:
+            writer.close()
+            with contextlib.suppress(ConnectionError, OSError):
+                await writer.wait_closed()
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:PORT`` for IPv6) as a host and a port."""
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or int(port) > 65535:
+        raise argparse.ArgumentTypeError(f"expected HOST:PORT, got {text!r}")
+    return host.removeprefix("[").removesuffix("]"), int(port)
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return int(text)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="nataterra-rpc",
+        description="Nataterra games over JSON-RPC 2.0 (stdio by default). See docs/RPC.md.",
+    )
+    parser.add_argument(
+        "--framing",
+        choices=("newline", "content-length"),
+        default="newline",
+        help="newline-delimited JSON (default) or LSP-style Content-Length headers",
+    )
+    parser.add_argument(
+        "--listen",
+        metavar="HOST:PORT",
+        type=parse_listen,
+        help="serve TCP on HOST:PORT instead of stdio (port 0: any free port, printed on stderr)",
+    )
+    parser.add_argument(
+        "--max-frame-bytes",
+        type=_positive,
+        default=DEFAULT_MAX_FRAME_BYTES,
+        help=f"largest frame accepted (default {DEFAULT_MAX_FRAME_BYTES})",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the server; the exit code (0 at end of input, 130 on Ctrl-C)."""
+    args = _parser().parse_args(argv)
+    server = Server(args.framing, args.max_frame_bytes)
+    try:
+        if args.listen is None:
+            server.serve_stream(sys.stdin.buffer, sys.stdout.buffer)
+        else:
+            asyncio.run(server.serve_tcp(*args.listen))
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0  # the client closed our stdout: nobody is left to answer
+    return 0

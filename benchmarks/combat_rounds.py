@@ -1,0 +1,217 @@
+"""Combat rounds per second: the engine against a lean hand-written reference reducer.
+
+    python benchmarks/combat_rounds.py [--seconds S]
+
+The standard battle (issue 4): Velathi 3 Disciples, 3 Zealots with Retaliation, 2 Cave
+Golems, 3 Hunters against Beasts 3 Orcs with Heal 2, 4 Goblins with Pierce, 3 Ditchers,
+3 Woodcutters, in a hills zone, no biome card, no tactic cards, default policies that
+never retreat. The engine is driven exactly as a client would: ``legal_commands`` →
+policy → ``decide`` → ``evolve``, real dice, combat set-up and end included. The reference
+plays the same battle (same abilities, same dice stream, same targeting policy) with
+plain lists: no validation, no choices, no events. Both are timed for at least S seconds
+in the same run; the last line gives the ratio reference ÷ engine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from nataterra_core.content import load_pack
+from nataterra_core.content.schema import ContentPack
+from nataterra_core.kernel import DiceStream, Setup, seed_from_number
+from nataterra_core.rules.combat.messages import RoundEnded
+from nataterra_core.rules.combat.policies import DefaultPolicy
+from nataterra_core.rules.combat.sandbox import (
+    Battle,
+    ForceSpec,
+    Sandbox,
+    StartBattle,
+    battle_option,
+)
+
+STANDARD_BATTLE = Battle(
+    attacker="velathi",
+    defender="beasts",
+    biome="hills",
+    forces=(
+        ForceSpec("velathi", "disciple", 3),
+        ForceSpec("velathi", "zealot", 3, "a"),  # Retaliation
+        ForceSpec("velathi", "cave_golem", 2),
+        ForceSpec("velathi", "hunter", 3),
+        ForceSpec("beasts", "orc", 3, "b"),  # Heal 2
+        ForceSpec("beasts", "goblin", 4, "b"),  # Pierce
+        ForceSpec("beasts", "ditcher", 3),
+        ForceSpec("beasts", "woodcutter", 3),
+    ),
+)
+SEATS = ("velathi", "beasts")
+
+
+def engine_rounds(pack: ContentPack, seconds: float) -> tuple[int, float, dict[str, float]]:
+    """Rounds played by the engine in at least ``seconds``, the time, and its split."""
+    decider = Sandbox(pack)
+    policy = DefaultPolicy(pack)
+    options = {"battle": battle_option(STANDARD_BATTLE)}
+    split = {"legal": 0.0, "decide": 0.0, "evolve": 0.0}
+    clock = time.perf_counter
+    rounds = battle = 0
+    start = clock()
+    while clock() - start < seconds:
+        server_seed, game_id = seed_from_number(battle)
+        state = decider.initial_state(Setup(game_id=game_id, seats=SEATS, options=options))
+        dice = DiceStream(server_seed, game_id, "", 0)
+        for event in decider.decide(state, StartBattle(), dice, seat=None):
+            state = decider.evolve(state, event)
+        while decider.outcome(state) is None:
+            t0 = clock()
+            seat = decider.acting_seats(state)[0]
+            legal = decider.legal_commands(state, seat)
+            command = policy.choose(state.combat, seat, legal)  # type: ignore[arg-type]
+            t1 = clock()
+            dice = DiceStream(server_seed, game_id, "", state.counter)
+            events = decider.decide(state, command, dice, seat=seat)
+            t2 = clock()
+            for event in events:
+                state = decider.evolve(state, event)
+                if type(event) is RoundEnded:
+                    rounds += 1
+            t3 = clock()
+            split["legal"] += t1 - t0
+            split["decide"] += t2 - t1
+            split["evolve"] += t3 - t2
+        battle += 1
+    return rounds, clock() - start, split
+
+
+# -- the reference: the same battle, hand-written ------------------------------------------
+
+# Group fields, by index, for speed: a list per group.
+OWNER, UNITS, ATTACK, ARMOR, HEALTH, DAMAGE, ATK_BONUS, ARM_BONUS = range(8)
+INIT, RANGED, PIERCE, HEAL, RETALIATION, ACTED = range(8, 14)
+
+
+def reference_groups(pack: ContentPack) -> list[list[int]]:
+    """The standard battle's groups as the default policy deploys them (largest first)."""
+    groups = []
+    for spec in STANDARD_BATTLE.forces:
+        unit = pack.units[spec.unit]
+        card = unit.side(spec.side or "a")
+        tech = spec.side is not None
+        left = spec.count
+        while left:
+            size = min(left, unit.group_size)
+            left -= size
+            groups.append(
+                [
+                    0 if spec.owner == STANDARD_BATTLE.attacker else 1,
+                    size,
+                    card.attack,
+                    card.armor,
+                    card.health,
+                    0,
+                    0,
+                    0,
+                    unit.initiative,
+                    int(unit.class_ == "ranged"),
+                    card.ability_level("pierce", with_tech=tech),
+                    card.ability_level("heal", with_tech=tech),
+                    card.ability_level("retaliation", with_tech=tech),
+                    0,
+                ]
+            )
+    return groups
+
+
+def reference_battle(
+    template: list[list[int]], faces: list[tuple[int, int]], dice: DiceStream
+) -> int:
+    """Play one battle; return the rounds played."""
+    groups = [list(g) for g in template]
+    beasts_bloodthirst = 1  # the defender is the Beasts
+    rounds = 0
+    order = sorted(range(len(groups)), key=lambda i: (-groups[i][INIT], groups[i][OWNER]))
+    while True:
+        for g in groups:
+            g[ACTED] = 0
+        for i in order:
+            me = groups[i]
+            if not me[UNITS]:
+                continue
+            enemies = [g for g in groups if g[UNITS] and g[OWNER] != me[OWNER]]
+            if not enemies:
+                return rounds
+            if me[HEAL]:
+                friends = [g for g in groups if g[UNITS] and g[OWNER] == me[OWNER]]
+                worst = max(friends, key=lambda g: g[DAMAGE])
+                worst[DAMAGE] = max(0, worst[DAMAGE] - me[UNITS] * me[HEAL])
+            if not me[RANGED]:
+                melee = [g for g in enemies if not g[RANGED]]
+                enemies = melee or enemies
+            target = min(enemies, key=lambda g: g[UNITS] * g[HEALTH] - g[DAMAGE])
+            value, swords = faces[dice.draw(10)]
+            total = me[ATTACK] * me[UNITS] + me[ATK_BONUS] + value
+            me[ATK_BONUS] = swords
+            p = me[UNITS] * me[PIERCE]
+            armor = max(0, target[ARMOR] - p)
+            d = total - armor
+            if d > 0 and target[ARM_BONUS]:
+                d -= max(0, target[ARM_BONUS] - max(0, p - target[ARMOR]))
+                target[ARM_BONUS] = 0
+            d = max(0, d)
+            before = target[UNITS]
+            target[DAMAGE] += d
+            dead = min(target[UNITS], target[DAMAGE] // target[HEALTH])
+            target[UNITS] -= dead
+            target[DAMAGE] = 0 if not target[UNITS] else target[DAMAGE] - dead * target[HEALTH]
+            if d and target[UNITS] and target[OWNER] == 1:
+                target[ATK_BONUS] += beasts_bloodthirst
+            if target[RETALIATION] and (target[RANGED] or not me[RANGED]):
+                me[DAMAGE] += before * target[RETALIATION]
+                dead = min(me[UNITS], me[DAMAGE] // me[HEALTH])
+                me[UNITS] -= dead
+                me[DAMAGE] = 0 if not me[UNITS] else me[DAMAGE] - dead * me[HEALTH]
+        rounds += 1
+        if not all(any(g[UNITS] for g in groups if g[OWNER] == side) for side in (0, 1)):
+            return rounds
+
+
+def reference_rounds(pack: ContentPack, seconds: float) -> tuple[int, float]:
+    """Rounds played by the reference in at least ``seconds``, and the time."""
+    template = reference_groups(pack)
+    faces = [(f.value, f.swords) for f in pack.die.faces]
+    rounds = battle = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        server_seed, game_id = seed_from_number(battle)
+        rounds += reference_battle(template, faces, DiceStream(server_seed, game_id, ""))
+        battle += 1
+    return rounds, time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=3.0)
+    args = parser.parse_args()
+    pack = load_pack()
+
+    rounds, elapsed, split = engine_rounds(pack, args.seconds)
+    engine = rounds / elapsed
+    measured = sum(split.values())
+    print(f"engine:    {rounds} rounds in {elapsed:.2f} s = {engine:,.0f} rounds/s")
+    print(
+        "           time split: "
+        + ", ".join(f"{k} {100 * v / measured:.0f}%" for k, v in split.items())
+        + f" (of {measured:.2f} s in the decision loop)"
+    )
+    ref_rounds, ref_elapsed = reference_rounds(pack, args.seconds)
+    reference = ref_rounds / ref_elapsed
+    print(f"reference: {ref_rounds} rounds in {ref_elapsed:.2f} s = {reference:,.0f} rounds/s")
+    print(
+        f"combat_rounds_per_s={engine:.0f} reference_rounds_per_s={reference:.0f} "
+        f"ratio={reference / engine:.2f}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,89 @@
+"""Combat policies: who chooses what when a combat asks (the battle calculator's players).
+
+A policy sees the combat and the legal commands of the pending decision and returns one
+of them. :class:`DefaultPolicy` is a sensible, cheap player: large groups, attacks on the
+target closest to dying, Heal on the most damaged group, a re-roll of bad faces, armor
+claimed, fees paid, and (by default) no retreat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from nataterra_core.content.schema import ContentPack
+from nataterra_core.kernel import Command
+
+from .messages import (
+    Attack,
+    Backstab,
+    ClaimArmor,
+    DeployGroup,
+    HealGroup,
+    PayInjury,
+    Reroll,
+    Retreat,
+    RetreatUnits,
+    Support,
+)
+from .model import Combat
+
+__all__ = ["CombatPolicy", "DefaultPolicy"]
+
+
+class CombatPolicy(Protocol):
+    """Chooses one of ``options`` (never empty) for ``seat`` in ``combat``."""
+
+    def choose(self, combat: Combat, seat: str, options: Sequence[Command]) -> Command:
+        """The chosen command."""
+
+
+class DefaultPolicy:
+    """A sensible default; with ``retreat_below`` > 0 it retreats when its units on the
+    boards fall below that share of the opponent's (0: never retreat)."""
+
+    def __init__(self, pack: ContentPack, retreat_below: float = 0.0) -> None:
+        self._faces = tuple(face.value for face in pack.die.faces)
+        self.retreat_below = retreat_below
+
+    def choose(self, combat: Combat, seat: str, options: Sequence[Command]) -> Command:
+        """Pick by the kind of decision (all options of one decision share a kind)."""
+        first = options[0]
+        if isinstance(first, DeployGroup):
+            return max(options, key=lambda c: c.size if isinstance(c, DeployGroup) else 0)
+        if isinstance(first, HealGroup):
+            return max(options, key=lambda c: combat.groups[c.target].damage)  # type: ignore[attr-defined]
+        if isinstance(first, Attack | Support):
+            attacks = [c for c in options if isinstance(c, Attack)]
+            if attacks:
+                return min(attacks, key=lambda c: _health_left(combat, c.target))
+            supports = [c for c in options if isinstance(c, Support) and c.bonus == "attack"]
+            if supports:
+                return max(supports, key=lambda c: combat.groups[c.target].attack)
+            return first
+        if isinstance(first, Reroll):  # re-roll a negative face
+            return Reroll(reroll=self._faces[combat.roll_face] < 0)
+        if isinstance(first, ClaimArmor):
+            return ClaimArmor(accept=True)
+        if isinstance(first, Retreat):
+            return Retreat(retreat=self._losing(combat, seat))
+        if isinstance(first, Backstab):
+            stabs = [c for c in options if isinstance(c, Backstab) and c.target is not None]
+            return stabs[0] if stabs else first
+        if isinstance(first, PayInjury):
+            return next(c for c in options if isinstance(c, PayInjury) and c.pay)
+        if isinstance(first, RetreatUnits):
+            return max(options, key=lambda c: c.count if isinstance(c, RetreatUnits) else 0)
+        return first
+
+    def _losing(self, combat: Combat, seat: str) -> bool:
+        if not self.retreat_below:
+            return False
+        mine = sum(g.units for g in combat.groups_of(seat))
+        theirs = sum(g.units for g in combat.groups_of(combat.opponent(seat)))
+        return mine < self.retreat_below * max(1, theirs)
+
+
+def _health_left(combat: Combat, group_id: int) -> int:
+    group = combat.groups[group_id]
+    return group.units * group.health - group.damage

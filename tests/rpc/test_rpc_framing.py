@@ -1,0 +1,81 @@
+"""Sans-IO framing: frames survive any chunking, over-long frames are skipped to the boundary."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+from nataterra_adapters.rpc.framing import (
+    BadHeader,
+    ContentLengthFramer,
+    Frame,
+    Framer,
+    NewlineFramer,
+    Oversized,
+)
+
+
+def feed_in_chunks(framer: Framer, data: bytes, cuts: list[int]) -> list[Frame]:
+    frames: list[Frame] = []
+    start = 0
+    for cut in [*sorted({min(c, len(data)) for c in cuts}), len(data)]:
+        frames += framer.feed(data[start:cut])
+        start = cut
+    return frames
+
+
+def describe(frames: list[Frame]) -> list[object]:
+    return [f if isinstance(f, bytes) else (type(f).__name__) for f in frames]
+
+
+bodies = st.lists(
+    st.binary(min_size=1, max_size=40).map(lambda b: b.replace(b"\n", b"x").strip() or b"y"),
+    max_size=6,
+)
+
+
+@given(bodies, st.lists(st.integers(0, 400)))
+def test_newline_frames_survive_any_chunking(frames: list[bytes], cuts: list[int]) -> None:
+    framer = NewlineFramer(max_frame_bytes=30)
+    data = b"".join(framer.encode(f) for f in frames)
+    expected = [f if len(f) <= 30 else "Oversized" for f in frames]
+    assert describe(feed_in_chunks(framer, data, cuts)) == expected
+
+
+@given(bodies, st.lists(st.integers(0, 600)))
+def test_content_length_frames_survive_any_chunking(frames: list[bytes], cuts: list[int]) -> None:
+    framer = ContentLengthFramer(max_frame_bytes=30)
+    data = b"".join(framer.encode(f) for f in frames)
+    expected = [f if len(f) <= 30 else "Oversized" for f in frames]
+    assert describe(feed_in_chunks(framer, data, cuts)) == expected
+
+
+def test_newline_blank_lines_and_crlf() -> None:
+    framer = NewlineFramer()
+    assert framer.feed(b'\n  \r\n{"a":1}\r\n[]\n{"b"') == [b'{"a":1}', b"[]"]
+    assert framer.feed(b":2}\n") == [b'{"b":2}']
+
+
+def test_oversized_line_is_reported_once_at_its_end() -> None:
+    framer = NewlineFramer(max_frame_bytes=10)
+    assert framer.feed(b"x" * 25) == []
+    frames = framer.feed(b"x" * 25 + b"\nok\n")
+    assert isinstance(frames[0], Oversized) and frames[0].size == 50 and frames[1:] == [b"ok"]
+
+
+def test_content_length_headers() -> None:
+    framer = ContentLengthFramer(max_frame_bytes=100)
+    data = b"Content-Type: application/json\r\ncontent-length:  2\r\n\r\n[]"
+    assert framer.feed(data) == [b"[]"]
+    assert framer.feed(b"Content-Length: 0\r\n\r\n") == [b""]  # answered as a parse error
+    bad = framer.feed(b"Content-Length: -3\r\n\r\nContent-Length: 2\r\n\r\n{}")
+    assert isinstance(bad[0], BadHeader) and bad[1:] == [b"{}"]
+    big = framer.feed(b"Content-Length: 101\r\n\r\n" + b"z" * 101 + b"Content-Length: 2\r\n\r\n{}")
+    assert isinstance(big[0], Oversized) and big[1:] == [b"{}"]
+
+
+def test_endless_header_block_is_dropped_and_bounded() -> None:
+    framer = ContentLengthFramer()
+    frames = framer.feed(b"h" * 20000) + framer.feed(b"h" * 20000)
+    assert [type(f) for f in frames] == [BadHeader]
+    assert len(framer._buffer) < 10  # nothing piles up
+    assert framer.feed(b"\r\n\r\nContent-Length: 2\r\n\r\n{}") == [b"{}"]
