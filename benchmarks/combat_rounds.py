@@ -126,8 +126,10 @@ def reference_groups(pack: ContentPack) -> list[list[int]]:
 def reference_battle(
     template: list[list[int]], faces: list[tuple[int, int]], dice: DiceStream
 ) -> int:
-    """Play one battle; return the rounds played."""
+    """Play one battle; return the rounds played. Like design.md's reference reducer it
+    appends one event (a plain tuple) per attack and per round."""
     groups = [list(g) for g in template]
+    events: list[tuple[int, ...]] = []
     beasts_bloodthirst = 1  # the defender is the Beasts
     rounds = 0
     order = sorted(range(len(groups)), key=lambda i: (-groups[i][INIT], groups[i][OWNER]))
@@ -166,12 +168,16 @@ def reference_battle(
             target[DAMAGE] = 0 if not target[UNITS] else target[DAMAGE] - dead * target[HEALTH]
             if d and target[UNITS] and target[OWNER] == 1:
                 target[ATK_BONUS] += beasts_bloodthirst
+            retaliation = 0
             if target[RETALIATION] and (target[RANGED] or not me[RANGED]):
-                me[DAMAGE] += before * target[RETALIATION]
+                retaliation = before * target[RETALIATION]
+                me[DAMAGE] += retaliation
                 dead = min(me[UNITS], me[DAMAGE] // me[HEALTH])
                 me[UNITS] -= dead
                 me[DAMAGE] = 0 if not me[UNITS] else me[DAMAGE] - dead * me[HEALTH]
+            events.append((i, value, total, d, target[UNITS], retaliation))
         rounds += 1
+        events.append((-1, rounds))
         if not all(any(g[UNITS] for g in groups if g[OWNER] == side) for side in (0, 1)):
             return rounds
 

@@ -21,6 +21,8 @@ __all__ = [
     "AttackDie",
     "Biome",
     "BiomeCard",
+    "BiomeEffect",
+    "BiomeEffectKind",
     "Bonus",
     "BonusKind",
     "CivAbility",
@@ -347,15 +349,45 @@ class Structure:
     provisional: bool = False
 
 
+BiomeEffectKind = Literal[
+    "smite_each_round",
+    "no_retreat",
+    "discard_tactic",
+    "no_tactics_at_start",
+    "move_after_win",
+    "ambush",
+    "raise_initiative",
+    "attack_bonus",
+    "draw_tactic_if_win",
+    "draw_tactic",
+    "choose_player_discards",
+    "no_backstab",
+    "damage_per_group",
+    "choose_player_no_retreat",
+    "heal_each_round",
+]
+"""The main effects of the rulebook's biome cards (N-COMBAT-8), as the engine plays them."""
+
+
+@attrs.frozen
+class BiomeEffect:
+    """A biome card's main effect: what it does and how much (damage, bonus, markers)."""
+
+    kind: BiomeEffectKind
+    amount: int = 0
+
+
 @attrs.frozen
 class BiomeCard:
-    """A biome card: deck, main-effect target (``"all"`` or a civilisation id), two essences."""
+    """A biome card: deck, main-effect target (``"all"`` or a civilisation id), two essences,
+    and the main effect."""
 
     id: str
     biome: DeckBiome
     title: str
     target: str
     essences: tuple[str, ...]
+    effect: BiomeEffect
     title_de: str = ""
     text_de: str = ""
     provisional: bool = False

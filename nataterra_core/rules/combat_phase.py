@@ -26,6 +26,7 @@ from .combat.model import Combat, Force
 from .context import Context
 from .setup import DeckShuffled
 from .state import GameState, PlayerState, Resources, add_units, remove_units
+from .tactics import TacticCardDrawn, draw_tactic_events, evolve_tactic_drawn
 
 __all__ = [
     "COMMANDS",
@@ -58,7 +59,7 @@ class BiomeCardDrawn(Event, frozen=True, tag="biome_card_drawn.v1"):
 
 
 COMMANDS: tuple[type[Command], ...] = (StartCombat, *messages.COMMANDS)
-EVENTS: tuple[type[Event], ...] = (BiomeCardDrawn, *messages.EVENTS)
+EVENTS: tuple[type[Event], ...] = (BiomeCardDrawn, TacticCardDrawn, *messages.EVENTS)
 _COMBAT_EVENTS = frozenset(messages.EVENTS)
 
 
@@ -86,6 +87,37 @@ def combat_env(ctx: Context, state: GameState) -> CombatEnv:
         base = ctx.map.zones[zone].base_owner
         return bool(owners.get(zone, set()) - {seat}) or (base is not None and base != seat)
 
+    drawn: dict[str, int] = {}
+
+    def draw_tactic(seat: str, dice: DiceStream) -> tuple[Event, ...]:
+        events = draw_tactic_events(state, seat, dice, drawn.get(seat, 0))
+        drawn[seat] = drawn.get(seat, 0) + sum(isinstance(e, TacticCardDrawn) for e in events)
+        return events
+
+    def flare_cost(seat: str, zone: str) -> int | None:
+        # N-COMBAT-8 (Ruling): the zone is a lake or borders one; the cost is the zones
+        # strictly between the base and the combat zone (hex distance - 1, at least 0).
+        game_map = ctx.map
+        lakes = [game_map.zones[z].biome == "lake" for z in (zone, *game_map.neighbours(zone))]
+        if not any(lakes) or seat not in game_map.bases:
+            return None
+        return max(0, game_map.distance(game_map.base_of(seat), zone) - 1)
+
+    def ambush(seat: str) -> str | None:
+        # Ambush (Ruling): the leftmost unit on the main board is the first type, in board
+        # order, with a token in the pool.
+        pool = state.player(seat).pool
+        return next((u for u in ctx.pack.civilisations[seat].units if pool.get(u, 0)), None)
+
+    def after_win(seat: str, unit: str) -> list[str]:
+        flying = ctx.ability(state.player(seat), unit, "flying") > 0
+        naga_base = ctx.map.bases.get("naga")
+        return [
+            z
+            for z in ctx.map.neighbours(state.combat.zone if state.combat else "")
+            if flying or z == naga_base or ctx.map.zones[z].biome != "lake"
+        ]
+
     def draw(combat: Combat, dice: DiceStream) -> tuple[str | None, tuple[Event, ...]]:
         if combat.biome not in state.biome_decks:  # mountains and lakes have no deck
             return None, ()
@@ -109,7 +141,17 @@ def combat_env(ctx: Context, state: GameState) -> CombatEnv:
         events.append(BiomeCardDrawn(biome=combat.biome, card=deck[0]))
         return deck[0], tuple(events)
 
-    return CombatEnv(ctx.pack, ctx.map, blocked=blocked, draw_biome=draw)
+    return CombatEnv(
+        ctx.pack,
+        ctx.map,
+        blocked=blocked,
+        draw_biome=draw,
+        hands=lambda seat: state.player(seat).tactic_hand,
+        draw_tactics=draw_tactic,
+        flare_costs=flare_cost,
+        ambush=ambush,
+        after_win=after_win,
+    )
 
 
 def combat_decision(ctx: Context, state: GameState) -> tuple[str, list[Command]] | None:
@@ -168,6 +210,7 @@ def _start(
         forces=forces,
         sides={seat: dict(state.player(seat).sides) for seat in (attacker, defender)},
         stocks={seat: state.player(seat).stock for seat in (attacker, defender)},
+        flare={seat: state.player(seat).flare for seat in (attacker, defender)},
     )
     with_combat = msgspec.structs.replace(state, combat=combat_from_start(started))
     more, _ = advance(combat_env(ctx, with_combat), with_combat.combat, dice)  # type: ignore[arg-type]
@@ -198,8 +241,15 @@ def _pay(player: PlayerState, fee: Resources) -> PlayerState:
     return msgspec.structs.replace(player, stock=paid)
 
 
+def _spend_flare(state: GameState, seat: str, flare: int) -> GameState:
+    player = state.player(seat)
+    return state.with_player(msgspec.structs.replace(player, flare=player.flare - flare))
+
+
 def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameState:
     """Fold a combat event into the game: the combat itself and its effects on the map."""
+    if isinstance(event, TacticCardDrawn):
+        return evolve_tactic_drawn(state, event)
     if isinstance(event, BiomeCardDrawn):
         decks = {**state.biome_decks, event.biome: state.biome_decks[event.biome][1:]}
         return msgspec.structs.replace(state, biome_decks=decks)
@@ -218,6 +268,32 @@ def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameSta
             state = state.with_player(
                 msgspec.structs.replace(player, flare=player.flare + event.flare)
             )
+    elif isinstance(event, messages.EffectDamage):
+        group = combat.groups[event.group]
+        state = _lose(state, group.owner, group.unit, zone, event.deaths)
+    elif isinstance(event, messages.BiomeTargetFixed) and event.redirected_by:
+        state = _spend_flare(state, event.redirected_by, event.flare_paid)
+    elif isinstance(event, messages.SpiritsEmbraced):
+        state = _spend_flare(state, event.seat, event.flare)
+    elif isinstance(event, messages.AmbushJoined):  # the token leaves the pool for the fight
+        player = state.player(event.seat)
+        pool = {**player.pool, event.unit: player.pool[event.unit] - 1}
+        state = state.with_player(msgspec.structs.replace(player, pool=pool))
+        state = msgspec.structs.replace(
+            state, units=add_units(state.units, event.seat, event.unit, zone, 1)
+        )
+    elif isinstance(event, messages.TacticDiscarded):
+        player = state.player(event.seat)
+        hand = list(player.tactic_hand)
+        hand.remove(event.card)
+        discard = (*player.tactic_discard, event.card)
+        state = state.with_player(
+            msgspec.structs.replace(player, tactic_hand=tuple(hand), tactic_discard=discard)
+        )
+    elif isinstance(event, messages.UnitsMovedAfterWin):
+        units = remove_units(state.units, event.seat, event.unit, zone, event.count)
+        units = add_units(units, event.seat, event.unit, event.destination, event.count)
+        state = msgspec.structs.replace(state, units=units)
     elif isinstance(event, messages.InjuryResolved):
         group = combat.groups[event.group]
         if event.paid:
@@ -232,6 +308,11 @@ def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameSta
             units = add_units(units, event.seat, event.unit, event.destination, event.count)
             state = msgspec.structs.replace(state, units=units)
     elif isinstance(event, messages.CombatEnded):
+        for force in combat.ambush:  # Ambush units leave when the combat ends
+            here = next(
+                (s.count for s in state.units if s.key == (force.owner, force.unit, zone)), 0
+            )
+            state = _lose(state, force.owner, force.unit, zone, min(here, force.count))
         discards = dict(state.biome_discards)
         if combat.biome_card is not None:  # N-COMBAT-28: the biome card is discarded
             biome = ctx.pack.biome_cards[combat.biome_card].biome
@@ -242,4 +323,4 @@ def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameSta
 
 def is_combat_event(event: Event) -> bool:
     """Whether :func:`evolve_combat_event` folds this event."""
-    return type(event) in _COMBAT_EVENTS or isinstance(event, BiomeCardDrawn)
+    return type(event) in _COMBAT_EVENTS or isinstance(event, BiomeCardDrawn | TacticCardDrawn)

@@ -231,7 +231,8 @@ def evolve_deck_shuffled(state: GameState, event: DeckShuffled) -> GameState:
             biome_decks={**state.biome_decks, name: event.after},
             biome_discards={**state.biome_discards, name: ()},
         )
-    player = msgspec.structs.replace(state.player(name), tactic_deck=event.after)
+    # The tactic deck at set-up, or an empty deck refilled from its discard pile (N-DEV-6).
+    player = msgspec.structs.replace(state.player(name), tactic_deck=event.after, tactic_discard=())
     return state.with_player(player)
 
 

@@ -158,6 +158,7 @@ def _without(value: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
 
 REDACTIONS: dict[str, Redactor] = {
     "deck_shuffled.v1": _redact_shuffle,
+    "tactic_card_drawn.v1": hide_from_others("card"),
 }
 """How each command or event holding hidden information is cut down, by ``type`` tag."""
 
@@ -211,6 +212,32 @@ PUBLIC: frozenset[str] = frozenset(
         "retreat_move_started.v1",
         "units_retreated.v1",
         "combat_ended.v1",
+        # biome-card effects and the Naga's flare: played in the open; a discarded tactic
+        # card goes face up on the discard pile
+        "redirect_biome.v1",
+        "discard_tactic.v1",
+        "raise_initiative.v1",
+        "choose_effect_group.v1",
+        "choose_player.v1",
+        "spirits_embrace.v1",
+        "move_after_win.v1",
+        "finish_moves.v1",
+        "biome_card_revealed.v1",
+        "biome_target_fixed.v1",
+        "effect_damage.v1",
+        "bonus_granted.v1",
+        "initiative_raised.v1",
+        "damage_removed.v1",
+        "ambush_joined.v1",
+        "player_chosen.v1",
+        "choice_skipped.v1",
+        "tactic_discarded.v1",
+        "spirits_embraced.v1",
+        "units_moved_after_win.v1",
+        "moves_finished.v1",
+        "round_closing.v1",
+        "round_effects_resolved.v1",
+        "aftermath.v1",
     }
 )
 """Commands and events every seat may see whole, by tag. A type in neither this set nor

@@ -20,6 +20,7 @@ from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
 
 from ..hexmap import GameMap
 from ..state import Resources
+from . import biome
 from .damage import (
     attack_total,
     damage_dealt,
@@ -30,6 +31,8 @@ from .damage import (
 )
 from .messages import (
     ActivationEnded,
+    Aftermath,
+    AmbushJoined,
     ArmorClaimed,
     Attack,
     AttackResolved,
@@ -37,30 +40,45 @@ from .messages import (
     Backstab,
     BackstabDeclared,
     BackstabDeclined,
+    BiomeCardRevealed,
+    BiomeTargetFixed,
+    BonusGranted,
+    ChoiceSkipped,
     ChooseGroup,
     ClaimArmor,
     CombatDecided,
     CombatEnded,
     CombatOpened,
     CombatStarted,
+    DamageRemoved,
     DeployGroup,
     DeploymentEnded,
+    EffectDamage,
     ExtraAttackBegun,
     GroupActivated,
     GroupDeployed,
     Healed,
     HealGroup,
+    InitiativeRaised,
     InjuryResolved,
+    MovesFinished,
     PayInjury,
+    PlayerChosen,
+    RedirectBiome,
     Reroll,
     Retreat,
     RetreatChosen,
     RetreatMoveStarted,
     RetreatUnits,
+    RoundClosing,
+    RoundEffectsResolved,
     RoundEnded,
     RoundStarted,
+    SpiritsEmbraced,
     Support,
     Supported,
+    TacticDiscarded,
+    UnitsMovedAfterWin,
     UnitsRetreated,
 )
 from .model import Combat, Force, Group, SlotKind, make_group, replace_group
@@ -82,6 +100,10 @@ INITIATIVE_CAP = 10  # N-COMBAT-6
 
 # The rule a refused command breaks, by the stage that asked for a decision.
 STAGE_RULES = {
+    "redirect": "N-COMBAT-8",
+    "effects": "N-COMBAT-8",
+    "round_effects": "N-COMBAT-8",
+    "aftermath": "N-COMBAT-28",
     "deploy": "N-COMBAT-4",
     "pick": "N-COMBAT-10",
     "heal": "N-COMBAT-11a",
@@ -116,11 +138,16 @@ class CombatEnv:
     __slots__ = (
         "_decided",
         "_folds",
+        "_hands",
+        "after_win",
+        "ambush",
         "blocked",
         "civ_ability",
         "draw_biome",
+        "draw_tactics",
         "essences",
         "faces",
+        "flare_costs",
         "map",
         "pack",
     )
@@ -131,6 +158,12 @@ class CombatEnv:
         game_map: GameMap | None = None,
         blocked: Callable[[str, str], bool] | None = None,
         draw_biome: BiomeDraw | None = None,
+        *,
+        hands: Callable[[str], tuple[str, ...]] | None = None,
+        draw_tactics: Callable[[str, DiceStream], tuple[Event, ...]] | None = None,
+        flare_costs: Callable[[str, str], int | None] | None = None,
+        ambush: Callable[[str], str | None] | None = None,
+        after_win: Callable[[str, str], list[str]] | None = None,
     ) -> None:
         # Memos of pure functions keyed by object identity (states are immutable): the
         # decision last computed, and the folds ``decide`` made, which ``evolve`` then
@@ -141,9 +174,35 @@ class CombatEnv:
         self.map = game_map
         self.blocked = blocked or (lambda seat, zone: False)
         self.draw_biome = draw_biome or _no_biome_card
+        # Without a game (the sandbox) there are no hands, decks, pools or map to act on.
+        self._hands = hands or (lambda seat: ())
+        self.draw_tactics = draw_tactics or (lambda seat, dice: ())
+        self.flare_costs = flare_costs or (lambda seat, zone: None)
+        self.ambush = ambush or (lambda seat: None)
+        self.after_win = after_win or (lambda seat, unit: [])
         self.faces = pack.die.faces
         self.civ_ability = {civ.id: civ.ability for civ in pack.civilisations.values()}
         self.essences = {civ.id: frozenset(civ.essences) for civ in pack.civilisations.values()}
+
+    def hand(self, seat: str) -> tuple[str, ...]:
+        """``seat``'s tactic cards in hand."""
+        return self._hands(seat)
+
+    def draw_tactic(self, seat: str, dice: DiceStream) -> tuple[Event, ...]:
+        """Events that draw ``seat`` one tactic card (N-DEV-6 reshuffles an empty deck)."""
+        return self.draw_tactics(seat, dice)
+
+    def flare_cost(self, seat: str, zone: str) -> int | None:
+        """N-COMBAT-8: flare ``seat`` pays to redirect a biome effect in ``zone``."""
+        return self.flare_costs(seat, zone)
+
+    def ambush_unit(self, seat: str) -> str | None:
+        """Ambush: the unit type whose token joins for ``seat`` (``None``: none can)."""
+        return self.ambush(seat)
+
+    def after_win_destinations(self, seat: str, unit: str) -> list[str]:
+        """Quick Gains: where ``seat``'s ``unit`` may move from the combat zone."""
+        return self.after_win(seat, unit)
 
     def fold(self, combat: Combat, event: Event) -> Combat:
         """:func:`evolve_combat`, remembered for :meth:`refold`."""
@@ -173,6 +232,7 @@ def combat_from_start(event: CombatStarted) -> Combat:
         stocks=event.stocks,
         reserve=event.forces,
         deploying=event.attacker,
+        flare=dict(event.flare),
     )
 
 
@@ -184,6 +244,7 @@ def start_combat(
     forces: Sequence[Force],
     sides: dict[str, dict[str, Side]],
     stocks: dict[str, Resources],
+    flare: dict[str, int] | None = None,
 ) -> CombatStarted:
     """The event that opens a combat (N-COMBAT-1..3); deployment follows."""
     return CombatStarted(
@@ -194,6 +255,7 @@ def start_combat(
         forces=tuple(sorted(forces)),
         sides={owner: dict(s) for owner, s in sides.items()},
         stocks=dict(stocks),
+        flare=dict(flare or {}),
     )
 
 
@@ -271,13 +333,18 @@ def _action_options(combat: Combat, group: Group) -> list[Command]:
 
 
 def _pick_candidates(combat: Combat) -> list[Group]:
-    waiting = [g for g in combat.groups if g.units and not g.acted]
-    if not waiting:
-        return []
-    best = max(g.initiative for g in waiting)
-    tied = [g for g in waiting if g.initiative == best]
-    first = combat.attacker if any(g.owner == combat.attacker for g in tied) else tied[0].owner
-    return [g for g in tied if g.owner == first]  # N-COMBAT-10: the attacker's groups first
+    """The groups that may act next: highest initiative first, the attacker's groups
+    first on ties between players; ties within one player are the owner's choice."""
+    groups = combat.groups
+    found: list[Group] = []
+    for i in combat.order:  # sorted, so the candidates come first and together
+        g = groups[i]
+        if not g.units or g.acted:
+            continue
+        if found and (g.initiative != found[0].initiative or g.owner != found[0].owner):
+            break
+        found.append(g)
+    return found
 
 
 def _backstab_options(combat: Combat) -> list[Command]:
@@ -324,11 +391,17 @@ def decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | None
 
 def _decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | None:
     stage = combat.stage
+    if combat.pending:
+        return biome.pending_options(env, combat)
+    if stage == "redirect":
+        if biome.redirect_cost(env, combat) is None:
+            return None
+        return "naga", [RedirectBiome(redirect=True), RedirectBiome(redirect=False)]
     if stage == "deploy":
         options = _deploy_options(env, combat, combat.deploying)
         return (combat.deploying, options) if options else None
     if stage == "pick":
-        if not (combat.has_groups(combat.attacker) and combat.has_groups(combat.defender)):
+        if not combat.both_standing():
             return None
         candidates = _pick_candidates(combat)
         if len(candidates) > 1:
@@ -346,8 +419,12 @@ def _decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | Non
         return group.owner, [ClaimArmor(accept=True), ClaimArmor(accept=False)]
     if stage in ("retreat_defender", "retreat_attacker"):
         seat = combat.defender if stage == "retreat_defender" else combat.attacker
+        if seat in combat.no_retreat:  # Fight to the Bitter End, Retractable Siphons
+            return None
         return seat, [Retreat(retreat=True), Retreat(retreat=False)]
     if stage == "backstab":
+        if combat.retreating in combat.no_backstab:  # Higher Ground
+            return None
         options = _backstab_options(combat)
         assert combat.retreating is not None
         return (combat.opponent(combat.retreating), [*options, Backstab()]) if options else None
@@ -402,8 +479,9 @@ def _initiative(env: CombatEnv, combat: Combat, card: str | None) -> dict[str, i
         bonus = sum(1 for e in essences if e in env.essences[group.owner])
         if combat.biome == "mountain" and group.owner == combat.defender:
             bonus += 1
-        base = env.pack.units[group.unit].initiative
-        values[f"{group.owner}/{group.unit}"] = min(INITIATIVE_CAP, base + bonus)
+        key = f"{group.owner}/{group.unit}"
+        base = env.pack.units[group.unit].initiative + combat.initiative_bonus.get(key, 0)
+        values[key] = min(INITIATIVE_CAP, base + bonus)
     return values
 
 
@@ -478,32 +556,44 @@ def _resolve(env: CombatEnv, combat: Combat, face_index: int) -> AttackResolved:
 def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
     """The events of the next automatic step (call only when :func:`decision` is ``None``)."""
     stage = combat.stage
+    if combat.pending:  # a pending choice with nothing to choose from
+        seat, choice = combat.pending[0]
+        return (ChoiceSkipped(seat=seat, choice=choice),)
     if stage == "deploy":
         return (DeploymentEnded(seat=combat.deploying),)
     if stage == "opening":
         # N-COMBAT-7: no biome card in mountains or lakes (the drawing function knows).
         card, drawn = env.draw_biome(combat, dice)
-        return (*drawn, CombatOpened(biome_card=card, initiative=_initiative(env, combat, card)))
+        return (*drawn, BiomeCardRevealed(card=card))
+    if stage == "redirect":
+        return biome.fix_target(env, combat, dice, redirected=False)
+    if stage == "effects":
+        return (CombatOpened(initiative=_initiative(env, combat, combat.biome_card)),)
     if stage == "round_start":
         return (RoundStarted(round=combat.round + 1),)
     if stage == "pick":
-        if not (combat.has_groups(combat.attacker) and combat.has_groups(combat.defender)):
+        if not combat.both_standing():
             return (CombatDecided(winner=_winner(combat)),)
         candidates = _pick_candidates(combat)
         if not candidates:
-            if combat.round >= ROUND_CAP:  # N-COMBAT-29: the attacker retreats, no backstab
-                return (
-                    RoundEnded(round=combat.round),
-                    RetreatChosen(seat=combat.attacker, retreat=True, forced=True),
-                )
             return (RoundEnded(round=combat.round),)
         return (GroupActivated(group=candidates[0].id),)
+    if stage == "round_end":
+        return (*biome.round_end_damage(env, combat), RoundClosing(round=combat.round))
+    if stage == "round_effects":
+        if not combat.both_standing():
+            return (CombatDecided(winner=_winner(combat)),)
+        if combat.round >= ROUND_CAP:  # N-COMBAT-29: the attacker retreats, no backstab
+            return (RetreatChosen(seat=combat.attacker, retreat=True, forced=True),)
+        return (RoundEffectsResolved(round=combat.round),)
+    if stage in ("retreat_defender", "retreat_attacker"):  # barred from retreating
+        seat = combat.defender if stage == "retreat_defender" else combat.attacker
+        return (RetreatChosen(seat=seat, retreat=False),)
     if stage == "action":  # nothing to attack and nobody to support: the group passes
         return (ActivationEnded(group=combat.active),)
     if stage == "after_attack":
         group = combat.groups[combat.active]
-        both = combat.has_groups(combat.attacker) and combat.has_groups(combat.defender)
-        if combat.backstab or not both:
+        if combat.backstab or not combat.both_standing():
             return (CombatDecided(winner=_winner(combat)),)
         if group.units > 0 and combat.attacks_made <= group.extra and targets(combat, group):
             return (ExtraAttackBegun(group=group.id),)
@@ -519,15 +609,17 @@ def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, 
             return (InjuryResolved(group=injured.id, paid=False, fee=Resources()),)
         if combat.retreating is not None:
             seat = combat.retreating
-            forces = _leaving_forces(combat, seat)
+            forces = _own_units(combat, seat)
             return (RetreatMoveStarted(seat=seat, forces=forces),)
-        return (_ended(combat),)
+        return (Aftermath(),)
+    if stage == "aftermath":
+        return (*_spoils(env, combat, dice), _ended(combat))
     if stage == "retreat_move":
         assert combat.retreating is not None
         seat = combat.retreating
         waiting = combat.reserve_of(seat)
         if not waiting:
-            return (_ended(combat),)
+            return (Aftermath(),)
         force = waiting[0]
         if env.map is None:  # the sandbox: retreating units leave the combat as survivors
             return (UnitsRetreated(seat=seat, unit=force.unit, count=force.count),)
@@ -537,13 +629,31 @@ def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, 
     raise AssertionError(f"no automatic step in stage {stage}")  # pragma: no cover
 
 
-def _leaving_forces(combat: Combat, seat: str) -> tuple[Force, ...]:
+def _own_units(combat: Combat, seat: str) -> tuple[Force, ...]:
+    """``seat``'s units in the combat: survivors on the boards and those that sat out.
+    Ambush units are left out: they neither retreat nor move, they leave when it ends."""
     counts: dict[str, int] = {}
     for g in combat.groups_of(seat):
         counts[g.unit] = counts.get(g.unit, 0) + g.units
     for f in combat.reserve_of(seat):
         counts[f.unit] = counts.get(f.unit, 0) + f.count
-    return tuple(Force(seat, unit, n) for unit, n in sorted(counts.items()))
+    for f in combat.ambush:
+        if f.owner == seat:
+            counts[f.unit] = max(0, counts.get(f.unit, 0) - f.count)
+    return tuple(Force(seat, unit, n) for unit, n in sorted(counts.items()) if n)
+
+
+def _spoils(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
+    """Spoils of War: a holder who won draws tactic cards."""
+    card = env.pack.biome_cards[combat.biome_card] if combat.biome_card else None
+    if card is None or card.effect.kind != "draw_tactic_if_win":
+        return ()
+    if combat.winner is None or combat.winner not in combat.holders:
+        return ()
+    events: list[Event] = []
+    for _ in range(card.effect.amount):
+        events.extend(env.draw_tactic(combat.winner, dice))
+    return tuple(events)
 
 
 def _ended(combat: Combat) -> CombatEnded:
@@ -578,6 +688,8 @@ def decide_combat(
         raise IllegalCommand("N-COMBAT-10", "no decision is pending in this combat")
     who, options = pending
     rule = STAGE_RULES.get(combat.stage, "N-COMBAT-10")
+    if combat.pending:
+        rule = "N-CIV-3" if combat.pending[0][1] == "embrace" else "N-COMBAT-8"
     if seat != who:
         raise IllegalCommand(rule, f"{who} decides now in this combat, not {seat}")
     if command not in options:
@@ -605,6 +717,9 @@ def _why_not(combat: Combat, command: Command) -> str:
 def _command_events(
     env: CombatEnv, combat: Combat, seat: str, command: Command, dice: DiceStream
 ) -> tuple[Event, ...]:
+    chosen = biome.choice_events(env, combat, seat, command, dice)
+    if chosen is not None:
+        return chosen
     if isinstance(command, DeployGroup):
         return (
             GroupDeployed(
@@ -725,22 +840,177 @@ def _take_reserve(reserve: tuple[Force, ...], owner: str, unit: str, n: int) -> 
 
 
 def _deployment_ended(pack: ContentPack, combat: Combat, event: DeploymentEnded) -> Combat:
+    if combat.revealed:  # an Ambush unit has been placed after the biome card
+        return _replace(combat, stage="effects", deploying="")
     if event.seat == combat.attacker:
         return _replace(combat, deploying=combat.defender)
     return _replace(combat, stage="opening", deploying="")
 
 
+def _revealed(pack: ContentPack, combat: Combat, event: BiomeCardRevealed) -> Combat:
+    return _replace(combat, biome_card=event.card, revealed=True, stage="redirect")
+
+
+# The biome effects that bind seats for the whole combat, and those that ask a choice
+# of each holder at once (N-COMBAT-8: at combat start unless the card says otherwise).
+_FLAGS = {
+    "no_retreat": "no_retreat",
+    "no_backstab": "no_backstab",
+    "no_tactics_at_start": "no_opening_tactics",
+}
+_START_CHOICES = {
+    "discard_tactic": "discard",
+    "raise_initiative": "initiative",
+    "attack_bonus": "bonus_group",
+    "choose_player_discards": "choose_discarder",
+    "choose_player_no_retreat": "choose_no_retreat",
+}
+
+
+def _target_fixed(pack: ContentPack, combat: Combat, event: BiomeTargetFixed) -> Combat:
+    changes: dict[str, Any] = {"holders": event.holders, "stage": "effects"}
+    if combat.biome_card is not None:
+        kind = pack.biome_cards[combat.biome_card].effect.kind
+        if kind in _FLAGS:
+            field = _FLAGS[kind]
+            changes[field] = (*getattr(combat, field), *event.holders)
+        if kind in _START_CHOICES:
+            changes["pending"] = tuple((seat, _START_CHOICES[kind]) for seat in event.holders)
+    if event.redirected_by is not None:
+        seat = event.redirected_by
+        changes["flare"] = {**combat.flare, seat: combat.flare.get(seat, 0) - event.flare_paid}
+    return _replace(combat, **changes)
+
+
+def _effect_damage(pack: ContentPack, combat: Combat, event: EffectDamage) -> Combat:
+    group = _take_damage(combat.groups[event.group], event.amount, event.deaths)
+    if event.bloodthirst:
+        group = _replace(group, attack_bonus=group.attack_bonus + event.bloodthirst)
+    # Losses to effects are not kills: like injuries they never score (N-WIN-3).
+    return _replace(
+        combat,
+        groups=replace_group(combat.groups, group),
+        injured=_add(combat.injured, group.owner, event.deaths),
+    )
+
+
+def _bonus_granted(pack: ContentPack, combat: Combat, event: BonusGranted) -> Combat:
+    group = combat.groups[event.group]
+    group = _replace(group, attack_bonus=group.attack_bonus + event.attack)
+    return _replace(combat, groups=replace_group(combat.groups, group), pending=combat.pending[1:])
+
+
+def _initiative_raised(pack: ContentPack, combat: Combat, event: InitiativeRaised) -> Combat:
+    key = f"{event.seat}/{event.unit}"
+    bonus = {**combat.initiative_bonus, key: combat.initiative_bonus.get(key, 0) + event.amount}
+    return _replace(combat, initiative_bonus=bonus, pending=combat.pending[1:])
+
+
+def _damage_removed(pack: ContentPack, combat: Combat, event: DamageRemoved) -> Combat:
+    group = combat.groups[event.group]
+    group = _replace(group, damage=group.damage - event.amount)
+    return _replace(combat, groups=replace_group(combat.groups, group), pending=combat.pending[1:])
+
+
+def _ambush_joined(pack: ContentPack, combat: Combat, event: AmbushJoined) -> Combat:
+    force = Force(event.seat, event.unit, 1)
+    return _replace(
+        combat,
+        reserve=(*combat.reserve, force),
+        ambush=(*combat.ambush, force),
+        stage="deploy",
+        deploying=event.seat,
+    )
+
+
+def _player_chosen(pack: ContentPack, combat: Combat, event: PlayerChosen) -> Combat:
+    rest = combat.pending[1:]
+    if event.effect == "choose_no_retreat":
+        return _replace(combat, pending=rest, no_retreat=(*combat.no_retreat, event.chosen))
+    return _replace(combat, pending=((event.chosen, "discard"), *rest))
+
+
+def _pending_done(pack: ContentPack, combat: Combat, event: Event) -> Combat:
+    return _replace(combat, pending=combat.pending[1:])
+
+
+def _embraced(pack: ContentPack, combat: Combat, event: SpiritsEmbraced) -> Combat:
+    group = combat.groups[event.group]
+    if event.bonus == "attack":
+        group = _replace(group, attack_bonus=group.attack_bonus + event.amount)
+    else:
+        group = _replace(group, armor_bonus=group.armor_bonus + event.amount)
+    flare = {**combat.flare, event.seat: combat.flare.get(event.seat, 0) - event.flare}
+    return _replace(
+        combat,
+        groups=replace_group(combat.groups, group),
+        flare=flare,
+        pending=combat.pending[1:],
+    )
+
+
+def _moved_after_win(pack: ContentPack, combat: Combat, event: UnitsMovedAfterWin) -> Combat:
+    movable = tuple(
+        (unit, count - event.count if unit == event.unit else count)
+        for unit, count in combat.movable
+    )
+    movable = tuple(m for m in movable if m[1] > 0)
+    return _replace(combat, movable=movable, pending=combat.pending if movable else ())
+
+
+def _round_closing(pack: ContentPack, combat: Combat, event: RoundClosing) -> Combat:
+    pending: tuple[tuple[str, str], ...] = ()
+    card = pack.biome_cards[combat.biome_card] if combat.biome_card else None
+    if card is not None and card.effect.kind == "heal_each_round":
+        pending = tuple((s, "heal_round") for s in combat.holders if combat.has_groups(s))
+    return _replace(combat, stage="round_effects", pending=pending)
+
+
+def _round_effects_resolved(
+    pack: ContentPack, combat: Combat, event: RoundEffectsResolved
+) -> Combat:
+    return _replace(combat, stage="retreat_defender")
+
+
+def _aftermath(pack: ContentPack, combat: Combat, event: Aftermath) -> Combat:
+    winner = combat.winner
+    pending: tuple[tuple[str, str], ...] = ()
+    movable: tuple[tuple[str, int], ...] = ()
+    card = pack.biome_cards[combat.biome_card] if combat.biome_card else None
+    quick_gains = card is not None and card.effect.kind == "move_after_win"
+    if winner is not None and winner in combat.holders and quick_gains:
+        movable = tuple((f.unit, f.count) for f in _own_units(combat, winner))
+        pending = ((winner, "move_after_win"),) if movable else ()
+    return _replace(combat, stage="aftermath", pending=pending, movable=movable)
+
+
 def _opened(pack: ContentPack, combat: Combat, event: CombatOpened) -> Combat:
     markers = event.initiative
     groups = tuple(_replace(g, initiative=markers[f"{g.owner}/{g.unit}"]) for g in combat.groups)
+    order = tuple(
+        g.id
+        for g in sorted(groups, key=lambda g: (-g.initiative, g.owner != combat.attacker, g.id))
+    )
     return _replace(
-        combat, biome_card=event.biome_card, initiative=markers, groups=groups, stage="round_start"
+        combat,
+        initiative=markers,
+        groups=groups,
+        order=order,
+        melee_waiting=any(g.support_only for g in groups),
+        stage="round_start",
     )
 
 
 def _round_started(pack: ContentPack, combat: Combat, event: RoundStarted) -> Combat:
     fresh = tuple(_replace(g, acted=False) if g.acted else g for g in combat.groups)
-    return _replace(combat, round=event.round, groups=fresh, stage="pick")
+    # N-CIV-3 (provisional): Spirit's Embrace is offered at the start of each round.
+    embrace = tuple(
+        (seat, "embrace")
+        for seat in (combat.attacker, combat.defender)
+        if pack.civilisations[seat].ability == "flare"
+        and combat.flare.get(seat, 0) >= biome.EMBRACE_COST
+    )
+    return _replace(combat, round=event.round, groups=fresh, stage="pick", pending=embrace)
 
 
 def _activated(pack: ContentPack, combat: Combat, event: GroupActivated) -> Combat:
@@ -791,7 +1061,7 @@ def _activation_ended(pack: ContentPack, combat: Combat, event: ActivationEnded)
 
 
 def _round_ended(pack: ContentPack, combat: Combat, event: RoundEnded) -> Combat:
-    return _replace(combat, stage="retreat_defender")
+    return _replace(combat, stage="round_end")
 
 
 def _retreat_chosen(pack: ContentPack, combat: Combat, event: RetreatChosen) -> Combat:
@@ -870,7 +1140,7 @@ def _attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolved) -
         groups = replace_group(groups, _replace(groups[event.group], acted=True))
     return _replace(
         combat,
-        groups=_fill_melee_slots(pack, groups),
+        groups=_fill_melee_slots(pack, groups) if combat.melee_waiting else groups,
         killed=killed,
         attacks_made=combat.attacks_made + 1,
         pending_gain=event.armor_claim,
@@ -896,6 +1166,22 @@ def _fill_melee_slots(pack: ContentPack, groups: tuple[Group, ...]) -> tuple[Gro
 _FOLD: dict[type[Event], Callable[[ContentPack, Combat, Any], Combat]] = {
     GroupDeployed: _deployed,
     DeploymentEnded: _deployment_ended,
+    BiomeCardRevealed: _revealed,
+    BiomeTargetFixed: _target_fixed,
+    EffectDamage: _effect_damage,
+    BonusGranted: _bonus_granted,
+    InitiativeRaised: _initiative_raised,
+    DamageRemoved: _damage_removed,
+    AmbushJoined: _ambush_joined,
+    PlayerChosen: _player_chosen,
+    ChoiceSkipped: _pending_done,
+    TacticDiscarded: _pending_done,
+    SpiritsEmbraced: _embraced,
+    UnitsMovedAfterWin: _moved_after_win,
+    MovesFinished: _pending_done,
+    RoundClosing: _round_closing,
+    RoundEffectsResolved: _round_effects_resolved,
+    Aftermath: _aftermath,
     CombatOpened: _opened,
     RoundStarted: _round_started,
     GroupActivated: _activated,

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+import msgspec
+
 from nataterra_core.kernel import Command, Event
 
 from ..state import Resources
@@ -128,7 +130,65 @@ class PayInjury(Command, frozen=True, tag="pay_injury.v1"):
     pay: bool
 
 
+class RedirectBiome(Command, frozen=True, tag="redirect_biome.v1"):
+    """N-COMBAT-8: the Naga take the card's civilisation effect for flare, or not."""
+
+    redirect: bool
+
+
+class DiscardTactic(Command, frozen=True, tag="discard_tactic.v1"):
+    """A biome effect makes you discard a tactic card of your choice."""
+
+    card: str
+
+
+class RaiseInitiative(Command, frozen=True, tag="raise_initiative.v1"):
+    """Hunting Trails: raise one of your initiative markers."""
+
+    unit: str
+
+
+class ChooseEffectGroup(Command, frozen=True, tag="choose_effect_group.v1"):
+    """The group a biome effect acts on (A Familiar Area; Knowledge of the Waterways)."""
+
+    group: int
+
+
+class ChoosePlayer(Command, frozen=True, tag="choose_player.v1"):
+    """The player a biome effect acts on (From the Shadows; Retractable Siphons)."""
+
+    seat: str
+
+
+class SpiritsEmbrace(Command, frozen=True, tag="spirits_embrace.v1"):
+    """N-CIV-3 (provisional): spend 2 flare for 2 attack or armor bonus on ``group``
+    (``group`` None: not this round)."""
+
+    group: int | None = None
+    bonus: Literal["attack", "armor"] = "attack"
+
+
+class MoveAfterWin(Command, frozen=True, tag="move_after_win.v1"):
+    """Quick Gains: move ``count`` ``unit`` from the won zone to an adjacent one."""
+
+    unit: str
+    count: int
+    destination: str
+
+
+class FinishMoves(Command, frozen=True, tag="finish_moves.v1"):
+    """Quick Gains: leave the remaining units where they are."""
+
+
 COMMANDS: tuple[type[Command], ...] = (
+    RedirectBiome,
+    DiscardTactic,
+    RaiseInitiative,
+    ChooseEffectGroup,
+    ChoosePlayer,
+    SpiritsEmbrace,
+    MoveAfterWin,
+    FinishMoves,
     DeployGroup,
     ChooseGroup,
     HealGroup,
@@ -155,6 +215,7 @@ class CombatStarted(Event, frozen=True, tag="combat_started.v1"):
     forces: tuple[Force, ...]
     sides: dict[str, dict[str, Literal["a", "b"]]]
     stocks: dict[str, Resources]
+    flare: dict[str, int] = msgspec.field(default_factory=dict)
 
 
 class GroupDeployed(Event, frozen=True, tag="group_deployed.v1"):
@@ -173,10 +234,109 @@ class DeploymentEnded(Event, frozen=True, tag="deployment_ended.v1"):
     seat: str
 
 
-class CombatOpened(Event, frozen=True, tag="combat_opened.v1"):
-    """N-COMBAT-6/7: the biome card drawn (if any) and the initiative markers it leaves."""
+class BiomeCardRevealed(Event, frozen=True, tag="biome_card_revealed.v1"):
+    """N-COMBAT-7: the combat's biome card (``None``: mountain, lake or an empty deck)."""
 
-    biome_card: str | None
+    card: str | None
+
+
+class BiomeTargetFixed(Event, frozen=True, tag="biome_target_fixed.v1"):
+    """N-COMBAT-8: who holds the card's main effect; ``redirected_by`` the Naga paying flare."""
+
+    holders: tuple[str, ...]
+    redirected_by: str | None = None
+    flare_paid: int = 0
+
+
+class EffectDamage(Event, frozen=True, tag="effect_damage.v1"):
+    """Damage from an effect, not an attack (``smite`` ignores armor, N-COMBAT-21)."""
+
+    group: int
+    amount: int
+    smite: bool
+    deaths: int
+    bloodthirst: int = 0
+
+
+class BonusGranted(Event, frozen=True, tag="bonus_granted.v1"):
+    """An effect gave ``group`` attack bonus tokens."""
+
+    group: int
+    attack: int
+
+
+class InitiativeRaised(Event, frozen=True, tag="initiative_raised.v1"):
+    """``seat``'s ``unit`` initiative marker goes up by ``amount`` (cap 10, N-COMBAT-6)."""
+
+    seat: str
+    unit: str
+    amount: int
+
+
+class DamageRemoved(Event, frozen=True, tag="damage_removed.v1"):
+    """An effect removed ``amount`` damage markers from ``group``."""
+
+    group: int
+    amount: int
+
+
+class AmbushJoined(Event, frozen=True, tag="ambush_joined.v1"):
+    """Ambush: one ``unit`` token of ``seat`` joins this combat until it ends."""
+
+    seat: str
+    unit: str
+
+
+class PlayerChosen(Event, frozen=True, tag="player_chosen.v1"):
+    """``seat`` chose ``chosen`` for the effect ``effect``."""
+
+    seat: str
+    chosen: str
+    effect: str
+
+
+class ChoiceSkipped(Event, frozen=True, tag="choice_skipped.v1"):
+    """A pending ``choice`` of ``seat`` had nothing to choose, or was declined."""
+
+    seat: str
+    choice: str
+
+
+class TacticDiscarded(Event, frozen=True, tag="tactic_discarded.v1"):
+    """``seat`` discarded the tactic card ``card`` (face up)."""
+
+    seat: str
+    card: str
+
+
+class SpiritsEmbraced(Event, frozen=True, tag="spirits_embraced.v1"):
+    """N-CIV-3: ``seat`` paid ``flare`` for ``amount`` ``bonus`` on ``group``."""
+
+    seat: str
+    group: int
+    bonus: Literal["attack", "armor"]
+    amount: int
+    flare: int
+
+
+class UnitsMovedAfterWin(Event, frozen=True, tag="units_moved_after_win.v1"):
+    """Quick Gains moved ``count`` ``unit`` to ``destination``."""
+
+    seat: str
+    unit: str
+    count: int
+    destination: str
+
+
+class MovesFinished(Event, frozen=True, tag="moves_finished.v1"):
+    """Quick Gains: ``seat`` moves no more units."""
+
+    seat: str
+
+
+class CombatOpened(Event, frozen=True, tag="combat_opened.v1"):
+    """N-COMBAT-6/7: the initiative markers once the biome card has acted."""
+
     initiative: dict[str, int]
 
 
@@ -276,6 +436,18 @@ class RoundEnded(Event, frozen=True, tag="round_ended.v1"):
     round: int
 
 
+class RoundClosing(Event, frozen=True, tag="round_closing.v1"):
+    """End-of-round effects of round ``round`` are due (N-COMBAT-8 *during* effects)."""
+
+    round: int
+
+
+class RoundEffectsResolved(Event, frozen=True, tag="round_effects_resolved.v1"):
+    """End-of-round effects are done; the retreat decisions follow (N-COMBAT-22)."""
+
+    round: int
+
+
 class RetreatChosen(Event, frozen=True, tag="retreat_chosen.v1"):
     """N-COMBAT-22: ``seat`` retreats or stays; ``forced`` by the round cap N-COMBAT-29."""
 
@@ -330,6 +502,10 @@ class UnitsRetreated(Event, frozen=True, tag="units_retreated.v1"):
     lost: bool = False
 
 
+class Aftermath(Event, frozen=True, tag="aftermath.v1"):
+    """Injuries and retreat moves are done; after-combat effects follow (N-COMBAT-28)."""
+
+
 class CombatEnded(Event, frozen=True, tag="combat_ended.v1"):
     """The combat in ``zone`` is over (N-COMBAT-28)."""
 
@@ -343,6 +519,22 @@ EVENTS: tuple[type[Event], ...] = (
     CombatStarted,
     GroupDeployed,
     DeploymentEnded,
+    BiomeCardRevealed,
+    BiomeTargetFixed,
+    EffectDamage,
+    BonusGranted,
+    InitiativeRaised,
+    DamageRemoved,
+    AmbushJoined,
+    PlayerChosen,
+    ChoiceSkipped,
+    TacticDiscarded,
+    SpiritsEmbraced,
+    UnitsMovedAfterWin,
+    MovesFinished,
+    RoundClosing,
+    RoundEffectsResolved,
+    Aftermath,
     CombatOpened,
     RoundStarted,
     GroupActivated,

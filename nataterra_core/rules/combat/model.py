@@ -8,6 +8,7 @@ copied from the content pack when a group is deployed, so the hot path reads pla
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Literal
 
 import msgspec
@@ -30,6 +31,8 @@ SlotKind = Literal["melee", "ranged", "flex"]
 Stage = Literal[
     "deploy",
     "opening",
+    "redirect",
+    "effects",
     "round_start",
     "pick",
     "heal",
@@ -37,12 +40,14 @@ Stage = Literal[
     "deception",
     "after_attack",
     "round_end",
+    "round_effects",
     "retreat_defender",
     "retreat_attacker",
     "backstab",
     "decided",
     "injuries",
     "retreat_move",
+    "aftermath",
     "end",
 ]
 
@@ -115,20 +120,36 @@ def make_group(
 ) -> Group:
     """A freshly deployed group of ``units`` (N-COMBAT-4), with its tech's bonus icons
     given per unit at the start of the combat (N-COMBAT-20)."""
+    template = _template(pack, unit_id, side)
+    return _replace(
+        template,
+        id=group_id,
+        owner=owner,
+        units=units,
+        slot=slot,
+        attack_bonus=template.attack_bonus * units,
+        armor_bonus=template.armor_bonus * units,
+    )
+
+
+@lru_cache(maxsize=1024)
+def _template(pack: ContentPack, unit_id: str, side: Literal["a", "b"] | None) -> Group:
+    """A unit type's group statistics on one card side, read once per pack (the pack is
+    immutable and hashed by identity). Bonus tokens here are per unit."""
     unit = pack.units[unit_id]
     card = unit.side(side or "a")
     with_tech = side is not None
-
-    def level(ability: str) -> int:
-        return card.ability_level(ability, with_tech=with_tech)  # type: ignore[arg-type]
-
+    levels: dict[str, int] = {}
+    for ability in card.abilities:  # levels stack (rules §12); tech abilities need the tech
+        if with_tech or not ability.tech:
+            levels[ability.id] = levels.get(ability.id, 0) + ability.level
     injury = card.injury
     return Group(
-        id=group_id,
-        owner=owner,
+        id=-1,
+        owner="",
         unit=unit_id,
-        units=units,
-        slot=slot,
+        units=0,
+        slot="melee",
         cls=unit.class_,
         attack=card.attack,
         armor=card.armor,
@@ -137,25 +158,36 @@ def make_group(
         fee=Resources(injury.fee.food, injury.fee.wood, injury.fee.metal)
         if injury
         else Resources(),
-        pierce=level("pierce"),
-        heal=level("heal"),
-        aim=level("aim"),
-        reinforce=level("reinforce"),
-        extra=level("extra_attack"),
-        deception=level("deception"),
-        retaliation=level("retaliation"),
-        splash=level("splash"),
+        pierce=levels.get("pierce", 0),
+        heal=levels.get("heal", 0),
+        aim=levels.get("aim", 0),
+        reinforce=levels.get("reinforce", 0),
+        extra=levels.get("extra_attack", 0),
+        deception=levels.get("deception", 0),
+        retaliation=levels.get("retaliation", 0),
+        splash=levels.get("splash", 0),
         flexible=card.flexible_slot,
-        attack_bonus=card.attack_bonus * units if with_tech else 0,
-        armor_bonus=card.armor_bonus * units if with_tech else 0,
+        attack_bonus=card.attack_bonus if with_tech else 0,
+        armor_bonus=card.armor_bonus if with_tech else 0,
     )
+
+
+_replace = msgspec.structs.replace
 
 
 class Combat(msgspec.Struct, frozen=True, kw_only=True):
     """One combat in progress.
 
     ``reserve`` holds units not on a board (not yet deployed, or sitting out for want of
-    slots, N-COMBAT-4). ``initiative`` maps ``"owner/unit"`` to that type's marker.
+    slots, N-COMBAT-4). ``initiative`` maps ``"owner/unit"`` to that type's marker;
+    ``order`` lists group ids by descending initiative, the attacker's first on ties
+    (N-COMBAT-10). ``melee_waiting`` says a melee group waits in a ranged slot.
+
+    The biome card's effect is held by ``holders``; ``no_retreat``, ``no_backstab`` and
+    ``no_opening_tactics`` list the seats its flags bind; ``pending`` queues (seat, choice)
+    pairs asked before anything else; ``flare`` tracks the Naga's flare during the combat;
+    ``ambush`` the units that leave when it ends; ``movable`` the winner's units Quick
+    Gains may still move.
     ``killed`` and ``injured`` count units lost per owner (only direct kills score,
     N-COMBAT-26). ``roll_face`` is a rolled die face index awaiting a Deception choice.
     """
@@ -171,7 +203,19 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
     groups: tuple[Group, ...] = ()
     reserve: tuple[Force, ...] = ()
     initiative: dict[str, int] = msgspec.field(default_factory=dict)
+    order: tuple[int, ...] = ()
+    melee_waiting: bool = False
     biome_card: str | None = None
+    revealed: bool = False
+    holders: tuple[str, ...] = ()
+    no_retreat: tuple[str, ...] = ()
+    no_backstab: tuple[str, ...] = ()
+    no_opening_tactics: tuple[str, ...] = ()
+    pending: tuple[tuple[str, str], ...] = ()
+    initiative_bonus: dict[str, int] = msgspec.field(default_factory=dict)
+    flare: dict[str, int] = msgspec.field(default_factory=dict)
+    ambush: tuple[Force, ...] = ()
+    movable: tuple[tuple[str, int], ...] = ()
     round: int = 0
     active: int = -1
     target: int = -1
@@ -194,6 +238,17 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
     def groups_of(self, owner: str) -> list[Group]:
         """``owner``'s groups still on the board."""
         return [g for g in self.groups if g.owner == owner and g.units > 0]
+
+    def both_standing(self) -> bool:
+        """Whether attacker and defender both still have a group on the board."""
+        attacker = defender = False
+        for g in self.groups:
+            if g.units:
+                if g.owner == self.attacker:
+                    attacker = True
+                else:
+                    defender = True
+        return attacker and defender
 
     def has_groups(self, owner: str) -> bool:
         """Whether ``owner`` still has a group on the board."""

@@ -1,0 +1,196 @@
+"""One English sentence per command, event and log record, for ``play`` and ``replay``.
+
+    >>> from nataterra_core.rules.movement import UnitsMoved
+    >>> describe_event(UnitsMoved(seat="velathi", unit="hunter", origin="t1.z1", count=2,
+    ...                           path=("t1.z2", "t1.z3")))
+    'velathi moves 2 hunter from t1.z1 to t1.z3 via t1.z2'
+
+A type with no sentence here (say, an event added by a rules module later) is described by
+its tag and fields, so a log with new event types still prints. Descriptions never show a
+deck's order: a log read before the seed is revealed must not spoil it on screen.
+"""
+
+from __future__ import annotations
+
+from functools import singledispatch
+from typing import Any
+
+import msgspec
+
+from nataterra_core.kernel import (
+    Command,
+    CommandRecord,
+    EndRecord,
+    Event,
+    Header,
+    Outcome,
+    Record,
+    RevealRecord,
+    StartRecord,
+    UndoRecord,
+    Wire,
+)
+from nataterra_core.rules.movement import MoveUnits, UnitsMoved
+from nataterra_core.rules.resources import ResourcesGathered
+from nataterra_core.rules.setup import DeckShuffled, FirstPlayerDrawn, StartGame, StartingBonus
+from nataterra_core.rules.state import Resources
+from nataterra_core.rules.turns import EndPhase, GameEnded, PhaseStarted, TurnStarted
+
+__all__ = [
+    "describe_command",
+    "describe_event",
+    "describe_outcome",
+    "describe_record",
+    "fallback",
+    "resources_text",
+]
+
+
+def fallback(value: Wire) -> str:
+    """The tag and fields of any command or event: ``tag (field=value, ...)``."""
+    tag = type(value).__struct_config__.tag
+    fields = msgspec.to_builtins(value)
+    fields.pop("type", None)
+    body = ", ".join(f"{key}={_plain(item)}" for key, item in fields.items())
+    return f"{tag} ({body})" if body else str(tag)
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_plain(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_plain(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+def resources_text(amount: Resources) -> str:
+    """``2 food, 1 wood`` (the non-zero parts), or ``nothing``."""
+    parts = [
+        f"{count} {name}"
+        for name, count in (("food", amount.food), ("wood", amount.wood), ("metal", amount.metal))
+        if count
+    ]
+    return ", ".join(parts) or "nothing"
+
+
+def _route(origin: str, path: tuple[str, ...]) -> str:
+    via = f" via {', '.join(path[:-1])}" if len(path) > 1 else ""
+    return f"from {origin} to {path[-1] if path else origin}{via}"
+
+
+# -- commands ---------------------------------------------------------------------------------
+
+
+@singledispatch
+def describe_command(command: Command, seat: str | None = None) -> str:
+    """What ``seat`` (``None``: the system) asks for, as a sentence."""
+    return f"{seat}: {fallback(command)}" if seat else fallback(command)
+
+
+@describe_command.register
+def _(command: MoveUnits, seat: str | None = None) -> str:
+    who = f"{seat} moves" if seat else "move"
+    return f"{who} {command.count} {command.unit} {_route(command.origin, command.path)}"
+
+
+@describe_command.register
+def _(command: EndPhase, seat: str | None = None) -> str:
+    who = f"{seat} ends" if seat else "end"
+    return f"{who} the {command.phase} phase"
+
+
+@describe_command.register
+def _(command: StartGame, seat: str | None = None) -> str:
+    return "the game is set up"
+
+
+# -- events -----------------------------------------------------------------------------------
+
+
+@singledispatch
+def describe_event(event: Event) -> str:
+    """What happened, as a sentence."""
+    return fallback(event)
+
+
+@describe_event.register
+def _(event: UnitsMoved) -> str:
+    return f"{event.seat} moves {event.count} {event.unit} {_route(event.origin, event.path)}"
+
+
+@describe_event.register
+def _(event: ResourcesGathered) -> str:
+    where = f" from {', '.join(event.zones)}" if event.zones else ""
+    return f"{event.seat} gathers {resources_text(event.gain)}{where}"
+
+
+@describe_event.register
+def _(event: TurnStarted) -> str:
+    return f"turn {event.turn} begins: {event.seat} to play"
+
+
+@describe_event.register
+def _(event: PhaseStarted) -> str:
+    return f"the {event.phase} phase begins"
+
+
+@describe_event.register
+def _(event: GameEnded) -> str:
+    return f"the game ends: {describe_outcome(Outcome(winners=event.winners, reason=event.reason))}"
+
+
+@describe_event.register
+def _(event: FirstPlayerDrawn) -> str:
+    return f"{event.seat} is drawn to play first (draw({event.m}) = {event.value})"
+
+
+@describe_event.register
+def _(event: DeckShuffled) -> str:
+    # The order is a secret until the seed is revealed: say only that it happened.
+    return f"the {event.deck} deck is shuffled ({len(event.after)} cards)"
+
+
+@describe_event.register
+def _(event: StartingBonus) -> str:
+    return f"{event.seat} receives a starting bonus of {resources_text(event.gain)}"
+
+
+# -- results and records ----------------------------------------------------------------------
+
+
+def describe_outcome(result: Outcome) -> str:
+    """``won by velathi (target_reached)``, ``drawn (turn_limit)``."""
+    if result.winners:
+        text = f"won by {', '.join(result.winners)} ({result.reason})"
+    else:
+        text = f"drawn ({result.reason})"
+    if result.scores:
+        text += "; scores " + ", ".join(f"{s} {n}" for s, n in result.scores.items())
+    return text
+
+
+def describe_record(record: Record) -> tuple[str, tuple[str, ...]]:
+    """A record's one-line summary and its events' sentences."""
+    if isinstance(record, Header):
+        options = ", ".join(f"{k}={v}" for k, v in record.options.items()) or "none"
+        pack = f"{record.content.id} {record.content.sha256[:12]}" if record.content else "none"
+        return (
+            f"game {record.game_id}: {', '.join(record.seats)}; rules {record.rules.id} "
+            f"v{record.rules.version}; content {pack}; options {options}",
+            (),
+        )
+    if isinstance(record, StartRecord):
+        return describe_command(record.command), _events(record.events)
+    if isinstance(record, CommandRecord):
+        return describe_command(record.command, record.seat), _events(record.events)
+    if isinstance(record, UndoRecord):
+        return f"{record.seat} undoes record {record.undoes}", ()
+    if isinstance(record, RevealRecord):
+        return f"the server seed is revealed: {record.server_seed}", ()
+    if isinstance(record, EndRecord):
+        return f"result: {describe_outcome(record.result)}", ()
+    return fallback(record), ()
+
+
+def _events(events: tuple[Any, ...]) -> tuple[str, ...]:
+    return tuple(describe_event(event) for event in events)

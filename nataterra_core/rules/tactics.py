@@ -1,0 +1,69 @@
+"""Tactic cards in hand and deck (N-DEV-6): drawing, with the reshuffle of an empty deck.
+
+Card effects come with the tactic-card rules; this module only moves cards.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from nataterra_core.kernel import DiceStream, Event
+
+from .setup import DeckShuffled
+from .state import GameState
+
+__all__ = ["EVENTS", "TacticCardDrawn", "draw_tactic_events", "evolve_tactic_drawn"]
+
+
+class TacticCardDrawn(Event, frozen=True, tag="tactic_card_drawn.v1"):
+    """``seat`` drew the top card of its tactic deck (only ``seat`` may see which)."""
+
+    reveals_information = True
+
+    seat: str
+    card: str
+
+
+EVENTS: tuple[type[Event], ...] = (TacticCardDrawn,)
+
+
+def draw_tactic_events(
+    state: GameState, seat: str, dice: DiceStream, already: int = 0
+) -> tuple[Event, ...]:
+    """Draw one card for ``seat``; ``already`` cards were drawn earlier in the same command.
+
+    N-DEV-6: an empty deck is reshuffled from its discard pile first (recorded); with
+    neither deck nor discard, nothing is drawn.
+    """
+    player = state.player(seat)
+    deck = player.tactic_deck[already:]
+    events: list[Event] = []
+    if not deck:
+        if already or not player.tactic_discard:
+            return ()
+        before = player.tactic_discard
+        counter = dice.counter
+        deck = tuple(dice.shuffle(before))
+        events.append(
+            DeckShuffled(
+                deck=f"tactic:{seat}",
+                before=before,
+                after=deck,
+                counter_before=counter,
+                counter_after=dice.counter,
+            )
+        )
+    events.append(TacticCardDrawn(seat=seat, card=deck[0]))
+    return tuple(events)
+
+
+def evolve_tactic_drawn(state: GameState, event: TacticCardDrawn) -> GameState:
+    """The top card goes from the deck to the hand."""
+    player = state.player(event.seat)
+    return state.with_player(
+        msgspec.structs.replace(
+            player,
+            tactic_deck=player.tactic_deck[1:],
+            tactic_hand=(*player.tactic_hand, event.card),
+        )
+    )

@@ -1,0 +1,191 @@
+"""``nataterra play``, ``show`` and ``replay``, and the sentences they print."""
+
+from __future__ import annotations
+
+import doctest
+from pathlib import Path
+
+import nataterra_adapters.describe
+import pytest
+from nataterra_adapters.cli import EXIT_CODES, app
+from nataterra_adapters.describe import describe_command, describe_event, describe_record
+from typer.testing import CliRunner
+
+from nataterra_core.game import new_game, verify_log
+from nataterra_core.kernel import Event, UndoRecord
+from nataterra_core.rules.movement import MoveUnits
+from nataterra_core.rules.turns import EndPhase
+
+runner = CliRunner()
+
+
+def played(tmp_path: Path, answers: list[str], *args: str) -> tuple[str, Path]:
+    out = tmp_path / "hot-seat.jsonl"
+    result = runner.invoke(
+        app,
+        ["play", "--seed", "3", "--out", str(out), *args],
+        input="".join(f"{a}\n" for a in answers),
+    )
+    assert result.exit_code == 0, result.output
+    return result.output, out
+
+
+@pytest.fixture(scope="module")
+def game_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("logs") / "seed3.jsonl"
+    result = runner.invoke(app, ["demo", "--seed", "3", "--out", str(out), "--turns", "4"])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+# -- play -------------------------------------------------------------------------------------
+
+
+def test_play_applies_undoes_redoes_and_quits(tmp_path: Path) -> None:
+    output, out = played(tmp_path, ["1", "u", "r", "q"])
+    assert "beasts to play" in output  # seed 3: the Beasts are drawn to play first
+    assert "(as seen by beasts)" in output
+    assert "  1 move 1 woodcutter from beasts.z1 to beasts.z2" in output
+    assert "undone: record 2" in output
+    assert "redone: beasts moves 1 woodcutter from beasts.z1 to beasts.z2" in output
+    assert "result: drawn (abandoned)" in output
+    kinds = [line.split(b'"kind":"')[1].split(b'"')[0] for line in out.read_bytes().splitlines()]
+    assert kinds == [b"header", b"start", b"command", b"undo", b"command", b"reveal", b"end"]
+    verdict = verify_log(out.read_bytes())
+    assert verdict.valid and verdict.result is not None
+    assert verdict.result.reason == "abandoned"
+
+
+def test_play_shows_only_the_acting_seats_hand(tmp_path: Path) -> None:
+    output, _ = played(tmp_path, ["q"])
+    assert "beasts_01" in output and "beasts_03" in output
+    assert "velathi_01" not in output
+    assert "3 hidden" in output
+
+
+def test_play_reprompts_on_bad_input_and_refuses_an_empty_undo(tmp_path: Path) -> None:
+    output, _ = played(tmp_path, ["x", "999", "u", "q"])
+    assert output.count("type a number from 1 to") == 2
+    assert "nothing to undo" in output
+
+
+def test_play_to_the_turn_limit(tmp_path: Path) -> None:
+    session = new_game(2, seed=3, options={"max_turns": 1})
+    commands = session.legal_commands("beasts")
+    assert isinstance(commands[-1], EndPhase)  # ending the phase is listed last
+    output, out = played(tmp_path, [str(len(commands)), "1", "1", "1"], "--turns", "1")
+    assert "the resources phase begins" in output
+    assert "result: drawn (turn_limit)" in output
+    assert verify_log(out.read_bytes()).valid
+
+
+def test_play_ends_cleanly_when_input_runs_out(tmp_path: Path) -> None:
+    output, out = played(tmp_path, ["1"])
+    assert "result: drawn (abandoned)" in output
+    assert verify_log(out.read_bytes()).valid
+
+
+# -- show -------------------------------------------------------------------------------------
+
+
+def test_show_at_a_record_as_a_seat(game_log: Path) -> None:
+    result = runner.invoke(app, ["show", str(game_log), "--at", "2", "--as", "beasts"])
+    assert result.exit_code == 0, result.output
+    assert "seed-3, after record 2 of" in result.output
+    assert "(as seen by beasts)" in result.output
+    assert "beasts_01" in result.output and "velathi_01" not in result.output
+    assert "(2 moved)" in result.output  # record 2 moved two woodcutters
+
+
+def test_show_defaults_to_the_spectator_after_the_last_record(game_log: Path) -> None:
+    result = runner.invoke(app, ["show", str(game_log)])
+    assert result.exit_code == 0, result.output
+    assert "(as seen by spectator)" in result.output
+    assert "game over after turn 4: drawn (turn_limit)" in result.output
+    assert "beasts_01" not in result.output and "velathi_01" not in result.output
+
+
+def test_show_honours_undo(tmp_path: Path) -> None:
+    _, out = played(tmp_path, ["1", "u", "q"])
+    lines = out.read_bytes().splitlines()
+    assert b'"kind":"undo"' in lines[3]
+    after_move = runner.invoke(app, ["show", str(out), "--at", "2"]).output
+    after_undo = runner.invoke(app, ["show", str(out), "--at", "3"]).output
+    assert "(1 moved)" in after_move and "moved)" not in after_undo
+
+
+def test_show_refuses_bad_arguments(game_log: Path) -> None:
+    too_far = runner.invoke(app, ["show", str(game_log), "--at", "999"])
+    assert too_far.exit_code == 2 and "records 0 to" in too_far.output
+    nobody = runner.invoke(app, ["show", str(game_log), "--as", "elves"])
+    assert nobody.exit_code == 2 and "velathi, beasts" in nobody.output
+
+
+def test_show_reads_the_intact_part_of_a_torn_log(game_log: Path, tmp_path: Path) -> None:
+    torn = tmp_path / "torn.jsonl"
+    torn.write_bytes(game_log.read_bytes()[:-5])
+    result = runner.invoke(app, ["show", str(torn)])
+    assert result.exit_code == 0, result.output
+    assert "torn record" in result.output
+
+
+def test_show_names_an_unreadable_log(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b'{"kind":"header"}\n')
+    result = runner.invoke(app, ["show", str(bad)])
+    assert result.exit_code == EXIT_CODES["read"]
+    assert "cannot read" in result.output
+
+
+# -- replay -----------------------------------------------------------------------------------
+
+
+def test_replay_describes_every_record_without_spoiling_decks(game_log: Path) -> None:
+    result = runner.invoke(app, ["replay", str(game_log)])
+    assert result.exit_code == 0, result.output
+    text = result.output
+    assert "game seed-3: velathi, beasts" in text
+    assert "beasts is drawn to play first" in text
+    assert "the tactic:velathi deck is shuffled (15 cards)" in text
+    assert "beasts ends the movement phase" in text and "the resources phase begins" in text
+    assert "the server seed is revealed" in text and "result: drawn (turn_limit)" in text
+    first_card = b'"after":["'
+    data = game_log.read_bytes()
+    card = data[data.index(first_card) + len(first_card) :].split(b'"')[0].decode()
+    assert card not in text  # no deck order is printed
+
+
+def test_replay_from_to(game_log: Path) -> None:
+    result = runner.invoke(app, ["replay", str(game_log), "--from", "4", "--to", "5"])
+    assert result.exit_code == 0, result.output
+    numbered = [line.split()[0] for line in result.output.splitlines() if line[:5].strip()]
+    assert numbered == ["4", "5"]
+
+
+# -- describe ---------------------------------------------------------------------------------
+
+
+class Mystery(Event, frozen=True, tag="mystery.v1"):
+    """An event type the describer has never heard of (as combat's will be)."""
+
+    zone: str
+    sides: tuple[str, ...]
+
+
+def test_unknown_types_fall_back_to_tag_and_fields() -> None:
+    text = describe_event(Mystery(zone="t1.z3", sides=("velathi", "beasts")))
+    assert text == "mystery.v1 (zone=t1.z3, sides=[velathi, beasts])"
+
+
+def test_sentences() -> None:
+    move = MoveUnits(unit="hunter", origin="t1.z1", count=2, path=("t1.z2", "t1.z3"))
+    assert describe_command(move, "velathi") == (
+        "velathi moves 2 hunter from t1.z1 to t1.z3 via t1.z2"
+    )
+    assert describe_command(EndPhase(phase="combat")) == "end the combat phase"
+    undo = UndoRecord(seq=4, prev="0" * 64, seat="beasts", undoes=3)
+    assert describe_record(undo) == ("beasts undoes record 3", ())
+
+
+def test_describe_doctest() -> None:
+    assert doctest.testmod(nataterra_adapters.describe).failed == 0
