@@ -40,7 +40,7 @@ STANDARD_BATTLE = Battle(
         ForceSpec("velathi", "cave_golem", 2),
         ForceSpec("velathi", "hunter", 3),
         ForceSpec("beasts", "orc", 3, "b"),  # Heal 2
-        ForceSpec("beasts", "goblin", 4, "b"),  # Pierce
+        ForceSpec("beasts", "goblin", 4, "a"),  # Pierce
         ForceSpec("beasts", "ditcher", 3),
         ForceSpec("beasts", "woodcutter", 3),
     ),

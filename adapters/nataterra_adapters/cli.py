@@ -50,6 +50,7 @@ from nataterra_core.rules.state import GameState
 from nataterra_core.rules.views import seat_view
 
 from .describe import describe_command, describe_event, describe_outcome, describe_record
+from .odds_command import odds
 from .render import render_view
 from .verify_many import (
     EXIT_CODES,
@@ -475,6 +476,9 @@ def _print_summary(out: Console, counts: Counter[str], worst: int) -> None:
         f"{total} log{'s' if total != 1 else ''}: {counts['valid']} valid, "
         f"{counts['incomplete']} incomplete, {invalid} invalid; exit code {worst}"
     )
+
+
+app.command("odds")(odds)  # the battle calculator: docs/COMBAT_SANDBOX.md
 
 
 def main() -> None:

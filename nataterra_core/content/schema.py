@@ -33,6 +33,9 @@ __all__ = [
     "DeckBiome",
     "DieFace",
     "EffectKind",
+    "EffectPrimitive",
+    "EffectSpec",
+    "EffectTarget",
     "Essence",
     "GroupSide",
     "Injury",
@@ -47,6 +50,8 @@ __all__ = [
     "Structure",
     "StructureGroup",
     "TacticCard",
+    "TacticOption",
+    "TacticWindow",
     "TechCard",
     "TechEffect",
     "TechKind",
@@ -308,15 +313,59 @@ class TechCard:
         return option
 
 
+TacticWindow = Literal[
+    "movement", "resource", "development", "combat", "before_combat", "after_combat"
+]
+"""When an option is played (N-TAC-1): a phase, or a combat window. ``combat`` options are
+played before an active group acts (N-COMBAT-11); with ``also_before_combat`` (↑↑↑) also in
+the before-combat window (N-COMBAT-9); ``after_combat`` (↓↓↓) options may be played during
+the combat and resolve after it (N-TAC-1a, N-COMBAT-27)."""
+
+EffectPrimitive = Literal[
+    "attack_bonus", "armor_bonus", "remove_damage", "damage", "smite", "draw_tactic"
+]
+"""The effect primitives a card option composes (the engine implements each once)."""
+
+EffectTarget = Literal["player", "own_group", "enemy_group", "own_groups"]
+"""What an effect acts on: the player, a group chosen when playing, or all own groups."""
+
+
+@attrs.frozen
+class EffectSpec:
+    """One effect of a card option: a primitive, its amount and its target."""
+
+    kind: EffectPrimitive
+    amount: int = 0
+    target: EffectTarget = "player"
+
+
+@attrs.frozen
+class TacticOption:
+    """One option of a tactic card (N-TAC-1): its window, cost, condition and effects.
+
+    ``condition = "win"`` makes an after-combat option resolve only if its player wins.
+    """
+
+    window: TacticWindow
+    effects: tuple[EffectSpec, ...]
+    cost: Cost = Cost()
+    flare: int = 0
+    also_before_combat: bool = False
+    condition: Literal["none", "win"] = "none"
+    text: str = ""
+
+
 @attrs.frozen
 class TacticCard:
-    """A tactic card: civilisation, position in its block of 15 and titles (N-TAC-4)."""
+    """A tactic card: civilisation, position in its block of 15, titles and its options
+    (N-TAC-1/4; options are compiled from the card text, empty until they are)."""
 
     id: str
     civ: str
     number: int
     title: str
     title_de: str = ""
+    options: tuple[TacticOption, ...] = ()
     provisional: bool = False
 
 

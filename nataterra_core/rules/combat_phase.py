@@ -146,7 +146,6 @@ def combat_env(ctx: Context, state: GameState) -> CombatEnv:
         ctx.map,
         blocked=blocked,
         draw_biome=draw,
-        hands=lambda seat: state.player(seat).tactic_hand,
         draw_tactics=draw_tactic,
         flare_costs=flare_cost,
         ambush=ambush,
@@ -194,6 +193,11 @@ def decide_combat_phase(
     return events
 
 
+def _combat(state: GameState, started: messages.CombatStarted) -> Combat:
+    hands = {seat: state.player(seat).tactic_hand for seat in (started.attacker, started.defender)}
+    return combat_from_start(started, hands)
+
+
 def _start(
     ctx: Context, state: GameState, zone: str, attacker: str, defender: str, dice: DiceStream
 ) -> tuple[Event, ...]:
@@ -212,7 +216,7 @@ def _start(
         stocks={seat: state.player(seat).stock for seat in (attacker, defender)},
         flare={seat: state.player(seat).flare for seat in (attacker, defender)},
     )
-    with_combat = msgspec.structs.replace(state, combat=combat_from_start(started))
+    with_combat = msgspec.structs.replace(state, combat=_combat(state, started))
     more, _ = advance(combat_env(ctx, with_combat), with_combat.combat, dice)  # type: ignore[arg-type]
     return (started, *more)
 
@@ -241,6 +245,14 @@ def _pay(player: PlayerState, fee: Resources) -> PlayerState:
     return msgspec.structs.replace(player, stock=paid)
 
 
+def _discard(player: PlayerState, card: str) -> PlayerState:
+    hand = list(player.tactic_hand)
+    hand.remove(card)
+    return msgspec.structs.replace(
+        player, tactic_hand=tuple(hand), tactic_discard=(*player.tactic_discard, card)
+    )
+
+
 def _spend_flare(state: GameState, seat: str, flare: int) -> GameState:
     player = state.player(seat)
     return state.with_player(msgspec.structs.replace(player, flare=player.flare - flare))
@@ -249,12 +261,15 @@ def _spend_flare(state: GameState, seat: str, flare: int) -> GameState:
 def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameState:
     """Fold a combat event into the game: the combat itself and its effects on the map."""
     if isinstance(event, TacticCardDrawn):
-        return evolve_tactic_drawn(state, event)
+        state = evolve_tactic_drawn(state, event)
+        if state.combat is None:
+            return state
+        return msgspec.structs.replace(state, combat=evolve_combat(ctx.pack, state.combat, event))
     if isinstance(event, BiomeCardDrawn):
         decks = {**state.biome_decks, event.biome: state.biome_decks[event.biome][1:]}
         return msgspec.structs.replace(state, biome_decks=decks)
     if isinstance(event, messages.CombatStarted):
-        return msgspec.structs.replace(state, combat=combat_from_start(event))
+        return msgspec.structs.replace(state, combat=_combat(state, event))
     combat = state.combat
     assert combat is not None, f"{type(event).__name__} outside a combat"
     zone = combat.zone
@@ -283,13 +298,11 @@ def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameSta
             state, units=add_units(state.units, event.seat, event.unit, zone, 1)
         )
     elif isinstance(event, messages.TacticDiscarded):
-        player = state.player(event.seat)
-        hand = list(player.tactic_hand)
-        hand.remove(event.card)
-        discard = (*player.tactic_discard, event.card)
-        state = state.with_player(
-            msgspec.structs.replace(player, tactic_hand=tuple(hand), tactic_discard=discard)
-        )
+        state = state.with_player(_discard(state.player(event.seat), event.card))
+    elif isinstance(event, messages.TacticPlayed):  # N-TAC-1: playing discards the card
+        player = _discard(state.player(event.seat), event.card)
+        player = msgspec.structs.replace(_pay(player, event.cost), flare=player.flare - event.flare)
+        state = state.with_player(player)
     elif isinstance(event, messages.UnitsMovedAfterWin):
         units = remove_units(state.units, event.seat, event.unit, zone, event.count)
         units = add_units(units, event.seat, event.unit, event.destination, event.count)

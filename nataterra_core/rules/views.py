@@ -118,8 +118,17 @@ def seat_view(state: GameState, seat: str | None) -> SeatView:
         biome_discards=dict(state.biome_discards),
         result_reason=state.result_reason,
         winners=state.winners,
-        combat=state.combat,  # fought in the open: boards, groups, the drawn biome card
+        combat=_combat_view(state.combat, seat),
     )
+
+
+def _combat_view(combat: Combat | None, seat: str | None) -> Combat | None:
+    """The combat is fought in the open (boards, groups, the biome card), but the hands it
+    tracks are shown only to their owner."""
+    if combat is None:
+        return None
+    own = {s: cards for s, cards in combat.hands.items() if s == seat}
+    return msgspec.structs.replace(combat, hands=own)
 
 
 # --- The log as a seat sees it ------------------------------------------------------------
@@ -230,11 +239,16 @@ PUBLIC: frozenset[str] = frozenset(
         "damage_removed.v1",
         "ambush_joined.v1",
         "player_chosen.v1",
-        "choice_skipped.v1",
+        "choice_resolved.v1",
+        "play_tactic.v1",
+        "pass_tactics.v1",
+        "window_opened.v1",
+        "tactic_played.v1",
+        "deferred_resolved.v1",
+        "stoneskin_hardened.v1",
         "tactic_discarded.v1",
         "spirits_embraced.v1",
         "units_moved_after_win.v1",
-        "moves_finished.v1",
         "round_closing.v1",
         "round_effects_resolved.v1",
         "aftermath.v1",

@@ -11,23 +11,20 @@ from __future__ import annotations
 
 from typing import Literal, Protocol
 
-from nataterra_core.content.schema import CivAbility, ContentPack
+from nataterra_core.content.schema import EffectPrimitive, EffectSpec
 from nataterra_core.kernel import Command, DiceStream, Event
 
+from .effects import damage_event, effect_events
 from .messages import (
     AmbushJoined,
     BiomeTargetFixed,
-    BonusGranted,
-    ChoiceSkipped,
+    ChoiceResolved,
     ChooseEffectGroup,
     ChoosePlayer,
-    DamageRemoved,
     DiscardTactic,
-    EffectDamage,
     FinishMoves,
     InitiativeRaised,
     MoveAfterWin,
-    MovesFinished,
     PlayerChosen,
     RaiseInitiative,
     RedirectBiome,
@@ -37,6 +34,7 @@ from .messages import (
     UnitsMovedAfterWin,
 )
 from .model import Combat
+from .tactics import TacticEnv
 
 __all__ = [
     "EMBRACE_COST",
@@ -92,8 +90,8 @@ def fix_target(
                 events.extend(env.draw_tactic(seat, dice))
         elif kind == "damage_per_group":
             mine = combat.groups_of(seat)
-            for group in mine:
-                events.append(_damage(env, combat, group.id, amount * len(mine), smite=False))
+            spec = EffectSpec(kind="damage", amount=amount * len(mine), target="own_groups")
+            events.extend(effect_events(env, combat, seat, spec, None, dice))
     return tuple(events)
 
 
@@ -103,21 +101,9 @@ def round_end_damage(env: EnvLike, combat: Combat) -> tuple[Event, ...]:
     if card is None or card.effect.kind != "smite_each_round":
         return ()
     return tuple(
-        _damage(env, combat, g.id, card.effect.amount, smite=True)
+        damage_event(env, combat, g.id, card.effect.amount, smite=True)
         for seat in combat.holders
         for g in combat.groups_of(seat)
-    )
-
-
-def _damage(env: EnvLike, combat: Combat, group_id: int, amount: int, smite: bool) -> EffectDamage:
-    group = combat.groups[group_id]
-    markers = group.damage + amount
-    deaths = min(group.units, markers // group.health)
-    # N-CIV-4: damage that is not smite feeds Bloodthirst (N-COMBAT-21).
-    thirst = not smite and amount > 0 and deaths < group.units
-    bloodthirst = 1 if thirst and env.civ_ability[group.owner] == "bloodthirst" else 0
-    return EffectDamage(
-        group=group_id, amount=amount, smite=smite, deaths=deaths, bloodthirst=bloodthirst
     )
 
 
@@ -129,7 +115,7 @@ def pending_options(env: EnvLike, combat: Combat) -> tuple[str, list[Command]] |
     if kind == "redirect":
         options = [RedirectBiome(redirect=True), RedirectBiome(redirect=False)]
     elif kind == "discard":
-        options = [DiscardTactic(card=card) for card in dict.fromkeys(env.hand(seat))]
+        options = [DiscardTactic(card=card) for card in dict.fromkeys(combat.hands.get(seat, ()))]
     elif kind == "initiative":
         options = [RaiseInitiative(unit=u) for u in dict.fromkeys(g.unit for g in mine)]
     elif kind in ("bonus_group", "heal_round"):
@@ -160,27 +146,29 @@ def choice_events(
     env: EnvLike, combat: Combat, seat: str, command: Command, dice: DiceStream
 ) -> tuple[Event, ...] | None:
     """The events of a pending-choice command (``None``: not such a command)."""
-    kind = combat.pending[0][1] if combat.pending else None
-    card = env.pack.biome_cards[combat.biome_card] if combat.biome_card else None
-    amount = card.effect.amount if card else 0
     if isinstance(command, RedirectBiome):
         return fix_target(env, combat, dice, redirected=command.redirect)
+    if not combat.pending:
+        return None
+    kind = combat.pending[0][1]
+    card = env.pack.biome_cards[combat.biome_card] if combat.biome_card else None
+    amount = card.effect.amount if card else 0
+    resolved = ChoiceResolved(seat=seat, choice=kind)
     if isinstance(command, DiscardTactic):
-        return (TacticDiscarded(seat=seat, card=command.card),)
+        return (resolved, TacticDiscarded(seat=seat, card=command.card))
     if isinstance(command, RaiseInitiative):
-        return (InitiativeRaised(seat=seat, unit=command.unit, amount=amount),)
+        return (resolved, InitiativeRaised(seat=seat, unit=command.unit, amount=amount))
     if isinstance(command, ChooseEffectGroup):
-        if kind == "heal_round":
-            group = combat.groups[command.group]
-            return (DamageRemoved(group=group.id, amount=min(group.damage, amount)),)
-        return (BonusGranted(group=command.group, attack=amount),)
+        primitive: EffectPrimitive = "remove_damage" if kind == "heal_round" else "attack_bonus"
+        spec = EffectSpec(kind=primitive, amount=amount, target="own_group")
+        return (resolved, *effect_events(env, combat, seat, spec, command.group, dice))
     if isinstance(command, ChoosePlayer):
-        assert kind is not None
-        return (PlayerChosen(seat=seat, chosen=command.seat, effect=kind),)
+        return (resolved, PlayerChosen(seat=seat, chosen=command.seat, effect=kind))
     if isinstance(command, SpiritsEmbrace):
         if command.group is None:
-            return (ChoiceSkipped(seat=seat, choice="embrace"),)
+            return (ChoiceResolved(seat=seat, choice=kind, declined=True),)
         return (
+            resolved,
             SpiritsEmbraced(
                 seat=seat,
                 group=command.group,
@@ -196,23 +184,12 @@ def choice_events(
             ),
         )
     if isinstance(command, FinishMoves):
-        return (MovesFinished(seat=seat),)
+        return (ChoiceResolved(seat=seat, choice=kind, declined=True),)
     return None
 
 
-class EnvLike(Protocol):
+class EnvLike(TacticEnv, Protocol):
     """What this module reads from :class:`~.flow.CombatEnv` (which imports this module)."""
-
-    pack: ContentPack
-    civ_ability: dict[str, CivAbility]
-
-    def hand(self, seat: str) -> tuple[str, ...]:
-        """``seat``'s tactic cards in hand."""
-        ...
-
-    def draw_tactic(self, seat: str, dice: DiceStream) -> tuple[Event, ...]:
-        """Events that draw ``seat`` one tactic card."""
-        ...
 
     def flare_cost(self, seat: str, zone: str) -> int | None:
         """Flare ``seat`` pays to redirect a biome effect in ``zone`` (``None``: may not)."""

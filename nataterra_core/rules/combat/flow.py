@@ -20,7 +20,8 @@ from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
 
 from ..hexmap import GameMap
 from ..state import Resources
-from . import biome
+from ..tactics import TacticCardDrawn
+from . import biome, tactics
 from .damage import (
     attack_total,
     damage_dealt,
@@ -43,7 +44,7 @@ from .messages import (
     BiomeCardRevealed,
     BiomeTargetFixed,
     BonusGranted,
-    ChoiceSkipped,
+    ChoiceResolved,
     ChooseGroup,
     ClaimArmor,
     CombatDecided,
@@ -51,6 +52,7 @@ from .messages import (
     CombatOpened,
     CombatStarted,
     DamageRemoved,
+    DeferredResolved,
     DeployGroup,
     DeploymentEnded,
     EffectDamage,
@@ -61,7 +63,7 @@ from .messages import (
     HealGroup,
     InitiativeRaised,
     InjuryResolved,
-    MovesFinished,
+    PassTactics,
     PayInjury,
     PlayerChosen,
     RedirectBiome,
@@ -75,11 +77,14 @@ from .messages import (
     RoundEnded,
     RoundStarted,
     SpiritsEmbraced,
+    StoneskinHardened,
     Support,
     Supported,
     TacticDiscarded,
+    TacticPlayed,
     UnitsMovedAfterWin,
     UnitsRetreated,
+    WindowOpened,
 )
 from .model import Combat, Force, Group, SlotKind, make_group, replace_group
 
@@ -138,7 +143,6 @@ class CombatEnv:
     __slots__ = (
         "_decided",
         "_folds",
-        "_hands",
         "after_win",
         "ambush",
         "blocked",
@@ -159,7 +163,6 @@ class CombatEnv:
         blocked: Callable[[str, str], bool] | None = None,
         draw_biome: BiomeDraw | None = None,
         *,
-        hands: Callable[[str], tuple[str, ...]] | None = None,
         draw_tactics: Callable[[str, DiceStream], tuple[Event, ...]] | None = None,
         flare_costs: Callable[[str, str], int | None] | None = None,
         ambush: Callable[[str], str | None] | None = None,
@@ -175,7 +178,6 @@ class CombatEnv:
         self.blocked = blocked or (lambda seat, zone: False)
         self.draw_biome = draw_biome or _no_biome_card
         # Without a game (the sandbox) there are no hands, decks, pools or map to act on.
-        self._hands = hands or (lambda seat: ())
         self.draw_tactics = draw_tactics or (lambda seat, dice: ())
         self.flare_costs = flare_costs or (lambda seat, zone: None)
         self.ambush = ambush or (lambda seat: None)
@@ -183,10 +185,6 @@ class CombatEnv:
         self.faces = pack.die.faces
         self.civ_ability = {civ.id: civ.ability for civ in pack.civilisations.values()}
         self.essences = {civ.id: frozenset(civ.essences) for civ in pack.civilisations.values()}
-
-    def hand(self, seat: str) -> tuple[str, ...]:
-        """``seat``'s tactic cards in hand."""
-        return self._hands(seat)
 
     def draw_tactic(self, seat: str, dice: DiceStream) -> tuple[Event, ...]:
         """Events that draw ``seat`` one tactic card (N-DEV-6 reshuffles an empty deck)."""
@@ -221,9 +219,15 @@ class CombatEnv:
 # -- starting ---------------------------------------------------------------------------
 
 
-def combat_from_start(event: CombatStarted) -> Combat:
-    """The combat a :class:`CombatStarted` event opens: the attacker deploys first."""
+def combat_from_start(
+    event: CombatStarted, hands: dict[str, tuple[str, ...]] | None = None
+) -> Combat:
+    """The combat a :class:`CombatStarted` event opens: the attacker deploys first.
+
+    ``hands`` are the sides' tactic hands, taken from the game (never logged in the event).
+    """
     return Combat(
+        hands=dict(hands or {}),
         zone=event.zone,
         biome=event.biome,
         attacker=event.attacker,
@@ -392,6 +396,11 @@ def decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | None
 def _decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | None:
     stage = combat.stage
     if combat.pending:
+        seat, choice = combat.pending[0]
+        if choice.startswith("tactic_"):
+            window = choice.removeprefix("tactic_")
+            plays = tactics.playable(env, combat, seat, window)
+            return (seat, [*plays, PassTactics()]) if plays else None
         return biome.pending_options(env, combat)
     if stage == "redirect":
         if biome.redirect_cost(env, combat) is None:
@@ -558,7 +567,7 @@ def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, 
     stage = combat.stage
     if combat.pending:  # a pending choice with nothing to choose from
         seat, choice = combat.pending[0]
-        return (ChoiceSkipped(seat=seat, choice=choice),)
+        return (ChoiceResolved(seat=seat, choice=choice, declined=True),)
     if stage == "deploy":
         return (DeploymentEnded(seat=combat.deploying),)
     if stage == "opening":
@@ -568,6 +577,10 @@ def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, 
     if stage == "redirect":
         return biome.fix_target(env, combat, dice, redirected=False)
     if stage == "effects":
+        if not combat.before_window:  # N-COMBAT-9: attackers first, then defenders
+            opened = tactics.open_window(env, combat, "before", (combat.attacker, combat.defender))
+            if opened:
+                return opened
         return (CombatOpened(initiative=_initiative(env, combat, combat.biome_card)),)
     if stage == "round_start":
         return (RoundStarted(round=combat.round + 1),)
@@ -577,7 +590,7 @@ def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, 
         candidates = _pick_candidates(combat)
         if not candidates:
             return (RoundEnded(round=combat.round),)
-        return (GroupActivated(group=candidates[0].id),)
+        return _activate(env, combat, candidates[0])
     if stage == "round_end":
         return (*biome.round_end_damage(env, combat), RoundClosing(round=combat.round))
     if stage == "round_effects":
@@ -613,6 +626,12 @@ def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, 
             return (RetreatMoveStarted(seat=seat, forces=forces),)
         return (Aftermath(),)
     if stage == "aftermath":
+        if combat.deferred:  # N-COMBAT-27: options played earlier resolve now
+            return tactics.resolve_deferred(env, combat, dice)
+        if not combat.after_window:  # defenders first
+            opened = tactics.open_window(env, combat, "after", (combat.defender, combat.attacker))
+            if opened:
+                return opened
         return (*_spoils(env, combat, dice), _ended(combat))
     if stage == "retreat_move":
         assert combat.retreating is not None
@@ -627,6 +646,14 @@ def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, 
             if not _retreat_destinations(env, combat, seat, f.unit):
                 return (UnitsRetreated(seat=seat, unit=f.unit, count=f.count, lost=True),)
     raise AssertionError(f"no automatic step in stage {stage}")  # pragma: no cover
+
+
+def _activate(env: CombatEnv, combat: Combat, group: Group) -> tuple[Event, ...]:
+    """N-COMBAT-10/11: ``group`` becomes active; the per-group tactic window opens for the
+    players holding a playable option, the group's owner first."""
+    activated = GroupActivated(group=group.id)
+    order = (group.owner, combat.opponent(group.owner))
+    return (activated, *tactics.open_window(env, combat, "group", order))
 
 
 def _own_units(combat: Combat, seat: str) -> tuple[Force, ...]:
@@ -693,7 +720,8 @@ def decide_combat(
     if seat != who:
         raise IllegalCommand(rule, f"{who} decides now in this combat, not {seat}")
     if command not in options:
-        raise IllegalCommand(rule, _why_not(combat, command))
+        rule, why = _why_not(combat, command, rule)
+        raise IllegalCommand(rule, why)
     env._folds.clear()
     events = list(_command_events(env, combat, seat, command, dice))
     for event in events:
@@ -702,22 +730,25 @@ def decide_combat(
     return (*events, *more)
 
 
-def _why_not(combat: Combat, command: Command) -> str:
-    if isinstance(command, Attack) and combat.active >= 0:
+def _why_not(combat: Combat, command: Command, rule: str) -> tuple[str, str]:
+    """The rule a refused command breaks, and why (more precise than the stage's rule)."""
+    if isinstance(command, Attack) and combat.active >= 0 and combat.stage == "action":
         group = combat.groups[combat.active]
         if group.support_only:
-            return "N-COMBAT-5: a melee group in a ranged slot can only support"
-        return (
-            f"N-COMBAT-13: group {group.id} cannot attack group {command.target} "
+            return "N-COMBAT-5", "a melee group in a ranged slot can only support"
+        return "N-COMBAT-13", (
+            f"group {group.id} cannot attack group {command.target} "
             "(melee groups reach ranged groups only when their owner has no melee group)"
         )
-    return f"{command!r} is not a legal choice in the {combat.stage} stage"
+    return rule, f"{command!r} is not a legal choice in the {combat.stage} stage"
 
 
 def _command_events(
     env: CombatEnv, combat: Combat, seat: str, command: Command, dice: DiceStream
 ) -> tuple[Event, ...]:
-    chosen = biome.choice_events(env, combat, seat, command, dice)
+    chosen = tactics.play_events(env, combat, seat, command, dice)
+    if chosen is None:
+        chosen = biome.choice_events(env, combat, seat, command, dice)
     if chosen is not None:
         return chosen
     if isinstance(command, DeployGroup):
@@ -731,7 +762,7 @@ def _command_events(
             ),
         )
     if isinstance(command, ChooseGroup):
-        return (GroupActivated(group=command.group),)
+        return _activate(env, combat, combat.groups[command.group])
     if isinstance(command, HealGroup):
         group = combat.groups[combat.active]
         target = combat.groups[command.target]
@@ -896,20 +927,24 @@ def _effect_damage(pack: ContentPack, combat: Combat, event: EffectDamage) -> Co
 
 def _bonus_granted(pack: ContentPack, combat: Combat, event: BonusGranted) -> Combat:
     group = combat.groups[event.group]
-    group = _replace(group, attack_bonus=group.attack_bonus + event.attack)
-    return _replace(combat, groups=replace_group(combat.groups, group), pending=combat.pending[1:])
+    group = _replace(
+        group,
+        attack_bonus=group.attack_bonus + event.attack,
+        armor_bonus=group.armor_bonus + event.armor,
+    )
+    return _replace(combat, groups=replace_group(combat.groups, group))
 
 
 def _initiative_raised(pack: ContentPack, combat: Combat, event: InitiativeRaised) -> Combat:
     key = f"{event.seat}/{event.unit}"
     bonus = {**combat.initiative_bonus, key: combat.initiative_bonus.get(key, 0) + event.amount}
-    return _replace(combat, initiative_bonus=bonus, pending=combat.pending[1:])
+    return _replace(combat, initiative_bonus=bonus)
 
 
 def _damage_removed(pack: ContentPack, combat: Combat, event: DamageRemoved) -> Combat:
     group = combat.groups[event.group]
     group = _replace(group, damage=group.damage - event.amount)
-    return _replace(combat, groups=replace_group(combat.groups, group), pending=combat.pending[1:])
+    return _replace(combat, groups=replace_group(combat.groups, group))
 
 
 def _ambush_joined(pack: ContentPack, combat: Combat, event: AmbushJoined) -> Combat:
@@ -924,14 +959,65 @@ def _ambush_joined(pack: ContentPack, combat: Combat, event: AmbushJoined) -> Co
 
 
 def _player_chosen(pack: ContentPack, combat: Combat, event: PlayerChosen) -> Combat:
-    rest = combat.pending[1:]
     if event.effect == "choose_no_retreat":
-        return _replace(combat, pending=rest, no_retreat=(*combat.no_retreat, event.chosen))
-    return _replace(combat, pending=((event.chosen, "discard"), *rest))
+        return _replace(combat, no_retreat=(*combat.no_retreat, event.chosen))
+    return _replace(combat, pending=((event.chosen, "discard"), *combat.pending))
 
 
-def _pending_done(pack: ContentPack, combat: Combat, event: Event) -> Combat:
+def _choice_resolved(pack: ContentPack, combat: Combat, event: ChoiceResolved) -> Combat:
     return _replace(combat, pending=combat.pending[1:])
+
+
+def _window_opened(pack: ContentPack, combat: Combat, event: WindowOpened) -> Combat:
+    asks = tuple((seat, f"tactic_{event.window}") for seat in event.seats)
+    flags = {"before": {"before_window": True}, "after": {"after_window": True}}
+    return _replace(combat, pending=(*combat.pending, *asks), **flags.get(event.window, {}))
+
+
+def _hand_without(combat: Combat, seat: str, card: str) -> dict[str, tuple[str, ...]]:
+    hand = list(combat.hands.get(seat, ()))
+    if card in hand:
+        hand.remove(card)
+    return {**combat.hands, seat: tuple(hand)}
+
+
+def _discarded(pack: ContentPack, combat: Combat, event: TacticDiscarded) -> Combat:
+    return _replace(combat, hands=_hand_without(combat, event.seat, event.card))
+
+
+def _drawn(pack: ContentPack, combat: Combat, event: TacticCardDrawn) -> Combat:
+    hands = {**combat.hands, event.seat: (*combat.hands.get(event.seat, ()), event.card)}
+    return _replace(combat, hands=hands)
+
+
+def _tactic_played(pack: ContentPack, combat: Combat, event: TacticPlayed) -> Combat:
+    stock, cost = combat.stocks.get(event.seat, Resources()), event.cost
+    paid = Resources(stock.food - cost.food, stock.wood - cost.wood, stock.metal - cost.metal)
+    flare = {**combat.flare, event.seat: combat.flare.get(event.seat, 0) - event.flare}
+    deferred = combat.deferred
+    if event.deferred:
+        deferred = (*deferred, (event.seat, event.card, event.option, event.target))
+    return _replace(
+        combat,
+        stocks={**combat.stocks, event.seat: paid},
+        flare=flare,
+        deferred=deferred,
+        hands=_hand_without(combat, event.seat, event.card),
+    )
+
+
+def _deferred_resolved(pack: ContentPack, combat: Combat, event: DeferredResolved) -> Combat:
+    return _replace(combat, deferred=combat.deferred[1:])
+
+
+def _stoneskin(pack: ContentPack, combat: Combat, event: StoneskinHardened) -> Combat:
+    groups = tuple(
+        _replace(g, armor_bonus=g.armor_bonus + event.amount)
+        if g.owner == event.seat and g.units
+        else g
+        for g in combat.groups
+    )
+    return _replace(combat, groups=groups)
 
 
 def _embraced(pack: ContentPack, combat: Combat, event: SpiritsEmbraced) -> Combat:
@@ -941,12 +1027,7 @@ def _embraced(pack: ContentPack, combat: Combat, event: SpiritsEmbraced) -> Comb
     else:
         group = _replace(group, armor_bonus=group.armor_bonus + event.amount)
     flare = {**combat.flare, event.seat: combat.flare.get(event.seat, 0) - event.flare}
-    return _replace(
-        combat,
-        groups=replace_group(combat.groups, group),
-        flare=flare,
-        pending=combat.pending[1:],
-    )
+    return _replace(combat, groups=replace_group(combat.groups, group), flare=flare)
 
 
 def _moved_after_win(pack: ContentPack, combat: Combat, event: UnitsMovedAfterWin) -> Combat:
@@ -1138,10 +1219,14 @@ def _attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolved) -
     killed = _add(killed, group.owner, event.attacker_deaths)
     if event.ends_activation:
         groups = replace_group(groups, _replace(groups[event.group], acted=True))
+    flare = combat.flare
+    if event.flare:  # N-CIV-3: the Naga gain flare per unit they defeat
+        flare = {**flare, group.owner: flare.get(group.owner, 0) + event.flare}
     return _replace(
         combat,
         groups=_fill_melee_slots(pack, groups) if combat.melee_waiting else groups,
         killed=killed,
+        flare=flare,
         attacks_made=combat.attacks_made + 1,
         pending_gain=event.armor_claim,
         roll_face=-1,
@@ -1174,11 +1259,15 @@ _FOLD: dict[type[Event], Callable[[ContentPack, Combat, Any], Combat]] = {
     DamageRemoved: _damage_removed,
     AmbushJoined: _ambush_joined,
     PlayerChosen: _player_chosen,
-    ChoiceSkipped: _pending_done,
-    TacticDiscarded: _pending_done,
+    ChoiceResolved: _choice_resolved,
+    TacticDiscarded: _discarded,
+    TacticCardDrawn: _drawn,
+    WindowOpened: _window_opened,
+    TacticPlayed: _tactic_played,
+    DeferredResolved: _deferred_resolved,
+    StoneskinHardened: _stoneskin,
     SpiritsEmbraced: _embraced,
     UnitsMovedAfterWin: _moved_after_win,
-    MovesFinished: _pending_done,
     RoundClosing: _round_closing,
     RoundEffectsResolved: _round_effects_resolved,
     Aftermath: _aftermath,

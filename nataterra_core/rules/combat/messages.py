@@ -26,6 +26,7 @@ __all__ = [
     "Backstab",
     "BackstabDeclared",
     "BackstabDeclined",
+    "ChoiceResolved",
     "ChooseGroup",
     "ClaimArmor",
     "CombatDecided",
@@ -180,6 +181,19 @@ class FinishMoves(Command, frozen=True, tag="finish_moves.v1"):
     """Quick Gains: leave the remaining units where they are."""
 
 
+class PlayTactic(Command, frozen=True, tag="play_tactic.v1"):
+    """Play option ``option`` of tactic card ``card`` in the open window, at ``target``
+    (a group id, when the option acts on a chosen group)."""
+
+    card: str
+    option: int
+    target: int | None = None
+
+
+class PassTactics(Command, frozen=True, tag="pass_tactics.v1"):
+    """Play nothing in this tactic window (the window will not ask you again)."""
+
+
 COMMANDS: tuple[type[Command], ...] = (
     RedirectBiome,
     DiscardTactic,
@@ -189,6 +203,8 @@ COMMANDS: tuple[type[Command], ...] = (
     SpiritsEmbrace,
     MoveAfterWin,
     FinishMoves,
+    PlayTactic,
+    PassTactics,
     DeployGroup,
     ChooseGroup,
     HealGroup,
@@ -259,10 +275,11 @@ class EffectDamage(Event, frozen=True, tag="effect_damage.v1"):
 
 
 class BonusGranted(Event, frozen=True, tag="bonus_granted.v1"):
-    """An effect gave ``group`` attack bonus tokens."""
+    """An effect gave ``group`` attack and/or armor bonus tokens."""
 
     group: int
-    attack: int
+    attack: int = 0
+    armor: int = 0
 
 
 class InitiativeRaised(Event, frozen=True, tag="initiative_raised.v1"):
@@ -295,11 +312,50 @@ class PlayerChosen(Event, frozen=True, tag="player_chosen.v1"):
     effect: str
 
 
-class ChoiceSkipped(Event, frozen=True, tag="choice_skipped.v1"):
-    """A pending ``choice`` of ``seat`` had nothing to choose, or was declined."""
+class ChoiceResolved(Event, frozen=True, tag="choice_resolved.v1"):
+    """The first pending ``choice`` (``seat``'s) is answered; ``declined`` when the seat
+    passed or had nothing to choose. Its effects follow as events of their own."""
 
     seat: str
     choice: str
+    declined: bool = False
+
+
+class WindowOpened(Event, frozen=True, tag="window_opened.v1"):
+    """A tactic window (``before``, ``group`` or ``after``) asks ``seats`` in this order,
+    each once (N-COMBAT-9/11/27); only seats holding a playable option are asked."""
+
+    window: str
+    seats: tuple[str, ...]
+
+
+class TacticPlayed(Event, frozen=True, tag="tactic_played.v1"):
+    """``seat`` played option ``option`` of ``card`` (discarded, cost paid) at ``target``;
+    ``deferred`` after-combat options resolve when the combat ends (N-TAC-1a)."""
+
+    seat: str
+    card: str
+    option: int
+    target: int | None = None
+    cost: Resources = Resources()
+    flare: int = 0
+    deferred: bool = False
+
+
+class DeferredResolved(Event, frozen=True, tag="deferred_resolved.v1"):
+    """An after-combat option played during the combat resolves now (or lapses)."""
+
+    seat: str
+    card: str
+    option: int
+    lapsed: bool = False
+
+
+class StoneskinHardened(Event, frozen=True, tag="stoneskin_hardened.v1"):
+    """N-CIV-2: ``seat`` played a tactic option; each of its groups gains ``amount`` armor."""
+
+    seat: str
+    amount: int
 
 
 class TacticDiscarded(Event, frozen=True, tag="tactic_discarded.v1"):
@@ -326,12 +382,6 @@ class UnitsMovedAfterWin(Event, frozen=True, tag="units_moved_after_win.v1"):
     unit: str
     count: int
     destination: str
-
-
-class MovesFinished(Event, frozen=True, tag="moves_finished.v1"):
-    """Quick Gains: ``seat`` moves no more units."""
-
-    seat: str
 
 
 class CombatOpened(Event, frozen=True, tag="combat_opened.v1"):
@@ -527,11 +577,14 @@ EVENTS: tuple[type[Event], ...] = (
     DamageRemoved,
     AmbushJoined,
     PlayerChosen,
-    ChoiceSkipped,
+    ChoiceResolved,
+    WindowOpened,
+    TacticPlayed,
+    DeferredResolved,
+    StoneskinHardened,
     TacticDiscarded,
     SpiritsEmbraced,
     UnitsMovedAfterWin,
-    MovesFinished,
     RoundClosing,
     RoundEffectsResolved,
     Aftermath,

@@ -187,7 +187,10 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
     ``no_opening_tactics`` list the seats its flags bind; ``pending`` queues (seat, choice)
     pairs asked before anything else; ``flare`` tracks the Naga's flare during the combat;
     ``ambush`` the units that leave when it ends; ``movable`` the winner's units Quick
-    Gains may still move.
+    Gains may still move. ``deferred`` holds after-combat tactic options played during the
+    combat (seat, card, option, target); the window flags say those windows have opened.
+    ``hands`` follows each side's tactic hand through the combat (hidden information: player
+    views show a seat only its own).
     ``killed`` and ``injured`` count units lost per owner (only direct kills score,
     N-COMBAT-26). ``roll_face`` is a rolled die face index awaiting a Deception choice.
     """
@@ -215,6 +218,10 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
     initiative_bonus: dict[str, int] = msgspec.field(default_factory=dict)
     flare: dict[str, int] = msgspec.field(default_factory=dict)
     ambush: tuple[Force, ...] = ()
+    before_window: bool = False
+    after_window: bool = False
+    deferred: tuple[tuple[str, str, int, int | None], ...] = ()
+    hands: dict[str, tuple[str, ...]] = msgspec.field(default_factory=dict)
     movable: tuple[tuple[str, int], ...] = ()
     round: int = 0
     active: int = -1

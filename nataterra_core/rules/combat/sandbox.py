@@ -141,8 +141,16 @@ class Sandbox:
                 raise ValueError(f"{spec.owner!r} is neither attacker nor defender")
             if self.pack.units[spec.unit].civ != spec.owner or spec.count < 1:
                 raise ValueError(f"{spec.count} {spec.unit} cannot fight for {spec.owner}")
-        if battle.biome_card is not None and battle.biome_card not in self.pack.biome_cards:
-            raise ValueError(f"unknown biome card {battle.biome_card!r}")
+        card = battle.biome_card
+        if card is not None:
+            if card not in self.pack.biome_cards:
+                raise ValueError(f"unknown biome card {card!r}")
+            deck = self.pack.biome_cards[card].biome
+            if deck != battle.biome:  # N-COMBAT-7: the card comes from the zone's deck
+                raise ValueError(
+                    f"N-COMBAT-7: a {battle.biome} battle draws no {deck} card ({card!r}); "
+                    "mountains and lakes draw none"
+                )
         return battle
 
     def initial_state(self, setup: Setup) -> SandboxState:

@@ -1,0 +1,82 @@
+"""Effect primitives in combat: each implemented once, composed by cards.
+
+Biome cards (:mod:`.biome`) and tactic-card options (:mod:`.tactics`) describe what they do
+as :class:`~nataterra_core.content.schema.EffectSpec` values: a primitive, an amount and a
+target. This module turns one spec into events; :mod:`.flow` folds those events. The
+tactic-card rules extend the closed set :data:`~nataterra_core.content.schema.EffectPrimitive`
+here, nowhere else.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from nataterra_core.content.schema import CivAbility, ContentPack, EffectSpec
+from nataterra_core.kernel import DiceStream, Event
+
+from .messages import BonusGranted, DamageRemoved, EffectDamage
+from .model import Combat, Group
+
+__all__ = ["EffectEnv", "damage_event", "effect_events", "spec_groups"]
+
+
+class EffectEnv(Protocol):
+    """What effects read from the combat environment (:class:`~.flow.CombatEnv`)."""
+
+    pack: ContentPack
+    civ_ability: dict[str, CivAbility]
+
+    def draw_tactic(self, seat: str, dice: DiceStream) -> tuple[Event, ...]:
+        """Events that draw ``seat`` one tactic card."""
+        ...
+
+
+def spec_groups(combat: Combat, seat: str, spec: EffectSpec, target: int | None) -> list[Group]:
+    """The groups a spec acts on: the chosen one, or all of ``seat``'s."""
+    if spec.target == "own_groups":
+        return combat.groups_of(seat)
+    if spec.target in ("own_group", "enemy_group") and target is not None:
+        group = combat.groups[target]
+        return [group] if group.units else []
+    return []
+
+
+def damage_event(
+    env: EffectEnv, combat: Combat, group_id: int, amount: int, *, smite: bool
+) -> EffectDamage:
+    """Damage markers put on a group by an effect, with the deaths they cause
+    (N-COMBAT-16); smite ignores armor (N-COMBAT-21), other damage feeds Bloodthirst."""
+    group = combat.groups[group_id]
+    deaths = min(group.units, (group.damage + amount) // group.health)
+    thirst = not smite and amount > 0 and deaths < group.units
+    bloodthirst = 1 if thirst and env.civ_ability[group.owner] == "bloodthirst" else 0
+    return EffectDamage(
+        group=group_id, amount=amount, smite=smite, deaths=deaths, bloodthirst=bloodthirst
+    )
+
+
+def effect_events(
+    env: EffectEnv,
+    combat: Combat,
+    seat: str,
+    spec: EffectSpec,
+    target: int | None,
+    dice: DiceStream,
+) -> tuple[Event, ...]:
+    """The events of one effect played by ``seat`` (at ``target`` when it names a group)."""
+    kind, amount = spec.kind, spec.amount
+    if kind == "draw_tactic":
+        events: list[Event] = []
+        for _ in range(amount):
+            events.extend(env.draw_tactic(seat, dice))
+        return tuple(events)
+    groups = spec_groups(combat, seat, spec, target)
+    if kind == "attack_bonus":
+        return tuple(BonusGranted(group=g.id, attack=amount) for g in groups)
+    if kind == "armor_bonus":
+        return tuple(BonusGranted(group=g.id, armor=amount) for g in groups)
+    if kind == "remove_damage":  # N-FAQ-9: an undamaged group is a legal target
+        return tuple(DamageRemoved(group=g.id, amount=min(g.damage, amount)) for g in groups)
+    if kind in ("damage", "smite"):
+        return tuple(damage_event(env, combat, g.id, amount, smite=kind == "smite") for g in groups)
+    raise ValueError(f"unknown effect primitive {kind!r}")

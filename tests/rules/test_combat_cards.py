@@ -1,0 +1,459 @@
+"""Biome-card effects (N-COMBAT-7/8), tactic windows (N-COMBAT-9/11/27, N-TAC-1a/2),
+Stoneskin (N-CIV-2), Spirit's Embrace and the Naga's redirection (N-CIV-3, N-COMBAT-8),
+each played through a combat.
+
+Tactic options come from a test-only overlay of made-up options
+(``tests/packs/made_up_tactics``): the printed cards are compiled by a later issue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pytest
+from positions import grid_map, position
+
+from nataterra_core.content import load_pack
+from nataterra_core.kernel import Command, DiceStream, Event, seed_from_number
+from nataterra_core.rules.combat import messages as m
+from nataterra_core.rules.combat.flow import (
+    CombatEnv,
+    advance,
+    combat_from_start,
+    decide_combat,
+    decision,
+    evolve_combat,
+    start_combat,
+)
+from nataterra_core.rules.combat.model import Combat, Force
+from nataterra_core.rules.combat.policies import DefaultPolicy
+from nataterra_core.rules.combat_phase import combat_env
+from nataterra_core.rules.state import Resources
+from nataterra_core.rules.tactics import TacticCardDrawn
+
+PACK = load_pack(Path(__file__).resolve().parents[1] / "packs" / "made_up_tactics")
+SEED, GAME = seed_from_number(77)
+Chooser = Callable[[Combat, str, Sequence[Command]], Command | None]
+
+
+class CardFight:
+    """A combat with hands, a tactic deck and a pool, driven to its end by a chooser."""
+
+    def __init__(
+        self,
+        forces: dict[str, list[tuple[str, int]]],
+        *,
+        attacker: str,
+        defender: str,
+        card: str | None = None,
+        biome: str = "forest",
+        hands: dict[str, list[str]] | None = None,
+        flare: dict[str, int] | None = None,
+        flare_cost: int | None = None,
+        choose: Chooser | None = None,
+    ) -> None:
+        self.hands = {seat: list(cards) for seat, cards in (hands or {}).items()}
+        self.asked: list[tuple[str, list[Command]]] = []
+        self.policy = DefaultPolicy(PACK)
+        self.choose = choose
+        self.env = CombatEnv(
+            PACK,
+            draw_biome=lambda combat, dice: (card, ()),
+            draw_tactics=lambda seat, dice: (TacticCardDrawn(seat=seat, card="fearless"),),
+            ambush=lambda seat: PACK.civilisations[seat].units[1],
+            after_win=lambda seat, unit: ["next_zone"],
+            flare_costs=lambda seat, zone: flare_cost,
+        )
+        started = start_combat(
+            zone="test",
+            biome=biome,
+            attacker=attacker,
+            defender=defender,
+            forces=[Force(o, u, n) for o in forces for u, n in forces[o]],
+            sides={attacker: {}, defender: {}},
+            stocks={attacker: Resources(5, 5, 5), defender: Resources(5, 5, 5)},
+            flare=flare or {},
+        )
+        self.events: list[Event] = [started]
+        self.combat = combat_from_start(
+            started, {seat: tuple(cards) for seat, cards in self.hands.items()}
+        )
+        self.counter = 0
+        self._fold(advance(self.env, self.combat, self._dice())[0])
+        while self.combat.stage != "end":
+            pending = decision(self.env, self.combat)
+            assert pending is not None
+            seat, options = pending
+            self.asked.append((seat, options))
+            chosen = self.choose(self.combat, seat, options) if self.choose else None
+            command = chosen or self.policy.choose(self.combat, seat, options)
+            self._fold(decide_combat(self.env, self.combat, seat, command, self._dice()))
+
+    def _dice(self) -> DiceStream:
+        return DiceStream(SEED, GAME, "", self.counter)
+
+    def _fold(self, events: Sequence[Event]) -> None:
+        for event in events:
+            self.combat = evolve_combat(PACK, self.combat, event)
+            self.counter = getattr(event, "counter_after", self.counter)
+            if isinstance(event, m.TacticPlayed | m.TacticDiscarded):
+                self.hands[event.seat].remove(event.card)
+            if isinstance(event, TacticCardDrawn):
+                self.hands.setdefault(event.seat, []).append(event.card)
+            self.events.append(event)
+
+    def of(self, kind: type[Event]) -> list[Event]:
+        return [e for e in self.events if isinstance(e, kind)]
+
+    def before(self, kind: type[Event]) -> list[Event]:
+        """Events before the first event of ``kind``."""
+        index = next(i for i, e in enumerate(self.events) if isinstance(e, kind))
+        return self.events[:index]
+
+
+def start_units(civ: str) -> list[tuple[str, int]]:
+    return [(u.id, 3) for u in PACK.units_of(civ) if u.unlock == "start" and u.role == "combat"]
+
+
+def opponent_of(civ: str) -> str:
+    return "beasts" if civ != "beasts" else "velathi"
+
+
+def retreat_if(seat: str) -> Chooser:
+    def choose(combat: Combat, who: str, options: Sequence[Command]) -> Command | None:
+        if who == seat and any(isinstance(o, m.Retreat) for o in options):
+            return m.Retreat(retreat=True)
+        return None
+
+    return choose
+
+
+# -- every biome card, played --------------------------------------------------------------
+
+
+def card_fight(card_id: str, *, strong_holder: bool = True, **kwargs: object) -> CardFight:
+    card = PACK.biome_cards[card_id]
+    holder = "velathi" if card.target == "all" else card.target
+    other = opponent_of(holder)
+    weak = [(start_units(other)[0][0], 1)]
+    forces = {holder: start_units(holder), other: weak if strong_holder else start_units(other)}
+    hands = {holder: ["deadly_cut"], other: ["fearless"]}
+    if holder == "naga" or other == "naga":
+        hands.setdefault("naga", [])
+    return CardFight(
+        forces,
+        attacker=holder,
+        defender=other,
+        card=card_id,
+        biome=card.biome,
+        hands=hands,
+        **kwargs,  # type: ignore[arg-type]
+    )
+
+
+def asked_kinds(fight: CardFight, seat: str) -> set[type[Command]]:
+    return {type(o) for who, options in fight.asked if who == seat for o in options}
+
+
+@pytest.mark.parametrize("card_id", sorted(PACK.biome_cards))
+def test_N_COMBAT_8_every_biome_card_effect_plays(card_id: str) -> None:
+    card = PACK.biome_cards[card_id]
+    kind, amount = card.effect.kind, card.effect.amount
+    holder = "velathi" if card.target == "all" else card.target
+    other = opponent_of(holder)
+    if kind == "no_backstab":
+        fight = card_fight(card_id, strong_holder=False, choose=retreat_if(holder))
+    elif kind in ("no_retreat", "choose_player_no_retreat", "heal_each_round", "smite_each_round"):
+        fight = card_fight(card_id, strong_holder=False)
+    else:
+        fight = card_fight(card_id)
+    holders = fight.of(m.BiomeTargetFixed)[0].holders  # type: ignore[attr-defined]
+    assert holder in holders
+    opening = fight.before(m.CombatOpened)
+    if kind == "smite_each_round":
+        hits = [e for e in fight.of(m.EffectDamage) if e.smite]  # type: ignore[attr-defined]
+        assert hits and all(e.amount == amount for e in hits)  # type: ignore[attr-defined]
+    elif kind in ("no_retreat", "choose_player_no_retreat"):
+        barred = fight.combat.no_retreat
+        assert barred
+        for seat in barred:
+            assert m.Retreat not in asked_kinds(fight, seat)
+    elif kind == "discard_tactic":
+        assert {e.seat for e in fight.of(m.TacticDiscarded)} == set(holders)  # type: ignore[attr-defined]
+    elif kind == "no_tactics_at_start":
+        windows = [e for e in opening if isinstance(e, m.WindowOpened)]
+        assert all(not set(w.seats) & set(holders) for w in windows)
+    elif kind == "move_after_win":
+        assert fight.combat.winner == holder
+        assert fight.of(m.UnitsMovedAfterWin) or any(
+            isinstance(e, m.ChoiceResolved) and e.choice == "move_after_win" for e in fight.events
+        )
+    elif kind == "ambush":
+        (joined,) = fight.of(m.AmbushJoined)
+        deployed = [e for e in fight.of(m.GroupDeployed) if e.unit == joined.unit]  # type: ignore[attr-defined]
+        assert deployed and deployed[-1].units == 1  # type: ignore[attr-defined]
+    elif kind == "raise_initiative":
+        (raised,) = fight.of(m.InitiativeRaised)
+        opened = fight.of(m.CombatOpened)[0]
+        key = f"{raised.seat}/{raised.unit}"  # type: ignore[attr-defined]
+        base = PACK.units[raised.unit].initiative  # type: ignore[attr-defined]
+        essences = sum(e in PACK.civilisations[holder].essences for e in card.essences)
+        assert opened.initiative[key] == min(10, base + amount + essences)  # type: ignore[attr-defined]
+    elif kind == "attack_bonus":
+        granted = [e for e in opening if isinstance(e, m.BonusGranted)]
+        assert {fight.combat.groups[e.group].owner for e in granted} == set(holders)
+        assert all(e.attack == amount for e in granted)
+    elif kind == "draw_tactic_if_win":
+        assert fight.combat.winner == holder
+        after = fight.events[fight.events.index(fight.of(m.CombatDecided)[0]) :]
+        assert [e.seat for e in after if isinstance(e, TacticCardDrawn)] == [holder]
+    elif kind == "draw_tactic":
+        drawn = [e.seat for e in opening if isinstance(e, TacticCardDrawn)]
+        assert sorted(drawn) == sorted(holders)
+    elif kind == "choose_player_discards":
+        chosen = [e.chosen for e in fight.of(m.PlayerChosen)]  # type: ignore[attr-defined]
+        discarded = [e.seat for e in fight.of(m.TacticDiscarded)]  # type: ignore[attr-defined]
+        assert len(chosen) == len(holders)  # each holder names a player...
+        assert discarded and set(discarded) <= set(chosen)  # ...who discards if they can
+    elif kind == "no_backstab":
+        assert fight.combat.retreating == holder
+        assert m.Backstab not in asked_kinds(fight, other)
+        assert fight.of(m.BackstabDeclined)
+    elif kind == "damage_per_group":
+        for seat in holders:
+            mine = [g for g in fight.combat.groups if g.owner == seat]
+            hits = [
+                e
+                for e in opening
+                if isinstance(e, m.EffectDamage) and e.group in {g.id for g in mine}
+            ]
+            assert len(hits) == len(mine)
+            assert all(not e.smite and e.amount == amount * len(mine) for e in hits)
+    elif kind == "heal_each_round":
+        assert m.ChooseEffectGroup in asked_kinds(fight, holder)
+        assert fight.of(m.DamageRemoved)
+    else:  # pragma: no cover - a new kind needs its own check
+        pytest.fail(f"no check for effect kind {kind}")
+
+
+def test_N_COMBAT_7_no_biome_card_means_no_effect() -> None:
+    fight = CardFight(
+        {"velathi": start_units("velathi"), "beasts": start_units("beasts")},
+        attacker="velathi",
+        defender="beasts",
+        card=None,
+        biome="mountain",
+    )
+    assert fight.of(m.BiomeTargetFixed)[0].holders == ()  # type: ignore[attr-defined]
+    assert not fight.of(m.EffectDamage) and not fight.of(m.BonusGranted)
+
+
+# -- tactic windows and Stoneskin ------------------------------------------------------------
+
+
+def play_first(window: str, seat: str, card: str | None = None) -> Chooser:
+    """Play the first offered option (of ``card``) when ``seat`` is asked in ``window``."""
+
+    def choose(combat: Combat, who: str, options: Sequence[Command]) -> Command | None:
+        plays = [o for o in options if isinstance(o, m.PlayTactic)]
+        if who != seat or not plays or combat.pending[0][1] != f"tactic_{window}":
+            return m.PassTactics() if plays else None
+        return next((p for p in plays if card in (None, p.card)), m.PassTactics())
+
+    return choose
+
+
+def test_N_COMBAT_9_before_combat_window_asks_attacker_first_once_each() -> None:
+    fight = CardFight(
+        {"velathi": start_units("velathi"), "beasts": start_units("beasts")},
+        attacker="velathi",
+        defender="beasts",
+        hands={"velathi": ["deadly_cut"], "beasts": ["keep_searching"]},
+        choose=play_first("before", "beasts"),
+    )
+    windows = [e for e in fight.before(m.CombatOpened) if isinstance(e, m.WindowOpened)]
+    assert [(w.window, w.seats) for w in windows] == [("before", ("velathi", "beasts"))]
+    resolved = [e for e in fight.events if isinstance(e, m.ChoiceResolved)][:2]
+    assert [(e.seat, e.declined) for e in resolved] == [("velathi", True), ("beasts", False)]
+    played = fight.of(m.TacticPlayed)[0]
+    assert (played.seat, played.card) == ("beasts", "keep_searching")  # type: ignore[attr-defined]
+    smite = [e for e in fight.of(m.EffectDamage) if e.smite]  # type: ignore[attr-defined]
+    assert smite and smite[0].amount == 2  # type: ignore[attr-defined]
+
+
+def test_N_COMBAT_9_no_window_without_a_playable_option() -> None:
+    fight = CardFight(
+        {"velathi": start_units("velathi"), "beasts": start_units("beasts")},
+        attacker="velathi",
+        defender="beasts",
+        hands={"velathi": ["home_advantage"], "beasts": []},  # after-combat only
+    )
+    before = [e for e in fight.before(m.CombatOpened) if isinstance(e, m.WindowOpened)]
+    assert before == []
+
+
+def test_N_CIV_2_stoneskin_on_a_before_combat_option() -> None:
+    # N-FAQ-18: Stoneskin triggers on before-combat options too.
+    fight = CardFight(
+        {"velathi": start_units("velathi"), "beasts": start_units("beasts")},
+        attacker="velathi",
+        defender="beasts",
+        hands={"velathi": ["deadly_cut"], "beasts": []},
+        choose=play_first("before", "velathi"),
+    )
+    opening = fight.before(m.CombatOpened)
+    (hardened,) = [e for e in opening if isinstance(e, m.StoneskinHardened)]
+    assert (hardened.seat, hardened.amount) == ("velathi", 1)
+    granted = [e for e in opening if isinstance(e, m.BonusGranted)]
+    assert [e.attack for e in granted] == [2]  # deadly_cut's +2 on the chosen group
+
+
+def test_N_CIV_2_no_stoneskin_for_other_civilisations() -> None:
+    fight = CardFight(
+        {"velathi": start_units("velathi"), "beasts": start_units("beasts")},
+        attacker="velathi",
+        defender="beasts",
+        hands={"velathi": [], "beasts": ["keep_searching"]},
+        choose=play_first("before", "beasts"),
+    )
+    assert fight.of(m.TacticPlayed) and not fight.of(m.StoneskinHardened)
+
+
+def test_N_COMBAT_11_window_before_each_active_group_owner_first() -> None:
+    fight = CardFight(
+        {"velathi": start_units("velathi"), "beasts": start_units("beasts")},
+        attacker="velathi",
+        defender="beasts",
+        hands={"velathi": ["deadly_cut"], "beasts": ["fearless"]},
+    )
+    events = fight.events
+    for i, event in enumerate(events):
+        if isinstance(event, m.WindowOpened) and event.window == "group":
+            activated = events[i - 1]
+            assert isinstance(activated, m.GroupActivated)
+            owner = fight.combat.groups[activated.group].owner
+            assert event.seats[0] == owner
+    assert any(isinstance(e, m.WindowOpened) and e.window == "group" for e in events)
+
+
+def test_N_TAC_2_one_option_per_window_per_player() -> None:
+    fight = CardFight(
+        {"velathi": start_units("velathi"), "beasts": start_units("beasts")},
+        attacker="velathi",
+        defender="beasts",
+        hands={"velathi": ["deadly_cut", "deadly_cut"], "beasts": []},
+        choose=play_first("before", "velathi"),
+    )
+    before = fight.before(m.CombatOpened)
+    assert len([e for e in before if isinstance(e, m.TacticPlayed)]) == 1
+    asked = [(who, o) for who, o in fight.asked if any(isinstance(x, m.PlayTactic) for x in o)]
+    assert len([a for a in asked if a[0] == "velathi"]) >= 1
+    assert fight.hands["velathi"] == ["deadly_cut"]  # the second copy stays in hand for now
+
+
+@pytest.mark.parametrize("wins", [True, False])
+def test_N_COMBAT_27_after_combat_option_waits_and_needs_its_condition(wins: bool) -> None:
+    if wins:
+        forces = {"velathi": start_units("velathi"), "beasts": [("goblin", 1)]}
+    else:
+        forces = {"velathi": [("disciple", 1)], "beasts": start_units("beasts")}
+    fight = CardFight(
+        forces,
+        attacker="velathi",
+        defender="beasts",
+        hands={"velathi": ["home_advantage"], "beasts": []},
+        choose=play_first("group", "velathi", "home_advantage"),
+    )
+    (played,) = fight.of(m.TacticPlayed)
+    assert played.deferred  # type: ignore[attr-defined]
+    (deferred,) = fight.of(m.DeferredResolved)
+    assert deferred.lapsed is (not wins)  # type: ignore[attr-defined]
+    ended = fight.events.index(fight.of(m.CombatDecided)[0])
+    draws = [e for e in fight.events[ended:] if isinstance(e, TacticCardDrawn)]
+    assert len(draws) == (1 if wins else 0)
+
+
+# -- the Naga --------------------------------------------------------------------------------
+
+
+def test_N_CIV_3_spirits_embrace_at_the_start_of_rounds() -> None:
+    def embrace(combat: Combat, who: str, options: Sequence[Command]) -> Command | None:
+        offered = [o for o in options if isinstance(o, m.SpiritsEmbrace) and o.group is not None]
+        return offered[0] if offered else None
+
+    fight = CardFight(
+        {"naga": start_units("naga"), "beasts": start_units("beasts")},
+        attacker="naga",
+        defender="beasts",
+        flare={"naga": 4},
+        choose=embrace,
+    )
+    embraced = fight.of(m.SpiritsEmbraced)
+    assert embraced
+    # At most once per round, right after the round starts, and paid for.
+    for event in embraced:
+        index = fight.events.index(event)
+        assert isinstance(fight.events[index - 2], m.RoundStarted)
+    gained = sum(e.flare for e in fight.of(m.AttackResolved))  # type: ignore[attr-defined]
+    assert fight.combat.flare["naga"] == 4 + gained - 2 * len(embraced) >= 0
+
+
+def redirect(combat: Combat, who: str, options: Sequence[Command]) -> Command | None:
+    if any(isinstance(x, m.RedirectBiome) for x in options):
+        return m.RedirectBiome(redirect=True)
+    return None
+
+
+def test_N_COMBAT_8_naga_three_zones_away_pays_two_flare() -> None:
+    # The Naga base (a lake) at z00; the combat zone z30 is three zones away and borders
+    # the lake z31: the zones strictly between are two, so redirection costs 2 flare.
+    game_map = grid_map(["N . . . E V", "H . . L . ."])
+    ctx, state = position(
+        game_map,
+        [("naga", "kambar", "z30", 2), ("velathi", "disciple", "z30", 2)],
+        seats=("velathi", "beasts", "humans", "naga"),
+        active="velathi",
+        phase="combat",
+    )
+    env = combat_env(ctx, state)
+    assert env.flare_cost("naga", "z30") == 2
+    assert env.flare_cost("naga", "z50") is None  # no lake in or next to it
+    fight = CardFight(
+        {"velathi": start_units("velathi"), "naga": start_units("naga")},
+        attacker="velathi",
+        defender="naga",
+        card="forest_hunting_trails_velathi",
+        flare={"naga": 3},
+        flare_cost=env.flare_cost("naga", "z30"),
+        choose=redirect,
+    )
+    (fixed,) = fight.of(m.BiomeTargetFixed)
+    assert fixed.holders == ("naga",)  # type: ignore[attr-defined]
+    assert (fixed.redirected_by, fixed.flare_paid) == ("naga", 2)  # type: ignore[attr-defined]
+    (raised,) = fight.of(m.InitiativeRaised)
+    assert raised.seat == "naga"  # type: ignore[attr-defined]
+
+
+def test_N_COMBAT_8_redirect_needs_enough_flare() -> None:
+    fight = CardFight(
+        {"velathi": start_units("velathi"), "naga": start_units("naga")},
+        attacker="velathi",
+        defender="naga",
+        card="forest_hunting_trails_velathi",
+        flare={"naga": 1},
+        flare_cost=2,
+        choose=redirect,
+    )
+    assert fight.of(m.BiomeTargetFixed)[0].holders == ("velathi",)  # type: ignore[attr-defined]
+
+
+def test_N_COMBAT_8_all_effects_cannot_be_redirected() -> None:
+    fight = CardFight(
+        {"velathi": start_units("velathi"), "naga": start_units("naga")},
+        attacker="velathi",
+        defender="naga",
+        card="forest_a_familiar_area",
+        flare={"naga": 5},
+    )
+    assert not any(isinstance(o, m.RedirectBiome) for _, options in fight.asked for o in options)
