@@ -4,8 +4,6 @@ play at every step, every log verifies; and perft-style pinned counts of legal c
 
 from __future__ import annotations
 
-import os
-
 import msgspec
 import pytest
 from hypothesis import given, settings
@@ -35,7 +33,6 @@ from nataterra_core.rules.state import PHASES, GameState
 from nataterra_core.rules.turns import EndPhase
 
 TURNS = 200
-SOAK = bool(os.environ.get("NATATERRA_SOAK"))
 
 
 def dice_at(session: GameSession, seed: int) -> DiceStream:
@@ -113,13 +110,24 @@ def play_checked(seed: int, players: int, turns: int) -> GameSession:
     return session
 
 
-@settings(max_examples=300 if SOAK else 12, deadline=None)
-@given(seed=st.integers(0, 2**31), players=st.sampled_from([2, 3, 4]))
-def test_random_legal_play_for_200_turns(seed: int, players: int) -> None:
+def check_random_game(seed: int, players: int) -> None:
     session = play_checked(seed, players, TURNS)
     assert session.state.turn == TURNS
     verdict = verify_log(session.log_bytes())
     assert verdict.valid, verdict
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**31), players=st.sampled_from([2, 3, 4]))
+def test_random_legal_play_for_200_turns(seed: int, players: int) -> None:
+    check_random_game(seed, players)
+
+
+@pytest.mark.soak
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**31), players=st.sampled_from([2, 3, 4]))
+def test_random_legal_play_soak(seed: int, players: int) -> None:
+    check_random_game(seed, players)
 
 
 # Perft-style regression: legal-command counts at fixed positions of seeded games, and the
