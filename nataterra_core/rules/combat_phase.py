@@ -64,16 +64,32 @@ _COMBAT_EVENTS = frozenset(messages.EVENTS)
 
 
 def contested(state: GameState) -> list[tuple[str, str]]:
-    """(zone, defender) pairs the active player must still fight, in zone order.
+    """(zone, defender) pairs still to fight this phase, in zone order (N-COMBAT-1).
 
-    The active player is the attacker of every combat of its turn: only its moves bring
-    units of two players together (retreats never enter enemy zones), so it is the one
-    who entered last (N-COMBAT-3).
+    The attacker of a zone is :func:`attacker_in`; it fights the others one at a time
+    (N-COMBAT-1a), and whoever is left fights on the same way.
     """
-    me = state.active_seat
-    mine = {s.zone for s in state.units if s.owner == me}
-    pairs = {(s.zone, s.owner) for s in state.units if s.owner != me and s.zone in mine}
+    owners: dict[str, set[str]] = {}
+    for stack in state.units:
+        owners.setdefault(stack.zone, set()).add(stack.owner)
+    pairs: list[tuple[str, str]] = []
+    for zone, present in owners.items():
+        if len(present) > 1:
+            attacker = attacker_in(state, present)
+            pairs.extend((zone, seat) for seat in present if seat != attacker)
     return sorted(pairs)
+
+
+def attacker_in(state: GameState, present: set[str]) -> str:
+    """N-COMBAT-3: the active player, whose moves brought the players together (retreats
+    never enter enemy zones); when it is gone (**Ruling**, N-COMBAT-1a) the next player
+    in turn order who is there."""
+    seats = state.seats
+    for step in range(len(seats)):
+        seat = seats[(state.active + step) % len(seats)]
+        if seat in present:
+            return seat
+    raise ValueError("nobody is present")
 
 
 def combat_env(ctx: Context, state: GameState) -> CombatEnv:
@@ -177,7 +193,9 @@ def decide_combat_phase(
             raise IllegalCommand(
                 "N-COMBAT-1", f"there is no combat in {command.zone} against {command.defender}"
             )
-        return _start(ctx, state, command.zone, seat, command.defender, dice)
+        present = state.owners_in(command.zone)
+        attacker = attacker_in(state, present)
+        return _start(ctx, state, command.zone, attacker, command.defender, dice)
     if state.combat is None:
         raise IllegalCommand("N-COMBAT-1", "no combat is in progress; start one first")
     events = decide_combat(combat_env(ctx, state), state.combat, seat, command, dice)
@@ -188,7 +206,8 @@ def decide_combat_phase(
     for event in events:
         after = evolve_combat_event(ctx, after, event)
     zone, attacker, defender = state.combat.zone, state.combat.attacker, state.combat.defender
-    if (zone, defender) in contested(after) and after.active_seat == attacker:
+    present = after.owners_in(zone)
+    if {attacker, defender} <= present and attacker_in(after, present) == attacker:
         return (*events, *_start(ctx, after, zone, attacker, defender, dice))
     return events
 

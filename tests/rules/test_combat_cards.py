@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import msgspec
 import pytest
 from positions import grid_map, position
 
@@ -457,3 +458,30 @@ def test_N_COMBAT_8_all_effects_cannot_be_redirected() -> None:
         flare={"naga": 5},
     )
     assert not any(isinstance(o, m.RedirectBiome) for _, options in fight.asked for o in options)
+
+
+# -- three players in one zone ---------------------------------------------------------------
+
+
+def test_N_COMBAT_1a_three_players_fight_one_opponent_at_a_time() -> None:
+    from nataterra_core.rules.combat_phase import attacker_in, contested
+
+    ctx, state = position(
+        grid_map(["V E H . . ."]),
+        [
+            ("velathi", "disciple", "z30", 2),
+            ("beasts", "orc", "z30", 2),
+            ("humans", "peasant", "z30", 2),
+        ],
+        seats=("velathi", "beasts", "humans"),
+        active="velathi",
+        phase="combat",
+    )
+    assert contested(state) == [("z30", "beasts"), ("z30", "humans")]
+    # Once the attacker has gone (it retreated or lost), whoever is left fights on: the
+    # next player in turn order attacks.
+    assert attacker_in(state, {"beasts", "humans"}) == "beasts"
+    gone = msgspec.structs.replace(
+        state, units=tuple(s for s in state.units if s.owner != "velathi")
+    )
+    assert contested(gone) == [("z30", "humans")]
