@@ -466,7 +466,7 @@ def test_N_COMBAT_8_all_effects_cannot_be_redirected() -> None:
 def test_N_COMBAT_1a_three_players_fight_one_opponent_at_a_time() -> None:
     from nataterra_core.rules.combat_phase import attacker_in, contested
 
-    ctx, state = position(
+    _ctx, state = position(
         grid_map(["V E H . . ."]),
         [
             ("velathi", "disciple", "z30", 2),
