@@ -24,7 +24,7 @@ from .combat.flow import (
 )
 from .combat.model import Combat, Force
 from .context import Context
-from .setup import DeckShuffled
+from .setup import shuffle_deck
 from .state import GameState, PlayerState, Resources, add_units, remove_units
 from .tactics import TacticCardDrawn, draw_tactic_events, evolve_tactic_drawn
 
@@ -140,18 +140,11 @@ def combat_env(ctx: Context, state: GameState) -> CombatEnv:
         deck = state.biome_decks[combat.biome]
         events: list[Event] = []
         if not deck:  # N-COMBAT-8: an empty deck is reshuffled from its discard pile
-            before = state.biome_discards[combat.biome]
-            counter = dice.counter
-            deck = tuple(dice.shuffle(before))
-            events.append(
-                DeckShuffled(
-                    deck=f"biome:{combat.biome}",
-                    before=before,
-                    after=deck,
-                    counter_before=counter,
-                    counter_after=dice.counter,
-                )
+            shuffled = shuffle_deck(
+                f"biome:{combat.biome}", state.biome_discards[combat.biome], dice
             )
+            deck = shuffled.after
+            events.append(shuffled)
         if not deck:
             return None, tuple(events)
         events.append(BiomeCardDrawn(biome=combat.biome, card=deck[0]))

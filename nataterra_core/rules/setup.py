@@ -32,6 +32,7 @@ __all__ = [
     "default_map",
     "initial_state",
     "parse_options",
+    "shuffle_deck",
 ]
 
 LEARNING_CIVS: tuple[str, ...] = ("velathi", "beasts", "humans", "naga")
@@ -197,23 +198,21 @@ def decide_start(ctx: Context, state: GameState, dice: DiceStream) -> tuple[Even
     )
     decks = [(f"tactic:{p.civ}", p.tactic_deck) for p in state.players]
     decks += [(f"biome:{biome}", cards) for biome, cards in state.biome_decks.items()]
-    for deck, cards in decks:
-        before = dice.counter
-        after = tuple(dice.shuffle(cards))
-        events.append(
-            DeckShuffled(
-                deck=deck,
-                before=cards,
-                after=after,
-                counter_before=before,
-                counter_after=dice.counter,
-            )
-        )
+    events.extend(shuffle_deck(deck, cards, dice) for deck, cards in decks)
     if len(state.seats) == 2:
         second = state.seats[(first + 1) % 2]
         events.append(StartingBonus(seat=second, gain=Resources(food=1)))
     events.append(TurnStarted(seat=state.seats[first], turn=1))
     return tuple(events)
+
+
+def shuffle_deck(deck: str, cards: tuple[str, ...], dice: DiceStream) -> DeckShuffled:
+    """Shuffle ``cards`` (pack order, or a discard pile being reshuffled) into ``deck``."""
+    before = dice.counter
+    after = tuple(dice.shuffle(cards))
+    return DeckShuffled(
+        deck=deck, before=cards, after=after, counter_before=before, counter_after=dice.counter
+    )
 
 
 def evolve_first_player(state: GameState, event: FirstPlayerDrawn) -> GameState:

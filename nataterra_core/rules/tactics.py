@@ -9,7 +9,7 @@ import msgspec
 
 from nataterra_core.kernel import DiceStream, Event
 
-from .setup import DeckShuffled
+from .setup import shuffle_deck
 from .state import GameState
 
 __all__ = ["EVENTS", "TacticCardDrawn", "draw_tactic_events", "evolve_tactic_drawn"]
@@ -41,18 +41,9 @@ def draw_tactic_events(
     if not deck:
         if already or not player.tactic_discard:
             return ()
-        before = player.tactic_discard
-        counter = dice.counter
-        deck = tuple(dice.shuffle(before))
-        events.append(
-            DeckShuffled(
-                deck=f"tactic:{seat}",
-                before=before,
-                after=deck,
-                counter_before=counter,
-                counter_after=dice.counter,
-            )
-        )
+        shuffled = shuffle_deck(f"tactic:{seat}", player.tactic_discard, dice)
+        deck = shuffled.after
+        events.append(shuffled)
     events.append(TacticCardDrawn(seat=seat, card=deck[0]))
     return tuple(events)
 
