@@ -134,6 +134,27 @@ def combat_env(ctx: Context, state: GameState) -> CombatEnv:
             if flying or z == naga_base or ctx.map.zones[z].biome != "lake"
         ]
 
+    def strategists(seat: str, combat: Combat) -> list[tuple[str, str, int]]:
+        # N-ABL-7: units with Strategise next door join as if here, once per turn each.
+        used: dict[tuple[str, str], int] = {}
+        for owner, unit, zone, count in state.strategised:
+            if owner == seat:
+                used[unit, zone] = used.get((unit, zone), 0) + count
+        for force in combat.joined:
+            if force.owner == seat:
+                used[force.unit, force.origin] = (
+                    used.get((force.unit, force.origin), 0) + force.count
+                )
+        player = state.player(seat)
+        found = []
+        for zone in ctx.map.neighbours(combat.zone):
+            for stack in state.stacks_in(zone):
+                if stack.owner == seat and ctx.ability(player, stack.unit, "strategise"):
+                    left = stack.count - used.get((stack.unit, zone), 0)
+                    if left > 0:
+                        found.append((stack.unit, zone, left))
+        return found
+
     def draw(combat: Combat, dice: DiceStream) -> tuple[str | None, tuple[Event, ...]]:
         if combat.biome not in state.biome_decks:  # mountains and lakes have no deck
             return None, ()
@@ -159,6 +180,7 @@ def combat_env(ctx: Context, state: GameState) -> CombatEnv:
         flare_costs=flare_cost,
         ambush=ambush,
         after_win=after_win,
+        strategists=strategists,
     )
 
 
@@ -288,8 +310,8 @@ def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameSta
     if isinstance(event, messages.AttackResolved):
         target = combat.groups[event.target]
         group = combat.groups[event.group]
-        state = _lose(state, target.owner, target.unit, zone, event.target_deaths)
-        state = _lose(state, group.owner, group.unit, zone, event.attacker_deaths)
+        state = _lose(state, target.owner, target.unit, target.origin or zone, event.target_deaths)
+        state = _lose(state, group.owner, group.unit, group.origin or zone, event.attacker_deaths)
         if event.flare:  # N-CIV-3
             player = state.player(group.owner)
             state = state.with_player(
@@ -297,7 +319,7 @@ def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameSta
             )
     elif isinstance(event, messages.EffectDamage):
         group = combat.groups[event.group]
-        state = _lose(state, group.owner, group.unit, zone, event.deaths)
+        state = _lose(state, group.owner, group.unit, group.origin or zone, event.deaths)
     elif isinstance(event, messages.BiomeTargetFixed) and event.redirected_by:
         state = _spend_flare(state, event.redirected_by, event.flare_paid)
     elif isinstance(event, messages.SpiritsEmbraced):
@@ -315,6 +337,9 @@ def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameSta
         player = _discard(state.player(event.seat), event.card)
         player = msgspec.structs.replace(_pay(player, event.cost), flare=player.flare - event.flare)
         state = state.with_player(player)
+    elif isinstance(event, messages.StrategiseJoined):
+        joined = (event.seat, event.unit, event.origin, event.count)
+        state = msgspec.structs.replace(state, strategised=(*state.strategised, joined))
     elif isinstance(event, messages.UnitsMovedAfterWin):
         units = remove_units(state.units, event.seat, event.unit, zone, event.count)
         units = add_units(units, event.seat, event.unit, event.destination, event.count)
@@ -324,7 +349,7 @@ def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameSta
         if event.paid:
             state = state.with_player(_pay(state.player(group.owner), event.fee))
         else:
-            state = _lose(state, group.owner, group.unit, zone, 1)
+            state = _lose(state, group.owner, group.unit, group.origin or zone, 1)
     elif isinstance(event, messages.UnitsRetreated):
         if event.destination is None:
             state = _lose(state, event.seat, event.unit, zone, event.count)

@@ -93,7 +93,9 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     """A Nataterra position.
 
     ``turn`` counts player turns from 1; ``active`` indexes ``seats`` (turn order is seat
-    order, clockwise, N-TURN-1). ``combat`` is the combat being fought in the combat phase.
+    order, clockwise, N-TURN-1). ``combat`` is the combat being fought in the combat phase;
+    ``strategised`` counts (owner, unit, zone, count) units that joined a combat by
+    Strategise this turn (N-ABL-7: once per turn).
     ``result_reason`` is set once the game is over.
     """
 
@@ -113,6 +115,7 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     result_reason: str | None = None
     winners: tuple[str, ...] = ()
     combat: Combat | None = None
+    strategised: tuple[tuple[str, str, str, int], ...] = ()
 
     @property
     def active_seat(self) -> str:

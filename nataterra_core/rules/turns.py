@@ -89,6 +89,7 @@ def evolve_turn_started(state: GameState, event: TurnStarted) -> GameState:
         turn=event.turn,
         phase="movement",
         units=units,
+        strategised=(),
     )
 
 

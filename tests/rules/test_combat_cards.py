@@ -485,3 +485,64 @@ def test_N_COMBAT_1a_three_players_fight_one_opponent_at_a_time() -> None:
         state, units=tuple(s for s in state.units if s.owner != "velathi")
     )
     assert contested(gone) == [("z30", "humans")]
+
+
+# -- Strategise ------------------------------------------------------------------------------
+
+
+def test_N_ABL_7_strategise_joins_from_next_door_once_per_turn_and_stays_on_retreat() -> None:
+    from nataterra_core.rules.combat_phase import StartCombat
+    from nataterra_core.rules.game import Nataterra
+
+    ctx, state = position(
+        grid_map(["V . . . . E", ". . . . . ."]),
+        [
+            ("velathi", "disciple", "z20", 2),  # next to both fights
+            ("velathi", "zealot", "z30", 1),
+            ("beasts", "orc", "z30", 1),
+            ("velathi", "hunter", "z21", 1),
+            ("beasts", "woodcutter", "z21", 1),
+        ],
+        active="velathi",
+        phase="combat",
+        sides={"velathi": {"disciple": "a"}},  # tech A: Stealth and Strategise
+    )
+
+    class GridNataterra(Nataterra):
+        def context(self, map_id: str) -> object:  # type: ignore[override]
+            return ctx
+
+    decider = GridNataterra(ctx.pack)
+    counter = 0
+
+    def play(command: Command, seat: str = "velathi") -> list[Event]:
+        nonlocal state, counter
+        events = decider.decide(state, command, DiceStream(SEED, GAME, "", counter), seat=seat)
+        for event in events:
+            state = decider.evolve(state, event)
+            counter = getattr(event, "counter_after", counter)
+        return list(events)
+
+    play(StartCombat(zone="z30", defender="beasts"))
+    legal = decider.legal_commands(state, "velathi")
+    assert m.Strategise(unit="disciple", origin="z20", count=2) in legal
+    play(m.Strategise(unit="disciple", origin="z20", count=2))
+    assert decider.acting_seats(state) == ("velathi",)  # nothing left to join: deployment
+    deploys = decider.legal_commands(state, "velathi")
+    assert any(isinstance(c, m.DeployGroup) and c.origin == "z20" for c in deploys)
+    # Play on: Velathi retreats at the first chance; the joined Disciples stay in z20.
+    while state.combat is not None:
+        seat = decider.acting_seats(state)[0]
+        options = decider.legal_commands(state, seat)
+        retreat = m.Retreat(retreat=True)
+        choice = retreat if retreat in options and seat == "velathi" else options[-1]
+        if isinstance(options[0], m.DeployGroup):
+            choice = max(options, key=lambda c: c.size)  # type: ignore[attr-defined]
+        play(choice, seat)
+    lost = state.player("velathi").pool["disciple"] - 3  # 3 Disciple tokens start in the pool
+    disciples = [s for s in state.units if s.unit == "disciple"]
+    assert [(s.zone, s.count) for s in disciples] == ([("z20", 2 - lost)] if lost < 2 else [])
+    assert not any(s.unit == "zealot" and s.zone == "z30" for s in state.units)  # retreated
+    # The second fight of the turn, next door too: those Disciples have strategised already.
+    play(StartCombat(zone="z21", defender="beasts"))
+    assert not any(isinstance(c, m.Strategise) for c in decider.legal_commands(state, "velathi"))

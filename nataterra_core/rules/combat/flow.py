@@ -78,6 +78,10 @@ from .messages import (
     RoundStarted,
     SpiritsEmbraced,
     StoneskinHardened,
+    Strategise,
+    StrategiseDone,
+    StrategiseJoined,
+    StrategiseOffered,
     Support,
     Supported,
     TacticDiscarded,
@@ -105,6 +109,7 @@ INITIATIVE_CAP = 10  # N-COMBAT-6
 
 # The rule a refused command breaks, by the stage that asked for a decision.
 STAGE_RULES = {
+    "strategise": "N-ABL-7",
     "redirect": "N-COMBAT-8",
     "effects": "N-COMBAT-8",
     "round_effects": "N-COMBAT-8",
@@ -154,6 +159,7 @@ class CombatEnv:
         "flare_costs",
         "map",
         "pack",
+        "strategists",
     )
 
     def __init__(
@@ -167,6 +173,7 @@ class CombatEnv:
         flare_costs: Callable[[str, str], int | None] | None = None,
         ambush: Callable[[str], str | None] | None = None,
         after_win: Callable[[str, str], list[str]] | None = None,
+        strategists: Callable[[str, Combat], list[tuple[str, str, int]]] | None = None,
     ) -> None:
         # Memos of pure functions keyed by object identity (states are immutable): the
         # decision last computed, and the folds ``decide`` made, which ``evolve`` then
@@ -182,6 +189,7 @@ class CombatEnv:
         self.flare_costs = flare_costs or (lambda seat, zone: None)
         self.ambush = ambush or (lambda seat: None)
         self.after_win = after_win or (lambda seat, unit: [])
+        self.strategists = strategists or (lambda seat, combat: [])
         self.faces = pack.die.faces
         self.civ_ability = {civ.id: civ.ability for civ in pack.civilisations.values()}
         self.essences = {civ.id: frozenset(civ.essences) for civ in pack.civilisations.values()}
@@ -296,7 +304,7 @@ def _deploy_options(env: CombatEnv, combat: Combat, seat: str) -> list[Command]:
             if k <= force.count and force.count - k <= (groups - 1) * size
         ]
         options.extend(
-            DeployGroup(unit=force.unit, size=k, slot=s)
+            DeployGroup(unit=force.unit, size=k, slot=s, origin=force.origin)
             for k in sizes
             for s in dict.fromkeys(slots)
         )
@@ -401,12 +409,21 @@ def _decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | Non
             window = choice.removeprefix("tactic_")
             plays = tactics.playable(env, combat, seat, window)
             return (seat, [*plays, PassTactics()]) if plays else None
+        if choice == "strategise":
+            joins = [
+                Strategise(unit=unit, origin=origin, count=k)
+                for unit, origin, available in env.strategists(seat, combat)
+                for k in range(1, available + 1)
+            ]
+            return (seat, [*joins, StrategiseDone()]) if joins else None
         return biome.pending_options(env, combat)
     if stage == "redirect":
         if biome.redirect_cost(env, combat) is None:
             return None
         return "naga", [RedirectBiome(redirect=True), RedirectBiome(redirect=False)]
     if stage == "deploy":
+        if not combat.strategise_offered and _strategists(env, combat):
+            return None  # N-ABL-7: joining by Strategise comes first, during set-up
         options = _deploy_options(env, combat, combat.deploying)
         return (combat.deploying, options) if options else None
     if stage == "pick":
@@ -569,6 +586,10 @@ def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, 
         seat, choice = combat.pending[0]
         return (ChoiceResolved(seat=seat, choice=choice, declined=True),)
     if stage == "deploy":
+        if not combat.strategise_offered:
+            seats = _strategists(env, combat)
+            if seats:
+                return (StrategiseOffered(seats=seats),)
         return (DeploymentEnded(seat=combat.deploying),)
     if stage == "opening":
         # N-COMBAT-7: no biome card in mountains or lakes (the drawing function knows).
@@ -648,6 +669,13 @@ def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, 
     raise AssertionError(f"no automatic step in stage {stage}")  # pragma: no cover
 
 
+def _strategists(env: CombatEnv, combat: Combat) -> tuple[str, ...]:
+    """The sides (attacker first) with units next door that may join by Strategise."""
+    if combat.revealed:
+        return ()
+    return tuple(s for s in (combat.attacker, combat.defender) if env.strategists(s, combat))
+
+
 def _activate(env: CombatEnv, combat: Combat, group: Group) -> tuple[Event, ...]:
     """N-COMBAT-10/11: ``group`` becomes active; the per-group tactic window opens for the
     players holding a playable option, the group's owner first."""
@@ -661,9 +689,11 @@ def _own_units(combat: Combat, seat: str) -> tuple[Force, ...]:
     Ambush units are left out: they neither retreat nor move, they leave when it ends."""
     counts: dict[str, int] = {}
     for g in combat.groups_of(seat):
-        counts[g.unit] = counts.get(g.unit, 0) + g.units
+        if not g.origin:  # N-ABL-7: units joined by Strategise stay where they are
+            counts[g.unit] = counts.get(g.unit, 0) + g.units
     for f in combat.reserve_of(seat):
-        counts[f.unit] = counts.get(f.unit, 0) + f.count
+        if not f.origin:
+            counts[f.unit] = counts.get(f.unit, 0) + f.count
     for f in combat.ambush:
         if f.owner == seat:
             counts[f.unit] = max(0, counts.get(f.unit, 0) - f.count)
@@ -759,8 +789,17 @@ def _command_events(
                 unit=command.unit,
                 units=command.size,
                 slot=command.slot,
+                origin=command.origin,
             ),
         )
+    if isinstance(command, Strategise):
+        return (
+            StrategiseJoined(
+                seat=seat, unit=command.unit, origin=command.origin, count=command.count
+            ),
+        )
+    if isinstance(command, StrategiseDone):
+        return (ChoiceResolved(seat=seat, choice="strategise", declined=True),)
     if isinstance(command, ChooseGroup):
         return _activate(env, combat, combat.groups[command.group])
     if isinstance(command, HealGroup):
@@ -856,18 +895,30 @@ def _take_damage(group: Group, damage: int, deaths: int) -> Group:
 
 def _deployed(pack: ContentPack, combat: Combat, event: GroupDeployed) -> Combat:
     side = combat.sides.get(event.seat, {}).get(event.unit)
-    group = make_group(pack, event.group, event.seat, event.unit, event.units, event.slot, side)
-    return _replace(
-        combat,
-        groups=(*combat.groups, group),
-        reserve=_take_reserve(combat.reserve, event.seat, event.unit, event.units),
+    group = make_group(
+        pack, event.group, event.seat, event.unit, event.units, event.slot, side, event.origin
     )
+    reserve = _take_reserve(combat.reserve, event.seat, event.unit, event.units, event.origin)
+    return _replace(combat, groups=(*combat.groups, group), reserve=reserve)
 
 
-def _take_reserve(reserve: tuple[Force, ...], owner: str, unit: str, n: int) -> tuple[Force, ...]:
+def _take_reserve(
+    reserve: tuple[Force, ...], owner: str, unit: str, n: int, origin: str = ""
+) -> tuple[Force, ...]:
+    key = (owner, unit, origin)
     return tuple(
-        _replace(f, count=f.count - n) if (f.owner, f.unit) == (owner, unit) else f for f in reserve
+        _replace(f, count=f.count - n) if (f.owner, f.unit, f.origin) == key else f for f in reserve
     )
+
+
+def _strategise_offered(pack: ContentPack, combat: Combat, event: StrategiseOffered) -> Combat:
+    asks = tuple((seat, "strategise") for seat in event.seats)
+    return _replace(combat, strategise_offered=True, pending=(*combat.pending, *asks))
+
+
+def _strategise_joined(pack: ContentPack, combat: Combat, event: StrategiseJoined) -> Combat:
+    force = Force(event.seat, event.unit, event.count, event.origin)
+    return _replace(combat, reserve=(*combat.reserve, force), joined=(*combat.joined, force))
 
 
 def _deployment_ended(pack: ContentPack, combat: Combat, event: DeploymentEnded) -> Combat:
@@ -1250,6 +1301,8 @@ def _fill_melee_slots(pack: ContentPack, groups: tuple[Group, ...]) -> tuple[Gro
 
 _FOLD: dict[type[Event], Callable[[ContentPack, Combat, Any], Combat]] = {
     GroupDeployed: _deployed,
+    StrategiseOffered: _strategise_offered,
+    StrategiseJoined: _strategise_joined,
     DeploymentEnded: _deployment_ended,
     BiomeCardRevealed: _revealed,
     BiomeTargetFixed: _target_fixed,

@@ -63,6 +63,19 @@ class DeployGroup(Command, frozen=True, tag="deploy_group.v1"):
     unit: str
     size: int
     slot: SlotKind
+    origin: str = ""
+
+
+class Strategise(Command, frozen=True, tag="strategise.v1"):
+    """N-ABL-7: ``count`` ``unit`` in the adjacent ``origin`` join this combat as if here."""
+
+    unit: str
+    origin: str
+    count: int
+
+
+class StrategiseDone(Command, frozen=True, tag="strategise_done.v1"):
+    """No more units join by Strategise."""
 
 
 class ChooseGroup(Command, frozen=True, tag="choose_group.v1"):
@@ -195,6 +208,8 @@ class PassTactics(Command, frozen=True, tag="pass_tactics.v1"):
 
 
 COMMANDS: tuple[type[Command], ...] = (
+    Strategise,
+    StrategiseDone,
     RedirectBiome,
     DiscardTactic,
     RaiseInitiative,
@@ -242,6 +257,22 @@ class GroupDeployed(Event, frozen=True, tag="group_deployed.v1"):
     unit: str
     units: int
     slot: SlotKind
+    origin: str = ""
+
+
+class StrategiseOffered(Event, frozen=True, tag="strategise_offered.v1"):
+    """N-ABL-7: ``seats`` have units next door that may join by Strategise, in this order."""
+
+    seats: tuple[str, ...]
+
+
+class StrategiseJoined(Event, frozen=True, tag="strategise_joined.v1"):
+    """N-ABL-7: ``count`` of ``seat``'s ``unit`` in ``origin`` joined the combat."""
+
+    seat: str
+    unit: str
+    origin: str
+    count: int
 
 
 class DeploymentEnded(Event, frozen=True, tag="deployment_ended.v1"):
@@ -568,6 +599,8 @@ class CombatEnded(Event, frozen=True, tag="combat_ended.v1"):
 EVENTS: tuple[type[Event], ...] = (
     CombatStarted,
     GroupDeployed,
+    StrategiseOffered,
+    StrategiseJoined,
     DeploymentEnded,
     BiomeCardRevealed,
     BiomeTargetFixed,

@@ -52,12 +52,14 @@ Stage = Literal[
 ]
 
 
-class Force(msgspec.Struct, frozen=True, order=True):
-    """``count`` units of one type and owner taking part (or waiting to deploy)."""
+class Force(msgspec.Struct, frozen=True, order=True, omit_defaults=True):
+    """``count`` units of one type and owner taking part (or waiting to deploy); ``origin``
+    is the adjacent zone they joined from by Strategise (N-ABL-7), empty for the zone's own."""
 
     owner: str
     unit: str
     count: int
+    origin: str = ""
 
 
 class Group(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -87,6 +89,7 @@ class Group(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     retaliation: int = 0
     splash: int = 0
     flexible: bool = False
+    origin: str = ""
     initiative: int = 0
     damage: int = 0
     attack_bonus: int = 0
@@ -117,6 +120,7 @@ def make_group(
     units: int,
     slot: SlotKind,
     side: Literal["a", "b"] | None,
+    origin: str = "",
 ) -> Group:
     """A freshly deployed group of ``units`` (N-COMBAT-4), with its tech's bonus icons
     given per unit at the start of the combat (N-COMBAT-20)."""
@@ -127,6 +131,7 @@ def make_group(
         owner=owner,
         units=units,
         slot=slot,
+        origin=origin,
         attack_bonus=template.attack_bonus * units,
         armor_bonus=template.armor_bonus * units,
     )
@@ -190,7 +195,7 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
     Gains may still move. ``deferred`` holds after-combat tactic options played during the
     combat (seat, card, option, target); the window flags say those windows have opened.
     ``hands`` follows each side's tactic hand through the combat (hidden information: player
-    views show a seat only its own).
+    views show a seat only its own). ``joined`` lists the units that joined by Strategise.
     ``killed`` and ``injured`` count units lost per owner (only direct kills score,
     N-COMBAT-26). ``roll_face`` is a rolled die face index awaiting a Deception choice.
     """
@@ -222,6 +227,8 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
     after_window: bool = False
     deferred: tuple[tuple[str, str, int, int | None], ...] = ()
     hands: dict[str, tuple[str, ...]] = msgspec.field(default_factory=dict)
+    strategise_offered: bool = False
+    joined: tuple[Force, ...] = ()
     movable: tuple[tuple[str, int], ...] = ()
     round: int = 0
     active: int = -1
