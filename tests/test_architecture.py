@@ -68,3 +68,22 @@ def test_kernel_knows_no_game() -> None:
         text = path.read_text().lower()
         for word in ("velathi", "beasts", "naga", "biome", "tactic"):
             assert word not in text, f"{path.name} mentions {word!r}"
+
+
+def test_every_module_imports_on_its_own() -> None:
+    """No import cycle hides behind an import order: each module imports first, alone."""
+    import subprocess
+    import sys
+
+    modules = [
+        ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        for path in core_files()
+    ]
+    script = (
+        "import importlib, sys\n"
+        f"for name in {modules!r}:\n"
+        "    for loaded in [m for m in sys.modules if m.startswith('nataterra_core')]:\n"
+        "        del sys.modules[loaded]\n"
+        "    importlib.import_module(name)\n"
+    )
+    subprocess.run([sys.executable, "-c", script], check=True, cwd=ROOT)

@@ -274,9 +274,7 @@ def _lose(state: GameState, owner: str, unit: str, zone: str, count: int) -> Gam
 
 
 def _pay(player: PlayerState, fee: Resources) -> PlayerState:
-    stock = player.stock
-    paid = Resources(stock.food - fee.food, stock.wood - fee.wood, stock.metal - fee.metal)
-    return msgspec.structs.replace(player, stock=paid)
+    return msgspec.structs.replace(player, stock=player.stock - fee)
 
 
 def _discard(player: PlayerState, card: str) -> PlayerState:

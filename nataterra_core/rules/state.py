@@ -15,6 +15,9 @@ from typing import Literal
 
 import msgspec
 
+from .combat.model import Combat
+from .stock import Resources
+
 __all__ = [
     "PHASES",
     "GameState",
@@ -29,17 +32,6 @@ __all__ = [
 Phase = Literal["setup", "movement", "resources", "combat", "development", "over"]
 PHASES: tuple[Phase, ...] = ("movement", "resources", "combat", "development")
 """The four phases of a turn, in order (N-TURN-1)."""
-
-
-class Resources(msgspec.Struct, frozen=True):
-    """Food, wood and metal: a stock, an income, a cost or the multipliers."""
-
-    food: int = 0
-    wood: int = 0
-    metal: int = 0
-
-    def __add__(self, other: Resources) -> Resources:
-        return Resources(self.food + other.food, self.wood + other.wood, self.metal + other.metal)
 
 
 class UnitStack(msgspec.Struct, frozen=True, order=True):
@@ -174,7 +166,3 @@ def remove_units(
             rest = (*units[:i], *units[i + 1 :])
             return rest if left.count == 0 else (*units[:i], left, *units[i + 1 :])
     raise ValueError(f"no {unit} of {owner} in {zone}")
-
-
-# Imported last: the combat model uses Resources from this module.
-from .combat.model import Combat  # noqa: E402

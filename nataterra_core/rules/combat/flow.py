@@ -19,7 +19,7 @@ from nataterra_core.content.schema import ContentPack, Side
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
 
 from ..hexmap import GameMap
-from ..state import Resources
+from ..stock import Resources
 from ..tactics import TacticCardDrawn
 from . import biome, tactics
 from .damage import (
@@ -456,10 +456,7 @@ def _decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | Non
         return (combat.opponent(combat.retreating), [*options, Backstab()]) if options else None
     if stage == "injuries" and combat.injuries:
         injured = combat.groups[combat.injuries[0]]
-        stock = combat.stocks.get(injured.owner, Resources())
-        fee = injured.fee
-        affordable = stock.food >= fee.food and stock.wood >= fee.wood and stock.metal >= fee.metal
-        if not affordable:
+        if not combat.stocks.get(injured.owner, Resources()).covers(injured.fee):
             return None
         return injured.owner, [
             PayInjury(group=injured.id, pay=True),
@@ -1042,8 +1039,7 @@ def _drawn(pack: ContentPack, combat: Combat, event: TacticCardDrawn) -> Combat:
 
 
 def _tactic_played(pack: ContentPack, combat: Combat, event: TacticPlayed) -> Combat:
-    stock, cost = combat.stocks.get(event.seat, Resources()), event.cost
-    paid = Resources(stock.food - cost.food, stock.wood - cost.wood, stock.metal - cost.metal)
+    paid = combat.stocks.get(event.seat, Resources()) - event.cost
     flare = {**combat.flare, event.seat: combat.flare.get(event.seat, 0) - event.flare}
     deferred = combat.deferred
     if event.deferred:
@@ -1224,8 +1220,7 @@ def _injury(pack: ContentPack, combat: Combat, event: InjuryResolved) -> Combat:
     group = combat.groups[event.group]
     rest = combat.injuries[1:]
     if event.paid:
-        stock, fee = combat.stocks[group.owner], event.fee
-        paid = Resources(stock.food - fee.food, stock.wood - fee.wood, stock.metal - fee.metal)
+        paid = combat.stocks[group.owner] - event.fee
         return _replace(combat, injuries=rest, stocks={**combat.stocks, group.owner: paid})
     hurt = _replace(group, units=group.units - 1, damage=0 if group.units == 1 else group.damage)
     return _replace(

@@ -12,7 +12,7 @@ import msgspec
 
 from nataterra_core.kernel import Command, Event
 
-from ..state import Resources
+from ..stock import Resources
 from .model import Force, SlotKind
 
 __all__ = [

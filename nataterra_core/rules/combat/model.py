@@ -15,7 +15,7 @@ import msgspec
 
 from nataterra_core.content.schema import ContentPack
 
-from ..state import Resources
+from ..stock import Resources
 
 __all__ = [
     "Combat",

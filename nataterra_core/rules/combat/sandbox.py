@@ -30,7 +30,7 @@ from nataterra_core.kernel import (
     Setup,
 )
 
-from ..state import Resources
+from ..stock import Resources
 from . import messages
 from .flow import (
     CombatEnv,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from nataterra_core.content.schema import TacticOption
 from nataterra_core.kernel import Command, DiceStream, Event
 
-from ..state import Resources
+from ..stock import Resources
 from .effects import EffectEnv, effect_events
 from .messages import (
     ChoiceResolved,
@@ -62,14 +62,9 @@ def _targets(combat: Combat, seat: str, option: TacticOption) -> list[int | None
 
 
 def _affordable(combat: Combat, seat: str, option: TacticOption) -> bool:
+    cost = Resources(option.cost.food, option.cost.wood, option.cost.metal)
     stock = combat.stocks.get(seat, Resources())
-    cost = option.cost
-    return (
-        stock.food >= cost.food
-        and stock.wood >= cost.wood
-        and stock.metal >= cost.metal
-        and combat.flare.get(seat, 0) >= option.flare
-    )
+    return stock.covers(cost) and combat.flare.get(seat, 0) >= option.flare
 
 
 def playable(env: TacticEnv, combat: Combat, seat: str, window: str) -> list[Command]:

@@ -1,0 +1,26 @@
+"""Amounts of food, wood and metal (rules §5): the one value type stocks, incomes, costs and
+multipliers share. Kept apart so that every rules module can use it without import cycles."""
+
+from __future__ import annotations
+
+import msgspec
+
+__all__ = ["Resources"]
+
+
+class Resources(msgspec.Struct, frozen=True):
+    """Food, wood and metal: a stock, an income, a cost or the multipliers."""
+
+    food: int = 0
+    wood: int = 0
+    metal: int = 0
+
+    def __add__(self, other: Resources) -> Resources:
+        return Resources(self.food + other.food, self.wood + other.wood, self.metal + other.metal)
+
+    def covers(self, cost: Resources) -> bool:
+        """Whether this stock can pay ``cost``."""
+        return self.food >= cost.food and self.wood >= cost.wood and self.metal >= cost.metal
+
+    def __sub__(self, other: Resources) -> Resources:
+        return Resources(self.food - other.food, self.wood - other.wood, self.metal - other.metal)
