@@ -12,6 +12,7 @@ import msgspec
 
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
 
+from . import victory
 from .combat import messages
 from .combat.flow import (
     CombatEnv,
@@ -27,6 +28,7 @@ from .context import Context
 from .setup import shuffle_deck
 from .state import GameState, PlayerState, Resources, add_units, remove_units
 from .tactics import TacticCardDrawn, draw_tactic_events, evolve_tactic_drawn
+from .turns import GameEnded
 
 __all__ = [
     "COMMANDS",
@@ -214,12 +216,19 @@ def decide_combat_phase(
     if state.combat is None:
         raise IllegalCommand("N-COMBAT-1", "no combat is in progress; start one first")
     events = decide_combat(combat_env(ctx, state), state.combat, seat, command, dice)
-    if not isinstance(events[-1], messages.CombatEnded):
+    ended = events[-1]
+    if not isinstance(ended, messages.CombatEnded):
         return events
-    # N-COMBAT-4 (Ruling): units that sat out fight on at once, in the same roles.
     after = state
     for event in events:
         after = evolve_combat_event(ctx, after, event)
+    scored = victory.score_combat(after, ended.winner)  # N-COMBAT-28: scoring at clean-up
+    if any(isinstance(event, GameEnded) for event in scored):
+        return (*events, *scored)
+    events = (*events, *scored)
+    for event in scored:
+        after = victory.evolve_cube_scored(after, event)  # type: ignore[arg-type]
+    # N-COMBAT-4 (Ruling): units that sat out fight on at once, in the same roles.
     zone, attacker, defender = state.combat.zone, state.combat.attacker, state.combat.defender
     present = after.owners_in(zone)
     if {attacker, defender} <= present and attacker_in(after, present) == attacker:

@@ -7,7 +7,6 @@ module is the one place that joins them into the command and event unions and di
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache
 from typing import Any
 
 import msgspec
@@ -25,7 +24,7 @@ from nataterra_core.kernel import (
     Setup,
 )
 
-from . import combat_phase, movement, resources, setup, turns
+from . import combat_phase, movement, resources, setup, turns, victory
 from .context import Context
 from .hexmap import build_map
 from .state import GameState, Phase
@@ -46,6 +45,7 @@ EVENTS: tuple[type[Event], ...] = (
     *movement.EVENTS,
     *resources.EVENTS,
     *combat_phase.EVENTS,
+    *victory.EVENTS,
 )
 
 _EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
@@ -57,6 +57,8 @@ _EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     turns.GameEnded: turns.evolve_game_ended,
     movement.UnitsMoved: movement.evolve_units_moved,
     resources.ResourcesGathered: resources.evolve_resources_gathered,
+    victory.CubeScored: victory.evolve_cube_scored,
+    victory.BaseDestroyed: victory.evolve_base_destroyed,
 }
 assert set(_EVOLVE) | set(combat_phase.EVENTS) == set(EVENTS), "every event needs an evolve"
 
@@ -79,14 +81,18 @@ class Nataterra:
     command_types: Sequence[type[Command]] = COMMANDS
     event_types: Sequence[type[Event]] = EVENTS
 
-    def __init__(self, pack: ContentPack) -> None:
+    def __init__(self, pack: ContentPack, contexts: Sequence[Context] = ()) -> None:
+        """``contexts`` adds maps that are not in the pack (hand-made positions in tests)."""
         self.pack = pack
         self.content = ContentRef(id=pack.pack_id, sha256=pack.sha256)
+        self._contexts = {ctx.map.map_id: ctx for ctx in contexts}
 
-    @cache  # noqa: B019 - one context per map for the decider's lifetime is the point
     def context(self, map_id: str) -> Context:
-        """The pack and built map for ``map_id``."""
-        return Context(self.pack, build_map(self.pack, map_id))
+        """The pack and built map for ``map_id`` (built once per decider)."""
+        ctx = self._contexts.get(map_id)
+        if ctx is None:
+            ctx = self._contexts[map_id] = Context(self.pack, build_map(self.pack, map_id))
+        return ctx
 
     # -- set-up ---------------------------------------------------------------------------
 
@@ -129,7 +135,7 @@ class Nataterra:
         if isinstance(command, turns.EndPhase):
             if state.phase == "combat" and (state.combat or combat_phase.contested(state)):
                 raise IllegalCommand("N-COMBAT-1", "every contested zone must fight first")
-            return turns.decide_end_phase(ctx, state, command, _on_enter)
+            return turns.decide_end_phase(ctx, state, command, _on_enter, victory.bases_taken)
         if isinstance(command, movement.MoveUnits):
             return movement.decide_move(ctx, state, seat, command)
         if isinstance(command, combat_phase.COMMANDS):
@@ -194,5 +200,6 @@ class Nataterra:
         return Outcome(
             winners=state.winners,
             draw=not state.winners,
+            scores={seat: state.cubes.get(seat, 0) for seat in state.seats},
             reason=state.result_reason,
         )

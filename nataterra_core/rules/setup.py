@@ -86,6 +86,7 @@ class GameOptions(msgspec.Struct, frozen=True, kw_only=True):
     map: str | None = None
     max_turns: int = 0
     tournament: bool = False
+    dominance_cubes: int = 4
 
 
 def parse_options(options: Mapping[str, Any]) -> GameOptions:
@@ -101,6 +102,8 @@ def parse_options(options: Mapping[str, Any]) -> GameOptions:
         raise ValueError(f"mode {parsed.mode!r}: only 'learning' is supported so far")
     if parsed.max_turns < 0:
         raise ValueError("N-WIN-6: max_turns must be 0 (off) or positive")
+    if parsed.dominance_cubes < 1:
+        raise ValueError("N-WIN-2: dominance_cubes must be at least 1 (4 by default)")
     return parsed
 
 
@@ -169,6 +172,7 @@ def initial_state(ctx: Context, seats: tuple[str, ...], options: GameOptions) ->
         map_id=ctx.map.map_id,
         mode=options.mode,
         max_turns=options.max_turns,
+        dominance_cubes=options.dominance_cubes,
         players=tuple(players),
         units=tuple(sorted(units)),
         biome_decks={b: tuple(c.id for c in pack.biome_deck(b)) for b in _deck_biomes(pack)},

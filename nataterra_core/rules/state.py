@@ -87,7 +87,8 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     ``turn`` counts player turns from 1; ``active`` indexes ``seats`` (turn order is seat
     order, clockwise, N-TURN-1). ``combat`` is the combat being fought in the combat phase;
     ``strategised`` counts (owner, unit, zone, count) units that joined a combat by
-    Strategise this turn (N-ABL-7: once per turn).
+    Strategise this turn (N-ABL-7: once per turn). ``cubes`` are each seat's victory cubes
+    (N-WIN-2: ``dominance_cubes`` win); ``bases_destroyed`` lists destroyed bases (N-WIN-1).
     ``result_reason`` is set once the game is over.
     """
 
@@ -108,6 +109,9 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     winners: tuple[str, ...] = ()
     combat: Combat | None = None
     strategised: tuple[tuple[str, str, str, int], ...] = ()
+    dominance_cubes: int = 4
+    cubes: dict[str, int] = msgspec.field(default_factory=dict)
+    bases_destroyed: tuple[str, ...] = ()
 
     @property
     def active_seat(self) -> str:

@@ -59,9 +59,17 @@ EVENTS: tuple[type[Event], ...] = (TurnStarted, PhaseStarted, GameEnded)
 PhaseHook = Callable[[Context, GameState, Phase], tuple[Event, ...]]
 """What happens on entering a phase (resources are gathered, …), given the state before."""
 
+TurnEndHook = Callable[[Context, GameState], tuple[Event, ...]]
+"""What happens when a turn ends (bases are destroyed, …); a ``GameEnded`` among its events
+ends the game there."""
+
 
 def decide_end_phase(
-    ctx: Context, state: GameState, command: EndPhase, on_enter: PhaseHook
+    ctx: Context,
+    state: GameState,
+    command: EndPhase,
+    on_enter: PhaseHook,
+    on_turn_end: TurnEndHook,
 ) -> tuple[Event, ...]:
     """End the current phase: start the next one, or the next seat's turn (N-TURN-1)."""
     if command.phase != state.phase:
@@ -72,10 +80,13 @@ def decide_end_phase(
     if index + 1 < len(PHASES):
         phase = PHASES[index + 1]
         return (PhaseStarted(phase=phase), *on_enter(ctx, state, phase))
+    ended = on_turn_end(ctx, state)
+    if any(isinstance(event, GameEnded) for event in ended):
+        return ended
     if state.max_turns and state.turn >= state.max_turns:
-        return (GameEnded(reason="turn_limit"),)  # N-WIN-6: drawn at the turn limit
+        return (*ended, GameEnded(reason="turn_limit"))  # N-WIN-6: drawn at the turn limit
     following = state.seats[(state.active + 1) % len(state.seats)]
-    return (TurnStarted(seat=following, turn=state.turn + 1),)
+    return (*ended, TurnStarted(seat=following, turn=state.turn + 1))
 
 
 def evolve_turn_started(state: GameState, event: TurnStarted) -> GameState:

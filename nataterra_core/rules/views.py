@@ -184,6 +184,8 @@ PUBLIC: frozenset[str] = frozenset(
         "game_ended.v1",
         "units_moved.v1",
         "resources_gathered.v1",
+        "cube_scored.v1",
+        "base_destroyed.v1",
         # combat: every decision and die roll is made in the open; a biome card is drawn
         # face up (N-COMBAT-7)
         "start_combat.v1",

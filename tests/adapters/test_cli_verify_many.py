@@ -156,7 +156,7 @@ def test_json_lines(logs: list[Path]) -> None:
     rows = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
     assert [row["log"] for row in rows] == [str(p) for p in logs[:2]]
     assert rows[0]["status"] == "valid" and rows[0]["exit_code"] == 0
-    assert rows[0]["result"] == {"draw": True, "reason": "turn_limit"}
+    assert rows[0]["result"]["draw"] is True and rows[0]["result"]["reason"] == "turn_limit"
     assert rows[0]["head"] == line_hash(logs[0].read_bytes().splitlines()[-1])
 
 

@@ -508,11 +508,7 @@ def test_N_ABL_7_strategise_joins_from_next_door_once_per_turn_and_stays_on_retr
         sides={"velathi": {"disciple": "a"}},  # tech A: Stealth and Strategise
     )
 
-    class GridNataterra(Nataterra):
-        def context(self, map_id: str) -> object:  # type: ignore[override]
-            return ctx
-
-    decider = GridNataterra(ctx.pack)
+    decider = Nataterra(ctx.pack, contexts=[ctx])
     counter = 0
 
     def play(command: Command, seat: str = "velathi") -> list[Event]:

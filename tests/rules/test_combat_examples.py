@@ -60,10 +60,10 @@ from nataterra_core.rules.combat_phase import (
     StartCombat,
     combat_decision,
     decide_combat_phase,
-    evolve_combat_event,
     legal_combat_phase,
 )
 from nataterra_core.rules.context import Context
+from nataterra_core.rules.game import Nataterra
 from nataterra_core.rules.state import GameState, Resources
 
 E = TypeVar("E", bound=Event)
@@ -574,6 +574,7 @@ class MapFight:
 
     def __init__(self, ctx: Context, state: GameState) -> None:
         self.ctx, self.state = ctx, state
+        self.rules = Nataterra(ctx.pack, contexts=[ctx])
         self.events: list[Event] = []
 
     def decide(self, seat: str, command: object, dice: DiceStream | None = None) -> list[Event]:
@@ -585,7 +586,7 @@ class MapFight:
             dice or any_dice(),  # type: ignore[arg-type]
         )
         for event in events:
-            self.state = evolve_combat_event(self.ctx, self.state, event)
+            self.state = self.rules.evolve(self.state, event)
         self.events.extend(events)
         return list(events)
 

@@ -112,9 +112,15 @@ def play_checked(seed: int, players: int, turns: int) -> GameSession:
 
 def check_random_game(seed: int, players: int) -> None:
     session = play_checked(seed, players, TURNS)
-    assert session.state.turn == TURNS
+    outcome = session.outcome()
+    assert outcome is not None
+    if outcome.reason == "turn_limit":
+        assert session.state.turn == TURNS
+    else:  # N-WIN-1/2: a base destroyed or enough cubes end the game earlier
+        assert outcome.winners and session.state.turn <= TURNS
     verdict = verify_log(session.log_bytes())
     assert verdict.valid, verdict
+    assert verdict.result == outcome
 
 
 @settings(max_examples=12, deadline=None)
