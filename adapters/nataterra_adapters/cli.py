@@ -102,12 +102,15 @@ def _escape(text: str) -> str:
 
 
 def summary_table(state: GameState) -> Table:
-    """Each civilisation's stock and units on the map."""
-    table = Table("civilisation", "food", "wood", "metal", "units on the map", "zones held")
+    """Each civilisation's victory cubes, stock and units on the map."""
+    table = Table(
+        "civilisation", "cubes", "food", "wood", "metal", "units on the map", "zones held"
+    )
     for player in state.players:
         stacks = list(state.stacks_of(player.civ))
         table.add_row(
             player.civ,
+            str(state.cubes.get(player.civ, 0)),
             str(player.stock.food),
             str(player.stock.wood),
             str(player.stock.metal),
@@ -182,7 +185,9 @@ def demo(
     out: Annotated[Path, typer.Option(help="Where to write the game's log.")] = Path(
         "demo-game.jsonl"
     ),
-    turns: Annotated[int, typer.Option(help="Player turns to play (max_turns).", min=1)] = 30,
+    turns: Annotated[
+        int, typer.Option(help="At most this many player turns (max_turns).", min=1)
+    ] = 100,
     players: Annotated[int, typer.Option(help="Number of players, 2 to 4.", min=2, max=4)] = 2,
     content: ContentOption = None,
 ) -> None:
@@ -205,11 +210,11 @@ def demo(
         f"{state.turn} turns, {commands} commands by random legal players"
     )
     console.print(
-        "Movement, resources and the turn flow are played; combat and development "
-        "are not in the engine yet, so those phases are only ended."
+        "Movement, resources, combat and learning-mode victory are played; development "
+        "is not in the engine yet, so that phase is only ended."
     )
     console.print(summary_table(state))
-    console.print(f"result: {result.reason}; log {out} ({len(session.lines)} records)")
+    console.print(f"result: {describe_outcome(result)}; log {out} ({len(session.lines)} records)")
     console.print(f"head {session.head}")
     verdict = verify_log(out.read_bytes(), content=content)
     console.print(verdict_line(str(out), verdict), soft_wrap=True)
