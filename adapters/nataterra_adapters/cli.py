@@ -210,8 +210,8 @@ def demo(
         f"{state.turn} turns, {commands} commands by random legal players"
     )
     console.print(
-        "Movement, resources, combat and learning-mode victory are played; development "
-        "is not in the engine yet, so that phase is only ended."
+        "Movement, resources, combat, recruiting and research are played, and the "
+        "learning-mode victory; structures are not built yet."
     )
     console.print(summary_table(state))
     console.print(f"result: {describe_outcome(result)}; log {out} ({len(session.lines)} records)")

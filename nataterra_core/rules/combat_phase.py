@@ -237,8 +237,17 @@ def decide_combat_phase(
 
 
 def _combat(state: GameState, started: messages.CombatStarted) -> Combat:
-    hands = {seat: state.player(seat).tactic_hand for seat in (started.attacker, started.defender)}
-    return combat_from_start(started, hands)
+    """The combat, with what the game knows of each side beyond the logged forces: hands
+    and techs' initiative changes."""
+    seats = (started.attacker, started.defender)
+    hands = {seat: state.player(seat).tactic_hand for seat in seats}
+    combat = combat_from_start(started, hands)
+    bonus = {
+        f"{seat}/{unit}": steps
+        for seat in seats
+        for unit, steps in state.player(seat).initiative_mods.items()
+    }
+    return msgspec.structs.replace(combat, initiative_bonus=bonus) if bonus else combat
 
 
 def _start(

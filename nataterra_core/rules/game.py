@@ -24,7 +24,7 @@ from nataterra_core.kernel import (
     Setup,
 )
 
-from . import combat_phase, movement, resources, setup, turns, victory
+from . import combat_phase, development, movement, resources, setup, turns, victory
 from .context import Context
 from .hexmap import build_map
 from .state import GameState, Phase
@@ -38,6 +38,7 @@ COMMANDS: tuple[type[Command], ...] = (
     *turns.COMMANDS,
     *movement.COMMANDS,
     *combat_phase.COMMANDS,
+    *development.COMMANDS,
 )
 EVENTS: tuple[type[Event], ...] = (
     *setup.EVENTS,
@@ -46,6 +47,7 @@ EVENTS: tuple[type[Event], ...] = (
     *resources.EVENTS,
     *combat_phase.EVENTS,
     *victory.EVENTS,
+    *development.EVENTS,
 )
 
 _EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
@@ -59,8 +61,17 @@ _EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     resources.ResourcesGathered: resources.evolve_resources_gathered,
     victory.CubeScored: victory.evolve_cube_scored,
     victory.BaseDestroyed: victory.evolve_base_destroyed,
+    development.Recruited: development.evolve_recruited,
+    development.Researched: development.evolve_researched,
+    development.TechResolved: development.evolve_tech_resolved,
+    development.BonusResolved: development.evolve_bonus_resolved,
 }
 assert set(_EVOLVE) | set(combat_phase.EVENTS) == set(EVENTS), "every event needs an evolve"
+
+
+def _on_turn_end(ctx: Context, state: GameState, dice: DiceStream) -> tuple[Event, ...]:
+    """N-DEV-4, then N-WIN-1 (N-WIN-4: base destruction is checked after the techs)."""
+    return (*development.resolve_researched(ctx, state, dice), *victory.bases_taken(ctx, state))
 
 
 def _on_enter(ctx: Context, state: GameState, phase: Phase) -> tuple[Event, ...]:
@@ -71,10 +82,7 @@ def _on_enter(ctx: Context, state: GameState, phase: Phase) -> tuple[Event, ...]
 
 
 class Nataterra:
-    """Nataterra on the kernel: ``Session.new(Nataterra(pack), seats=..., ...)``.
-
-    Development is not played yet: in that phase the only command is ending it.
-    """
+    """Nataterra on the kernel: ``Session.new(Nataterra(pack), seats=..., ...)``."""
 
     rules = RULES
     turn_rule = "N-TURN-1"
@@ -135,9 +143,11 @@ class Nataterra:
         if isinstance(command, turns.EndPhase):
             if state.phase == "combat" and (state.combat or combat_phase.contested(state)):
                 raise IllegalCommand("N-COMBAT-1", "every contested zone must fight first")
-            return turns.decide_end_phase(ctx, state, command, _on_enter, victory.bases_taken)
+            return turns.decide_end_phase(ctx, state, command, dice, _on_enter, _on_turn_end)
         if isinstance(command, movement.MoveUnits):
             return movement.decide_move(ctx, state, seat, command)
+        if isinstance(command, development.COMMANDS):
+            return development.decide_development(ctx, state, seat, command)
         if isinstance(command, combat_phase.COMMANDS):
             raise IllegalCommand(
                 "N-TURN-1", f"combat is fought in the combat phase, not {state.phase}"
@@ -178,6 +188,8 @@ class Nataterra:
         commands: list[Command] = []
         if state.phase == "movement":
             commands.extend(movement.legal_moves(ctx, state, seat))
+        if state.phase == "development":
+            commands.extend(development.legal_development(ctx, state, seat))
         if state.phase == "combat":
             commands.extend(combat_phase.legal_combat_phase(ctx, state))
             if commands:  # N-COMBAT-1: every contested zone fights before the phase ends

@@ -50,7 +50,7 @@ class _Mover:
     def __init__(self, ctx: Context, state: GameState, seat: str, unit: str) -> None:
         player = state.player(seat)
         self.ctx = ctx
-        self.movement = ctx.unit(unit).movement
+        self.movement = ctx.unit(unit).movement + player.movement_mods.get(unit, 0)
         self.flying = ctx.ability(player, unit, "flying") > 0
         self.stealth = ctx.ability(player, unit, "stealth")
         self.enemies = frozenset(s.zone for s in state.units if s.owner != seat)

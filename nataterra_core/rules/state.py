@@ -62,7 +62,10 @@ class PlayerState(msgspec.Struct, frozen=True, kw_only=True):
     workers not yet in the pool (N-SETUP-5). ``sides`` maps a unit type to the group-card
     side a researched tech selected (no entry: side A without tech abilities, N-DEV-5).
     ``structures_unlocked`` lists the structures it may build (N-SETUP-6: face-down tiles
-    are locked; the Humans' Farm starts unlocked).
+    are locked; the Humans' Farm starts unlocked); ``tiles_unlocked`` counts civilisation
+    tiles turned (left first). ``researching`` holds the techs researched this turn (tech,
+    option) until the end of the turn; ``techs`` the unit techs in play; the ``*_mods`` are
+    their changes to a unit type's cost, movement and initiative (N-DEV-3..5).
     """
 
     civ: str
@@ -79,6 +82,12 @@ class PlayerState(msgspec.Struct, frozen=True, kw_only=True):
     tactic_discard: tuple[str, ...] = ()
     sides: dict[str, Literal["a", "b"]] = msgspec.field(default_factory=dict)
     structures_unlocked: tuple[str, ...] = ()
+    tiles_unlocked: int = 0
+    researching: tuple[tuple[str, Literal["a", "b"] | None], ...] = ()
+    techs: tuple[str, ...] = ()
+    cost_mods: dict[str, Resources] = msgspec.field(default_factory=dict)
+    movement_mods: dict[str, int] = msgspec.field(default_factory=dict)
+    initiative_mods: dict[str, int] = msgspec.field(default_factory=dict)
 
 
 class GameState(msgspec.Struct, frozen=True, kw_only=True):

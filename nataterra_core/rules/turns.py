@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import msgspec
 
-from nataterra_core.kernel import Command, Event, IllegalCommand
+from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
 
 from .context import Context
 from .state import PHASES, GameState, Phase, UnitStack
@@ -59,7 +59,7 @@ EVENTS: tuple[type[Event], ...] = (TurnStarted, PhaseStarted, GameEnded)
 PhaseHook = Callable[[Context, GameState, Phase], tuple[Event, ...]]
 """What happens on entering a phase (resources are gathered, …), given the state before."""
 
-TurnEndHook = Callable[[Context, GameState], tuple[Event, ...]]
+TurnEndHook = Callable[[Context, GameState, DiceStream], tuple[Event, ...]]
 """What happens when a turn ends (bases are destroyed, …); a ``GameEnded`` among its events
 ends the game there."""
 
@@ -68,6 +68,7 @@ def decide_end_phase(
     ctx: Context,
     state: GameState,
     command: EndPhase,
+    dice: DiceStream,
     on_enter: PhaseHook,
     on_turn_end: TurnEndHook,
 ) -> tuple[Event, ...]:
@@ -80,7 +81,7 @@ def decide_end_phase(
     if index + 1 < len(PHASES):
         phase = PHASES[index + 1]
         return (PhaseStarted(phase=phase), *on_enter(ctx, state, phase))
-    ended = on_turn_end(ctx, state)
+    ended = on_turn_end(ctx, state, dice)
     if any(isinstance(event, GameEnded) for event in ended):
         return ended
     if state.max_turns and state.turn >= state.max_turns:

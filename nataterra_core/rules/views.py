@@ -184,6 +184,12 @@ PUBLIC: frozenset[str] = frozenset(
         "game_ended.v1",
         "units_moved.v1",
         "resources_gathered.v1",
+        "recruit.v1",
+        "research.v1",
+        "recruited.v1",
+        "researched.v1",
+        "tech_resolved.v1",
+        "bonus_resolved.v1",
         "cube_scored.v1",
         "base_destroyed.v1",
         # combat: every decision and die roll is made in the open; a biome card is drawn

@@ -71,9 +71,13 @@ def test_play_reprompts_on_bad_input_and_refuses_an_empty_undo(tmp_path: Path) -
 
 def test_play_to_the_turn_limit(tmp_path: Path) -> None:
     session = new_game(2, seed=3, options={"max_turns": 1})
-    commands = session.legal_commands("beasts")
-    assert isinstance(commands[-1], EndPhase)  # ending the phase is listed last
-    output, out = played(tmp_path, [str(len(commands)), "1", "1", "1"], "--turns", "1")
+    picks = []
+    for phase in ("movement", "resources", "combat", "development"):
+        commands = session.legal_commands("beasts")
+        assert commands[-1] == EndPhase(phase=phase)  # ending the phase is listed last
+        picks.append(str(len(commands)))
+        session.apply("beasts", commands[-1])
+    output, out = played(tmp_path, picks, "--turns", "1")
     assert "the resources phase begins" in output
     assert "result: drawn (turn_limit)" in output
     assert verify_log(out.read_bytes()).valid

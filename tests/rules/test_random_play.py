@@ -28,6 +28,7 @@ from nataterra_core.rules.combat.messages import (
     Support,
 )
 from nataterra_core.rules.combat_phase import StartCombat
+from nataterra_core.rules.development import Recruit, Research
 from nataterra_core.rules.movement import MoveUnits
 from nataterra_core.rules.state import PHASES, GameState
 from nataterra_core.rules.turns import EndPhase
@@ -47,6 +48,7 @@ def outside_candidates(
     state = session.state
     zones = session.decider.context(state.map_id).map.zone_ids
     units = sorted(session.decider.pack.units)
+    techs = sorted(session.decider.pack.techs)
     candidates: list[Command] = [EndPhase(phase=p) for p in PHASES]
     for command in legal[:: max(1, len(legal) // 6)]:
         if isinstance(command, MoveUnits):
@@ -64,6 +66,8 @@ def outside_candidates(
         DeployGroup(unit=units[draw.draw(len(units))], size=1 + draw.draw(4), slot="flex"),
         PayInjury(group=draw.draw(12), pay=True),
         StartCombat(zone=zones[draw.draw(len(zones))], defender=session.header.seats[-1]),
+        Recruit(unit=units[draw.draw(len(units))]),
+        Research(tech=techs[draw.draw(len(techs))], option=("a", "b", None)[draw.draw(3)]),
     ]
     candidates.extend(combat)
     for _ in range(6):
@@ -180,10 +184,10 @@ def perft(session: GameSession, seed: int, depth: int) -> int:
 
 PERFT_EXPECTED: dict[tuple[int, int, int], tuple[int, ...]] = {
     (2, 1, 1): (16, 91, 216),  # 3 Woodcutters x 5 destinations + end phase (checked by hand)
-    (2, 1, 9): (19, 209, 1109),
-    (2, 7, 12): (22, 308, 2198),
-    (3, 2, 13): (24, 285, 1500),
-    (4, 3, 30): (14, 86, 86),
+    (2, 1, 9): (20, 200, 200),
+    (2, 7, 12): (30, 655, 9796),
+    (3, 2, 13): (28, 463, 3288),
+    (4, 3, 30): (30, 459, 3000),
 }
 
 
