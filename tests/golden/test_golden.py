@@ -11,7 +11,14 @@ from nataterra_core.game import decider_for, verify_log
 from nataterra_core.kernel import DiceStream, read_log, replay_states
 
 # Legal-command counts at fixed records of the golden games (depth 1 and 2 of the tree).
-PERFT_AT: dict[tuple[int, int], tuple[int, int]] = {}
+PERFT_AT: dict[tuple[int, int], tuple[int, int]] = {
+    (11, 30): (8, 62),
+    (11, 150): (2, 4),
+    (12, 150): (1, 27),
+    (13, 30): (13, 67),
+    (13, 90): (2, 42),
+    (13, 150): (10, 24),
+}
 
 
 @pytest.mark.parametrize("seed", GOLDEN_SEEDS)
