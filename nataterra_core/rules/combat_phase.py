@@ -12,7 +12,7 @@ import msgspec
 
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
 
-from . import victory
+from . import structures, victory
 from .combat import messages
 from .combat.flow import (
     CombatEnv,
@@ -23,7 +23,7 @@ from .combat.flow import (
     evolve_combat,
     start_combat,
 )
-from .combat.model import Combat, Force
+from .combat.model import Boost, Combat, Force
 from .context import Context
 from .setup import shuffle_deck
 from .state import GameState, PlayerState, Resources, add_units, remove_units
@@ -65,15 +65,31 @@ EVENTS: tuple[type[Event], ...] = (BiomeCardDrawn, TacticCardDrawn, *messages.EV
 _COMBAT_EVENTS = frozenset(messages.EVENTS)
 
 
-def contested(state: GameState) -> list[tuple[str, str]]:
-    """(zone, defender) pairs still to fight this phase, in zone order (N-COMBAT-1).
-
-    The attacker of a zone is :func:`attacker_in`; it fights the others one at a time
-    (N-COMBAT-1a), and whoever is left fights on the same way.
-    """
+def _presence(ctx: Context | None, state: GameState) -> dict[str, set[str]]:
+    """Who has units in each zone; a Bone Tower counts as a unit (N-STR-3, N-COMBAT-2)."""
     owners: dict[str, set[str]] = {}
     for stack in state.units:
         owners.setdefault(stack.zone, set()).add(stack.owner)
+    if ctx is not None:
+        for placed in structures.fighting_structures(ctx, state):
+            owners.setdefault(placed.zone, set()).add(placed.owner)
+    return owners
+
+
+def present_in(ctx: Context, state: GameState, zone: str) -> set[str]:
+    """Civilisations with units (or a Bone Tower) in ``zone``."""
+    return _presence(ctx, state).get(zone, set())
+
+
+def contested(state: GameState, ctx: Context | None = None) -> list[tuple[str, str]]:
+    """(zone, defender) pairs still to fight this phase, in zone order (N-COMBAT-1).
+
+    The attacker of a zone is :func:`attacker_in`; it fights the others one at a time
+    (N-COMBAT-1a), and whoever is left fights on the same way. With the game's context a
+    Bone Tower counts as a unit: a zone where it stands alone against enemy units is
+    contested (the N-COMBAT-2 exception); other structures never make a combat.
+    """
+    owners = _presence(ctx, state)
     pairs: list[tuple[str, str]] = []
     for zone, present in owners.items():
         if len(present) > 1:
@@ -96,14 +112,16 @@ def attacker_in(state: GameState, present: set[str]) -> str:
 
 def combat_env(ctx: Context, state: GameState) -> CombatEnv:
     """The combat environment on the game's map, with its biome decks."""
-    owners: dict[str, set[str]] = {}
-    for stack in state.units:
-        owners.setdefault(stack.zone, set()).add(stack.owner)
+    owners = _presence(ctx, state)
+    built = {p.zone: p.owner for p in state.structures}
 
     def blocked(seat: str, zone: str) -> bool:
-        # N-COMBAT-23: enemy units or an enemy base bar a retreat (own ones do not).
+        # N-COMBAT-23: enemy units, structures or an enemy base bar a retreat (own ones do
+        # not).
         base = ctx.map.zones[zone].base_owner
-        return bool(owners.get(zone, set()) - {seat}) or (base is not None and base != seat)
+        if bool(owners.get(zone, set()) - {seat}) or built.get(zone, seat) != seat:
+            return True
+        return base is not None and base != seat
 
     drawn: dict[str, int] = {}
 
@@ -114,12 +132,16 @@ def combat_env(ctx: Context, state: GameState) -> CombatEnv:
 
     def flare_cost(seat: str, zone: str) -> int | None:
         # N-COMBAT-8 (Ruling): the zone is a lake or borders one; the cost is the zones
-        # strictly between the base and the combat zone (hex distance - 1, at least 0).
+        # strictly between the base or the nearest soul prison and the combat zone (hex
+        # distance - 1, at least 0).
         game_map = ctx.map
         lakes = [game_map.zones[z].biome == "lake" for z in (zone, *game_map.neighbours(zone))]
-        if not any(lakes) or seat not in game_map.bases:
+        origins = structures.prison_zones(ctx, state, seat)
+        if seat in game_map.bases:
+            origins.append(game_map.base_of(seat))
+        if not any(lakes) or not origins:
             return None
-        return max(0, game_map.distance(game_map.base_of(seat), zone) - 1)
+        return max(0, min(game_map.distance(o, zone) for o in origins) - 1)
 
     def ambush(seat: str) -> str | None:
         # Ambush (Ruling): the leftmost unit on the main board is the first type, in board
@@ -194,7 +216,7 @@ def combat_decision(ctx: Context, state: GameState) -> tuple[str, list[Command]]
 
 def legal_combat_phase(ctx: Context, state: GameState) -> list[Command]:
     """Between combats: the combats still to fight (N-COMBAT-1)."""
-    return [StartCombat(zone=zone, defender=defender) for zone, defender in contested(state)]
+    return [StartCombat(zone=zone, defender=defender) for zone, defender in contested(state, ctx)]
 
 
 def decide_combat_phase(
@@ -206,11 +228,11 @@ def decide_combat_phase(
             raise IllegalCommand("N-COMBAT-1", "finish the combat in progress first")
         if seat != state.active_seat:
             raise IllegalCommand("N-COMBAT-1", "the active player chooses the next combat")
-        if (command.zone, command.defender) not in contested(state):
+        if (command.zone, command.defender) not in contested(state, ctx):
             raise IllegalCommand(
                 "N-COMBAT-1", f"there is no combat in {command.zone} against {command.defender}"
             )
-        present = state.owners_in(command.zone)
+        present = present_in(ctx, state, command.zone)
         attacker = attacker_in(state, present)
         return _start(ctx, state, command.zone, attacker, command.defender, dice)
     if state.combat is None:
@@ -222,6 +244,18 @@ def decide_combat_phase(
     after = state
     for event in events:
         after = evolve_combat_event(ctx, after, event)
+    # N-COMBAT-28: the loser's structures in the zone are removed at clean-up; N-COMBAT-2:
+    # an after-combat move onto an unoccupied enemy structure destroys it without a combat.
+    fallen: tuple[structures.StructureDestroyed, ...] = ()
+    if ended.winner is not None:
+        loser = state.combat.opponent(ended.winner)
+        fallen = structures.lost_combat(after, state.combat.zone, loser)
+    for event in fallen:
+        after = structures.evolve_structure_destroyed(after, event)
+    overrun = structures.overrun(ctx, after, (p.zone for p in after.structures), "N-COMBAT-2")
+    for event in overrun:
+        after = structures.evolve_structure_destroyed(after, event)
+    events = (*events, *fallen, *overrun)
     scored = victory.score_combat(after, ended.winner)  # N-COMBAT-28: scoring at clean-up
     if any(isinstance(event, GameEnded) for event in scored):
         return (*events, *scored)
@@ -230,15 +264,16 @@ def decide_combat_phase(
         after = victory.evolve_cube_scored(after, event)  # type: ignore[arg-type]
     # N-COMBAT-4 (Ruling): units that sat out fight on at once, in the same roles.
     zone, attacker, defender = state.combat.zone, state.combat.attacker, state.combat.defender
-    present = after.owners_in(zone)
+    present = present_in(ctx, after, zone)
     if {attacker, defender} <= present and attacker_in(after, present) == attacker:
         return (*events, *_start(ctx, after, zone, attacker, defender, dice))
     return events
 
 
-def _combat(state: GameState, started: messages.CombatStarted) -> Combat:
-    """The combat, with what the game knows of each side beyond the logged forces: hands
-    and techs' initiative changes."""
+def _combat(ctx: Context, state: GameState, started: messages.CombatStarted) -> Combat:
+    """The combat, with what the game knows of each side beyond the logged forces: hands,
+    techs' initiative changes and what structures give the groups (N-STR-3), per zone the
+    units may fight from (the combat zone and its neighbours, for Strategise)."""
     seats = (started.attacker, started.defender)
     hands = {seat: state.player(seat).tactic_hand for seat in seats}
     combat = combat_from_start(started, hands)
@@ -247,7 +282,16 @@ def _combat(state: GameState, started: messages.CombatStarted) -> Combat:
         for seat in seats
         for unit, steps in state.player(seat).initiative_mods.items()
     }
-    return msgspec.structs.replace(combat, initiative_bonus=bonus) if bonus else combat
+    boosts: dict[str, Boost] = {}
+    if state.structures:
+        for seat in seats:
+            for zone in (started.zone, *ctx.map.neighbours(started.zone)):
+                boost = structures.combat_boost(ctx, state, seat, zone)
+                if boost is not None:
+                    boosts[f"{seat}@{zone}"] = boost
+    if bonus or boosts:
+        return msgspec.structs.replace(combat, initiative_bonus=bonus, boosts=boosts)
+    return combat
 
 
 def _start(
@@ -258,6 +302,11 @@ def _start(
         for s in state.units
         if s.zone == zone and s.owner in (attacker, defender)
     ]
+    forces.extend(  # N-STR-3: the Bone Tower fights as a one-unit group
+        Force(p.owner, p.structure, 1)
+        for p in structures.fighting_structures(ctx, state)
+        if p.zone == zone and p.owner in (attacker, defender)
+    )
     started = start_combat(
         zone=zone,
         biome=ctx.map.zones[zone].biome,
@@ -268,7 +317,7 @@ def _start(
         stocks={seat: state.player(seat).stock for seat in (attacker, defender)},
         flare={seat: state.player(seat).flare for seat in (attacker, defender)},
     )
-    with_combat = msgspec.structs.replace(state, combat=_combat(state, started))
+    with_combat = msgspec.structs.replace(state, combat=_combat(ctx, state, started))
     more, _ = advance(combat_env(ctx, with_combat), with_combat.combat, dice)  # type: ignore[arg-type]
     return (started, *more)
 
@@ -277,9 +326,15 @@ def _start(
 
 
 def _lose(state: GameState, owner: str, unit: str, zone: str, count: int) -> GameState:
-    """Units leave the map and their tokens return to the pool (N-COMBAT-28)."""
+    """Units leave the map and their tokens return to the pool (N-COMBAT-28); a structure
+    fighting as a group (the Bone Tower) that dies is destroyed (N-STR-3)."""
     if not count:
         return state
+    placed = state.structure_in(zone)
+    if placed is not None and placed.structure == unit:
+        return msgspec.structs.replace(
+            state, structures=tuple(p for p in state.structures if p is not placed)
+        )
     units = remove_units(state.units, owner, unit, zone, count)
     units = tuple(
         msgspec.structs.replace(s, moved=min(s.moved, s.count)) if s.moved > s.count else s
@@ -319,7 +374,7 @@ def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameSta
         decks = {**state.biome_decks, event.biome: state.biome_decks[event.biome][1:]}
         return msgspec.structs.replace(state, biome_decks=decks)
     if isinstance(event, messages.CombatStarted):
-        return msgspec.structs.replace(state, combat=_combat(state, event))
+        return msgspec.structs.replace(state, combat=_combat(ctx, state, event))
     combat = state.combat
     assert combat is not None, f"{type(event).__name__} outside a combat"
     zone = combat.zone
@@ -328,6 +383,9 @@ def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameSta
         group = combat.groups[event.group]
         state = _lose(state, target.owner, target.unit, target.origin or zone, event.target_deaths)
         state = _lose(state, group.owner, group.unit, group.origin or zone, event.attacker_deaths)
+        # N-STR-3 Soul Prison: each unit a player's group defeats fills a free slot
+        state = structures.imprison(ctx, state, group.owner, event.target_deaths)
+        state = structures.imprison(ctx, state, target.owner, event.attacker_deaths)
         if event.flare:  # N-CIV-3
             player = state.player(group.owner)
             state = state.with_player(

@@ -24,7 +24,16 @@ from nataterra_core.kernel import (
     Setup,
 )
 
-from . import combat_phase, development, movement, resources, setup, turns, victory
+from . import (
+    combat_phase,
+    development,
+    movement,
+    resources,
+    setup,
+    structures,
+    turns,
+    victory,
+)
 from .context import Context
 from .hexmap import build_map
 from .state import GameState, Phase
@@ -39,6 +48,7 @@ COMMANDS: tuple[type[Command], ...] = (
     *movement.COMMANDS,
     *combat_phase.COMMANDS,
     *development.COMMANDS,
+    *structures.COMMANDS,
 )
 EVENTS: tuple[type[Event], ...] = (
     *setup.EVENTS,
@@ -48,6 +58,7 @@ EVENTS: tuple[type[Event], ...] = (
     *combat_phase.EVENTS,
     *victory.EVENTS,
     *development.EVENTS,
+    *structures.EVENTS,
 )
 
 _EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
@@ -65,6 +76,10 @@ _EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     development.Researched: development.evolve_researched,
     development.TechResolved: development.evolve_tech_resolved,
     development.BonusResolved: development.evolve_bonus_resolved,
+    structures.StructureBuilt: structures.evolve_structure_built,
+    structures.StructureDestroyed: structures.evolve_structure_destroyed,
+    structures.StructuresProduced: structures.evolve_structures_produced,
+    structures.StructureRecruited: structures.evolve_structure_recruited,
 }
 assert set(_EVOLVE) | set(combat_phase.EVENTS) == set(EVENTS), "every event needs an evolve"
 
@@ -74,10 +89,22 @@ def _on_turn_end(ctx: Context, state: GameState, dice: DiceStream) -> tuple[Even
     return (*development.resolve_researched(ctx, state, dice), *victory.bases_taken(ctx, state))
 
 
+def _on_turn_start(
+    ctx: Context, state: GameState, seat: str, dice: DiceStream
+) -> tuple[Event, ...]:
+    """What happens by itself when ``seat``'s turn begins: its structures act (N-STR-3)."""
+    return structures.turn_start_events(ctx, state, seat, dice)
+
+
 def _on_enter(ctx: Context, state: GameState, phase: Phase) -> tuple[Event, ...]:
-    """What happens by itself when a phase begins."""
+    """What happens by itself when a phase begins: gathering, then structures' production
+    (N-RES-1..3, N-STR-3); at the combat phase, enemy structures standing alone among other
+    players' units fall (N-COMBAT-2)."""
     if phase == "resources":
-        return (resources.gather(ctx, state, state.active_seat),)
+        seat = state.active_seat
+        return (resources.gather(ctx, state, seat), *structures.production(ctx, state, seat))
+    if phase == "combat" and state.structures:  # N-COMBAT-2: no units, no combat
+        return structures.overrun(ctx, state, (p.zone for p in state.structures), "N-COMBAT-2")
     return ()
 
 
@@ -141,13 +168,21 @@ class Nataterra:
         if seat != state.active_seat:
             raise IllegalCommand("N-TURN-1", f"it is {state.active_seat}'s turn, not {seat}'s")
         if isinstance(command, turns.EndPhase):
-            if state.phase == "combat" and (state.combat or combat_phase.contested(state)):
+            if state.phase == "combat" and (state.combat or combat_phase.contested(state, ctx)):
                 raise IllegalCommand("N-COMBAT-1", "every contested zone must fight first")
-            return turns.decide_end_phase(ctx, state, command, dice, _on_enter, _on_turn_end)
+            return turns.decide_end_phase(
+                ctx, state, command, dice, _on_enter, _on_turn_end, _on_turn_start
+            )
         if isinstance(command, movement.MoveUnits):
             return movement.decide_move(ctx, state, seat, command)
         if isinstance(command, development.COMMANDS):
             return development.decide_development(ctx, state, seat, command)
+        if isinstance(command, structures.Build):
+            if state.phase != "development":
+                raise IllegalCommand(
+                    "N-TURN-1", f"structures are built in development, not {state.phase}"
+                )
+            return structures.decide_build(ctx, state, seat, command)
         if isinstance(command, combat_phase.COMMANDS):
             raise IllegalCommand(
                 "N-TURN-1", f"combat is fought in the combat phase, not {state.phase}"
@@ -190,6 +225,7 @@ class Nataterra:
             commands.extend(movement.legal_moves(ctx, state, seat))
         if state.phase == "development":
             commands.extend(development.legal_development(ctx, state, seat))
+            commands.extend(structures.legal_builds(ctx, state, seat))
         if state.phase == "combat":
             commands.extend(combat_phase.legal_combat_phase(ctx, state))
             if commands:  # N-COMBAT-1: every contested zone fights before the phase ends

@@ -1,9 +1,15 @@
-"""The movement phase (rules §4, N-MOV-1..4).
+"""The movement phase (rules §4, N-MOV-1..5).
 
 One :class:`MoveUnits` command moves ``count`` not-yet-moved units of one type from one
 zone along one path. The legal list offers every reachable destination once per count,
 with the canonical path (shortest, then lexicographically smallest zone ids); ``decide``
 accepts exactly those, and says which rule a refused path breaks.
+
+Structures (N-STR-3, N-MOV-5): enemy structures never stop a move, except the Bone Tower,
+which counts as a unit; ending a move on an unoccupied enemy structure destroys it at once
+(a :class:`~nataterra_core.rules.structures.StructureDestroyed` after the move). A Stable
+adds movement to units starting in its reach; a player's Underground Tunnels link each
+other (one step) and are crossed like flying when on a mountain.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ import msgspec
 
 from nataterra_core.kernel import Command, Event, IllegalCommand
 
+from . import structures
 from .context import Context
 from .pathfinding import reachable
 from .state import GameState, add_units, remove_units
@@ -45,16 +52,50 @@ EVENTS: tuple[type[Event], ...] = (UnitsMoved,)
 class _Mover:
     """What the terrain and the other players' units mean for one stack of movers."""
 
-    __slots__ = ("ctx", "enemies", "flying", "movement", "naga_base", "stealth")
+    __slots__ = (
+        "ctx",
+        "enemies",
+        "flying",
+        "links",
+        "movement",
+        "naga_base",
+        "seat",
+        "state",
+        "stealth",
+    )
 
     def __init__(self, ctx: Context, state: GameState, seat: str, unit: str) -> None:
         player = state.player(seat)
         self.ctx = ctx
+        self.state = state
+        self.seat = seat
         self.movement = ctx.unit(unit).movement + player.movement_mods.get(unit, 0)
         self.flying = ctx.ability(player, unit, "flying") > 0
         self.stealth = ctx.ability(player, unit, "stealth")
-        self.enemies = frozenset(s.zone for s in state.units if s.owner != seat)
+        towers = structures.fighting_structures(ctx, state)  # N-MOV-5: a unit for movement
+        self.enemies = frozenset(
+            [s.zone for s in state.units if s.owner != seat]
+            + [p.zone for p in towers if p.owner != seat]
+        )
         self.naga_base = ctx.map.bases.get("naga")
+        self.links = structures.tunnel_links(state, seat)
+
+    def movement_from(self, origin: str) -> int:
+        """The movement of units starting in ``origin`` (a Stable adds some, N-STR-3)."""
+        if not self.state.structures:
+            return self.movement
+        return self.movement + structures.movement_bonus(self.ctx, self.state, self.seat, origin)
+
+    def neighbours(self, zone_id: str) -> tuple[str, ...]:
+        """Adjacent zones, and from one of the mover's tunnels its other tunnels (N-STR-3)."""
+        linked = self.links.get(zone_id)
+        if not linked:
+            return self.ctx.map.neighbours(zone_id)
+        return tuple(sorted({*self.ctx.map.neighbours(zone_id), *linked}))
+
+    def linked(self, here: str, step: str) -> bool:
+        """Whether one step leads from ``here`` to ``step``."""
+        return self.ctx.map.adjacent(here, step) or step in self.links.get(here, ())
 
     def can_enter(self, zone_id: str) -> bool:
         """N-MOV-2: no lakes unless flying; the Naga base counts as a lake anyone may enter."""
@@ -63,8 +104,11 @@ class _Mover:
         )
 
     def ends_move(self, zone_id: str) -> bool:
-        """N-MOV-2: entering a mountain ends the move, unless flying."""
-        return not self.flying and self.ctx.map.zones[zone_id].biome == "mountain"
+        """N-MOV-2: entering a mountain ends the move, unless flying or crossing one's own
+        tunnel (N-STR-3)."""
+        if self.flying or self.ctx.map.zones[zone_id].biome != "mountain":
+            return False
+        return not structures.crosses_mountain(self.ctx, self.state, self.seat, zone_id)
 
     def enemy_occupied(self, zone_id: str) -> bool:
         """N-MOV-4: a zone holding at least one enemy unit."""
@@ -74,8 +118,8 @@ class _Mover:
         """Every destination from ``origin`` with its canonical path."""
         return reachable(
             origin,
-            self.movement,
-            self.ctx.map.neighbours,
+            self.movement_from(origin),
+            self.neighbours,
             can_enter=self.can_enter,
             ends_move=self.ends_move,
             enemy_occupied=self.enemy_occupied,
@@ -123,15 +167,19 @@ def decide_move(ctx: Context, state: GameState, seat: str, command: MoveUnits) -
         raise IllegalCommand(
             "N-MOV-1", f"the path to {command.path[-1]} must be the canonical one, {canonical}"
         )
-    return (
-        UnitsMoved(
-            seat=seat,
-            unit=command.unit,
-            origin=command.origin,
-            count=command.count,
-            path=command.path,
-        ),
+    moved = UnitsMoved(
+        seat=seat,
+        unit=command.unit,
+        origin=command.origin,
+        count=command.count,
+        path=command.path,
     )
+    # N-MOV-5/N-FAQ-3: stopping on an unoccupied enemy structure destroys it at once.
+    placed = state.structure_in(command.path[-1])
+    if placed is None or placed.owner == seat:
+        return (moved,)
+    after = evolve_units_moved(state, moved)
+    return (moved, *structures.overrun(ctx, after, (placed.zone,), "N-MOV-5"))
 
 
 def _check_path(ctx: Context, mover: _Mover, command: MoveUnits) -> None:
@@ -139,13 +187,14 @@ def _check_path(ctx: Context, mover: _Mover, command: MoveUnits) -> None:
     path = command.path
     if not path:
         raise IllegalCommand("N-MOV-1", "a move needs at least one step")
-    if len(path) > mover.movement:
+    movement = mover.movement_from(command.origin)
+    if len(path) > movement:
         raise IllegalCommand(
-            "N-MOV-1", f"{command.unit} moves at most {mover.movement} zones, not {len(path)}"
+            "N-MOV-1", f"{command.unit} moves at most {movement} zones, not {len(path)}"
         )
     here, stealth_left = command.origin, mover.stealth
     for step in path:
-        if step not in ctx.map.zones or not ctx.map.adjacent(here, step):
+        if step not in ctx.map.zones or not mover.linked(here, step):
             raise IllegalCommand("N-MOV-1", f"{step} is not adjacent to {here}")
         if step == command.origin:
             raise IllegalCommand("N-MOV-1", "a move may not return to its starting zone")

@@ -22,6 +22,7 @@ __all__ = [
     "PHASES",
     "GameState",
     "Phase",
+    "PlacedStructure",
     "PlayerState",
     "Resources",
     "UnitStack",
@@ -52,6 +53,16 @@ class UnitStack(msgspec.Struct, frozen=True, order=True):
     def unmoved(self) -> int:
         """Units here that may still move this turn."""
         return self.count - self.moved
+
+
+class PlacedStructure(msgspec.Struct, frozen=True, order=True):
+    """A structure on the map (N-STR-0..3): ``owner``'s ``structure`` in ``zone``; ``cubes``
+    are the cubes in a Soul Prison's slots (N-STR-3)."""
+
+    owner: str
+    structure: str
+    zone: str
+    cubes: int = 0
 
 
 class PlayerState(msgspec.Struct, frozen=True, kw_only=True):
@@ -98,7 +109,8 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     ``strategised`` counts (owner, unit, zone, count) units that joined a combat by
     Strategise this turn (N-ABL-7: once per turn). ``cubes`` are each seat's victory cubes
     (N-WIN-2: ``dominance_cubes`` win); ``bases_destroyed`` lists destroyed bases (N-WIN-1).
-    ``result_reason`` is set once the game is over.
+    ``structures`` are the structures on the map, in the order they were built (N-STR-1; a
+    zone holds at least one). ``result_reason`` is set once the game is over.
     """
 
     seats: tuple[str, ...]
@@ -121,6 +133,7 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     dominance_cubes: int = 4
     cubes: dict[str, int] = msgspec.field(default_factory=dict)
     bases_destroyed: tuple[str, ...] = ()
+    structures: tuple[PlacedStructure, ...] = ()
 
     @property
     def active_seat(self) -> str:
@@ -144,6 +157,10 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     def stacks_in(self, zone: str) -> Iterator[UnitStack]:
         """The stacks in ``zone``."""
         return (s for s in self.units if s.zone == zone)
+
+    def structure_in(self, zone: str) -> PlacedStructure | None:
+        """The structure in ``zone``, if any (N-STR-1: at most one)."""
+        return next((s for s in self.structures if s.zone == zone), None)
 
     def owners_in(self, zone: str) -> set[str]:
         """Civilisations with units in ``zone``."""

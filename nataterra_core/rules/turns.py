@@ -63,6 +63,10 @@ TurnEndHook = Callable[[Context, GameState, DiceStream], tuple[Event, ...]]
 """What happens when a turn ends (bases are destroyed, …); a ``GameEnded`` among its events
 ends the game there."""
 
+TurnStartHook = Callable[[Context, GameState, str, DiceStream], tuple[Event, ...]]
+"""What happens when a seat's turn begins (structures act, N-STR-3), after its
+``TurnStarted``; given the state before the ending turn's events and the new seat."""
+
 
 def decide_end_phase(
     ctx: Context,
@@ -71,6 +75,7 @@ def decide_end_phase(
     dice: DiceStream,
     on_enter: PhaseHook,
     on_turn_end: TurnEndHook,
+    on_turn_start: TurnStartHook | None = None,
 ) -> tuple[Event, ...]:
     """End the current phase: start the next one, or the next seat's turn (N-TURN-1)."""
     if command.phase != state.phase:
@@ -87,7 +92,9 @@ def decide_end_phase(
     if state.max_turns and state.turn >= state.max_turns:
         return (*ended, GameEnded(reason="turn_limit"))  # N-WIN-6: drawn at the turn limit
     following = state.seats[(state.active + 1) % len(state.seats)]
-    return (*ended, TurnStarted(seat=following, turn=state.turn + 1))
+    started = TurnStarted(seat=following, turn=state.turn + 1)
+    begun = on_turn_start(ctx, state, following, dice) if on_turn_start else ()
+    return (*ended, started, *begun)
 
 
 def evolve_turn_started(state: GameState, event: TurnStarted) -> GameState:

@@ -21,7 +21,7 @@ import msgspec
 from nataterra_core.kernel.log import line_hash
 
 from .combat.model import Combat
-from .state import GameState, PlayerState, Resources, UnitStack
+from .state import GameState, PlacedStructure, PlayerState, Resources, UnitStack
 
 __all__ = [
     "PUBLIC",
@@ -72,6 +72,7 @@ class SeatView(msgspec.Struct, frozen=True, kw_only=True):
     first: str | None
     players: tuple[PlayerView, ...]
     units: tuple[UnitStack, ...]
+    structures: tuple[PlacedStructure, ...]
     biome_deck_counts: dict[str, int]
     biome_discards: dict[str, tuple[str, ...]]
     result_reason: str | None
@@ -114,6 +115,7 @@ def seat_view(state: GameState, seat: str | None) -> SeatView:
         first=state.seats[state.first] if state.first >= 0 else None,
         players=tuple(_player_view(p, p.civ == seat) for p in state.players),
         units=state.units,
+        structures=state.structures,
         biome_deck_counts={biome: len(cards) for biome, cards in state.biome_decks.items()},
         biome_discards=dict(state.biome_discards),
         result_reason=state.result_reason,
@@ -192,6 +194,12 @@ PUBLIC: frozenset[str] = frozenset(
         "bonus_resolved.v1",
         "cube_scored.v1",
         "base_destroyed.v1",
+        # structures stand in the open (N-STR-0..3)
+        "build.v1",
+        "structure_built.v1",
+        "structure_destroyed.v1",
+        "structures_produced.v1",
+        "structure_recruited.v1",
         # combat: every decision and die roll is made in the open; a biome card is drawn
         # face up (N-COMBAT-7)
         "start_combat.v1",

@@ -49,7 +49,8 @@ def damage_event(
     group = combat.groups[group_id]
     deaths = min(group.units, (group.damage + amount) // group.health)
     thirst = not smite and amount > 0 and deaths < group.units
-    bloodthirst = 1 if thirst and env.civ_ability[group.owner] == "bloodthirst" else 0
+    level = group.bloodthirst + (env.civ_ability[group.owner] == "bloodthirst")
+    bloodthirst = level if thirst else 0
     return EffectDamage(
         group=group_id, amount=amount, smite=smite, deaths=deaths, bloodthirst=bloodthirst
     )

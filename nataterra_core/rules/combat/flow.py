@@ -90,7 +90,7 @@ from .messages import (
     UnitsRetreated,
     WindowOpened,
 )
-from .model import Combat, Force, Group, SlotKind, make_group, replace_group
+from .model import Combat, Force, Group, SlotKind, combat_unit, make_group, replace_group
 
 __all__ = [
     "ROUND_CAP",
@@ -287,7 +287,7 @@ def _deploy_options(env: CombatEnv, combat: Combat, seat: str) -> list[Command]:
     free = _slot_counts(env, combat, seat)
     options: list[Command] = []
     for force in combat.reserve_of(seat):
-        unit = env.pack.units[force.unit]
+        unit = combat_unit(env.pack, force.unit)
         side = combat.sides.get(seat, {}).get(force.unit)
         flexible = unit.side(side or "a").flexible_slot
         own: tuple[SlotKind, ...] = ("melee", "ranged") if flexible else (unit.class_,)
@@ -503,7 +503,7 @@ def _initiative(env: CombatEnv, combat: Combat, card: str | None) -> dict[str, i
         if combat.biome == "mountain" and group.owner == combat.defender:
             bonus += 1
         key = f"{group.owner}/{group.unit}"
-        base = env.pack.units[group.unit].initiative + combat.initiative_bonus.get(key, 0)
+        base = combat_unit(env.pack, group.unit).initiative + combat.initiative_bonus.get(key, 0)
         values[key] = min(INITIATIVE_CAP, base + bonus)
     return values
 
@@ -551,7 +551,9 @@ def _resolve(env: CombatEnv, combat: Combat, face_index: int) -> AttackResolved:
         retaliation = retaliation_damage(target.units, target.retaliation)
     attacker_deaths, _ = resolve_damage(group.damage + retaliation, group.units, group.health)
     owner_ability = env.civ_ability[group.owner]
-    bloodthirst = 1 if hit.damage > 0 and env.civ_ability[target.owner] == "bloodthirst" else 0
+    # N-CIV-4 Bloodthirst, or a Warcry Totem's (N-STR-3)
+    thirst = target.bloodthirst + (env.civ_ability[target.owner] == "bloodthirst")
+    bloodthirst = thirst if hit.damage > 0 else 0
     claim = 0
     survivors = group.units - attacker_deaths
     if owner_ability == "for_the_king" and deaths and survivors:
@@ -640,7 +642,7 @@ def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, 
             return (InjuryResolved(group=injured.id, paid=False, fee=Resources()),)
         if combat.retreating is not None:
             seat = combat.retreating
-            forces = _own_units(combat, seat)
+            forces = _own_units(env.pack, combat, seat)
             return (RetreatMoveStarted(seat=seat, forces=forces),)
         return (Aftermath(),)
     if stage == "aftermath":
@@ -681,9 +683,10 @@ def _activate(env: CombatEnv, combat: Combat, group: Group) -> tuple[Event, ...]
     return (activated, *tactics.open_window(env, combat, "group", order))
 
 
-def _own_units(combat: Combat, seat: str) -> tuple[Force, ...]:
+def _own_units(pack: ContentPack, combat: Combat, seat: str) -> tuple[Force, ...]:
     """``seat``'s units in the combat: survivors on the boards and those that sat out.
-    Ambush units are left out: they neither retreat nor move, they leave when it ends."""
+    Ambush units are left out: they neither retreat nor move, they leave when it ends; so
+    are structures fighting as groups (the Bone Tower never moves, N-FAQ-20)."""
     counts: dict[str, int] = {}
     for g in combat.groups_of(seat):
         if not g.origin:  # N-ABL-7: units joined by Strategise stay where they are
@@ -694,7 +697,9 @@ def _own_units(combat: Combat, seat: str) -> tuple[Force, ...]:
     for f in combat.ambush:
         if f.owner == seat:
             counts[f.unit] = max(0, counts.get(f.unit, 0) - f.count)
-    return tuple(Force(seat, unit, n) for unit, n in sorted(counts.items()) if n)
+    return tuple(
+        Force(seat, unit, n) for unit, n in sorted(counts.items()) if n and unit in pack.units
+    )
 
 
 def _spoils(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
@@ -892,8 +897,17 @@ def _take_damage(group: Group, damage: int, deaths: int) -> Group:
 
 def _deployed(pack: ContentPack, combat: Combat, event: GroupDeployed) -> Combat:
     side = combat.sides.get(event.seat, {}).get(event.unit)
+    boost = combat.boosts.get(f"{event.seat}@{event.origin or combat.zone}")
     group = make_group(
-        pack, event.group, event.seat, event.unit, event.units, event.slot, side, event.origin
+        pack,
+        event.group,
+        event.seat,
+        event.unit,
+        event.units,
+        event.slot,
+        side,
+        event.origin,
+        boost,
     )
     reserve = _take_reserve(combat.reserve, event.seat, event.unit, event.units, event.origin)
     return _replace(combat, groups=(*combat.groups, group), reserve=reserve)
@@ -1107,7 +1121,7 @@ def _aftermath(pack: ContentPack, combat: Combat, event: Aftermath) -> Combat:
     card = pack.biome_cards[combat.biome_card] if combat.biome_card else None
     quick_gains = card is not None and card.effect.kind == "move_after_win"
     if winner is not None and winner in combat.holders and quick_gains:
-        movable = tuple((f.unit, f.count) for f in _own_units(combat, winner))
+        movable = tuple((f.unit, f.count) for f in _own_units(pack, combat, winner))
         pending = ((winner, "move_after_win"),) if movable else ()
     return _replace(combat, stage="aftermath", pending=pending, movable=movable)
 

@@ -13,16 +13,18 @@ from typing import Literal
 
 import msgspec
 
-from nataterra_core.content.schema import ContentPack
+from nataterra_core.content.schema import ContentPack, Cost, GroupSide, UnitType
 
 from ..stock import Resources
 
 __all__ = [
+    "Boost",
     "Combat",
     "Force",
     "Group",
     "SlotKind",
     "Stage",
+    "combat_unit",
     "make_group",
     "replace_group",
 ]
@@ -66,7 +68,9 @@ class Group(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A group on a combat board: its fixed statistics and its tokens.
 
     ``cls`` is the unit class; ``slot`` where it sits. A melee group in a ranged slot may
-    only support (N-COMBAT-5) unless ``flexible`` (Gargoyle, N-FAQ-17).
+    only support (N-COMBAT-5) unless ``flexible`` (Gargoyle, N-FAQ-17). ``bloodthirst``
+    counts Bloodthirst instances granted by Warcry Totems (N-STR-3), on top of the Beasts'
+    own (N-CIV-4), whatever the group's civilisation.
     """
 
     id: int
@@ -89,6 +93,7 @@ class Group(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     retaliation: int = 0
     splash: int = 0
     flexible: bool = False
+    bloodthirst: int = 0
     origin: str = ""
     initiative: int = 0
     damage: int = 0
@@ -112,6 +117,19 @@ class Group(msgspec.Struct, frozen=True, kw_only=True, gc=False):
         return self.cls == "melee" and self.slot == "ranged" and not self.flexible
 
 
+class Boost(msgspec.Struct, frozen=True, omit_defaults=True):
+    """What structures give a player's groups whose units stand in their reach (N-STR-3):
+    attack bonus per unit (Outpost), armor bonus per group (Barricade), Deception levels
+    (Outpost), Reinforce levels (Reinforcement post) and Bloodthirst instances (Warcry
+    Totem)."""
+
+    attack_per_unit: int = 0
+    armor_per_group: int = 0
+    deception: int = 0
+    reinforce: int = 0
+    bloodthirst: int = 0
+
+
 def make_group(
     pack: ContentPack,
     group_id: int,
@@ -121,11 +139,12 @@ def make_group(
     slot: SlotKind,
     side: Literal["a", "b"] | None,
     origin: str = "",
+    boost: Boost | None = None,
 ) -> Group:
     """A freshly deployed group of ``units`` (N-COMBAT-4), with its tech's bonus icons
-    given per unit at the start of the combat (N-COMBAT-20)."""
+    given per unit at the start of the combat (N-COMBAT-20) and its structures' ``boost``."""
     template = _template(pack, unit_id, side)
-    return _replace(
+    group = _replace(
         template,
         id=group_id,
         owner=owner,
@@ -135,13 +154,54 @@ def make_group(
         attack_bonus=template.attack_bonus * units,
         armor_bonus=template.armor_bonus * units,
     )
+    if boost is None:
+        return group
+    return _replace(
+        group,
+        attack_bonus=group.attack_bonus + boost.attack_per_unit * units,
+        armor_bonus=group.armor_bonus + boost.armor_per_group,
+        deception=group.deception + boost.deception,
+        reinforce=group.reinforce + boost.reinforce,
+        bloodthirst=group.bloodthirst + boost.bloodthirst,
+    )
+
+
+@lru_cache(maxsize=256)
+def combat_unit(pack: ContentPack, unit_id: str) -> UnitType:
+    """The stat line a combat group of ``unit_id`` fights with: a unit type, or a structure
+    that fights as a group (the Bone Tower, N-STR-3: one unit, no injuries, no movement)."""
+    unit = pack.units.get(unit_id)
+    if unit is not None:
+        return unit
+    structure = pack.structures[unit_id]
+    stats = structure.combat
+    if stats is None:
+        raise KeyError(f"{unit_id} does not fight")
+    side = GroupSide(
+        attack=stats.attack, armor=stats.armor, health=stats.health, abilities=stats.abilities
+    )
+    return UnitType(
+        id=structure.id,
+        civ=structure.civ,
+        title=structure.title,
+        role="combat",
+        class_=stats.class_,
+        unlock="start",
+        cost=Cost(),
+        movement=0,
+        initiative=stats.initiative,
+        group_size=1,
+        tokens=structure.copies,
+        side_a=side,
+        side_b=side,
+    )
 
 
 @lru_cache(maxsize=1024)
 def _template(pack: ContentPack, unit_id: str, side: Literal["a", "b"] | None) -> Group:
     """A unit type's group statistics on one card side, read once per pack (the pack is
     immutable and hashed by identity). Bonus tokens here are per unit."""
-    unit = pack.units[unit_id]
+    unit = combat_unit(pack, unit_id)
     card = unit.side(side or "a")
     with_tech = side is not None
     levels: dict[str, int] = {}
@@ -198,6 +258,8 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
     views show a seat only its own). ``joined`` lists the units that joined by Strategise.
     ``killed`` and ``injured`` count units lost per owner (only direct kills score,
     N-COMBAT-26). ``roll_face`` is a rolled die face index awaiting a Deception choice.
+    ``boosts`` maps ``"owner@zone"`` to what that owner's structures give its groups whose
+    units stand in ``zone`` (the combat zone, or where Strategise units joined from).
     """
 
     zone: str
@@ -221,6 +283,7 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
     no_opening_tactics: tuple[str, ...] = ()
     pending: tuple[tuple[str, str], ...] = ()
     initiative_bonus: dict[str, int] = msgspec.field(default_factory=dict)
+    boosts: dict[str, Boost] = msgspec.field(default_factory=dict)
     flare: dict[str, int] = msgspec.field(default_factory=dict)
     ambush: tuple[Force, ...] = ()
     before_window: bool = False
