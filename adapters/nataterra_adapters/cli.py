@@ -1,6 +1,7 @@
 """The ``nataterra`` command line.
 
-* ``demo`` plays a seeded game between random legal players, writes its log and verifies it;
+* ``demo`` plays a seeded game between bots (random legal players, or ``--bot heuristic``),
+  writes its log and verifies it;
 * ``play`` is a hot-seat game in the terminal, with undo and redo;
 * ``show`` prints the position after any record of a log, as one seat sees it;
 * ``replay`` steps through a log, one sentence per command and event;
@@ -15,6 +16,7 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from collections.abc import Sequence
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -27,7 +29,7 @@ from rich.prompt import Prompt
 from rich.table import Table
 from rich.text import Text
 
-from nataterra_core.bots import RandomPlayer, play
+from nataterra_core.bots import HeuristicPlayer, Player, RandomPlayer, play
 from nataterra_core.content import load_pack
 from nataterra_core.game import DEFAULT_SEATS, GameSession, decider_for, new_game, verify_log
 from nataterra_core.kernel import (
@@ -179,6 +181,13 @@ def _states(path: Path, log: ReadLog) -> dict[int, GameState]:
 # -- demo -------------------------------------------------------------------------------------
 
 
+class Bot(StrEnum):
+    """The computer players ``demo`` can seat."""
+
+    heuristic = "heuristic"
+    random = "random"
+
+
 @app.command()
 def demo(
     seed: Annotated[int, typer.Option(help="Game seed (design.md §3 --seed derivation).")] = 1,
@@ -190,8 +199,11 @@ def demo(
     ] = 100,
     players: Annotated[int, typer.Option(help="Number of players, 2 to 4.", min=2, max=4)] = 2,
     content: ContentOption = None,
+    bot: Annotated[
+        Bot, typer.Option(help="random: random legal moves; heuristic: purposeful seeded bots.")
+    ] = Bot.heuristic,
 ) -> None:
-    """Play a seeded game between random legal players, write its log and verify it."""
+    """Play a seeded game between bots, write its log and verify it."""
     out.unlink(missing_ok=True)
     with LogWriter(out) as writer:
         session = new_game(
@@ -201,13 +213,19 @@ def demo(
             content=content,
             sink=writer.write,
         )
-        bots = {seat: RandomPlayer(seed * 16 + i) for i, seat in enumerate(session.header.seats)}
+        pack = session.decider.pack if isinstance(session.decider, Nataterra) else None
+        bots: dict[str, Player] = {
+            seat: HeuristicPlayer(seed * 16 + i, pack=pack)
+            if bot is Bot.heuristic
+            else RandomPlayer(seed * 16 + i)
+            for i, seat in enumerate(session.header.seats)
+        }
         commands = play(session, bots)
         result = session.close()
     state = session.state
     console.print(
         f"[bold]Nataterra[/] learning game, seed {seed}: {', '.join(DEFAULT_SEATS[players])}; "
-        f"{state.turn} turns, {commands} commands by random legal players"
+        f"{state.turn} turns, {commands} commands by {bot.value} players"
     )
     console.print(
         "Movement, resources, combat, recruiting and research are played, and the "

@@ -411,9 +411,6 @@ def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameSta
         player = _discard(state.player(event.seat), event.card)
         player = msgspec.structs.replace(_pay(player, event.cost), flare=player.flare - event.flare)
         state = state.with_player(player)
-    elif isinstance(event, messages.StrategiseJoined):
-        joined = (event.seat, event.unit, event.origin, event.count)
-        state = msgspec.structs.replace(state, strategised=(*state.strategised, joined))
     elif isinstance(event, messages.UnitsMovedAfterWin):
         units = remove_units(state.units, event.seat, event.unit, zone, event.count)
         units = add_units(units, event.seat, event.unit, event.destination, event.count)
@@ -432,6 +429,10 @@ def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameSta
             units = add_units(units, event.seat, event.unit, event.destination, event.count)
             state = msgspec.structs.replace(state, units=units)
     elif isinstance(event, messages.CombatEnded):
+        # N-ABL-7: once per turn. The combat counts its own joins until it ends; then the
+        # turn does (counting them in both places at once would count them twice).
+        joins = tuple((f.owner, f.unit, f.origin, f.count) for f in combat.joined)
+        state = msgspec.structs.replace(state, strategised=(*state.strategised, *joins))
         for force in combat.ambush:  # Ambush units leave when the combat ends
             here = next(
                 (s.count for s in state.units if s.key == (force.owner, force.unit, zone)), 0

@@ -17,8 +17,6 @@ from .state import GameState, Resources
 
 __all__ = ["EVENTS", "ResourcesGathered", "gather"]
 
-MAX_MULTIPLIER = 4  # N-RES-4: x1 -> x2 -> x3 -> x4
-
 
 class ResourcesGathered(Event, frozen=True, tag="resources_gathered.v1"):
     """``seat``'s workers gathered ``gain`` from ``zones`` (multipliers applied)."""

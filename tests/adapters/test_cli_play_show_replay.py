@@ -33,7 +33,9 @@ def played(tmp_path: Path, answers: list[str], *args: str) -> tuple[str, Path]:
 @pytest.fixture(scope="module")
 def game_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("logs") / "seed3.jsonl"
-    result = runner.invoke(app, ["demo", "--seed", "3", "--out", str(out), "--turns", "4"])
+    result = runner.invoke(
+        app, ["demo", "--seed", "3", "--out", str(out), "--turns", "4", "--bot", "random"]
+    )
     assert result.exit_code == 0, result.output
     return out
 

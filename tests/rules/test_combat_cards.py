@@ -542,3 +542,33 @@ def test_N_ABL_7_strategise_joins_from_next_door_once_per_turn_and_stays_on_retr
     # The second fight of the turn, next door too: those Disciples have strategised already.
     play(StartCombat(zone="z21", defender="beasts"))
     assert not any(isinstance(c, m.Strategise) for c in decider.legal_commands(state, "velathi"))
+
+
+def test_N_ABL_7_joining_part_of_a_stack_leaves_the_rest_to_choose() -> None:
+    # Regression: the combat and the turn both counted a join, so after joining one of two
+    # Disciples nobody was left to decide (found by random play).
+    from nataterra_core.rules.combat_phase import StartCombat
+    from nataterra_core.rules.game import Nataterra
+
+    ctx, state = position(
+        grid_map(["V . . . . E"]),
+        [
+            ("velathi", "disciple", "z20", 2),
+            ("velathi", "zealot", "z30", 1),
+            ("beasts", "orc", "z30", 1),
+        ],
+        active="velathi",
+        phase="combat",
+        sides={"velathi": {"disciple": "a"}},
+    )
+    decider = Nataterra(ctx.pack, contexts=[ctx])
+    for command in (
+        StartCombat(zone="z30", defender="beasts"),
+        m.Strategise(unit="disciple", origin="z20", count=1),
+    ):
+        for event in decider.decide(state, command, DiceStream(SEED, GAME, ""), seat="velathi"):
+            state = decider.evolve(state, event)
+    assert decider.acting_seats(state) == ("velathi",)
+    assert m.Strategise(unit="disciple", origin="z20", count=1) in decider.legal_commands(
+        state, "velathi"
+    )
