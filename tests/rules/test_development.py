@@ -208,3 +208,54 @@ def test_N_DEV_1_any_order_as_often_as_affordable() -> None:
         session.apply(seat, options[0])
         recruits += 1
     assert recruits >= 3
+
+
+# The rulebook names these techs; each selects a group-card side whose abilities it brings.
+NAMED_TECHS = [
+    ("Shadow Steps", "velathi", "disciple", "a"),
+    ("Poison Blade", "velathi", "zealot", "a"),
+    ("Protector", "velathi", "cave_golem", "a"),
+    ("Gargoyle", "velathi", "cave_golem", "b"),
+    ("Tribal Shaman", "beasts", "orc", "b"),
+    ("Blood Brothers", "beasts", "orc", "a"),
+    ("ARRGGGHH!!!", "beasts", "ditcher", "b"),
+]
+
+
+@pytest.mark.parametrize("title,civ,unit,side", NAMED_TECHS)
+def test_N_DEV_4_N_DEV_5_named_techs_select_their_side(
+    title: str, civ: str, unit: str, side: str
+) -> None:
+    from nataterra_core.rules.combat.model import make_group
+
+    session = new_game(2, seed=4)
+    while session.state.active_seat != civ or session.state.phase != "development":
+        session.apply(session.state.active_seat, EndPhase(phase=session.state.phase))
+    pack = session.decider.pack
+    tech = next(
+        t
+        for t in pack.techs.values()
+        if t.unit == unit and t.option(side).title == title  # type: ignore[arg-type]
+    )
+    give(session, stock=RICH, tech_hand=(*me(session).tech_hand, tech.id))
+    session.apply(civ, Research(tech=tech.id, option=side))  # type: ignore[arg-type]
+    end_turn(session)
+    player = session.state.player(civ)
+    assert player.sides[unit] == side
+    group = make_group(pack, 0, civ, unit, 2, "melee", player.sides[unit])
+    ctx = session.decider.context(session.state.map_id)
+    if title == "Shadow Steps":  # Stealth (N-ABL-2) and Strategise (N-ABL-7)
+        assert ctx.ability(player, unit, "stealth") == 1
+        assert ctx.ability(player, unit, "strategise") == 1
+    elif title == "Poison Blade":  # the rulebook's Zealots retaliate thanks to it (N-ABL-9)
+        assert group.retaliation == 1
+    elif title == "Protector":  # N-COMBAT-19: 2 Cave Golems give 8 more
+        assert group.reinforce * group.units == 8
+    elif title == "Gargoyle":  # N-FAQ-17: melee or ranged slots
+        assert group.flexible
+    elif title == "Tribal Shaman":  # N-ABL-3: Heal 2
+        assert group.heal == 2
+    elif title == "Blood Brothers":  # N-FAQ-19
+        assert player.cost_mods[unit] == Resources(food=-1)
+    elif title == "ARRGGGHH!!!":  # N-FAQ-21: no injuries
+        assert group.injury == 0
