@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, Protocol, TypeVar
 
 from nataterra_core.content import ContentPack, load_pack
-from nataterra_core.content.schema import TechCard
+from nataterra_core.content.schema import Cost, TechCard
 from nataterra_core.kernel import Command, DiceStream, Session
 from nataterra_core.rules.combat.messages import Retreat
 from nataterra_core.rules.combat.model import Combat
@@ -25,6 +25,7 @@ from nataterra_core.rules.development import MAX_MULTIPLIER, Recruit, Research, 
 from nataterra_core.rules.hexmap import Zone, build_map
 from nataterra_core.rules.movement import MoveUnits
 from nataterra_core.rules.state import GameState, PlayerState, Resources, UnitStack
+from nataterra_core.rules.structures import Build
 from nataterra_core.rules.turns import EndPhase
 
 __all__ = ["HeuristicPlayer", "Player", "RandomPlayer", "play"]
@@ -472,6 +473,16 @@ class HeuristicPlayer:
         growth = [r for r in unit_techs if spares_army(r)]
         if growth:
             return self._cheapest(growth)
+        # Build near home when it leaves enough for the next recruit (N-STR-1).
+        builds = [
+            ((-board.dist(home, c.zone) if home is not None else 0,), c)
+            for c in commands
+            if isinstance(c, Build)
+            and (player.stock - _cost(pack.structures[c.structure].cost)).covers(reserve)
+        ]
+        chosen_build = self._best(builds)
+        if chosen_build is not None:
+            return chosen_build
         fighters = [
             ((self._value(ctx, player, unit),), command)
             for unit, command in recruits.items()
@@ -488,7 +499,7 @@ class HeuristicPlayer:
     def _tech_price(self, research: Research) -> Resources:
         card = self._pack.techs[research.tech]
         cost = card.cost if card.kind == "resource" else card.option(research.option or "a").cost
-        return Resources() if cost is None else Resources(cost.food, cost.wood, cost.metal)
+        return Resources() if cost is None else _cost(cost)
 
     def _cheapest(self, researches: Sequence[Research]) -> Research:
         def price(r: Research) -> tuple[int, int]:
@@ -520,3 +531,7 @@ class HeuristicPlayer:
             return (tokens, (side.attack + side.attack_bonus) * (side.health + 2 * side.armor))
 
         return "b" if merit("b") > merit("a") else "a"
+
+
+def _cost(cost: Cost) -> Resources:
+    return Resources(cost.food, cost.wood, cost.metal)
