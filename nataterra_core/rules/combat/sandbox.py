@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from nataterra_core.content.schema import ContentPack, Side
+from nataterra_core.content.schema import Biome, ContentPack, Side
 from nataterra_core.kernel import (
     Command,
     ContentRef,
@@ -30,6 +30,7 @@ from nataterra_core.kernel import (
     Setup,
 )
 
+from ..hexmap import GameMap, Hex, Zone
 from ..stock import Resources
 from . import messages
 from .flow import (
@@ -40,12 +41,13 @@ from .flow import (
     decision,
     start_combat,
 )
-from .model import Combat, Force
+from .model import Boost, Combat, Force
 
 __all__ = [
     "SANDBOX_RULES",
     "Battle",
     "ForceSpec",
+    "MapZone",
     "Sandbox",
     "SandboxState",
     "StartBattle",
@@ -65,9 +67,26 @@ class ForceSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     side: Literal["a", "b"] | None = None
 
 
+class MapZone(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """A zone of a battle's small map: id, axial hex, biome, and whose base it is."""
+
+    id: str
+    q: int
+    r: int
+    biome: Biome
+    base: str | None = None
+
+
 class Battle(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """A combat to play: the two sides, the zone's biome, the forces, each side's stock
-    (for injury fees) and optionally the biome card that is drawn."""
+    (for injury fees), optionally the biome card that is drawn, bonus tokens per side, and
+    a small map around the combat zone.
+
+    ``boosts`` give each side's groups bonus tokens when they deploy, as structures do
+    (attack per unit, armor per group, Deception, Reinforce, Bloodthirst levels). With a
+    ``map`` (the combat zone is ``zone``, its biome ``biome``), retreating units move to
+    adjacent zones as on the game's map (N-COMBAT-23); without one they leave the combat.
+    """
 
     attacker: str
     defender: str
@@ -75,6 +94,9 @@ class Battle(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tr
     forces: tuple[ForceSpec, ...]
     stocks: dict[str, Resources] = msgspec.field(default_factory=dict)
     biome_card: str | None = None
+    boosts: dict[str, Boost] = msgspec.field(default_factory=dict)
+    zone: str = "sandbox"
+    map: tuple[MapZone, ...] = ()
 
 
 class StartBattle(Command, frozen=True, tag="start_battle.v1"):
@@ -110,17 +132,45 @@ class Sandbox:
     def __init__(self, pack: ContentPack) -> None:
         self.pack = pack
         self.content = ContentRef(id=pack.pack_id, sha256=pack.sha256)
-        self._envs: dict[str | None, CombatEnv] = {}
+        self._envs: dict[int, tuple[Battle, CombatEnv]] = {}
 
-    def env(self, card: str | None) -> CombatEnv:
-        """No map; the battle's biome card (or none) is what gets drawn."""
-        env = self._envs.get(card)
-        if env is None:
+    def env(self, battle: Battle) -> CombatEnv:
+        """The battle's environment: its biome card (or none) is drawn, and retreats use
+        its small map when it has one (built once per battle)."""
+        known = self._envs.get(id(battle))
+        if known is not None and known[0] is battle:
+            return known[1]
+        card = battle.biome_card
 
-            def draw(combat: Combat, dice: DiceStream) -> tuple[str | None, tuple[Event, ...]]:
-                return card, ()
+        def draw(combat: Combat, dice: DiceStream) -> tuple[str | None, tuple[Event, ...]]:
+            return card, ()
 
-            env = self._envs[card] = CombatEnv(self.pack, draw_biome=draw)
+        game_map = None
+        bases: dict[str, str] = {}
+        if battle.map:
+            zones = [
+                Zone(
+                    id=z.id,
+                    hex=Hex(z.q, z.r),
+                    tile=None,
+                    biome=z.biome,
+                    resource=None,
+                    printed_biome=z.biome,
+                    printed_resource=None,
+                    base_owner=z.base,
+                )
+                for z in battle.map
+            ]
+            game_map = GameMap("sandbox", zones)
+            bases = {z.id: z.base for z in battle.map if z.base}
+
+        def blocked(seat: str, zone: str) -> bool:  # only the two sides stand on this map
+            return bases.get(zone, seat) != seat
+
+        env = CombatEnv(self.pack, game_map, blocked=blocked, draw_biome=draw)
+        if len(self._envs) > 64:
+            self._envs.clear()
+        self._envs[id(battle)] = (battle, env)
         return env
 
     def validate_options(self, options: Mapping[str, Any]) -> None:
@@ -141,6 +191,17 @@ class Sandbox:
                 raise ValueError(f"{spec.owner!r} is neither attacker nor defender")
             if self.pack.units[spec.unit].civ != spec.owner or spec.count < 1:
                 raise ValueError(f"{spec.count} {spec.unit} cannot fight for {spec.owner}")
+        if battle.map:
+            ids = {z.id for z in battle.map}
+            here = next((z for z in battle.map if z.id == battle.zone), None)
+            if len(ids) != len(battle.map) or here is None or here.biome != battle.biome:
+                raise ValueError(
+                    "a battle map needs unique zone ids and the combat zone "
+                    f"{battle.zone!r} with the battle's biome {battle.biome!r}"
+                )
+        unknown = set(battle.boosts) - {battle.attacker, battle.defender}
+        if unknown:
+            raise ValueError(f"boosts for {sorted(unknown)}, who are not fighting")
         card = battle.biome_card
         if card is not None:
             if card not in self.pack.biome_cards:
@@ -152,6 +213,15 @@ class Sandbox:
                     "mountains and lakes draw none"
                 )
         return battle
+
+    @staticmethod
+    def _combat(battle: Battle, started: messages.CombatStarted) -> Combat:
+        """The combat with the battle's bonus tokens (boosts act on deployment)."""
+        combat = combat_from_start(started)
+        if not battle.boosts:
+            return combat
+        boosts = {f"{owner}@{battle.zone}": boost for owner, boost in battle.boosts.items()}
+        return msgspec.structs.replace(combat, boosts=boosts)
 
     def initial_state(self, setup: Setup) -> SandboxState:
         """The described battle, not started."""
@@ -169,7 +239,7 @@ class Sandbox:
     ) -> tuple[Event, ...]:
         """Open the battle, or play one combat decision."""
         battle = state.battle
-        env = self.env(battle.biome_card)
+        env = self.env(battle)
         if isinstance(command, StartBattle):
             if seat is not None or state.combat is not None:
                 raise IllegalCommand("N-COMBAT-1", "the battle has already started")
@@ -181,7 +251,7 @@ class Sandbox:
                 if spec.side is not None:
                     sides[spec.owner][spec.unit] = spec.side
             started = start_combat(
-                zone="sandbox",
+                zone=battle.zone,
                 biome=battle.biome,
                 attacker=battle.attacker,
                 defender=battle.defender,
@@ -191,7 +261,7 @@ class Sandbox:
                     c: battle.stocks.get(c, Resources()) for c in (battle.attacker, battle.defender)
                 },
             )
-            more, _ = advance(env, combat_from_start(started), dice)
+            more, _ = advance(env, self._combat(battle, started), dice)
             return (started, *more)
         if state.combat is None or seat is None:
             raise IllegalCommand("N-COMBAT-1", "the battle has not started")
@@ -200,10 +270,10 @@ class Sandbox:
     def evolve(self, state: SandboxState, event: Event) -> SandboxState:
         """Fold one event."""
         kind = type(event)
-        if kind is messages.CombatStarted:
-            return msgspec.structs.replace(state, combat=combat_from_start(event))  # type: ignore[arg-type]
+        if isinstance(event, messages.CombatStarted):
+            return msgspec.structs.replace(state, combat=self._combat(state.battle, event))
         assert state.combat is not None
-        combat = self.env(state.battle.biome_card).refold(state.combat, event)
+        combat = self.env(state.battle).refold(state.combat, event)
         if kind is messages.AttackRolled:
             return msgspec.structs.replace(state, combat=combat, counter=event.counter_after)  # type: ignore[attr-defined]
         if kind is messages.CombatEnded:
@@ -214,14 +284,14 @@ class Sandbox:
         """Whoever must decide in the combat now."""
         if state.combat is None or state.result is not None:
             return ()
-        pending = decision(self.env(state.battle.biome_card), state.combat)
+        pending = decision(self.env(state.battle), state.combat)
         return (pending[0],) if pending else ()
 
     def legal_commands(self, state: SandboxState, seat: str) -> Sequence[Command]:
         """The pending decision's options, for the seat that decides."""
         if state.combat is None or state.result is not None:
             return ()
-        pending = decision(self.env(state.battle.biome_card), state.combat)
+        pending = decision(self.env(state.battle), state.combat)
         if pending is None or pending[0] != seat:
             return ()
         return pending[1]
