@@ -261,7 +261,8 @@ def decide_combat_phase(
         return (*events, *scored)
     events = (*events, *scored)
     for event in scored:
-        after = victory.evolve_cube_scored(after, event)  # type: ignore[arg-type]
+        if isinstance(event, victory.CubeScored):
+            after = victory.evolve_cube_scored(after, event)
     # N-COMBAT-4 (Ruling): units that sat out fight on at once, in the same roles.
     zone, attacker, defender = state.combat.zone, state.combat.attacker, state.combat.defender
     present = present_in(ctx, after, zone)
@@ -317,8 +318,9 @@ def _start(
         stocks={seat: state.player(seat).stock for seat in (attacker, defender)},
         flare={seat: state.player(seat).flare for seat in (attacker, defender)},
     )
-    with_combat = msgspec.structs.replace(state, combat=_combat(ctx, state, started))
-    more, _ = advance(combat_env(ctx, with_combat), with_combat.combat, dice)  # type: ignore[arg-type]
+    combat = _combat(ctx, state, started)
+    with_combat = msgspec.structs.replace(state, combat=combat)
+    more, _ = advance(combat_env(ctx, with_combat), combat, dice)
     return (started, *more)
 
 

@@ -52,7 +52,8 @@ class DefaultPolicy:
         if isinstance(first, DeployGroup):
             return max(options, key=lambda c: c.size if isinstance(c, DeployGroup) else 0)
         if isinstance(first, HealGroup):
-            return max(options, key=lambda c: combat.groups[c.target].damage)  # type: ignore[attr-defined]
+            heals = [c for c in options if isinstance(c, HealGroup)]
+            return max(heals, key=lambda c: combat.groups[c.target].damage)
         if isinstance(first, Attack | Support):
             attacks = [c for c in options if isinstance(c, Attack)]
             if attacks:

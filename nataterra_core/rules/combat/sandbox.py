@@ -269,14 +269,13 @@ class Sandbox:
 
     def evolve(self, state: SandboxState, event: Event) -> SandboxState:
         """Fold one event."""
-        kind = type(event)
         if isinstance(event, messages.CombatStarted):
             return msgspec.structs.replace(state, combat=self._combat(state.battle, event))
         assert state.combat is not None
         combat = self.env(state.battle).refold(state.combat, event)
-        if kind is messages.AttackRolled:
-            return msgspec.structs.replace(state, combat=combat, counter=event.counter_after)  # type: ignore[attr-defined]
-        if kind is messages.CombatEnded:
+        if isinstance(event, messages.AttackRolled):
+            return msgspec.structs.replace(state, combat=combat, counter=event.counter_after)
+        if isinstance(event, messages.CombatEnded):
             return msgspec.structs.replace(state, combat=combat, result=event)
         return msgspec.structs.replace(state, combat=combat)
 
