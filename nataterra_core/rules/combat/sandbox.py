@@ -133,12 +133,16 @@ class Sandbox:
         self.pack = pack
         self.content = ContentRef(id=pack.pack_id, sha256=pack.sha256)
         self._envs: dict[int, tuple[Battle, CombatEnv]] = {}
+        self._last: tuple[Battle | None, CombatEnv] = (None, CombatEnv(pack))
 
     def env(self, battle: Battle) -> CombatEnv:
         """The battle's environment: its biome card (or none) is drawn, and retreats use
         its small map when it has one (built once per battle)."""
+        if battle is self._last[0]:  # the common case: the same battle as last time
+            return self._last[1]
         known = self._envs.get(id(battle))
         if known is not None and known[0] is battle:
+            self._last = known
             return known[1]
         card = battle.biome_card
 
@@ -170,7 +174,7 @@ class Sandbox:
         env = CombatEnv(self.pack, game_map, blocked=blocked, draw_biome=draw)
         if len(self._envs) > 64:
             self._envs.clear()
-        self._envs[id(battle)] = (battle, env)
+        self._envs[id(battle)] = self._last = (battle, env)
         return env
 
     def validate_options(self, options: Mapping[str, Any]) -> None:
