@@ -121,7 +121,8 @@ def combat_env(ctx: Context, state: GameState) -> CombatEnv:
         base = ctx.map.zones[zone].base_owner
         if bool(owners.get(zone, set()) - {seat}) or built.get(zone, seat) != seat:
             return True
-        return base is not None and base != seat
+        # N-TEAM-7: an eliminated player's base is a plain zone.
+        return base is not None and base != seat and base not in state.eliminated
 
     drawn: dict[str, int] = {}
 

@@ -68,6 +68,7 @@ _EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     turns.TurnStarted: turns.evolve_turn_started,
     turns.PhaseStarted: turns.evolve_phase_started,
     turns.GameEnded: turns.evolve_game_ended,
+    turns.PlayerEliminated: turns.evolve_player_eliminated,
     movement.UnitsMoved: movement.evolve_units_moved,
     resources.ResourcesGathered: resources.evolve_resources_gathered,
     victory.CubeScored: victory.evolve_cube_scored,

@@ -133,6 +133,7 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     dominance_cubes: int = 4
     cubes: dict[str, int] = msgspec.field(default_factory=dict)
     bases_destroyed: tuple[str, ...] = ()
+    eliminated: tuple[str, ...] = ()
     structures: tuple[PlacedStructure, ...] = ()
 
     @property

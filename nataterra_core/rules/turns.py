@@ -22,6 +22,7 @@ __all__ = [
     "EndPhase",
     "GameEnded",
     "PhaseStarted",
+    "PlayerEliminated",
     "TurnStarted",
     "decide_end_phase",
 ]
@@ -53,8 +54,15 @@ class GameEnded(Event, frozen=True, tag="game_ended.v1"):
     winners: tuple[str, ...] = ()
 
 
+class PlayerEliminated(Event, frozen=True, tag="player_eliminated.v1"):
+    """N-WIN-1 (three or more players): ``seat`` lost its base; its units and structures
+    leave the map and it takes no more turns."""
+
+    seat: str
+
+
 COMMANDS: tuple[type[Command], ...] = (EndPhase,)
-EVENTS: tuple[type[Event], ...] = (TurnStarted, PhaseStarted, GameEnded)
+EVENTS: tuple[type[Event], ...] = (TurnStarted, PhaseStarted, GameEnded, PlayerEliminated)
 
 PhaseHook = Callable[[Context, GameState, Phase], tuple[Event, ...]]
 """What happens on entering a phase (resources are gathered, …), given the state before."""
@@ -91,7 +99,13 @@ def decide_end_phase(
         return ended
     if state.max_turns and state.turn >= state.max_turns:
         return (*ended, GameEnded(reason="turn_limit"))  # N-WIN-6: drawn at the turn limit
-    following = state.seats[(state.active + 1) % len(state.seats)]
+    out = {*state.eliminated, *(e.seat for e in ended if isinstance(e, PlayerEliminated))}
+    seats = state.seats
+    following = next(
+        seat
+        for step in range(1, len(seats) + 1)
+        if (seat := seats[(state.active + step) % len(seats)]) not in out
+    )
     started = TurnStarted(seat=following, turn=state.turn + 1)
     begun = on_turn_start(ctx, state, following, dice) if on_turn_start else ()
     return (*ended, started, *begun)
@@ -109,6 +123,16 @@ def evolve_turn_started(state: GameState, event: TurnStarted) -> GameState:
         phase="movement",
         units=units,
         strategised=(),
+    )
+
+
+def evolve_player_eliminated(state: GameState, event: PlayerEliminated) -> GameState:
+    """The seat's units and structures leave the map; turn order skips it from now on."""
+    return msgspec.structs.replace(
+        state,
+        eliminated=(*state.eliminated, event.seat),
+        units=tuple(s for s in state.units if s.owner != event.seat),
+        structures=tuple(p for p in state.structures if p.owner != event.seat),
     )
 
 

@@ -13,7 +13,7 @@ from nataterra_core.kernel import Event
 
 from .context import Context
 from .state import GameState
-from .turns import GameEnded
+from .turns import GameEnded, PlayerEliminated
 
 __all__ = [
     "DOMINANCE",
@@ -59,22 +59,27 @@ def score_combat(state: GameState, winner: str | None) -> tuple[Event, ...]:
 def bases_taken(ctx: Context, state: GameState) -> tuple[Event, ...]:
     """N-WIN-1 at the end of the active player's turn: bases it stands in are destroyed.
 
-    With two players that wins the game. (With three or more the owner is eliminated; that
-    comes with the rules for 3-4 players and teams.)
+    With two players that wins the game. With three or more the owner is eliminated, and the
+    last player standing wins.
     """
     me = state.active_seat
-    if len(state.seats) != 2:
-        return ()
     mine = {s.zone for s in state.units if s.owner == me}
     taken = [
         owner
         for owner, zone in sorted(ctx.map.bases.items())
-        if owner != me and owner in state.seats and zone in mine
+        if owner != me and owner in state.seats and owner not in state.eliminated and zone in mine
     ]
     if not taken:
         return ()
     destroyed = [BaseDestroyed(owner=owner, by=me) for owner in taken]
-    return (*destroyed, GameEnded(reason="base_destroyed", winners=(me,)))
+    if len(state.seats) == 2:
+        return (*destroyed, GameEnded(reason="base_destroyed", winners=(me,)))
+    eliminated = [PlayerEliminated(seat=owner) for owner in taken]
+    standing = [s for s in state.seats if s not in state.eliminated and s not in taken]
+    if len(standing) == 1:
+        won = GameEnded(reason="last_player_standing", winners=(standing[0],))
+        return (*destroyed, *eliminated, won)
+    return (*destroyed, *eliminated)
 
 
 def evolve_cube_scored(state: GameState, event: CubeScored) -> GameState:

@@ -194,6 +194,7 @@ PUBLIC: frozenset[str] = frozenset(
         "bonus_resolved.v1",
         "cube_scored.v1",
         "base_destroyed.v1",
+        "player_eliminated.v1",
         # structures stand in the open (N-STR-0..3)
         "build.v1",
         "structure_built.v1",

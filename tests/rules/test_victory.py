@@ -132,3 +132,40 @@ def test_random_learning_games_mostly_end_in_a_real_result() -> None:
         assert outcome is not None
         reasons.append(outcome.reason)
     assert sum(r != "turn_limit" for r in reasons) >= 4, reasons
+
+
+def three_player_table(units: list[tuple[str, str, str, int]]) -> Table:
+    ctx, state = position(
+        grid_map(["V . E . H .", ". . . . . ."]),
+        units,
+        seats=("velathi", "beasts", "humans"),
+        phase="development",
+    )
+    return Table(msgspec.structs.replace(state, counter=0), Nataterra(ctx.pack, contexts=[ctx]))
+
+
+def test_N_WIN_1_with_three_players_the_owner_is_eliminated() -> None:
+    # z20 is the Beasts' base, z40 the Humans'.
+    t = three_player_table(
+        [
+            ("velathi", "disciple", "z20", 1),
+            ("beasts", "orc", "z11", 2),
+            ("humans", "peasant", "z40", 1),
+        ]
+    )
+    events = t.play(EndPhase(phase="development"))
+    assert [e for e in events if isinstance(e, BaseDestroyed)] == [
+        BaseDestroyed(owner="beasts", by="velathi")
+    ]
+    assert t.state.eliminated == ("beasts",)
+    assert not any(s.owner == "beasts" for s in t.state.units)  # off the map
+    assert t.state.active_seat == "humans"  # the Beasts take no more turns
+    assert t.state.phase == "movement"
+
+
+def test_N_WIN_1_the_last_player_standing_wins() -> None:
+    t = three_player_table([("velathi", "disciple", "z20", 1), ("velathi", "zealot", "z40", 1)])
+    events = t.play(EndPhase(phase="development"))
+    assert {e.owner for e in events if isinstance(e, BaseDestroyed)} == {"beasts", "humans"}
+    assert isinstance(events[-1], GameEnded)
+    assert events[-1].winners == ("velathi",) and events[-1].reason == "last_player_standing"
