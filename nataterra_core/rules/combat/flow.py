@@ -1,17 +1,17 @@
-"""The combat flow (rules §6): what happens next, who decides, and what each event does.
+"""The combat flow (rules §6): what happens next, and who decides.
 
 The flow is a small machine over :attr:`Combat.stage`. At every point exactly one of two
 things holds: either some seat must decide (:func:`decision` gives the seat and its legal
 commands), or the next step is automatic (:func:`auto_step` gives its events). ``decide``
 turns a command into events and then runs automatic steps until the next decision, so a
-command's record holds everything up to the next choice. :func:`evolve` folds events and
-never draws dice.
+command's record holds everything up to the next choice. Events are folded by
+:func:`~.folds.evolve_combat` (re-exported here), which never draws dice.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Literal
 
 import msgspec
 
@@ -20,7 +20,6 @@ from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
 
 from ..hexmap import GameMap
 from ..stock import Resources
-from ..tactics import TacticCardDrawn
 from . import biome, tactics
 from .damage import (
     attack_total,
@@ -30,10 +29,10 @@ from .damage import (
     retaliation_damage,
     support_amount,
 )
+from .folds import evolve_combat, fold_attack_resolved, own_units
 from .messages import (
     ActivationEnded,
     Aftermath,
-    AmbushJoined,
     ArmorClaimed,
     Attack,
     AttackResolved,
@@ -42,8 +41,6 @@ from .messages import (
     BackstabDeclared,
     BackstabDeclined,
     BiomeCardRevealed,
-    BiomeTargetFixed,
-    BonusGranted,
     ChoiceResolved,
     ChooseGroup,
     ClaimArmor,
@@ -51,21 +48,16 @@ from .messages import (
     CombatEnded,
     CombatOpened,
     CombatStarted,
-    DamageRemoved,
-    DeferredResolved,
     DeployGroup,
     DeploymentEnded,
-    EffectDamage,
     ExtraAttackBegun,
     GroupActivated,
     GroupDeployed,
     Healed,
     HealGroup,
-    InitiativeRaised,
     InjuryResolved,
     PassTactics,
     PayInjury,
-    PlayerChosen,
     RedirectBiome,
     Reroll,
     Retreat,
@@ -76,21 +68,15 @@ from .messages import (
     RoundEffectsResolved,
     RoundEnded,
     RoundStarted,
-    SpiritsEmbraced,
-    StoneskinHardened,
     Strategise,
     StrategiseDone,
     StrategiseJoined,
     StrategiseOffered,
     Support,
     Supported,
-    TacticDiscarded,
-    TacticPlayed,
-    UnitsMovedAfterWin,
     UnitsRetreated,
-    WindowOpened,
 )
-from .model import Combat, Force, Group, SlotKind, combat_unit, make_group, replace_group
+from .model import Combat, Force, Group, SlotKind, combat_unit
 
 __all__ = [
     "ROUND_CAP",
@@ -103,6 +89,8 @@ __all__ = [
     "evolve_combat",
     "start_combat",
 ]
+
+_replace = msgspec.structs.replace
 
 ROUND_CAP = 30  # N-COMBAT-29
 INITIATIVE_CAP = 10  # N-COMBAT-6
@@ -642,7 +630,7 @@ def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, 
             return (InjuryResolved(group=injured.id, paid=False, fee=Resources()),)
         if combat.retreating is not None:
             seat = combat.retreating
-            forces = _own_units(env.pack, combat, seat)
+            forces = own_units(env.pack, combat, seat)
             return (RetreatMoveStarted(seat=seat, forces=forces),)
         return (Aftermath(),)
     if stage == "aftermath":
@@ -681,25 +669,6 @@ def _activate(env: CombatEnv, combat: Combat, group: Group) -> tuple[Event, ...]
     activated = GroupActivated(group=group.id)
     order = (group.owner, combat.opponent(group.owner))
     return (activated, *tactics.open_window(env, combat, "group", order))
-
-
-def _own_units(pack: ContentPack, combat: Combat, seat: str) -> tuple[Force, ...]:
-    """``seat``'s units in the combat: survivors on the boards and those that sat out.
-    Ambush units are left out: they neither retreat nor move, they leave when it ends; so
-    are structures fighting as groups (the Bone Tower never moves, N-FAQ-20)."""
-    counts: dict[str, int] = {}
-    for g in combat.groups_of(seat):
-        if not g.origin:  # N-ABL-7: units joined by Strategise stay where they are
-            counts[g.unit] = counts.get(g.unit, 0) + g.units
-    for f in combat.reserve_of(seat):
-        if not f.origin:
-            counts[f.unit] = counts.get(f.unit, 0) + f.count
-    for f in combat.ambush:
-        if f.owner == seat:
-            counts[f.unit] = max(0, counts.get(f.unit, 0) - f.count)
-    return tuple(
-        Force(seat, unit, n) for unit, n in sorted(counts.items()) if n and unit in pack.units
-    )
 
 
 def _spoils(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
@@ -876,486 +845,5 @@ def _activation_over(env: CombatEnv, combat: Combat, attack: AttackResolved) -> 
         return False
     if not group.extra or group.units == attack.attacker_deaths:
         return True
-    after = _attack_resolved(env.pack, combat, attack)  # rare: only groups with extra attacks
+    after = fold_attack_resolved(env.pack, combat, attack)  # rare: only groups with extra attacks
     return not (after.attacks_made <= group.extra and targets(after, after.groups[group.id]))
-
-
-# -- evolving ---------------------------------------------------------------------------
-
-_replace = msgspec.structs.replace
-
-
-def _add(counts: dict[str, int], owner: str, n: int) -> dict[str, int]:
-    return counts if not n else {**counts, owner: counts.get(owner, 0) + n}
-
-
-def _take_damage(group: Group, damage: int, deaths: int) -> Group:
-    units = group.units - deaths
-    markers = 0 if units == 0 else group.damage + damage - deaths * group.health
-    return _replace(group, units=units, damage=markers)
-
-
-def _deployed(pack: ContentPack, combat: Combat, event: GroupDeployed) -> Combat:
-    side = combat.sides.get(event.seat, {}).get(event.unit)
-    boost = combat.boosts.get(f"{event.seat}@{event.origin or combat.zone}")
-    group = make_group(
-        pack,
-        event.group,
-        event.seat,
-        event.unit,
-        event.units,
-        event.slot,
-        side,
-        event.origin,
-        boost,
-    )
-    reserve = _take_reserve(combat.reserve, event.seat, event.unit, event.units, event.origin)
-    return _replace(combat, groups=(*combat.groups, group), reserve=reserve)
-
-
-def _take_reserve(
-    reserve: tuple[Force, ...], owner: str, unit: str, n: int, origin: str = ""
-) -> tuple[Force, ...]:
-    key = (owner, unit, origin)
-    return tuple(
-        _replace(f, count=f.count - n) if (f.owner, f.unit, f.origin) == key else f for f in reserve
-    )
-
-
-def _strategise_offered(pack: ContentPack, combat: Combat, event: StrategiseOffered) -> Combat:
-    asks = tuple((seat, "strategise") for seat in event.seats)
-    return _replace(combat, strategise_offered=True, pending=(*combat.pending, *asks))
-
-
-def _strategise_joined(pack: ContentPack, combat: Combat, event: StrategiseJoined) -> Combat:
-    force = Force(event.seat, event.unit, event.count, event.origin)
-    return _replace(combat, reserve=(*combat.reserve, force), joined=(*combat.joined, force))
-
-
-def _deployment_ended(pack: ContentPack, combat: Combat, event: DeploymentEnded) -> Combat:
-    if combat.revealed:  # an Ambush unit has been placed after the biome card
-        return _replace(combat, stage="effects", deploying="")
-    if event.seat == combat.attacker:
-        return _replace(combat, deploying=combat.defender)
-    return _replace(combat, stage="opening", deploying="")
-
-
-def _revealed(pack: ContentPack, combat: Combat, event: BiomeCardRevealed) -> Combat:
-    return _replace(combat, biome_card=event.card, revealed=True, stage="redirect")
-
-
-# The biome effects that bind seats for the whole combat, and those that ask a choice
-# of each holder at once (N-COMBAT-8: at combat start unless the card says otherwise).
-_FLAGS = {
-    "no_retreat": "no_retreat",
-    "no_backstab": "no_backstab",
-    "no_tactics_at_start": "no_opening_tactics",
-}
-_START_CHOICES = {
-    "discard_tactic": "discard",
-    "raise_initiative": "initiative",
-    "attack_bonus": "bonus_group",
-    "choose_player_discards": "choose_discarder",
-    "choose_player_no_retreat": "choose_no_retreat",
-}
-
-
-def _target_fixed(pack: ContentPack, combat: Combat, event: BiomeTargetFixed) -> Combat:
-    changes: dict[str, Any] = {"holders": event.holders, "stage": "effects"}
-    if combat.biome_card is not None:
-        kind = pack.biome_cards[combat.biome_card].effect.kind
-        if kind in _FLAGS:
-            field = _FLAGS[kind]
-            changes[field] = (*getattr(combat, field), *event.holders)
-        if kind in _START_CHOICES:
-            changes["pending"] = tuple((seat, _START_CHOICES[kind]) for seat in event.holders)
-    if event.redirected_by is not None:
-        seat = event.redirected_by
-        changes["flare"] = {**combat.flare, seat: combat.flare.get(seat, 0) - event.flare_paid}
-    return _replace(combat, **changes)
-
-
-def _effect_damage(pack: ContentPack, combat: Combat, event: EffectDamage) -> Combat:
-    group = _take_damage(combat.groups[event.group], event.amount, event.deaths)
-    if event.bloodthirst:
-        group = _replace(group, attack_bonus=group.attack_bonus + event.bloodthirst)
-    # Losses to effects are not kills: like injuries they never score (N-WIN-3).
-    return _replace(
-        combat,
-        groups=replace_group(combat.groups, group),
-        injured=_add(combat.injured, group.owner, event.deaths),
-    )
-
-
-def _bonus_granted(pack: ContentPack, combat: Combat, event: BonusGranted) -> Combat:
-    group = combat.groups[event.group]
-    group = _replace(
-        group,
-        attack_bonus=group.attack_bonus + event.attack,
-        armor_bonus=group.armor_bonus + event.armor,
-    )
-    return _replace(combat, groups=replace_group(combat.groups, group))
-
-
-def _initiative_raised(pack: ContentPack, combat: Combat, event: InitiativeRaised) -> Combat:
-    key = f"{event.seat}/{event.unit}"
-    bonus = {**combat.initiative_bonus, key: combat.initiative_bonus.get(key, 0) + event.amount}
-    return _replace(combat, initiative_bonus=bonus)
-
-
-def _damage_removed(pack: ContentPack, combat: Combat, event: DamageRemoved) -> Combat:
-    group = combat.groups[event.group]
-    group = _replace(group, damage=group.damage - event.amount)
-    return _replace(combat, groups=replace_group(combat.groups, group))
-
-
-def _ambush_joined(pack: ContentPack, combat: Combat, event: AmbushJoined) -> Combat:
-    force = Force(event.seat, event.unit, 1)
-    return _replace(
-        combat,
-        reserve=(*combat.reserve, force),
-        ambush=(*combat.ambush, force),
-        stage="deploy",
-        deploying=event.seat,
-    )
-
-
-def _player_chosen(pack: ContentPack, combat: Combat, event: PlayerChosen) -> Combat:
-    if event.effect == "choose_no_retreat":
-        return _replace(combat, no_retreat=(*combat.no_retreat, event.chosen))
-    return _replace(combat, pending=((event.chosen, "discard"), *combat.pending))
-
-
-def _choice_resolved(pack: ContentPack, combat: Combat, event: ChoiceResolved) -> Combat:
-    return _replace(combat, pending=combat.pending[1:])
-
-
-def _window_opened(pack: ContentPack, combat: Combat, event: WindowOpened) -> Combat:
-    asks = tuple((seat, f"tactic_{event.window}") for seat in event.seats)
-    flags = {"before": {"before_window": True}, "after": {"after_window": True}}
-    return _replace(combat, pending=(*combat.pending, *asks), **flags.get(event.window, {}))
-
-
-def _hand_without(combat: Combat, seat: str, card: str) -> dict[str, tuple[str, ...]]:
-    hand = list(combat.hands.get(seat, ()))
-    if card in hand:
-        hand.remove(card)
-    return {**combat.hands, seat: tuple(hand)}
-
-
-def _discarded(pack: ContentPack, combat: Combat, event: TacticDiscarded) -> Combat:
-    return _replace(combat, hands=_hand_without(combat, event.seat, event.card))
-
-
-def _drawn(pack: ContentPack, combat: Combat, event: TacticCardDrawn) -> Combat:
-    hands = {**combat.hands, event.seat: (*combat.hands.get(event.seat, ()), event.card)}
-    return _replace(combat, hands=hands)
-
-
-def _tactic_played(pack: ContentPack, combat: Combat, event: TacticPlayed) -> Combat:
-    paid = combat.stocks.get(event.seat, Resources()) - event.cost
-    flare = {**combat.flare, event.seat: combat.flare.get(event.seat, 0) - event.flare}
-    deferred = combat.deferred
-    if event.deferred:
-        deferred = (*deferred, (event.seat, event.card, event.option, event.target))
-    return _replace(
-        combat,
-        stocks={**combat.stocks, event.seat: paid},
-        flare=flare,
-        deferred=deferred,
-        hands=_hand_without(combat, event.seat, event.card),
-    )
-
-
-def _deferred_resolved(pack: ContentPack, combat: Combat, event: DeferredResolved) -> Combat:
-    return _replace(combat, deferred=combat.deferred[1:])
-
-
-def _stoneskin(pack: ContentPack, combat: Combat, event: StoneskinHardened) -> Combat:
-    groups = tuple(
-        _replace(g, armor_bonus=g.armor_bonus + event.amount)
-        if g.owner == event.seat and g.units
-        else g
-        for g in combat.groups
-    )
-    return _replace(combat, groups=groups)
-
-
-def _embraced(pack: ContentPack, combat: Combat, event: SpiritsEmbraced) -> Combat:
-    group = combat.groups[event.group]
-    if event.bonus == "attack":
-        group = _replace(group, attack_bonus=group.attack_bonus + event.amount)
-    else:
-        group = _replace(group, armor_bonus=group.armor_bonus + event.amount)
-    flare = {**combat.flare, event.seat: combat.flare.get(event.seat, 0) - event.flare}
-    return _replace(combat, groups=replace_group(combat.groups, group), flare=flare)
-
-
-def _moved_after_win(pack: ContentPack, combat: Combat, event: UnitsMovedAfterWin) -> Combat:
-    movable = tuple(
-        (unit, count - event.count if unit == event.unit else count)
-        for unit, count in combat.movable
-    )
-    movable = tuple(m for m in movable if m[1] > 0)
-    return _replace(combat, movable=movable, pending=combat.pending if movable else ())
-
-
-def _round_closing(pack: ContentPack, combat: Combat, event: RoundClosing) -> Combat:
-    pending: tuple[tuple[str, str], ...] = ()
-    card = pack.biome_cards[combat.biome_card] if combat.biome_card else None
-    if card is not None and card.effect.kind == "heal_each_round":
-        pending = tuple((s, "heal_round") for s in combat.holders if combat.has_groups(s))
-    return _replace(combat, stage="round_effects", pending=pending)
-
-
-def _round_effects_resolved(
-    pack: ContentPack, combat: Combat, event: RoundEffectsResolved
-) -> Combat:
-    return _replace(combat, stage="retreat_defender")
-
-
-def _aftermath(pack: ContentPack, combat: Combat, event: Aftermath) -> Combat:
-    winner = combat.winner
-    pending: tuple[tuple[str, str], ...] = ()
-    movable: tuple[tuple[str, int], ...] = ()
-    card = pack.biome_cards[combat.biome_card] if combat.biome_card else None
-    quick_gains = card is not None and card.effect.kind == "move_after_win"
-    if winner is not None and winner in combat.holders and quick_gains:
-        movable = tuple((f.unit, f.count) for f in _own_units(pack, combat, winner))
-        pending = ((winner, "move_after_win"),) if movable else ()
-    return _replace(combat, stage="aftermath", pending=pending, movable=movable)
-
-
-def _opened(pack: ContentPack, combat: Combat, event: CombatOpened) -> Combat:
-    markers = event.initiative
-    groups = tuple(_replace(g, initiative=markers[f"{g.owner}/{g.unit}"]) for g in combat.groups)
-    order = tuple(
-        g.id
-        for g in sorted(groups, key=lambda g: (-g.initiative, g.owner != combat.attacker, g.id))
-    )
-    return _replace(
-        combat,
-        initiative=markers,
-        groups=groups,
-        order=order,
-        melee_waiting=any(g.support_only for g in groups),
-        stage="round_start",
-    )
-
-
-def _round_started(pack: ContentPack, combat: Combat, event: RoundStarted) -> Combat:
-    fresh = tuple(_replace(g, acted=False) if g.acted else g for g in combat.groups)
-    # N-CIV-3 (provisional): Spirit's Embrace is offered at the start of each round.
-    embrace = tuple(
-        (seat, "embrace")
-        for seat in (combat.attacker, combat.defender)
-        if pack.civilisations[seat].ability == "flare"
-        and combat.flare.get(seat, 0) >= biome.EMBRACE_COST
-    )
-    return _replace(combat, round=event.round, groups=fresh, stage="pick", pending=embrace)
-
-
-def _activated(pack: ContentPack, combat: Combat, event: GroupActivated) -> Combat:
-    stage = "heal" if combat.groups[event.group].heal else "action"
-    return _replace(combat, active=event.group, attacks_made=0, stage=stage)
-
-
-def _healed(pack: ContentPack, combat: Combat, event: Healed) -> Combat:
-    target = combat.groups[event.target]
-    healed = _replace(target, damage=target.damage - event.amount)
-    return _replace(combat, groups=replace_group(combat.groups, healed), stage="action")
-
-
-def _rolled(pack: ContentPack, combat: Combat, event: AttackRolled) -> Combat:
-    waiting = combat.groups[event.group].deception > 0 and not event.reroll
-    return _replace(
-        combat,
-        target=event.target,
-        roll_face=event.value,
-        stage="deception" if waiting else combat.stage,
-    )
-
-
-def _armor_claimed(pack: ContentPack, combat: Combat, event: ArmorClaimed) -> Combat:
-    group = combat.groups[event.group]
-    claimed = _replace(group, armor_bonus=group.armor_bonus + event.amount)
-    return _replace(combat, groups=replace_group(combat.groups, claimed), pending_gain=0)
-
-
-def _extra_attack(pack: ContentPack, combat: Combat, event: ExtraAttackBegun) -> Combat:
-    return _replace(combat, stage="action")
-
-
-def _supported(pack: ContentPack, combat: Combat, event: Supported) -> Combat:
-    target = combat.groups[event.target]
-    if event.bonus == "attack":
-        target = _replace(target, attack_bonus=target.attack_bonus + event.amount)
-    else:
-        target = _replace(target, armor_bonus=target.armor_bonus + event.amount)
-    groups = replace_group(combat.groups, target)
-    groups = replace_group(groups, _replace(groups[event.group], acted=True))
-    return _replace(combat, groups=groups, stage="pick", active=-1)
-
-
-def _activation_ended(pack: ContentPack, combat: Combat, event: ActivationEnded) -> Combat:
-    groups = replace_group(combat.groups, _replace(combat.groups[event.group], acted=True))
-    return _replace(combat, groups=groups, stage="pick", active=-1)
-
-
-def _round_ended(pack: ContentPack, combat: Combat, event: RoundEnded) -> Combat:
-    return _replace(combat, stage="round_end")
-
-
-def _retreat_chosen(pack: ContentPack, combat: Combat, event: RetreatChosen) -> Combat:
-    if event.retreat:
-        stage = "decided" if event.forced else "backstab"
-        return _replace(combat, retreating=event.seat, stage=stage)
-    if event.seat == combat.defender:
-        return _replace(combat, stage="retreat_attacker")
-    return _replace(combat, stage="round_start")
-
-
-def _backstab_declared(pack: ContentPack, combat: Combat, event: BackstabDeclared) -> Combat:
-    return _replace(combat, backstab=True, active=event.group, attacks_made=0, stage="action")
-
-
-def _backstab_declined(pack: ContentPack, combat: Combat, event: BackstabDeclined) -> Combat:
-    return _replace(combat, stage="decided")
-
-
-def _decided(pack: ContentPack, combat: Combat, event: CombatDecided) -> Combat:
-    injuries = tuple(
-        g.id for g in combat.groups if g.units > 0 and g.injury and g.damage >= g.injury
-    )
-    return _replace(combat, winner=event.winner, decided=True, stage="injuries", injuries=injuries)
-
-
-def _injury(pack: ContentPack, combat: Combat, event: InjuryResolved) -> Combat:
-    group = combat.groups[event.group]
-    rest = combat.injuries[1:]
-    if event.paid:
-        paid = combat.stocks[group.owner] - event.fee
-        return _replace(combat, injuries=rest, stocks={**combat.stocks, group.owner: paid})
-    hurt = _replace(group, units=group.units - 1, damage=0 if group.units == 1 else group.damage)
-    return _replace(
-        combat,
-        groups=replace_group(combat.groups, hurt),
-        injuries=rest,
-        injured=_add(combat.injured, group.owner, 1),
-    )
-
-
-def _retreat_move(pack: ContentPack, combat: Combat, event: RetreatMoveStarted) -> Combat:
-    groups = tuple(_replace(g, units=0) if g.owner == event.seat else g for g in combat.groups)
-    others = tuple(f for f in combat.reserve if f.owner != event.seat)
-    return _replace(combat, groups=groups, reserve=(*others, *event.forces), stage="retreat_move")
-
-
-def _retreated(pack: ContentPack, combat: Combat, event: UnitsRetreated) -> Combat:
-    return _replace(
-        combat, reserve=_take_reserve(combat.reserve, event.seat, event.unit, event.count)
-    )
-
-
-def _ended_event(pack: ContentPack, combat: Combat, event: CombatEnded) -> Combat:
-    return _replace(combat, stage="end")
-
-
-def _attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolved) -> Combat:
-    groups = combat.groups
-    group = groups[event.group]
-    target = groups[event.target]
-    target = _take_damage(target, event.damage, event.target_deaths)
-    if event.armor_bonus_spent:
-        target = _replace(target, armor_bonus=0)
-    if event.bloodthirst:
-        target = _replace(target, attack_bonus=target.attack_bonus + event.bloodthirst)
-    groups = replace_group(groups, target)
-    group = _take_damage(group, event.retaliation, event.attacker_deaths)
-    if group.units:  # N-COMBAT-14: swords give new tokens once the attack is resolved
-        group = _replace(group, attack_bonus=group.attack_bonus - event.bonus_spent + event.swords)
-    groups = replace_group(groups, group)
-    killed = _add(combat.killed, target.owner, event.target_deaths)
-    killed = _add(killed, group.owner, event.attacker_deaths)
-    if event.ends_activation:
-        groups = replace_group(groups, _replace(groups[event.group], acted=True))
-    flare = combat.flare
-    if event.flare:  # N-CIV-3: the Naga gain flare per unit they defeat
-        flare = {**flare, group.owner: flare.get(group.owner, 0) + event.flare}
-    return _replace(
-        combat,
-        groups=_fill_melee_slots(pack, groups) if combat.melee_waiting else groups,
-        killed=killed,
-        flare=flare,
-        attacks_made=combat.attacks_made + 1,
-        pending_gain=event.armor_claim,
-        roll_face=-1,
-        stage="pick" if event.ends_activation else "after_attack",
-        active=-1 if event.ends_activation else combat.active,
-    )
-
-
-def _fill_melee_slots(pack: ContentPack, groups: tuple[Group, ...]) -> tuple[Group, ...]:
-    """N-COMBAT-5: a melee group waiting in a ranged slot moves to a melee slot that freed
-    (in deployment order, **Ruling**). Slots are counted per owner from the live groups."""
-    for group in [g for g in groups if g.units > 0 and g.support_only]:
-        melee_slots = pack.civilisations[group.owner].combat_board.melee
-        used = sum(
-            1 for g in groups if g.owner == group.owner and g.units > 0 and g.slot == "melee"
-        )
-        if used < melee_slots:
-            groups = replace_group(groups, _replace(group, slot="melee"))
-    return groups
-
-
-_FOLD: dict[type[Event], Callable[[ContentPack, Combat, Any], Combat]] = {
-    GroupDeployed: _deployed,
-    StrategiseOffered: _strategise_offered,
-    StrategiseJoined: _strategise_joined,
-    DeploymentEnded: _deployment_ended,
-    BiomeCardRevealed: _revealed,
-    BiomeTargetFixed: _target_fixed,
-    EffectDamage: _effect_damage,
-    BonusGranted: _bonus_granted,
-    InitiativeRaised: _initiative_raised,
-    DamageRemoved: _damage_removed,
-    AmbushJoined: _ambush_joined,
-    PlayerChosen: _player_chosen,
-    ChoiceResolved: _choice_resolved,
-    TacticDiscarded: _discarded,
-    TacticCardDrawn: _drawn,
-    WindowOpened: _window_opened,
-    TacticPlayed: _tactic_played,
-    DeferredResolved: _deferred_resolved,
-    StoneskinHardened: _stoneskin,
-    SpiritsEmbraced: _embraced,
-    UnitsMovedAfterWin: _moved_after_win,
-    RoundClosing: _round_closing,
-    RoundEffectsResolved: _round_effects_resolved,
-    Aftermath: _aftermath,
-    CombatOpened: _opened,
-    RoundStarted: _round_started,
-    GroupActivated: _activated,
-    Healed: _healed,
-    AttackRolled: _rolled,
-    AttackResolved: _attack_resolved,
-    ArmorClaimed: _armor_claimed,
-    ExtraAttackBegun: _extra_attack,
-    Supported: _supported,
-    ActivationEnded: _activation_ended,
-    RoundEnded: _round_ended,
-    RetreatChosen: _retreat_chosen,
-    BackstabDeclared: _backstab_declared,
-    BackstabDeclined: _backstab_declined,
-    CombatDecided: _decided,
-    InjuryResolved: _injury,
-    RetreatMoveStarted: _retreat_move,
-    UnitsRetreated: _retreated,
-    CombatEnded: _ended_event,
-}
-
-
-def evolve_combat(pack: ContentPack, combat: Combat, event: Event) -> Combat:
-    """Fold one combat event (no dice, no decisions); other events leave the combat as is."""
-    fold = _FOLD.get(type(event))
-    return combat if fold is None else fold(pack, combat, event)
