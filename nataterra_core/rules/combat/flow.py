@@ -11,6 +11,7 @@ command's record holds everything up to the next choice. Events are folded by
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Literal
 
 import msgspec
@@ -320,14 +321,26 @@ def _support_amounts(group: Group) -> list[tuple[Literal["attack", "armor"], int
     return [(kind, amount) for kind, amount in amounts if amount > 0]
 
 
+@cache
+def _attack_command(target: int) -> Attack:
+    return Attack(target=target)
+
+
+@cache
+def _support_command(target: int, bonus: Literal["attack", "armor"]) -> Support:
+    return Support(target=target, bonus=bonus)
+
+
 def _action_options(combat: Combat, group: Group) -> list[Command]:
-    options: list[Command] = [Attack(target=t.id) for t in targets(combat, group)]
+    # Commands are immutable values: the same few are reused rather than rebuilt (hot path).
+    options: list[Command] = [_attack_command(t.id) for t in targets(combat, group)]
     if combat.attacks_made == 0:  # N-COMBAT-18: a group that attacked cannot support
-        allies = [g for g in combat.groups_of(group.owner) if g.id != group.id]
+        kinds = [kind for kind, _ in _support_amounts(group)]
         options.extend(
-            Support(target=ally.id, bonus=kind)
-            for ally in allies
-            for kind, _ in _support_amounts(group)
+            _support_command(ally.id, kind)
+            for ally in combat.groups
+            if ally.units and ally.owner == group.owner and ally.id != group.id
+            for kind in kinds
         )
     return options
 

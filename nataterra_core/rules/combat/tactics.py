@@ -84,6 +84,8 @@ def open_window(
     env: TacticEnv, combat: Combat, window: str, order: tuple[str, ...]
 ) -> tuple[Event, ...]:
     """Open ``window`` for the seats of ``order`` that hold a playable option (if any)."""
+    if not any(combat.hands.values()):  # nobody holds a card: the common case, kept cheap
+        return ()
     barred = combat.no_opening_tactics if window == "before" else ()
     seats = tuple(s for s in order if s not in barred and playable(env, combat, s, window))
     return (WindowOpened(window=window, seats=seats),) if seats else ()
