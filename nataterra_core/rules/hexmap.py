@@ -79,6 +79,31 @@ class Zone:
     base_owner: str | None = None
     modifier: TerrainSide | None = None
 
+    @classmethod
+    def plain(
+        cls,
+        zone_id: str,
+        at: Hex,
+        biome: Biome,
+        *,
+        resource: Resource | None = None,
+        base_owner: str | None = None,
+        modifier: TerrainSide | None = None,
+    ) -> Zone:
+        """A zone not printed on a tile (a modifier beyond the edge, a hand-made map): what
+        it shows is what it is."""
+        return cls(
+            id=zone_id,
+            hex=at,
+            tile=None,
+            biome=biome,
+            resource=resource,
+            printed_biome=biome,
+            printed_resource=resource,
+            base_owner=base_owner,
+            modifier=modifier,
+        )
+
 
 class GameMap:
     """A built map: zones by id, adjacency computed from their hexes, and search helpers.
@@ -233,16 +258,5 @@ def build_map(pack: ContentPack, map_id: str) -> GameMap:
         )
     for number, token in enumerate(map_def.modifiers, 1):
         if token.at is not None:
-            zones.append(
-                Zone(
-                    id=f"m{number}",
-                    hex=Hex(*token.at),
-                    tile=None,
-                    biome=token.side,
-                    resource=None,
-                    printed_biome=token.side,
-                    printed_resource=None,
-                    modifier=token.side,
-                )
-            )
+            zones.append(Zone.plain(f"m{number}", Hex(*token.at), token.side, modifier=token.side))
     return GameMap(map_id, zones, strategy_zone)

@@ -153,17 +153,7 @@ class Sandbox:
         bases: dict[str, str] = {}
         if battle.map:
             zones = [
-                Zone(
-                    id=z.id,
-                    hex=Hex(z.q, z.r),
-                    tile=None,
-                    biome=z.biome,
-                    resource=None,
-                    printed_biome=z.biome,
-                    printed_resource=None,
-                    base_owner=z.base,
-                )
-                for z in battle.map
+                Zone.plain(z.id, Hex(z.q, z.r), z.biome, base_owner=z.base) for z in battle.map
             ]
             game_map = GameMap("sandbox", zones)
             bases = {z.id: z.base for z in battle.map if z.base}
