@@ -51,6 +51,7 @@ from nataterra_core.rules.hexmap import GameMap
 from nataterra_core.rules.state import GameState
 from nataterra_core.rules.views import seat_view
 
+from .coverage_command import coverage
 from .describe import describe_command, describe_event, describe_outcome, describe_record
 from .odds_command import odds
 from .render import render_view
@@ -502,6 +503,7 @@ def _print_summary(out: Console, counts: Counter[str], worst: int) -> None:
 
 
 app.command("odds")(odds)  # the battle calculator: docs/COMBAT_SANDBOX.md
+app.command("coverage")(coverage)  # the rules-coverage report: docs/COVERAGE.md
 
 
 def main() -> None:

@@ -36,6 +36,9 @@ from nataterra_core.rules.tactics import TacticCardDrawn
 PACK = load_pack(Path(__file__).resolve().parents[1] / "packs" / "made_up_tactics")
 SEED, GAME = seed_from_number(77)
 Chooser = Callable[[Combat, str, Sequence[Command]], Command | None]
+COVERS_ALL_BIOME_CARDS = True
+"""test_N_COMBAT_8_every_biome_card_effect_plays runs every biome card of the pack
+(docs/COVERAGE.md)."""
 
 
 class CardFight:
