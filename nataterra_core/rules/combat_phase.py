@@ -93,15 +93,19 @@ def contested(state: GameState, ctx: Context | None = None) -> list[tuple[str, s
     pairs: list[tuple[str, str]] = []
     for zone, present in owners.items():
         if len(present) > 1:
-            attacker = attacker_in(state, present)
+            attacker = attacker_in(state, present, zone)
             pairs.extend((zone, seat) for seat in present if seat != attacker)
     return sorted(pairs)
 
 
-def attacker_in(state: GameState, present: set[str]) -> str:
-    """N-COMBAT-3: the active player, whose moves brought the players together (retreats
-    never enter enemy zones); when it is gone (**Ruling**, N-COMBAT-1a) the next player
-    in turn order who is there."""
+def attacker_in(state: GameState, present: set[str], zone: str | None = None) -> str:
+    """N-COMBAT-3: the player whose units entered ``zone`` last, if still there (usually
+    the active player, whose moves bring players together; a Quick Gains move can make it
+    another). Otherwise (**Ruling**, N-COMBAT-1a) the active player if there, else the next
+    player in turn order who is there."""
+    last = state.entered.get(zone) if zone is not None else None
+    if last is not None and last in present:
+        return last
     seats = state.seats
     for step in range(len(seats)):
         seat = seats[(state.active + step) % len(seats)]
@@ -234,7 +238,7 @@ def decide_combat_phase(
                 "N-COMBAT-1", f"there is no combat in {command.zone} against {command.defender}"
             )
         present = present_in(ctx, state, command.zone)
-        attacker = attacker_in(state, present)
+        attacker = attacker_in(state, present, command.zone)
         return _start(ctx, state, command.zone, attacker, command.defender, dice)
     if state.combat is None:
         raise IllegalCommand("N-COMBAT-1", "no combat is in progress; start one first")
@@ -267,7 +271,7 @@ def decide_combat_phase(
     # N-COMBAT-4 (Ruling): units that sat out fight on at once, in the same roles.
     zone, attacker, defender = state.combat.zone, state.combat.attacker, state.combat.defender
     present = present_in(ctx, after, zone)
-    if {attacker, defender} <= present and attacker_in(after, present) == attacker:
+    if {attacker, defender} <= present and attacker_in(after, present, zone) == attacker:
         return (*events, *_start(ctx, after, zone, attacker, defender, dice))
     return events
 
@@ -417,7 +421,8 @@ def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameSta
     elif isinstance(event, messages.UnitsMovedAfterWin):
         units = remove_units(state.units, event.seat, event.unit, zone, event.count)
         units = add_units(units, event.seat, event.unit, event.destination, event.count)
-        state = msgspec.structs.replace(state, units=units)
+        entered = {**state.entered, event.destination: event.seat}  # N-COMBAT-3
+        state = msgspec.structs.replace(state, units=units, entered=entered)
     elif isinstance(event, messages.InjuryResolved):
         group = combat.groups[event.group]
         if event.paid:

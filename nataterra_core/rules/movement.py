@@ -216,4 +216,5 @@ def evolve_units_moved(state: GameState, event: UnitsMoved) -> GameState:
     """Take the units from the origin's unmoved ones and add them, moved, at the destination."""
     units = remove_units(state.units, event.seat, event.unit, event.origin, event.count)
     units = add_units(units, event.seat, event.unit, event.path[-1], event.count, moved=event.count)
-    return msgspec.structs.replace(state, units=units)
+    entered = {**state.entered, event.path[-1]: event.seat}  # N-COMBAT-3
+    return msgspec.structs.replace(state, units=units, entered=entered)

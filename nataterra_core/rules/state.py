@@ -108,7 +108,8 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     order, clockwise, N-TURN-1). ``combat`` is the combat being fought in the combat phase;
     ``strategised`` counts (owner, unit, zone, count) units that joined a combat by
     Strategise this turn (N-ABL-7: once per turn). ``cubes`` are each seat's victory cubes
-    (N-WIN-2: ``dominance_cubes`` win); ``bases_destroyed`` lists destroyed bases (N-WIN-1).
+    (N-WIN-2: ``dominance_cubes`` win); ``bases_destroyed`` lists destroyed bases (N-WIN-1);
+    ``entered`` names, per zone, the seat whose units moved in last (N-COMBAT-3).
     ``structures`` are the structures on the map, in the order they were built (N-STR-1; a
     zone holds at least one). ``result_reason`` is set once the game is over.
     """
@@ -134,6 +135,7 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     cubes: dict[str, int] = msgspec.field(default_factory=dict)
     bases_destroyed: tuple[str, ...] = ()
     eliminated: tuple[str, ...] = ()
+    entered: dict[str, str] = msgspec.field(default_factory=dict)
     structures: tuple[PlacedStructure, ...] = ()
 
     @property

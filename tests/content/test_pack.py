@@ -13,6 +13,10 @@ from nataterra_core.content import PROVISIONAL_DIR, ContentPack, effective_sha25
 from nataterra_core.kernel.errors import ContentError, ContentProblem
 
 CIVS = ("velathi", "beasts", "humans", "naga")
+COVERS_ALL_TECH_CARDS = True
+"""test_N_COMP_3_tech_decks reads every tech card of the pack: 64 cards, each civilisation's
+16 numbered 1..16, each checked for its kind, resource or unit, options and cost
+(docs/COVERAGE.md)."""
 
 
 @pytest.fixture(scope="module")

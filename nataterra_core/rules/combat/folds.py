@@ -89,6 +89,14 @@ def own_units(pack: ContentPack, combat: Combat, seat: str) -> tuple[Force, ...]
 _replace = msgspec.structs.replace
 
 
+def _live_markers(markers: dict[str, int], groups: tuple[Group, ...]) -> dict[str, int]:
+    """N-COMBAT-17: the marker of a type whose last group has left the board goes too."""
+    live = {f"{g.owner}/{g.unit}" for g in groups if g.units}
+    if all(key in live for key in markers):
+        return markers
+    return {key: value for key, value in markers.items() if key in live}
+
+
 def _add(counts: dict[str, int], owner: str, n: int) -> dict[str, int]:
     return counts if not n else {**counts, owner: counts.get(owner, 0) + n}
 
@@ -184,9 +192,11 @@ def _effect_damage(pack: ContentPack, combat: Combat, event: EffectDamage) -> Co
     if event.bloodthirst:
         group = _replace(group, attack_bonus=group.attack_bonus + event.bloodthirst)
     # Losses to effects are not kills: like injuries they never score (N-WIN-3).
+    groups = replace_group(combat.groups, group)
     return _replace(
         combat,
-        groups=replace_group(combat.groups, group),
+        groups=groups,
+        initiative=_live_markers(combat.initiative, groups),
         injured=_add(combat.injured, group.owner, event.deaths),
     )
 
@@ -486,8 +496,10 @@ def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolve
     flare = combat.flare
     if event.flare:  # N-CIV-3: the Naga gain flare per unit they defeat
         flare = {**flare, group.owner: flare.get(group.owner, 0) + event.flare}
+    markers = _live_markers(combat.initiative, groups)
     return _replace(
         combat,
+        initiative=markers,
         groups=_fill_melee_slots(pack, groups) if combat.melee_waiting else groups,
         killed=killed,
         flare=flare,
