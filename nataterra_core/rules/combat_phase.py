@@ -370,6 +370,24 @@ def _spend_flare(state: GameState, seat: str, flare: int) -> GameState:
     return state.with_player(msgspec.structs.replace(player, flare=player.flare - flare))
 
 
+_REACHES_THE_MAP: frozenset[type[Event]] = frozenset(
+    {
+        messages.AttackResolved,
+        messages.EffectDamage,
+        messages.BiomeTargetFixed,
+        messages.SpiritsEmbraced,
+        messages.AmbushJoined,
+        messages.TacticDiscarded,
+        messages.TacticPlayed,
+        messages.UnitsMovedAfterWin,
+        messages.InjuryResolved,
+        messages.UnitsRetreated,
+        messages.CombatEnded,
+    }
+)
+"""Combat events that also change the game around the combat (map, pools, stocks, hands)."""
+
+
 def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameState:
     """Fold a combat event into the game: the combat itself and its effects on the map."""
     if isinstance(event, TacticCardDrawn):
@@ -384,6 +402,8 @@ def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameSta
         return msgspec.structs.replace(state, combat=_combat(ctx, state, event))
     combat = state.combat
     assert combat is not None, f"{type(event).__name__} outside a combat"
+    if type(event) not in _REACHES_THE_MAP:  # most combat events change the combat only
+        return msgspec.structs.replace(state, combat=evolve_combat(ctx.pack, combat, event))
     zone = combat.zone
     if isinstance(event, messages.AttackResolved):
         target = combat.groups[event.target]
