@@ -8,10 +8,9 @@ from pathlib import Path
 
 import msgspec
 from combat_helpers import any_dice
-from positions import BASES, BIOMES, zone_id
 
 from nataterra_core.content import load_pack
-from nataterra_core.content.schema import Biome, ContentPack, Resource
+from nataterra_core.content.schema import ContentPack
 from nataterra_core.kernel import Command, DiceStream, Event, seed_from_number
 from nataterra_core.rules.combat.flow import (
     CombatEnv,
@@ -26,7 +25,7 @@ from nataterra_core.rules.combat.model import Force, Group
 from nataterra_core.rules.combat.policies import DefaultPolicy
 from nataterra_core.rules.context import Context
 from nataterra_core.rules.game import Nataterra
-from nataterra_core.rules.hexmap import GameMap, Hex, Zone
+from nataterra_core.rules.hexmap import GameMap
 from nataterra_core.rules.setup import GameOptions, initial_state
 from nataterra_core.rules.state import GameState, Phase, Resources, UnitStack
 from nataterra_core.rules.tactics import TacticCardDrawn
@@ -36,30 +35,6 @@ TACTICS_PACK: ContentPack = load_pack(
     Path(__file__).resolve().parents[1] / "packs" / "made_up_tactics"
 )
 """The provisional pack with made-up tactic options (``tests/packs/made_up_tactics``)."""
-
-MORE_BIOMES: dict[str, Biome] = {**BIOMES, "D": "desert"}
-
-
-def grid(rows: Sequence[str], resources: dict[str, Resource] | None = None) -> GameMap:
-    """:func:`positions.grid_map` with one more biome: ``D`` is a desert."""
-    zones = []
-    for r, row in enumerate(rows):
-        for q, char in enumerate(row.replace(" ", "")):
-            zid = zone_id(q, r)
-            resource = (resources or {}).get(zid)
-            zones.append(
-                Zone(
-                    id=zid,
-                    hex=Hex(q, r),
-                    tile="test",
-                    biome=MORE_BIOMES[char],
-                    resource=resource,
-                    printed_biome=MORE_BIOMES[char],
-                    printed_resource=resource,
-                    base_owner=BASES.get(char),
-                )
-            )
-    return GameMap("test-grid", zones)
 
 
 class Table:

@@ -23,6 +23,7 @@ BIOMES: dict[str, Biome] = {
     "E": "forest",
     "N": "lake",
     "H": "hills",
+    "D": "desert",
 }
 BASES = {"V": "velathi", "E": "beasts", "N": "naga", "H": "humans"}
 

@@ -10,7 +10,7 @@ import attrs
 import msgspec
 import pytest
 from combat_helpers import PACK, Fight, any_dice, deployed, dice_giving
-from gap_helpers import TACTICS_PACK, HandFight, grid, table
+from gap_helpers import TACTICS_PACK, HandFight, table
 from positions import grid_map, position
 
 from nataterra_core.content.schema import Ability
@@ -96,7 +96,7 @@ def test_N_COMBAT_3_an_after_combat_move_by_the_defender_makes_it_the_attacker()
     # z10 is a desert: the Velathi (active) attack 3 Orcs there with one Hunter and lose;
     # Quick Gains lets the winning Beasts move the Orcs onto the Velathi Zealots in z20.
     t = table(
-        grid(["V D . . . E"]),
+        grid_map(["V D . . . E"]),
         [
             ("velathi", "hunter", "z10", 1),
             ("beasts", "orc", "z10", 3),
