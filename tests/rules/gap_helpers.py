@@ -8,10 +8,11 @@ from pathlib import Path
 
 import msgspec
 from combat_helpers import any_dice
+from positions import Table, position
 
 from nataterra_core.content import load_pack
 from nataterra_core.content.schema import ContentPack
-from nataterra_core.kernel import Command, DiceStream, Event, seed_from_number
+from nataterra_core.kernel import Command, DiceStream, Event
 from nataterra_core.rules.combat.flow import (
     CombatEnv,
     advance,
@@ -22,66 +23,15 @@ from nataterra_core.rules.combat.flow import (
     start_combat,
 )
 from nataterra_core.rules.combat.model import Force, Group
-from nataterra_core.rules.combat.policies import DefaultPolicy
-from nataterra_core.rules.context import Context
-from nataterra_core.rules.game import Nataterra
 from nataterra_core.rules.hexmap import GameMap
-from nataterra_core.rules.setup import GameOptions, initial_state
-from nataterra_core.rules.state import GameState, Phase, Resources, UnitStack
+from nataterra_core.rules.state import Phase, Resources
 from nataterra_core.rules.tactics import TacticCardDrawn
 
-SEED, GAME = seed_from_number(31)
+SEED_NUMBER = 31
 TACTICS_PACK: ContentPack = load_pack(
     Path(__file__).resolve().parents[1] / "packs" / "made_up_tactics"
 )
 """The provisional pack with made-up tactic options (``tests/packs/made_up_tactics``)."""
-
-
-class Table:
-    """A hand-made position played through the Nataterra decider."""
-
-    def __init__(self, ctx: Context, state: GameState) -> None:
-        self.ctx = ctx
-        self.state = msgspec.structs.replace(state, counter=0)
-        self.decider = Nataterra(ctx.pack, contexts=[ctx])
-        self.events: list[Event] = []
-
-    @property
-    def seat(self) -> str:
-        return self.decider.acting_seats(self.state)[0]
-
-    def legal(self, seat: str | None = None) -> list[Command]:
-        return list(self.decider.legal_commands(self.state, seat or self.seat))
-
-    def play(
-        self, command: Command, seat: str | None = None, dice: DiceStream | None = None
-    ) -> list[Event]:
-        """Play ``command``; ``dice`` forces the die faces (default: the game's stream)."""
-        seat = seat or self.seat
-        dice = dice or DiceStream(SEED, GAME, "", self.state.counter)
-        events = list(self.decider.decide(self.state, command, dice, seat=seat))
-        for event in events:
-            self.state = self.decider.evolve(self.state, event)
-        self.events.extend(events)
-        return events
-
-    def fight_out(self, choose: object = None) -> None:
-        """Play the combat in progress: ``choose(combat, seat, options)`` first (``None``:
-        no preference), else the default policy."""
-        policy = DefaultPolicy(self.ctx.pack)
-        while self.state.combat is not None:
-            seat = self.seat
-            options = self.legal(seat)
-            chosen = choose(self.state.combat, seat, options) if callable(choose) else None
-            self.play(chosen or policy.choose(self.state.combat, seat, options), seat)
-
-    def of(self, kind: type[Event]) -> list[Event]:
-        return [e for e in self.events if isinstance(e, kind)]
-
-    def count(self, owner: str, unit: str, zone: str) -> int:
-        return sum(
-            s.count for s in self.state.units if (s.owner, s.unit, s.zone) == (owner, unit, zone)
-        )
 
 
 def table(
@@ -96,15 +46,10 @@ def table(
 ) -> Table:
     """A :class:`Table` with exactly ``units`` on ``game_map``; ``players`` maps a seat to
     fields of its player state to replace (``velathi={"flare": 3}``)."""
-    ctx = Context(pack or load_pack(), game_map)
-    state = initial_state(ctx, seats, GameOptions())
-    stacks = tuple(sorted(UnitStack(o, u, z, n) for o, u, z, n in units))
-    state = msgspec.structs.replace(
-        state, units=stacks, active=seats.index(active), turn=1, phase=phase
-    )
+    ctx, state = position(game_map, units, seats=seats, active=active, phase=phase, pack=pack)
     for seat, changes in players.items():
         state = state.with_player(msgspec.structs.replace(state.player(seat), **changes))
-    return Table(ctx, state)
+    return Table(ctx, state, seed_number=SEED_NUMBER)
 
 
 class HandFight:

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import msgspec
-import pytest
-from positions import grid_map, position
+from positions import Chooser, Table, grid_map, position
 
-from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand, seed_from_number
+from nataterra_core.kernel import Command
 from nataterra_core.rules.combat.messages import (
     AttackResolved,
     CombatEnded,
@@ -16,14 +15,11 @@ from nataterra_core.rules.combat.messages import (
     GroupDeployed,
     Retreat,
 )
-from nataterra_core.rules.combat.model import Group
-from nataterra_core.rules.combat.policies import DefaultPolicy
+from nataterra_core.rules.combat.model import Combat, Group
 from nataterra_core.rules.combat_phase import StartCombat, combat_env, contested
-from nataterra_core.rules.context import Context
-from nataterra_core.rules.game import Nataterra
 from nataterra_core.rules.hexmap import GameMap
 from nataterra_core.rules.movement import MoveUnits
-from nataterra_core.rules.state import GameState, Phase, PlacedStructure
+from nataterra_core.rules.state import Phase, PlacedStructure
 from nataterra_core.rules.stock import Resources
 from nataterra_core.rules.structures import (
     Build,
@@ -36,53 +32,8 @@ from nataterra_core.rules.structures import (
 from nataterra_core.rules.tactics import TacticCardDrawn
 from nataterra_core.rules.turns import EndPhase, TurnStarted
 
-SEED, GAME = seed_from_number(5)
 RICH = Resources(20, 20, 20)
 Units = Sequence[tuple[str, str, str, int]]
-
-
-class Table:
-    """A hand-made position played through the Nataterra decider."""
-
-    def __init__(self, state: GameState, decider: Nataterra) -> None:
-        self.state, self.decider, self.events = state, decider, list[Event]()
-
-    @property
-    def ctx(self) -> Context:
-        return self.decider.context(self.state.map_id)
-
-    def legal(self, seat: str | None = None) -> list[Command]:
-        seat = seat or self.decider.acting_seats(self.state)[0]
-        return list(self.decider.legal_commands(self.state, seat))
-
-    def play(self, command: Command, seat: str | None = None) -> list[Event]:
-        seat = seat or self.decider.acting_seats(self.state)[0]
-        dice = DiceStream(SEED, GAME, "", self.state.counter)
-        events = list(self.decider.decide(self.state, command, dice, seat=seat))
-        for event in events:
-            self.state = self.decider.evolve(self.state, event)
-        self.events.extend(events)
-        return events
-
-    def refused(self, command: Command, seat: str | None = None) -> str | None:
-        with pytest.raises(IllegalCommand) as info:
-            self.play(command, seat)
-        return info.value.rule_id
-
-    def fight_out(self, retreating: str | None = None) -> None:
-        """Play the combat in progress with default choices (``retreating`` retreats)."""
-        policy = DefaultPolicy(self.decider.pack)
-        while self.state.combat is not None:
-            seat = self.decider.acting_seats(self.state)[0]
-            options = self.decider.legal_commands(self.state, seat)
-            if seat == retreating and Retreat(retreat=True) in options:
-                self.play(Retreat(retreat=True), seat)
-                continue
-            self.play(policy.choose(self.state.combat, seat, options), seat)
-
-    def groups(self, owner: str) -> list[Group]:
-        assert self.state.combat is not None
-        return [g for g in self.state.combat.groups if g.owner == owner]
 
 
 def table(
@@ -102,13 +53,23 @@ def table(
         game_map = GameMap(game_map.map_id, game_map.zones.values(), strategy_zone)
     ctx, state = position(game_map, units, seats=seats, active=active or seats[0], phase=phase)
     placed = tuple(PlacedStructure(o, s, z) for o, s, z in built)
-    state = msgspec.structs.replace(state, structures=placed, counter=0)
+    state = msgspec.structs.replace(state, structures=placed)
     for seat in seats:
         changes: dict[str, object] = {"stock": stock}
         if unlocked and seat in unlocked:
             changes["structures_unlocked"] = unlocked[seat]
         state = state.with_player(msgspec.structs.replace(state.player(seat), **changes))
-    return Table(state, Nataterra(ctx.pack, contexts=[ctx]))
+    return Table(ctx, state, seed_number=5)
+
+
+def retreats(side: str) -> Chooser:
+    """Has ``side`` retreat whenever it may (N-COMBAT-23)."""
+
+    def choose(combat: Combat, seat: str, options: Sequence[Command]) -> Command | None:
+        give_up = Retreat(retreat=True)
+        return give_up if seat == side and give_up in options else None
+
+    return choose
 
 
 # -- placement (N-STR-1) -----------------------------------------------------------------------
@@ -546,7 +507,7 @@ def test_N_FAQ_20_bone_tower_is_destroyed_when_its_side_retreats() -> None:
         built=[("beasts", "bone_tower", "z30")],
     )
     t.play(StartCombat(zone="z30", defender="beasts"))
-    t.fight_out(retreating="beasts")
+    t.fight_out(retreats("beasts"))
     assert [e for e in t.events if isinstance(e, StructureDestroyed)] == [
         StructureDestroyed(owner="beasts", structure="bone_tower", zone="z30", rule="N-COMBAT-28")
     ]

@@ -4,52 +4,19 @@ from __future__ import annotations
 
 import msgspec
 import pytest
-from positions import grid_map, position
+from positions import Table, grid_map, position
 
 from nataterra_core.game import new_game
-from nataterra_core.kernel import Command, DiceStream, Event, seed_from_number
 from nataterra_core.rules.combat.messages import CombatEnded, DeployGroup, Retreat
-from nataterra_core.rules.combat.policies import DefaultPolicy
 from nataterra_core.rules.combat_phase import StartCombat
-from nataterra_core.rules.game import Nataterra
-from nataterra_core.rules.state import GameState
 from nataterra_core.rules.turns import EndPhase, GameEnded
 from nataterra_core.rules.victory import BaseDestroyed, CubeScored
-
-SEED, GAME = seed_from_number(5)
-
-
-class Table:
-    """A hand-made position played through the Nataterra decider."""
-
-    def __init__(self, state: GameState, decider: Nataterra) -> None:
-        self.state, self.decider, self.events = state, decider, list[Event]()
-
-    def play(self, command: Command, seat: str | None = None) -> list[Event]:
-        seat = seat or self.decider.acting_seats(self.state)[0]
-        dice = DiceStream(SEED, GAME, "", self.state.counter)
-        events = list(self.decider.decide(self.state, command, dice, seat=seat))
-        for event in events:
-            self.state = self.decider.evolve(self.state, event)
-        self.events.extend(events)
-        return events
-
-    def fight_out(self) -> None:
-        """Play the combat in progress with default choices, never retreating."""
-        policy = DefaultPolicy(self.decider.pack)
-        while self.state.combat is not None:
-            seat = self.decider.acting_seats(self.state)[0]
-            options = self.decider.legal_commands(self.state, seat)
-            assert self.state.combat is not None
-            self.play(policy.choose(self.state.combat, seat, options), seat)
 
 
 def table(units: list[tuple[str, str, str, int]], *, cubes: int = 0, target: int = 4) -> Table:
     ctx, state = position(grid_map(["V . . . . E", ". . . . . ."]), units, phase="combat")
-    state = msgspec.structs.replace(
-        state, cubes={"velathi": cubes}, dominance_cubes=target, counter=0
-    )
-    return Table(state, Nataterra(ctx.pack, contexts=[ctx]))
+    state = msgspec.structs.replace(state, cubes={"velathi": cubes}, dominance_cubes=target)
+    return Table(ctx, state, seed_number=5)
 
 
 STRONG = [("velathi", "zealot", "z30", 3), ("velathi", "disciple", "z30", 3)]
@@ -141,7 +108,7 @@ def three_player_table(units: list[tuple[str, str, str, int]]) -> Table:
         seats=("velathi", "beasts", "humans"),
         phase="development",
     )
-    return Table(msgspec.structs.replace(state, counter=0), Nataterra(ctx.pack, contexts=[ctx]))
+    return Table(ctx, state, seed_number=5)
 
 
 def test_N_WIN_1_with_three_players_the_owner_is_eliminated() -> None:
