@@ -16,9 +16,9 @@ from typing import Any, Literal, Protocol, TypeVar
 from nataterra_core.content import ContentPack, load_pack
 from nataterra_core.content.schema import Cost, TechCard
 from nataterra_core.kernel import Command, DiceStream, Session
-from nataterra_core.rules.combat.messages import Retreat
+from nataterra_core.rules.combat.messages import PlayTactic, Retreat
 from nataterra_core.rules.combat.model import Combat
-from nataterra_core.rules.combat.policies import DefaultPolicy
+from nataterra_core.rules.combat.policies import CARD_WORTH, DefaultPolicy, option_value
 from nataterra_core.rules.combat_phase import StartCombat
 from nataterra_core.rules.context import Context
 from nataterra_core.rules.development import MAX_MULTIPLIER, Recruit, Research, unit_cost
@@ -26,6 +26,7 @@ from nataterra_core.rules.hexmap import Zone, build_map
 from nataterra_core.rules.movement import MoveUnits
 from nataterra_core.rules.state import GameState, PlayerState, Resources, UnitStack
 from nataterra_core.rules.structures import Build
+from nataterra_core.rules.tactic_play import counted
 from nataterra_core.rules.turns import EndPhase
 
 __all__ = ["HeuristicPlayer", "Player", "RandomPlayer", "play"]
@@ -195,7 +196,13 @@ class HeuristicPlayer:
       stock lacks (a lone gatherer relocates for a much scarcer one), and flee from enemies
       next door.
     * **Combat**: :class:`~nataterra_core.rules.combat.policies.DefaultPolicy` with a
-      retreat threshold, except that it never retreats from its own base (that loses it).
+      retreat threshold, except that it never retreats from its own base (that loses it);
+      the policy also plays the combat tactic options it rates worth their card.
+    * **Tactic cards** (N-TURN-2, N-TAC-1..3): in movement, resources and development it
+      first plays the option of its phase that rates best, if it rates above keeping the
+      card: movement options only where at least ``muster`` combat units wait to move,
+      resource options by what they actually gain, never one that destroys its own
+      structure.
 
     It only ever returns one of the legal commands it is given; ties are broken by its own
     seeded dice stream. ``pack`` is the game's content pack (default: the provisional one);
@@ -228,7 +235,10 @@ class HeuristicPlayer:
         if not isinstance(state, GameState):
             return self._pick(list(commands))
         board = self._board(state.map_id)
-        if state.combat is not None:
+        card = None if state.combat is not None else self._tactic(board, state, seat, commands)
+        if card is not None:
+            choice: Command = card
+        elif state.combat is not None:
             choice = self._in_combat(board, state.combat, seat, commands)
         elif state.phase == "movement":
             choice = self._movement(_View(board, state, seat), commands)
@@ -261,6 +271,33 @@ class HeuristicPlayer:
     @staticmethod
     def _end(commands: Sequence[Command]) -> Command:
         return next((c for c in commands if isinstance(c, EndPhase)), commands[-1])
+
+    # -- tactic cards outside combat ------------------------------------------------------
+
+    def _tactic(
+        self, board: _Board, state: GameState, seat: str, commands: Sequence[Command]
+    ) -> PlayTactic | None:
+        """The option of this phase worth playing most, if any is worth its card."""
+        ctx = board.ctx
+        scored: list[tuple[tuple[float, ...], PlayTactic]] = []
+        for command in commands:
+            if not isinstance(command, PlayTactic):
+                continue
+            option = ctx.pack.tactics[command.card].options[command.option]
+            value = option_value(option)
+            for effect in option.effects:
+                if effect.kind == "gain_resources" and effect.per:  # what it really gains
+                    value += effect_value_per(effect.resources, counted(ctx, state, seat, effect))
+                if effect.kind in ("extra_movement", "grant_stealth") and command.zone:
+                    waiting = sum(
+                        s.unmoved
+                        for s in state.stacks_in(command.zone)
+                        if s.owner == seat and s.unit not in ctx.workers
+                    )
+                    value = value if waiting >= self._muster else 0.0
+            if value > CARD_WORTH:
+                scored.append(((value,), command))
+        return self._best(scored)
 
     # -- combat -------------------------------------------------------------------------------
 
@@ -531,6 +568,11 @@ class HeuristicPlayer:
             return (tokens, (side.attack + side.attack_bonus) * (side.health + 2 * side.armor))
 
         return "b" if merit("b") > merit("a") else "a"
+
+
+def effect_value_per(each: Cost, times: int) -> float:
+    """The worth :func:`option_value` gives ``times`` a per-thing gain of ``each``."""
+    return 0.5 * times * (each.food + each.wood + each.metal)
 
 
 def _cost(cost: Cost) -> Resources:

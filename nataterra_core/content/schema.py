@@ -30,6 +30,7 @@ __all__ = [
     "CombatBoard",
     "ContentPack",
     "Cost",
+    "CountBasis",
     "DeckBiome",
     "DieFace",
     "EffectKind",
@@ -65,6 +66,7 @@ __all__ = [
     "Unlock",
     "VictoryCategory",
     "VictoryCondition",
+    "ZoneFilter",
     "rotate_offset",
 ]
 
@@ -314,45 +316,134 @@ class TechCard:
 
 
 TacticWindow = Literal[
-    "movement", "resource", "development", "combat", "before_combat", "after_combat"
+    "movement",
+    "resource",
+    "development",
+    "combat_setup",
+    "before_combat",
+    "combat",
+    "after_combat",
 ]
 """When an option is played (N-TAC-1): a phase, or a combat window. ``combat`` options are
 played before an active group acts (N-COMBAT-11); with ``also_before_combat`` (↑↑↑) also in
 the before-combat window (N-COMBAT-9); ``after_combat`` (↓↓↓) options may be played during
-the combat and resolve after it (N-TAC-1a, N-COMBAT-27)."""
+the combat and resolve after it (N-TAC-1a, N-COMBAT-27); ``combat_setup`` options are played
+"at the start of the combat", in the set-up before units join by Strategise (N-ABL-7)."""
 
 EffectPrimitive = Literal[
-    "attack_bonus", "armor_bonus", "remove_damage", "damage", "smite", "draw_tactic"
+    # in combat (rules §6, N-COMBAT-9/11/27)
+    "attack_bonus",
+    "armor_bonus",
+    "remove_damage",
+    "damage",
+    "smite",
+    "raise_initiative",
+    "grant_ability",
+    "no_retreat",
+    "withdraw",
+    "extra_embrace",
+    "strategise_zone",
+    "move_after_win",
+    # anywhere
+    "draw_tactic",
+    "gain_resources",
+    "gain_flare",
+    # movement phase (N-MOV-6)
+    "extra_movement",
+    "grant_stealth",
+    # development phase (N-DEV-1)
+    "recruit",
+    "replace_unit",
+    "build_structure",
+    "destroy_structure",
+    "unlock_structure",
+    "structure_discount",
+    "tech_discount",
 ]
-"""The effect primitives a card option composes (the engine implements each once)."""
+"""The effect primitives a card option composes: a closed set, each implemented once
+(combat ones in :mod:`nataterra_core.rules.combat.effects`, the others in
+:mod:`nataterra_core.rules.tactics`)."""
 
-EffectTarget = Literal["player", "own_group", "enemy_group", "own_groups"]
-"""What an effect acts on: the player, a group chosen when playing, or all own groups."""
+EffectTarget = Literal[
+    "player", "own_group", "enemy_group", "own_groups", "active_group", "any_player", "zone"
+]
+"""What an effect acts on: the player; a group chosen when playing (own or enemy); all own
+groups; the active group (which must be the player's own); a player of the combat chosen
+when playing; or a zone chosen when playing (``zone_filter`` says which zones qualify)."""
+
+ZoneFilter = Literal[
+    "any",
+    "forest",
+    "swamp",
+    "hills",
+    "desert",
+    "lakeside",
+    "structure",
+    "unmoved_units",
+    "own_unit",
+    "adjacent_to_combat",
+]
+"""Which zones a zone-targeted effect may choose (always zones where the effect can act):
+a biome; ``lakeside``, a lake or a zone next to one; ``structure``, one of the player's
+structures (``structure`` names its kind when set); ``unmoved_units``, a zone holding at
+least ``at_least`` of the player's combat units that have not moved this turn; ``own_unit``,
+a zone that already holds one of the player's ``unit``; ``adjacent_to_combat``, next to the
+combat zone."""
+
+CountBasis = Literal["", "units", "structures", "unit_techs", "tactics_in_hand"]
+"""What a ``gain_resources`` effect counts (``""``: a fixed gain): the player's ``unit`` in
+zones passing ``zone_filter`` (on group-card ``side`` when set), the player's structures on
+the map, the unit techs in play, or the tactic cards in hand (the played card included)."""
 
 
 @attrs.frozen
 class EffectSpec:
-    """One effect of a card option: a primitive, its amount and its target."""
+    """One effect of a card option: a primitive and its parameters.
+
+    ``amount`` is a bonus, damage, count or number of cards; ``resources`` a gain or a
+    discount; ``unit`` the unit recruited (or counted); ``replaces`` the unit a
+    ``replace_unit`` removes; ``ability`` the ability ``grant_ability`` gives until the end
+    of the round; ``per`` makes ``gain_resources`` a gain per counted thing.
+    """
 
     kind: EffectPrimitive
     amount: int = 0
     target: EffectTarget = "player"
+    resources: Cost = Cost()
+    unit: str = ""
+    replaces: str = ""
+    ability: str = ""
+    zone_filter: ZoneFilter = "any"
+    structure: str = ""
+    at_least: int = 0
+    per: CountBasis = ""
+    side: Literal["", "a", "b"] = ""
 
 
 @attrs.frozen
 class TacticOption:
-    """One option of a tactic card (N-TAC-1): its window, cost, condition and effects.
+    """One option of a tactic card (N-TAC-1): its window, costs, condition and effects.
 
-    ``condition = "win"`` makes an after-combat option resolve only if its player wins.
+    Costs are resources (``cost``), ``flare`` and ``discards`` (other tactic cards of the
+    player's choice). ``condition = "win"`` makes an after-combat option resolve only if its
+    player wins. ``units_in_biome`` makes an option playable only when the player has at
+    least ``min_units`` combat units in a single zone of ``units_in_biome`` (N-TAC-1: "some
+    options need a condition"). ``ruling`` says how the pack read a text that leaves the
+    kind, target or amount unclear (N-TAC-4).
     """
 
     window: TacticWindow
     effects: tuple[EffectSpec, ...]
     cost: Cost = Cost()
     flare: int = 0
+    discards: int = 0
     also_before_combat: bool = False
     condition: Literal["none", "win"] = "none"
+    min_units: int = 0
+    units_in_biome: ZoneFilter = "any"
     text: str = ""
+    text_de: str = ""
+    ruling: str = ""
 
 
 @attrs.frozen

@@ -27,7 +27,13 @@ from .combat.model import Boost, Combat, Force
 from .context import Context
 from .setup import shuffle_deck
 from .state import GameState, PlayerState, Resources, add_units, remove_units
-from .tactics import TacticCardDrawn, draw_tactic_events, evolve_tactic_drawn
+from .tactics import (
+    ResourcesGained,
+    TacticCardDrawn,
+    draw_tactic_events,
+    evolve_resources_gained,
+    evolve_tactic_drawn,
+)
 from .turns import GameEnded
 
 __all__ = [
@@ -61,7 +67,12 @@ class BiomeCardDrawn(Event, frozen=True, tag="biome_card_drawn.v1"):
 
 
 COMMANDS: tuple[type[Command], ...] = (StartCombat, *messages.COMMANDS)
-EVENTS: tuple[type[Event], ...] = (BiomeCardDrawn, TacticCardDrawn, *messages.EVENTS)
+EVENTS: tuple[type[Event], ...] = (
+    BiomeCardDrawn,
+    TacticCardDrawn,
+    ResourcesGained,
+    *messages.EVENTS,
+)
 _COMBAT_EVENTS = frozenset(messages.EVENTS)
 
 
@@ -175,14 +186,21 @@ def combat_env(ctx: Context, state: GameState) -> CombatEnv:
                     used.get((force.unit, force.origin), 0) + force.count
                 )
         player = state.player(seat)
+        granted = {zone for owner, zone in combat.strategise_zones if owner == seat}
         found = []
         for zone in ctx.map.neighbours(combat.zone):
             for stack in state.stacks_in(zone):
-                if stack.owner == seat and ctx.ability(player, stack.unit, "strategise"):
+                if stack.owner != seat:
+                    continue
+                # a card may give every unit of a zone Strategise for the turn
+                if zone in granted or ctx.ability(player, stack.unit, "strategise"):
                     left = stack.count - used.get((stack.unit, zone), 0)
                     if left > 0:
                         found.append((stack.unit, zone, left))
         return found
+
+    def next_door(seat: str, combat: Combat) -> list[str]:
+        return [z for z in ctx.map.neighbours(combat.zone) if seat in state.owners_in(z)]
 
     def draw(combat: Combat, dice: DiceStream) -> tuple[str | None, tuple[Event, ...]]:
         if combat.biome not in state.biome_decks:  # mountains and lakes have no deck
@@ -210,6 +228,7 @@ def combat_env(ctx: Context, state: GameState) -> CombatEnv:
         ambush=ambush,
         after_win=after_win,
         strategists=strategists,
+        next_door=next_door,
     )
 
 
@@ -390,8 +409,11 @@ _REACHES_THE_MAP: frozenset[type[Event]] = frozenset(
 
 def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameState:
     """Fold a combat event into the game: the combat itself and its effects on the map."""
-    if isinstance(event, TacticCardDrawn):
-        state = evolve_tactic_drawn(state, event)
+    if isinstance(event, TacticCardDrawn | ResourcesGained):  # in a combat or outside one
+        if isinstance(event, TacticCardDrawn):
+            state = evolve_tactic_drawn(state, event)
+        else:
+            state = evolve_resources_gained(state, event)
         if state.combat is None:
             return state
         return msgspec.structs.replace(state, combat=evolve_combat(ctx.pack, state.combat, event))
@@ -476,4 +498,6 @@ def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameSta
 
 def is_combat_event(event: Event) -> bool:
     """Whether :func:`evolve_combat_event` folds this event."""
-    return type(event) in _COMBAT_EVENTS or isinstance(event, BiomeCardDrawn | TacticCardDrawn)
+    return type(event) in _COMBAT_EVENTS or isinstance(
+        event, BiomeCardDrawn | TacticCardDrawn | ResourcesGained
+    )

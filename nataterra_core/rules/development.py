@@ -11,6 +11,7 @@ Structures come with their own rules.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 import msgspec
@@ -117,12 +118,20 @@ def unit_cost(ctx: Context, player: PlayerState, unit: str) -> Resources:
     return Resources(max(0, total.food), max(0, total.wood), max(0, total.metal))
 
 
-def _tech_cost(card: TechCard, option: Side | None) -> Resources | None:
+def _tech_cost(player: PlayerState, card: TechCard, option: Side | None) -> Resources | None:
+    """What researching ``card`` (``option``) costs ``player``, less any pending tech
+    discount (a tactic card's, N-TAC-3); ``None`` when the option does not fit the card."""
     if card.kind == "resource":
-        return _resources(card.cost) if option is None and card.cost else None
-    if option is None:
-        return None
-    return _resources(card.option(option).cost)
+        cost = _resources(card.cost) if option is None and card.cost else None
+    else:
+        cost = None if option is None else _resources(card.option(option).cost)
+    return None if cost is None else cost.discounted(player.tech_discount)
+
+
+def next_locked_structure(ctx: Context, seat: str, unlocked: Sequence[str]) -> str | None:
+    """The structure an "unlock a structure" effect turns: the first of ``seat``'s
+    civilisation not in ``unlocked`` (tech bonuses, N-DEV-4, and tactic cards, N-FAQ-16)."""
+    return next((s for s in ctx.pack.civilisations[seat].structures if s not in unlocked), None)
 
 
 def legal_development(ctx: Context, state: GameState, seat: str) -> list[Command]:
@@ -136,7 +145,7 @@ def legal_development(ctx: Context, state: GameState, seat: str) -> list[Command
         card = ctx.pack.techs[tech]
         options: tuple[Side | None, ...] = (None,) if card.kind == "resource" else ("a", "b")
         for option in options:
-            cost = _tech_cost(card, option)
+            cost = _tech_cost(player, card, option)
             if cost is not None and player.stock.covers(cost):
                 commands.append(Research(tech=tech, option=option))
     return commands
@@ -165,7 +174,7 @@ def decide_development(
         if command.tech not in player.tech_hand:
             raise IllegalCommand("N-DEV-3", f"tech {command.tech!r} is not in {seat}'s hand")
         card = ctx.pack.techs[command.tech]
-        price = _tech_cost(card, command.option)
+        price = _tech_cost(player, card, command.option)
         if price is None:
             raise IllegalCommand(
                 "N-DEV-3",
@@ -228,11 +237,8 @@ def resolve_researched(ctx: Context, state: GameState, dice: DiceStream) -> tupl
                             moved[unit.id] = n
                     card_id = tile
             elif bonus.kind == "unlock_structure":
-                waiting = [
-                    s for s in ctx.pack.civilisations[seat].structures if s not in structures
-                ]
-                if waiting:
-                    card_id = waiting[0]
+                card_id = next_locked_structure(ctx, seat, structures)
+                if card_id is not None:
                     structures.append(card_id)
             elif bonus.kind == "add_units" and card.unit is not None:
                 n = min(bonus.amount, locked.get(card.unit, 0))
@@ -282,7 +288,8 @@ def evolve_recruited(state: GameState, event: Recruited) -> GameState:
 
 
 def evolve_researched(state: GameState, event: Researched) -> GameState:
-    """Pay; the card leaves the hand and waits for the end of the turn."""
+    """Pay (using up any tech discount); the card leaves the hand and waits for the end of
+    the turn."""
     player = state.player(event.seat)
     hand = list(player.tech_hand)
     hand.remove(event.tech)
@@ -290,6 +297,7 @@ def evolve_researched(state: GameState, event: Researched) -> GameState:
         msgspec.structs.replace(
             player,
             stock=player.stock - event.cost,
+            tech_discount=Resources(),
             tech_hand=tuple(hand),
             researching=(*player.researching, (event.tech, event.option)),
         )

@@ -31,9 +31,11 @@ from . import (
     resources,
     setup,
     structures,
+    tactic_play,
     turns,
     victory,
 )
+from .combat.messages import PlayTactic
 from .context import Context
 from .hexmap import build_map
 from .state import GameState, Phase
@@ -59,6 +61,7 @@ EVENTS: tuple[type[Event], ...] = (
     *victory.EVENTS,
     *development.EVENTS,
     *structures.EVENTS,
+    *tactic_play.EVENTS,
 )
 
 _EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
@@ -81,6 +84,7 @@ _EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     structures.StructureDestroyed: structures.evolve_structure_destroyed,
     structures.StructuresProduced: structures.evolve_structures_produced,
     structures.StructureRecruited: structures.evolve_structure_recruited,
+    **tactic_play.EVOLVE,
 }
 assert set(_EVOLVE) | set(combat_phase.EVENTS) == set(EVENTS), "every event needs an evolve"
 
@@ -174,6 +178,8 @@ class Nataterra:
             return turns.decide_end_phase(
                 ctx, state, command, dice, _on_enter, _on_turn_end, _on_turn_start
             )
+        if isinstance(command, PlayTactic):  # N-TURN-2: one option per phase
+            return tactic_play.decide_play(ctx, state, seat, command, dice, self.evolve)
         if isinstance(command, movement.MoveUnits):
             return movement.decide_move(ctx, state, seat, command)
         if isinstance(command, development.COMMANDS):
@@ -221,7 +227,7 @@ class Nataterra:
         if state.combat is not None:
             pending = combat_phase.combat_decision(ctx, state)
             return pending[1] if pending else ()
-        commands: list[Command] = []
+        commands: list[Command] = list(tactic_play.legal_plays(ctx, state, seat))
         if state.phase == "movement":
             commands.extend(movement.legal_moves(ctx, state, seat))
         if state.phase == "development":

@@ -9,7 +9,8 @@ Structures (N-STR-3, N-MOV-5): enemy structures never stop a move, except the Bo
 which counts as a unit; ending a move on an unoccupied enemy structure destroys it at once
 (a :class:`~nataterra_core.rules.structures.StructureDestroyed` after the move). A Stable
 adds movement to units starting in its reach; a player's Underground Tunnels link each
-other (one step) and are crossed like flying when on a mountain.
+other (one step) and are crossed like flying when on a mountain. Movement tactic options
+add movement or Stealth to the unmoved units of one zone for the turn (N-MOV-6).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from nataterra_core.kernel import Command, Event, IllegalCommand
 from . import structures
 from .context import Context
 from .pathfinding import reachable
-from .state import GameState, add_units, remove_units
+from .state import GameState, ZoneGrant, add_units, remove_units
 
 __all__ = ["COMMANDS", "EVENTS", "MoveUnits", "UnitsMoved", "decide_move", "legal_moves"]
 
@@ -81,10 +82,23 @@ class _Mover:
         self.links = structures.tunnel_links(state, seat)
 
     def movement_from(self, origin: str) -> int:
-        """The movement of units starting in ``origin`` (a Stable adds some, N-STR-3)."""
-        if not self.state.structures:
-            return self.movement
-        return self.movement + structures.movement_bonus(self.ctx, self.state, self.seat, origin)
+        """The movement of units starting in ``origin`` (a Stable adds some, N-STR-3, and
+        so do movement tactic options, N-MOV-6)."""
+        movement = self.movement
+        if self.state.structures:
+            movement += structures.movement_bonus(self.ctx, self.state, self.seat, origin)
+        if self.state.zone_grants:
+            movement += sum(g.movement for g in self._grants(origin))
+        return movement
+
+    def stealth_from(self, origin: str) -> int:
+        """The Stealth of units starting in ``origin`` (N-MOV-4; tactic options add some)."""
+        if not self.state.zone_grants:
+            return self.stealth
+        return self.stealth + sum(g.stealth for g in self._grants(origin))
+
+    def _grants(self, origin: str) -> list[ZoneGrant]:
+        return [g for g in self.state.zone_grants if g.seat == self.seat and g.zone == origin]
 
     def neighbours(self, zone_id: str) -> tuple[str, ...]:
         """Adjacent zones, and from one of the mover's tunnels its other tunnels (N-STR-3)."""
@@ -123,7 +137,7 @@ class _Mover:
             can_enter=self.can_enter,
             ends_move=self.ends_move,
             enemy_occupied=self.enemy_occupied,
-            stealth=self.stealth,
+            stealth=self.stealth_from(origin),
         )
 
 
@@ -192,7 +206,7 @@ def _check_path(ctx: Context, mover: _Mover, command: MoveUnits) -> None:
         raise IllegalCommand(
             "N-MOV-1", f"{command.unit} moves at most {movement} zones, not {len(path)}"
         )
-    here, stealth_left = command.origin, mover.stealth
+    here, stealth_left = command.origin, mover.stealth_from(command.origin)
     for step in path:
         if step not in ctx.map.zones or not mover.linked(here, step):
             raise IllegalCommand("N-MOV-1", f"{step} is not adjacent to {here}")

@@ -26,6 +26,7 @@ __all__ = [
     "PlayerState",
     "Resources",
     "UnitStack",
+    "ZoneGrant",
     "add_units",
     "remove_units",
 ]
@@ -77,6 +78,8 @@ class PlayerState(msgspec.Struct, frozen=True, kw_only=True):
     tiles turned (left first). ``researching`` holds the techs researched this turn (tech,
     option) until the end of the turn; ``techs`` the unit techs in play; the ``*_mods`` are
     their changes to a unit type's cost, movement and initiative (N-DEV-3..5).
+    ``structure_discount`` and ``tech_discount`` lower the next structure built and the
+    next tech researched (tactic cards, N-TAC-3); they are used up by it.
     """
 
     civ: str
@@ -99,6 +102,18 @@ class PlayerState(msgspec.Struct, frozen=True, kw_only=True):
     cost_mods: dict[str, Resources] = msgspec.field(default_factory=dict)
     movement_mods: dict[str, int] = msgspec.field(default_factory=dict)
     initiative_mods: dict[str, int] = msgspec.field(default_factory=dict)
+    structure_discount: Resources = Resources()
+    tech_discount: Resources = Resources()
+
+
+class ZoneGrant(msgspec.Struct, frozen=True, order=True):
+    """A movement tactic option's gift for this turn (N-MOV-6): ``seat``'s units in ``zone``
+    that have not moved yet get ``movement`` more points and ``stealth`` more Stealth."""
+
+    seat: str
+    zone: str
+    movement: int = 0
+    stealth: int = 0
 
 
 class GameState(msgspec.Struct, frozen=True, kw_only=True):
@@ -112,6 +127,8 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     ``entered`` names, per zone, the seat whose units moved in last (N-COMBAT-3).
     ``structures`` are the structures on the map, in the order they were built (N-STR-1; a
     zone holds at least one). ``result_reason`` is set once the game is over.
+    ``tactic_phases`` lists the phases in which the active player has played a tactic
+    option this turn (N-TURN-2); ``zone_grants`` the movement options played (N-MOV-6).
     """
 
     seats: tuple[str, ...]
@@ -137,6 +154,8 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     eliminated: tuple[str, ...] = ()
     entered: dict[str, str] = msgspec.field(default_factory=dict)
     structures: tuple[PlacedStructure, ...] = ()
+    tactic_phases: tuple[str, ...] = ()
+    zone_grants: tuple[ZoneGrant, ...] = ()
 
     @property
     def active_seat(self) -> str:

@@ -24,3 +24,15 @@ class Resources(msgspec.Struct, frozen=True):
 
     def __sub__(self, other: Resources) -> Resources:
         return Resources(self.food - other.food, self.wood - other.wood, self.metal - other.metal)
+
+    def discounted(self, discount: Resources) -> Resources:
+        """This cost lowered by ``discount``, never below zero (tactic-card discounts)."""
+        return Resources(
+            max(0, self.food - discount.food),
+            max(0, self.wood - discount.wood),
+            max(0, self.metal - discount.metal),
+        )
+
+    def scaled(self, times: int) -> Resources:
+        """``times`` this amount (a gain per counted thing)."""
+        return Resources(self.food * times, self.wood * times, self.metal * times)

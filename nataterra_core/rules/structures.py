@@ -71,7 +71,7 @@ from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
 
 from .combat.model import Boost
 from .context import Context
-from .state import GameState, PlacedStructure, add_units
+from .state import GameState, PlacedStructure, PlayerState, add_units
 from .stock import Resources
 from .tactics import TacticCardDrawn, draw_tactic_events
 
@@ -201,6 +201,9 @@ def _graded(ctx: Context, state: GameState, placed: PlacedStructure, base: int) 
 # -- building ----------------------------------------------------------------------------------
 
 
+_NO_DISCOUNT = Resources()
+
+
 def _cost(structure: Structure) -> Resources:
     return Resources(structure.cost.food, structure.cost.wood, structure.cost.metal)
 
@@ -236,13 +239,24 @@ def _site_problem(ctx: Context, state: GameState, seat: str, zone: str) -> str |
     return None
 
 
-def legal_builds(ctx: Context, state: GameState, seat: str) -> list[Build]:
-    """Every (structure, zone) ``seat`` may build now (N-STR-1)."""
+def build_cost(
+    ctx: Context, player: PlayerState, structure: str, discount: Resources = _NO_DISCOUNT
+) -> Resources:
+    """What ``player`` pays for ``structure``: its cost less the player's pending discount
+    and ``discount`` (tactic cards, N-TAC-3)."""
+    return _cost(ctx.pack.structures[structure]).discounted(player.structure_discount + discount)
+
+
+def legal_builds(
+    ctx: Context, state: GameState, seat: str, discount: Resources = _NO_DISCOUNT
+) -> list[Build]:
+    """Every (structure, zone) ``seat`` may build now (N-STR-1), ``discount`` off the cost."""
     player = state.player(seat)
     kinds = [
         s
         for s in dict.fromkeys(player.structures_unlocked)
-        if player.stock.covers(_cost(ctx.pack.structures[s])) and copies_left(ctx, state, seat, s)
+        if player.stock.covers(build_cost(ctx, player, s, discount))
+        and copies_left(ctx, state, seat, s)
     ]
     if not kinds:
         return []
@@ -252,8 +266,11 @@ def legal_builds(ctx: Context, state: GameState, seat: str) -> list[Build]:
     return [Build(structure=s, zone=z) for s in kinds for z in sites]
 
 
-def decide_build(ctx: Context, state: GameState, seat: str, command: Build) -> tuple[Event, ...]:
-    """Check a build against N-STR-1 and produce :class:`StructureBuilt`."""
+def decide_build(
+    ctx: Context, state: GameState, seat: str, command: Build, discount: Resources = _NO_DISCOUNT
+) -> tuple[Event, ...]:
+    """Check a build against N-STR-1 and produce :class:`StructureBuilt` (``discount`` off
+    the cost)."""
     player = state.player(seat)
     if command.structure not in ctx.pack.structures:
         raise IllegalCommand("N-STR-0", f"there is no structure {command.structure!r}")
@@ -264,7 +281,7 @@ def decide_build(ctx: Context, state: GameState, seat: str, command: Build) -> t
     problem = _site_problem(ctx, state, seat, command.zone)
     if problem is not None:
         raise IllegalCommand("N-STR-1", problem)
-    cost = _cost(ctx.pack.structures[command.structure])
+    cost = build_cost(ctx, player, command.structure, discount)
     if not player.stock.covers(cost):
         raise IllegalCommand(
             "N-STR-1", f"{command.structure} costs {cost}, the stock holds {player.stock}"
@@ -462,9 +479,13 @@ def turn_start_events(
 
 
 def evolve_structure_built(state: GameState, event: StructureBuilt) -> GameState:
-    """Pay; the structure stands in its zone."""
+    """Pay (using up any structure discount); the structure stands in its zone."""
     player = state.player(event.seat)
-    state = state.with_player(msgspec.structs.replace(player, stock=player.stock - event.cost))
+    state = state.with_player(
+        msgspec.structs.replace(
+            player, stock=player.stock - event.cost, structure_discount=Resources()
+        )
+    )
     placed = PlacedStructure(event.seat, event.structure, event.zone)
     return msgspec.structs.replace(state, structures=(*state.structures, placed))
 

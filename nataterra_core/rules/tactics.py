@@ -1,6 +1,8 @@
-"""Tactic cards in hand and deck (N-DEV-6): drawing, with the reshuffle of an empty deck.
+"""Tactic cards in hand and deck (N-DEV-6): drawing, with the reshuffle of an empty deck,
+and the resources and flare card options give (N-RES-3: never multiplied).
 
-Card effects come with the tactic-card rules; this module only moves cards.
+Playing options is :mod:`.tactic_play` (movement, resource and development phases) and
+:mod:`.combat.tactics` (the combat windows); both draw and gain through this module.
 """
 
 from __future__ import annotations
@@ -11,8 +13,16 @@ from nataterra_core.kernel import DiceStream, Event
 
 from .setup import shuffle_deck
 from .state import GameState
+from .stock import Resources
 
-__all__ = ["EVENTS", "TacticCardDrawn", "draw_tactic_events", "evolve_tactic_drawn"]
+__all__ = [
+    "EVENTS",
+    "ResourcesGained",
+    "TacticCardDrawn",
+    "draw_tactic_events",
+    "evolve_resources_gained",
+    "evolve_tactic_drawn",
+]
 
 
 class TacticCardDrawn(Event, frozen=True, tag="tactic_card_drawn.v1"):
@@ -24,7 +34,16 @@ class TacticCardDrawn(Event, frozen=True, tag="tactic_card_drawn.v1"):
     card: str
 
 
-EVENTS: tuple[type[Event], ...] = (TacticCardDrawn,)
+class ResourcesGained(Event, frozen=True, tag="resources_gained.v1"):
+    """``seat`` gained ``resources`` and ``flare`` from a tactic option (not multiplied,
+    N-RES-3)."""
+
+    seat: str
+    resources: Resources = Resources()
+    flare: int = 0
+
+
+EVENTS: tuple[type[Event], ...] = (TacticCardDrawn, ResourcesGained)
 
 
 def draw_tactic_events(
@@ -56,5 +75,15 @@ def evolve_tactic_drawn(state: GameState, event: TacticCardDrawn) -> GameState:
             player,
             tactic_deck=player.tactic_deck[1:],
             tactic_hand=(*player.tactic_hand, event.card),
+        )
+    )
+
+
+def evolve_resources_gained(state: GameState, event: ResourcesGained) -> GameState:
+    """Add the gain to the stock and the flare tracker."""
+    player = state.player(event.seat)
+    return state.with_player(
+        msgspec.structs.replace(
+            player, stock=player.stock + event.resources, flare=player.flare + event.flare
         )
     )

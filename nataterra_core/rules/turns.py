@@ -112,7 +112,8 @@ def decide_end_phase(
 
 
 def evolve_turn_started(state: GameState, event: TurnStarted) -> GameState:
-    """Make ``seat`` active in its movement phase; nobody has moved yet this turn."""
+    """Make ``seat`` active in its movement phase; nobody has moved yet this turn, and no
+    tactic option has been played in it (N-TURN-2, N-MOV-6)."""
     units = tuple(
         UnitStack(s.owner, s.unit, s.zone, s.count) if s.moved else s for s in state.units
     )
@@ -123,6 +124,8 @@ def evolve_turn_started(state: GameState, event: TurnStarted) -> GameState:
         phase="movement",
         units=units,
         strategised=(),
+        tactic_phases=(),
+        zone_grants=(),
     )
 
 

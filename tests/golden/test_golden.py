@@ -14,10 +14,10 @@ from nataterra_core.kernel import DiceStream, read_log, replay_states
 PERFT_AT: dict[tuple[int, int], tuple[int, int]] = {
     (11, 30): (8, 62),
     (11, 150): (2, 4),
-    (12, 150): (1, 27),
+    (12, 150): (27, 558),
     (13, 30): (13, 67),
-    (13, 90): (2, 42),
-    (13, 150): (10, 24),
+    (13, 90): (1, 1),
+    (13, 150): (2, 2),
 }
 
 

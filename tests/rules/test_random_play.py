@@ -188,7 +188,9 @@ PERFT_EXPECTED: dict[tuple[int, int, int], tuple[int, ...]] = {
     (2, 7, 12): (30, 655, 9796),
     # Recomputed when structures (N-STR-0..3) entered the legal list: random games now
     # build them, so these positions hold structures (3 and 2 on the map).
-    (3, 2, 13): (27, 432, 3032),
+    # Recomputed again when tactic options (N-TURN-2) entered the legal list: 4 options of
+    # the cards in hand are playable here.
+    (3, 2, 13): (31, 718, 11758),
     (4, 3, 20): (38, 927, 13500),
 }
 

@@ -122,8 +122,8 @@ def pending_options(env: EnvLike, combat: Combat) -> tuple[str, list[Command]] |
         options = [ChooseEffectGroup(group=g.id) for g in mine]
     elif kind in ("choose_discarder", "choose_no_retreat"):
         options = [ChoosePlayer(seat=s) for s in (combat.attacker, combat.defender)]
-    elif kind == "embrace":
-        if combat.flare.get(seat, 0) >= EMBRACE_COST and mine:
+    elif kind in ("embrace", "embrace_free"):  # a card's extra one is paid already
+        if (kind == "embrace_free" or combat.flare.get(seat, 0) >= EMBRACE_COST) and mine:
             options = [
                 *(SpiritsEmbrace(group=g.id, bonus=b) for g in mine for b in _BONUS_KINDS),
                 SpiritsEmbrace(),
@@ -174,7 +174,7 @@ def choice_events(
                 group=command.group,
                 bonus=command.bonus,
                 amount=EMBRACE_BONUS,
-                flare=EMBRACE_COST,
+                flare=0 if kind == "embrace_free" else EMBRACE_COST,
             ),
         )
     if isinstance(command, MoveAfterWin):

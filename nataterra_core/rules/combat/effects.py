@@ -14,7 +14,20 @@ from typing import Protocol
 from nataterra_core.content.schema import CivAbility, ContentPack, EffectSpec
 from nataterra_core.kernel import DiceStream, Event
 
-from .messages import BonusGranted, DamageRemoved, EffectDamage
+from ..stock import Resources
+from ..tactics import ResourcesGained
+from .messages import (
+    AbilityGranted,
+    BonusGranted,
+    DamageRemoved,
+    EffectDamage,
+    EmbraceGranted,
+    InitiativeRaised,
+    MoveAfterWinGranted,
+    PlayerChosen,
+    StrategiseGranted,
+    WithdrawalDeclared,
+)
 from .model import Combat, Group
 
 __all__ = ["EffectEnv", "damage_event", "effect_events", "spec_groups"]
@@ -32,9 +45,12 @@ class EffectEnv(Protocol):
 
 
 def spec_groups(combat: Combat, seat: str, spec: EffectSpec, target: int | None) -> list[Group]:
-    """The groups a spec acts on: the chosen one, or all of ``seat``'s."""
+    """The groups a spec acts on: the chosen one, the active one, or all of ``seat``'s."""
     if spec.target == "own_groups":
         return combat.groups_of(seat)
+    if spec.target == "active_group":
+        active = combat.groups[combat.active] if combat.active >= 0 else None
+        return [active] if active is not None and active.units else []
     if spec.target in ("own_group", "enemy_group") and target is not None:
         group = combat.groups[target]
         return [group] if group.units else []
@@ -63,14 +79,33 @@ def effect_events(
     spec: EffectSpec,
     target: int | None,
     dice: DiceStream,
+    *,
+    player: str | None = None,
+    zone: str | None = None,
 ) -> tuple[Event, ...]:
-    """The events of one effect played by ``seat`` (at ``target`` when it names a group)."""
+    """The events of one effect played by ``seat``, at the group ``target``, the ``player``
+    or the ``zone`` it names when it names one."""
     kind, amount = spec.kind, spec.amount
     if kind == "draw_tactic":
         events: list[Event] = []
         for _ in range(amount):
             events.extend(env.draw_tactic(seat, dice))
         return tuple(events)
+    if kind == "gain_resources":  # N-RES-3: never multiplied
+        gain = Resources(spec.resources.food, spec.resources.wood, spec.resources.metal)
+        return (ResourcesGained(seat=seat, resources=gain),)
+    if kind == "gain_flare":
+        return (ResourcesGained(seat=seat, flare=amount),)
+    if kind == "no_retreat" and player is not None:
+        return (PlayerChosen(seat=seat, chosen=player, effect="choose_no_retreat"),)
+    if kind == "withdraw":
+        return (WithdrawalDeclared(seat=seat),)
+    if kind == "extra_embrace":
+        return (EmbraceGranted(seat=seat),)
+    if kind == "move_after_win":
+        return (MoveAfterWinGranted(seat=seat),)
+    if kind == "strategise_zone" and zone is not None:
+        return (StrategiseGranted(seat=seat, zone=zone),)
     groups = spec_groups(combat, seat, spec, target)
     if kind == "attack_bonus":
         return tuple(BonusGranted(group=g.id, attack=amount) for g in groups)
@@ -80,4 +115,10 @@ def effect_events(
         return tuple(DamageRemoved(group=g.id, amount=min(g.damage, amount)) for g in groups)
     if kind in ("damage", "smite"):
         return tuple(damage_event(env, combat, g.id, amount, smite=kind == "smite") for g in groups)
-    raise ValueError(f"unknown effect primitive {kind!r}")
+    if kind == "raise_initiative":  # the marker of the chosen group's unit type
+        return tuple(InitiativeRaised(seat=seat, unit=g.unit, amount=amount) for g in groups)
+    if kind == "grant_ability":
+        return tuple(
+            AbilityGranted(group=g.id, ability=spec.ability, levels=amount) for g in groups
+        )
+    raise ValueError(f"{kind!r} is not an effect in combat")

@@ -77,7 +77,7 @@ from .messages import (
     Supported,
     UnitsRetreated,
 )
-from .model import Combat, Force, Group, SlotKind, combat_unit
+from .model import INITIATIVE_CAP, Combat, Force, Group, SlotKind, combat_unit
 
 __all__ = [
     "ROUND_CAP",
@@ -94,7 +94,6 @@ __all__ = [
 _replace = msgspec.structs.replace
 
 ROUND_CAP = 30  # N-COMBAT-29
-INITIATIVE_CAP = 10  # N-COMBAT-6
 
 # The rule a refused command breaks, by the stage that asked for a decision.
 STAGE_RULES = {
@@ -147,6 +146,7 @@ class CombatEnv:
         "faces",
         "flare_costs",
         "map",
+        "next_door",
         "pack",
         "strategists",
     )
@@ -163,6 +163,7 @@ class CombatEnv:
         ambush: Callable[[str], str | None] | None = None,
         after_win: Callable[[str, str], list[str]] | None = None,
         strategists: Callable[[str, Combat], list[tuple[str, str, int]]] | None = None,
+        next_door: Callable[[str, Combat], list[str]] | None = None,
     ) -> None:
         # Memos of pure functions keyed by object identity (states are immutable): the
         # decision last computed, and the folds ``decide`` made, which ``evolve`` then
@@ -179,6 +180,7 @@ class CombatEnv:
         self.ambush = ambush or (lambda seat: None)
         self.after_win = after_win or (lambda seat, unit: [])
         self.strategists = strategists or (lambda seat, combat: [])
+        self.next_door = next_door or (lambda seat, combat: [])
         self.faces = pack.die.faces
         self.civ_ability = {civ.id: civ.ability for civ in pack.civilisations.values()}
         self.essences = {civ.id: frozenset(civ.essences) for civ in pack.civilisations.values()}
@@ -198,6 +200,10 @@ class CombatEnv:
     def after_win_destinations(self, seat: str, unit: str) -> list[str]:
         """Quick Gains: where ``seat``'s ``unit`` may move from the combat zone."""
         return self.after_win(seat, unit)
+
+    def zones_next_door(self, seat: str, combat: Combat) -> list[str]:
+        """Zones next to the combat zone holding ``seat``'s units (none without a map)."""
+        return self.next_door(seat, combat)
 
     def fold(self, combat: Combat, event: Event) -> Combat:
         """:func:`evolve_combat`, remembered for :meth:`refold`."""
@@ -423,6 +429,8 @@ def _decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | Non
             return None
         return "naga", [RedirectBiome(redirect=True), RedirectBiome(redirect=False)]
     if stage == "deploy":
+        if not combat.setup_window and _setup_window(env, combat):
+            return None  # options played "at the start of the combat" come first
         if not combat.strategise_offered and _strategists(env, combat):
             return None  # N-ABL-7: joining by Strategise comes first, during set-up
         options = _deploy_options(env, combat, combat.deploying)
@@ -446,8 +454,8 @@ def _decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | Non
         return group.owner, [ClaimArmor(accept=True), ClaimArmor(accept=False)]
     if stage in ("retreat_defender", "retreat_attacker"):
         seat = combat.defender if stage == "retreat_defender" else combat.attacker
-        if seat in combat.no_retreat:  # Fight to the Bitter End, Retractable Siphons
-            return None
+        if seat in combat.no_retreat or seat in combat.withdrawing:
+            return None  # barred (Fight to the Bitter End, a card) or retreating (a card)
         return seat, [Retreat(retreat=True), Retreat(retreat=False)]
     if stage == "backstab":
         if combat.retreating in combat.no_backstab:  # Higher Ground
@@ -586,6 +594,10 @@ def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, 
         seat, choice = combat.pending[0]
         return (ChoiceResolved(seat=seat, choice=choice, declined=True),)
     if stage == "deploy":
+        if not combat.setup_window:
+            opened = _setup_window(env, combat)
+            if opened:
+                return opened
         if not combat.strategise_offered:
             seats = _strategists(env, combat)
             if seats:
@@ -620,8 +632,10 @@ def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, 
         if combat.round >= ROUND_CAP:  # N-COMBAT-29: the attacker retreats, no backstab
             return (RetreatChosen(seat=combat.attacker, retreat=True, forced=True),)
         return (RoundEffectsResolved(round=combat.round),)
-    if stage in ("retreat_defender", "retreat_attacker"):  # barred from retreating
+    if stage in ("retreat_defender", "retreat_attacker"):  # barred, or withdrawing by a card
         seat = combat.defender if stage == "retreat_defender" else combat.attacker
+        if seat in combat.withdrawing and seat not in combat.no_retreat:
+            return (RetreatChosen(seat=seat, retreat=True, forced=True),)  # no backstab
         return (RetreatChosen(seat=seat, retreat=False),)
     if stage == "action":  # nothing to attack and nobody to support: the group passes
         return (ActivationEnded(group=combat.active),)
@@ -667,6 +681,11 @@ def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, 
             if not _retreat_destinations(env, combat, seat, f.unit):
                 return (UnitsRetreated(seat=seat, unit=f.unit, count=f.count, lost=True),)
     raise AssertionError(f"no automatic step in stage {stage}")  # pragma: no cover
+
+
+def _setup_window(env: CombatEnv, combat: Combat) -> tuple[Event, ...]:
+    """The set-up tactic window (attackers first), if anyone may play in it."""
+    return tactics.open_window(env, combat, "setup", (combat.attacker, combat.defender))
 
 
 def _strategists(env: CombatEnv, combat: Combat) -> tuple[str, ...]:
@@ -730,7 +749,7 @@ def decide_combat(
     who, options = pending
     rule = STAGE_RULES.get(combat.stage, "N-COMBAT-10")
     if combat.pending:
-        rule = "N-CIV-3" if combat.pending[0][1] == "embrace" else "N-COMBAT-8"
+        rule = "N-CIV-3" if combat.pending[0][1].startswith("embrace") else "N-COMBAT-8"
     if seat != who:
         raise IllegalCommand(rule, f"{who} decides now in this combat, not {seat}")
     if command not in options:

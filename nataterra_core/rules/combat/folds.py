@@ -16,9 +16,10 @@ from nataterra_core.content.schema import ContentPack
 from nataterra_core.kernel import Event
 
 from ..stock import Resources
-from ..tactics import TacticCardDrawn
+from ..tactics import ResourcesGained, TacticCardDrawn
 from . import biome
 from .messages import (
+    AbilityGranted,
     ActivationEnded,
     Aftermath,
     AmbushJoined,
@@ -38,12 +39,14 @@ from .messages import (
     DeferredResolved,
     DeploymentEnded,
     EffectDamage,
+    EmbraceGranted,
     ExtraAttackBegun,
     GroupActivated,
     GroupDeployed,
     Healed,
     InitiativeRaised,
     InjuryResolved,
+    MoveAfterWinGranted,
     PlayerChosen,
     RetreatChosen,
     RetreatMoveStarted,
@@ -53,6 +56,7 @@ from .messages import (
     RoundStarted,
     SpiritsEmbraced,
     StoneskinHardened,
+    StrategiseGranted,
     StrategiseJoined,
     StrategiseOffered,
     Supported,
@@ -61,8 +65,9 @@ from .messages import (
     UnitsMovedAfterWin,
     UnitsRetreated,
     WindowOpened,
+    WithdrawalDeclared,
 )
-from .model import Combat, Force, Group, make_group, replace_group
+from .model import INITIATIVE_CAP, Combat, Force, Group, make_group, replace_group
 
 __all__ = ["evolve_combat", "fold_attack_resolved", "own_units"]
 
@@ -213,8 +218,70 @@ def _bonus_granted(pack: ContentPack, combat: Combat, event: BonusGranted) -> Co
 
 def _initiative_raised(pack: ContentPack, combat: Combat, event: InitiativeRaised) -> Combat:
     key = f"{event.seat}/{event.unit}"
-    bonus = {**combat.initiative_bonus, key: combat.initiative_bonus.get(key, 0) + event.amount}
-    return _replace(combat, initiative_bonus=bonus)
+    if not combat.initiative:  # before the markers are placed: they will include it
+        bonus = {**combat.initiative_bonus, key: combat.initiative_bonus.get(key, 0) + event.amount}
+        return _replace(combat, initiative_bonus=bonus)
+    # A tactic option during the rounds moves the placed marker (cap 10, N-COMBAT-6).
+    markers = {**combat.initiative, key: min(INITIATIVE_CAP, combat.initiative[key] + event.amount)}
+    return _with_markers(combat, markers)
+
+
+def _with_markers(combat: Combat, markers: dict[str, int]) -> Combat:
+    """The groups take their type's marker; the order is by marker, attacker first on ties
+    (N-COMBAT-10)."""
+    groups = tuple(_replace(g, initiative=markers[f"{g.owner}/{g.unit}"]) for g in combat.groups)
+    order = tuple(
+        g.id
+        for g in sorted(groups, key=lambda g: (-g.initiative, g.owner != combat.attacker, g.id))
+    )
+    return _replace(combat, initiative=markers, groups=groups, order=order)
+
+
+_GRANTABLE = {
+    "pierce": "pierce",
+    "aim": "aim",
+    "reinforce": "reinforce",
+    "deception": "deception",
+    "splash": "splash",
+    "extra_attack": "extra",
+}
+"""Abilities a tactic option may give a group for a round, by Group field."""
+
+
+def _with_levels(group: Group, ability: str, levels: int) -> Group:
+    field = _GRANTABLE[ability]
+    return _replace(group, **{field: getattr(group, field) + levels})
+
+
+def _ability_granted(pack: ContentPack, combat: Combat, event: AbilityGranted) -> Combat:
+    group = _with_levels(combat.groups[event.group], event.ability, event.levels)
+    granted = (*combat.granted, (event.group, event.ability, event.levels))
+    return _replace(combat, groups=replace_group(combat.groups, group), granted=granted)
+
+
+def _withdrawal_declared(pack: ContentPack, combat: Combat, event: WithdrawalDeclared) -> Combat:
+    return _replace(combat, withdrawing=(*combat.withdrawing, event.seat))
+
+
+def _embrace_granted(pack: ContentPack, combat: Combat, event: EmbraceGranted) -> Combat:
+    return _replace(combat, extra_embraces=(*combat.extra_embraces, event.seat))
+
+
+def _move_after_win_granted(
+    pack: ContentPack, combat: Combat, event: MoveAfterWinGranted
+) -> Combat:
+    if combat.movable or combat.moved_after_win:
+        return combat  # Ruling: grants do not stack; each unit moves at most one zone
+    movable = tuple((f.unit, f.count) for f in own_units(pack, combat, event.seat))
+    if not movable:
+        return combat
+    return _replace(
+        combat, movable=movable, pending=(*combat.pending, (event.seat, "move_after_win"))
+    )
+
+
+def _strategise_granted(pack: ContentPack, combat: Combat, event: StrategiseGranted) -> Combat:
+    return _replace(combat, strategise_zones=(*combat.strategise_zones, (event.seat, event.zone)))
 
 
 def _damage_removed(pack: ContentPack, combat: Combat, event: DamageRemoved) -> Combat:
@@ -246,7 +313,11 @@ def _choice_resolved(pack: ContentPack, combat: Combat, event: ChoiceResolved) -
 
 def _window_opened(pack: ContentPack, combat: Combat, event: WindowOpened) -> Combat:
     asks = tuple((seat, f"tactic_{event.window}") for seat in event.seats)
-    flags = {"before": {"before_window": True}, "after": {"after_window": True}}
+    flags = {
+        "setup": {"setup_window": True},
+        "before": {"before_window": True},
+        "after": {"after_window": True},
+    }
     return _replace(combat, pending=(*combat.pending, *asks), **flags.get(event.window, {}))
 
 
@@ -264,6 +335,14 @@ def _discarded(pack: ContentPack, combat: Combat, event: TacticDiscarded) -> Com
 def _drawn(pack: ContentPack, combat: Combat, event: TacticCardDrawn) -> Combat:
     hands = {**combat.hands, event.seat: (*combat.hands.get(event.seat, ()), event.card)}
     return _replace(combat, hands=hands)
+
+
+def _gained(pack: ContentPack, combat: Combat, event: ResourcesGained) -> Combat:
+    if event.seat not in combat.stocks:
+        return combat
+    stock = combat.stocks[event.seat] + event.resources
+    flare = {**combat.flare, event.seat: combat.flare.get(event.seat, 0) + event.flare}
+    return _replace(combat, stocks={**combat.stocks, event.seat: stock}, flare=flare)
 
 
 def _tactic_played(pack: ContentPack, combat: Combat, event: TacticPlayed) -> Combat:
@@ -311,7 +390,8 @@ def _moved_after_win(pack: ContentPack, combat: Combat, event: UnitsMovedAfterWi
         for unit, count in combat.movable
     )
     movable = tuple(m for m in movable if m[1] > 0)
-    return _replace(combat, movable=movable, pending=combat.pending if movable else ())
+    pending = combat.pending if movable else combat.pending[1:]  # this move is done
+    return _replace(combat, movable=movable, pending=pending, moved_after_win=True)
 
 
 def _round_closing(pack: ContentPack, combat: Combat, event: RoundClosing) -> Combat:
@@ -341,18 +421,10 @@ def _aftermath(pack: ContentPack, combat: Combat, event: Aftermath) -> Combat:
 
 
 def _opened(pack: ContentPack, combat: Combat, event: CombatOpened) -> Combat:
-    markers = event.initiative
-    groups = tuple(_replace(g, initiative=markers[f"{g.owner}/{g.unit}"]) for g in combat.groups)
-    order = tuple(
-        g.id
-        for g in sorted(groups, key=lambda g: (-g.initiative, g.owner != combat.attacker, g.id))
-    )
+    combat = _with_markers(combat, event.initiative)
     return _replace(
         combat,
-        initiative=markers,
-        groups=groups,
-        order=order,
-        melee_waiting=any(g.support_only for g in groups),
+        melee_waiting=any(g.support_only for g in combat.groups),
         stage="round_start",
     )
 
@@ -366,7 +438,16 @@ def _round_started(pack: ContentPack, combat: Combat, event: RoundStarted) -> Co
         if pack.civilisations[seat].ability == "flare"
         and combat.flare.get(seat, 0) >= biome.EMBRACE_COST
     )
-    return _replace(combat, round=event.round, groups=fresh, stage="pick", pending=embrace)
+    # A card's extra Spirit's Embrace, already paid for, comes at this round's start.
+    free = tuple((seat, "embrace_free") for seat in combat.extra_embraces)
+    return _replace(
+        combat,
+        round=event.round,
+        groups=fresh,
+        stage="pick",
+        pending=(*embrace, *free),
+        extra_embraces=(),
+    )
 
 
 def _activated(pack: ContentPack, combat: Combat, event: GroupActivated) -> Combat:
@@ -417,7 +498,12 @@ def _activation_ended(pack: ContentPack, combat: Combat, event: ActivationEnded)
 
 
 def _round_ended(pack: ContentPack, combat: Combat, event: RoundEnded) -> Combat:
-    return _replace(combat, stage="round_end")
+    if not combat.granted:
+        return _replace(combat, stage="round_end")
+    groups = combat.groups  # abilities a card gave for the round expire
+    for group_id, ability, levels in combat.granted:
+        groups = replace_group(groups, _with_levels(groups[group_id], ability, -levels))
+    return _replace(combat, stage="round_end", groups=groups, granted=())
 
 
 def _retreat_chosen(pack: ContentPack, combat: Combat, event: RetreatChosen) -> Combat:
@@ -534,12 +620,18 @@ _FOLD: dict[type[Event], Callable[[ContentPack, Combat, Any], Combat]] = {
     EffectDamage: _effect_damage,
     BonusGranted: _bonus_granted,
     InitiativeRaised: _initiative_raised,
+    AbilityGranted: _ability_granted,
+    WithdrawalDeclared: _withdrawal_declared,
+    EmbraceGranted: _embrace_granted,
+    MoveAfterWinGranted: _move_after_win_granted,
+    StrategiseGranted: _strategise_granted,
     DamageRemoved: _damage_removed,
     AmbushJoined: _ambush_joined,
     PlayerChosen: _player_chosen,
     ChoiceResolved: _choice_resolved,
     TacticDiscarded: _discarded,
     TacticCardDrawn: _drawn,
+    ResourcesGained: _gained,
     WindowOpened: _window_opened,
     TacticPlayed: _tactic_played,
     DeferredResolved: _deferred_resolved,

@@ -195,12 +195,18 @@ class FinishMoves(Command, frozen=True, tag="finish_moves.v1"):
 
 
 class PlayTactic(Command, frozen=True, tag="play_tactic.v1"):
-    """Play option ``option`` of tactic card ``card`` in the open window, at ``target``
-    (a group id, when the option acts on a chosen group)."""
+    """Play option ``option`` of tactic card ``card`` (N-TAC-1), in its phase or combat
+    window, with what the option asks to choose: ``target``, a group id; ``player``, a
+    player of the combat; ``zone``, a zone; ``structure``, the structure a build places;
+    ``discard``, the other tactic card an option's discard cost gives up."""
 
     card: str
     option: int
     target: int | None = None
+    player: str | None = None
+    zone: str | None = None
+    structure: str | None = None
+    discard: str | None = None
 
 
 class PassTactics(Command, frozen=True, tag="pass_tactics.v1"):
@@ -319,6 +325,43 @@ class InitiativeRaised(Event, frozen=True, tag="initiative_raised.v1"):
     seat: str
     unit: str
     amount: int
+
+
+class AbilityGranted(Event, frozen=True, tag="ability_granted.v1"):
+    """A tactic option gave ``group`` ``levels`` of ``ability`` until the end of the round."""
+
+    group: int
+    ability: str
+    levels: int = 1
+
+
+class WithdrawalDeclared(Event, frozen=True, tag="withdrawal_declared.v1"):
+    """A tactic option: ``seat`` retreats at the end of this round, unasked and without
+    backstab."""
+
+    seat: str
+
+
+class EmbraceGranted(Event, frozen=True, tag="embrace_granted.v1"):
+    """A tactic option: ``seat`` may use Spirit's Embrace once more, free, at the start of
+    the next round (N-CIV-3)."""
+
+    seat: str
+
+
+class MoveAfterWinGranted(Event, frozen=True, tag="move_after_win_granted.v1"):
+    """An after-combat option: the winner ``seat`` may move each of its units in the zone
+    up to one zone."""
+
+    seat: str
+
+
+class StrategiseGranted(Event, frozen=True, tag="strategise_granted.v1"):
+    """A set-up option: ``seat``'s units in ``zone`` (next to the combat) gain Strategise
+    this turn and may join the combat (N-ABL-7)."""
+
+    seat: str
+    zone: str
 
 
 class DamageRemoved(Event, frozen=True, tag="damage_removed.v1"):
@@ -530,7 +573,8 @@ class RoundEffectsResolved(Event, frozen=True, tag="round_effects_resolved.v1"):
 
 
 class RetreatChosen(Event, frozen=True, tag="retreat_chosen.v1"):
-    """N-COMBAT-22: ``seat`` retreats or stays; ``forced`` by the round cap N-COMBAT-29."""
+    """N-COMBAT-22: ``seat`` retreats or stays; ``forced``: without backstab, by the round cap
+    (N-COMBAT-29) or a tactic option's withdrawal."""
 
     seat: str
     retreat: bool
@@ -607,6 +651,11 @@ EVENTS: tuple[type[Event], ...] = (
     EffectDamage,
     BonusGranted,
     InitiativeRaised,
+    AbilityGranted,
+    WithdrawalDeclared,
+    EmbraceGranted,
+    MoveAfterWinGranted,
+    StrategiseGranted,
     DamageRemoved,
     AmbushJoined,
     PlayerChosen,

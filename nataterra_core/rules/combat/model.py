@@ -18,6 +18,7 @@ from nataterra_core.content.schema import ContentPack, Cost, GroupSide, UnitType
 from ..stock import Resources
 
 __all__ = [
+    "INITIATIVE_CAP",
     "Boost",
     "Combat",
     "Force",
@@ -28,6 +29,8 @@ __all__ = [
     "make_group",
     "replace_group",
 ]
+
+INITIATIVE_CAP = 10  # N-COMBAT-6: no marker goes above 10
 
 SlotKind = Literal["melee", "ranged", "flex"]
 Stage = Literal[
@@ -260,6 +263,12 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
     N-COMBAT-26). ``roll_face`` is a rolled die face index awaiting a Deception choice.
     ``boosts`` maps ``"owner@zone"`` to what that owner's structures give its groups whose
     units stand in ``zone`` (the combat zone, or where Strategise units joined from).
+    Tactic options leave: ``granted``, (group, ability, levels) given until the round ends;
+    ``withdrawing``, seats that retreat at the end of the round; ``extra_embraces``, seats
+    with a free Spirit's Embrace at the next round's start; ``strategise_zones``, (seat,
+    zone) pairs whose units may join by Strategise. ``setup_window`` says the set-up
+    window has opened; ``moved_after_win`` that units moved after the win (Quick Gains or
+    a card: the grants do not stack).
     """
 
     zone: str
@@ -286,6 +295,7 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
     boosts: dict[str, Boost] = msgspec.field(default_factory=dict)
     flare: dict[str, int] = msgspec.field(default_factory=dict)
     ambush: tuple[Force, ...] = ()
+    setup_window: bool = False
     before_window: bool = False
     after_window: bool = False
     deferred: tuple[tuple[str, str, int, int | None], ...] = ()
@@ -307,6 +317,11 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
     injuries: tuple[int, ...] = ()
     killed: dict[str, int] = msgspec.field(default_factory=dict)
     injured: dict[str, int] = msgspec.field(default_factory=dict)
+    granted: tuple[tuple[int, str, int], ...] = ()
+    withdrawing: tuple[str, ...] = ()
+    extra_embraces: tuple[str, ...] = ()
+    strategise_zones: tuple[tuple[str, str], ...] = ()
+    moved_after_win: bool = False
 
     def opponent(self, seat: str) -> str:
         """The other side of this combat."""

@@ -1,14 +1,19 @@
 """Tactic windows in combat (N-COMBAT-9, N-COMBAT-11, N-COMBAT-27, N-TAC-1/1a/2, N-CIV-2).
 
 A window asks each involved player at most once, in a fixed order, and only players who
-hold a playable option: before the first round (attackers first), before each active
+hold a playable option: at the start of the combat, in the set-up (the options played "at
+the start of the combat"), before the first round (attackers first), before each active
 group acts (its owner first), and after the combat (defenders first). Playing an option
 discards the card and pays its cost; after-combat options (↓↓↓) played during the combat
-wait and resolve when it ends, if their condition holds. Velathi's Stoneskin gives each
-of their groups armor whenever they play an option in a combat.
+wait and resolve when it ends, if their condition holds. Options on "the active group" are
+playable only by that group's owner (**Ruling**: an option never helps an enemy group).
+Velathi's Stoneskin gives each of their groups armor whenever they play an option in a
+combat.
 """
 
 from __future__ import annotations
+
+from typing import Any, Protocol
 
 from nataterra_core.content.schema import TacticOption
 from nataterra_core.kernel import Command, DiceStream, Event
@@ -38,11 +43,17 @@ __all__ = [
 STONESKIN_ARMOR = 1  # N-CIV-2
 
 
-TacticEnv = EffectEnv
-"""What windows read from the combat environment."""
+class TacticEnv(EffectEnv, Protocol):
+    """What windows read from the combat environment."""
+
+    def zones_next_door(self, seat: str, combat: Combat) -> list[str]:
+        """Zones next to the combat zone holding ``seat``'s units (none without a map)."""
+        ...
 
 
 def _fits(option: TacticOption, window: str) -> bool:
+    if window == "setup":
+        return option.window == "combat_setup"
     if window == "before":  # N-COMBAT-9 and N-TAC-1a: before-combat and ↑↑↑ options
         return option.window == "before_combat" or (
             option.window == "combat" and option.also_before_combat
@@ -52,13 +63,26 @@ def _fits(option: TacticOption, window: str) -> bool:
     return option.window == "after_combat"  # N-COMBAT-27
 
 
-def _targets(combat: Combat, seat: str, option: TacticOption) -> list[int | None]:
+Choice = dict[str, Any]
+"""The fields of :class:`PlayTactic` an option needs besides card and option."""
+
+
+def _targets(env: TacticEnv, combat: Combat, seat: str, option: TacticOption) -> list[Choice]:
+    """What ``seat`` may aim the option at (one entry per legal command)."""
     kinds = {effect.target for effect in option.effects}
+    if "active_group" in kinds:  # Ruling: only the active group's owner plays these
+        active = combat.groups[combat.active] if combat.active >= 0 else None
+        if active is None or active.owner != seat or not active.units:
+            return []
     if "own_group" in kinds:
-        return [g.id for g in combat.groups_of(seat)]
+        return [{"target": g.id} for g in combat.groups_of(seat)]
     if "enemy_group" in kinds:
-        return [g.id for g in combat.groups_of(combat.opponent(seat))]
-    return [None]
+        return [{"target": g.id} for g in combat.groups_of(combat.opponent(seat))]
+    if "any_player" in kinds:
+        return [{"player": s} for s in (combat.attacker, combat.defender)]
+    if "zone" in kinds:
+        return [{"zone": z} for z in env.zones_next_door(seat, combat)]
+    return [{}]
 
 
 def _affordable(combat: Combat, seat: str, option: TacticOption) -> bool:
@@ -74,8 +98,8 @@ def playable(env: TacticEnv, combat: Combat, seat: str, window: str) -> list[Com
         for index, option in enumerate(env.pack.tactics[card_id].options):
             if _fits(option, window) and _affordable(combat, seat, option):
                 commands.extend(
-                    PlayTactic(card=card_id, option=index, target=t)
-                    for t in _targets(combat, seat, option)
+                    PlayTactic(card=card_id, option=index, **choice)
+                    for choice in _targets(env, combat, seat, option)
                 )
     return commands
 
@@ -118,7 +142,7 @@ def play_events(
         ),
     ]
     if not deferred and not lapsed:
-        events.extend(_resolve(env, combat, seat, option, command.target, dice))
+        events.extend(_resolve(env, combat, seat, option, command, dice))
     if env.civ_ability[seat] == "stoneskin" and combat.has_groups(seat):
         events.append(StoneskinHardened(seat=seat, amount=STONESKIN_ARMOR))
     return tuple(events)
@@ -129,12 +153,23 @@ def _resolve(
     combat: Combat,
     seat: str,
     option: TacticOption,
-    target: int | None,
+    command: PlayTactic,
     dice: DiceStream,
 ) -> list[Event]:
     events: list[Event] = []
     for effect in option.effects:
-        events.extend(effect_events(env, combat, seat, effect, target, dice))
+        events.extend(
+            effect_events(
+                env,
+                combat,
+                seat,
+                effect,
+                command.target,
+                dice,
+                player=command.player,
+                zone=command.zone,
+            )
+        )
     return events
 
 
@@ -147,5 +182,6 @@ def resolve_deferred(env: TacticEnv, combat: Combat, dice: DiceStream) -> tuple[
         lapsed = option.condition == "win" and combat.winner != seat
         events.append(DeferredResolved(seat=seat, card=card, option=index, lapsed=lapsed))
         if not lapsed:
-            events.extend(_resolve(env, combat, seat, option, target, dice))
+            played = PlayTactic(card=card, option=index, target=target)
+            events.extend(_resolve(env, combat, seat, option, played, dice))
     return tuple(events)
