@@ -12,12 +12,15 @@ from collections.abc import Mapping
 
 from nataterra_core.content.binding import Locator
 from nataterra_core.content.schema import (
+    GRANTABLE_ABILITIES,
+    ZONE_TARGETED,
     Bonus,
     ContentPack,
     Cost,
     GroupSide,
     MapDef,
     MapTile,
+    TacticCard,
     TechCard,
     UnitType,
 )
@@ -83,9 +86,7 @@ class _Checks:
         for tech in pack.techs.values():
             self.tech(tech, numbers.get(tech.civ, set()))
         for tactic in pack.tactics.values():
-            scope = self.scope("tactics", tactic.id)
-            scope.ref(("civ",), "civilisations", tactic.civ)
-            scope.at_least(("number",), tactic.number, 1)
+            self.tactic(tactic)
         self.structures()
         for card in pack.biome_cards.values():
             scope = self.scope("biome_cards", card.id)
@@ -195,6 +196,31 @@ class _Checks:
                 scope.at_least(keys, bonus.amount, 1)
                 if bonus.kind == "draw_tech" and bonus.amount not in deck_numbers:
                     scope.bad(keys, f"no tech card number {bonus.amount} in the {tech.civ} deck")
+
+    def tactic(self, tactic: TacticCard) -> None:
+        """Civilisation, number, and each option's references and targets (N-TAC-1)."""
+        scope = self.scope("tactics", tactic.id)
+        scope.ref(("civ",), "civilisations", tactic.civ)
+        scope.at_least(("number",), tactic.number, 1)
+        for i, option in enumerate(tactic.options):
+            scope.cost(("options", i, "cost"), option.cost)
+            for key in ("flare", "discards", "min_units"):
+                scope.at_least(("options", i, key), getattr(option, key), 0)
+            zones = 0
+            for j, effect in enumerate(option.effects):
+                keys: tuple[str | int, ...] = ("options", i, "effects", j)
+                for field in ("unit", "replaces"):
+                    if getattr(effect, field):
+                        scope.ref((*keys, field), "units", getattr(effect, field))
+                if effect.structure:
+                    scope.ref((*keys, "structure"), "structures", effect.structure)
+                if effect.kind == "grant_ability" and effect.ability not in GRANTABLE_ABILITIES:
+                    scope.bad((*keys, "ability"), f"a card cannot grant {effect.ability!r}")
+                if effect.kind in ZONE_TARGETED and effect.target != "zone":
+                    scope.bad((*keys, "target"), f'{effect.kind} needs target = "zone"')
+                zones += effect.target == "zone"
+            if zones > 1:
+                scope.bad(("options", i, "effects"), "an option may choose one zone at most")
 
     def structures(self) -> None:
         for structure in self.pack.structures.values():

@@ -16,6 +16,8 @@ from typing import Literal
 import attrs
 
 __all__ = [
+    "GRANTABLE_ABILITIES",
+    "ZONE_TARGETED",
     "Ability",
     "AbilityId",
     "AttackDie",
@@ -363,6 +365,29 @@ EffectPrimitive = Literal[
 """The effect primitives a card option composes: a closed set, each implemented once
 (combat ones in :mod:`nataterra_core.rules.combat.effects`, the others in
 :mod:`nataterra_core.rules.tactics`)."""
+
+GRANTABLE_ABILITIES: tuple[str, ...] = (
+    "pierce",
+    "aim",
+    "reinforce",
+    "deception",
+    "splash",
+    "extra_attack",
+)
+"""The abilities a ``grant_ability`` effect may give a group until the end of the round."""
+
+ZONE_TARGETED: frozenset[str] = frozenset(
+    {
+        "extra_movement",
+        "grant_stealth",
+        "recruit",
+        "replace_unit",
+        "build_structure",
+        "destroy_structure",
+        "strategise_zone",
+    }
+)
+"""The primitives that act on a zone chosen when the option is played (``target = "zone"``)."""
 
 EffectTarget = Literal[
     "player", "own_group", "enemy_group", "own_groups", "active_group", "any_player", "zone"

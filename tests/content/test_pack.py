@@ -566,3 +566,27 @@ def test_binding_facts_reject_contradicting_overlays(
     problems = problems_of(write_pack(tmp_path, {"x.toml": toml}))
 
     assert any(p.file == file and p.message.startswith(f"{rule}: ") for p in problems), problems
+
+
+def test_N_TAC_1_a_bad_tactic_option_names_file_and_key(tmp_path: Path) -> None:
+    overlay = write_pack(
+        tmp_path,
+        {
+            "tactics.toml": """
+[[tactics]]
+id = "fearless"
+options = [
+  { window = "development", effects = [
+    { kind = "recruit", unit = "dragonn", target = "zone", zone_filter = "structure" },
+    { kind = "grant_ability", ability = "flying", target = "active_group" },
+    { kind = "extra_movement", amount = 1 },
+  ] },
+]
+"""
+        },
+    )
+    problems = problems_of(overlay)
+    where = "$.tactics[0].options[0].effects"
+    assert has(problems, "overlay/tactics.toml", f"{where}[0].unit", "unknown unit id 'dragonn'")
+    assert has(problems, "overlay/tactics.toml", f"{where}[1].ability", "cannot grant 'flying'")
+    assert has(problems, "overlay/tactics.toml", f"{where}[2].target", 'needs target = "zone"')

@@ -30,6 +30,7 @@ BIOMES: dict[str, Biome] = {
     "N": "lake",
     "H": "hills",
     "D": "desert",
+    "s": "swamp",
 }
 BASES = {"V": "velathi", "E": "beasts", "N": "naga", "H": "humans"}
 

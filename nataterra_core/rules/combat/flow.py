@@ -699,8 +699,11 @@ def _activate(env: CombatEnv, combat: Combat, group: Group) -> tuple[Event, ...]
     """N-COMBAT-10/11: ``group`` becomes active; the per-group tactic window opens for the
     players holding a playable option, the group's owner first."""
     activated = GroupActivated(group=group.id)
+    if not any(combat.hands.values()):  # nobody holds a card: the common case, kept cheap
+        return (activated,)
     order = (group.owner, combat.opponent(group.owner))
-    return (activated, *tactics.open_window(env, combat, "group", order))
+    active = env.fold(combat, activated)  # active-group options need the group active
+    return (activated, *tactics.open_window(env, active, "group", order))
 
 
 def _spoils(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:

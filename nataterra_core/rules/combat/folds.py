@@ -245,7 +245,8 @@ _GRANTABLE = {
     "splash": "splash",
     "extra_attack": "extra",
 }
-"""Abilities a tactic option may give a group for a round, by Group field."""
+"""The Group field of each ability a tactic option may give for a round (the pack's
+:data:`~nataterra_core.content.schema.GRANTABLE_ABILITIES`)."""
 
 
 def _with_levels(group: Group, ability: str, levels: int) -> Group:
