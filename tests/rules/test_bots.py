@@ -58,6 +58,18 @@ def test_heuristic_learning_games_end_in_real_results() -> None:
     assert statistics.median(turns) <= 60, turns
 
 
+def test_N_TAC_1_heuristic_bots_play_tactic_cards_and_their_games_verify() -> None:
+    """Over 6 games the bots play options in the phases (N-TURN-2) and in combats, and
+    every log, cards included, verifies."""
+    outside = in_combat = 0
+    for seed in range(6):
+        log = heuristic_game(seed).log_bytes()
+        outside += log.count(b'"type":"tactic_option_played.v1"')
+        in_combat += log.count(b'"type":"tactic_played.v1"')
+        assert verify_log(log).valid
+    assert outside >= 6 and in_combat >= 3, (outside, in_combat)
+
+
 def test_heuristic_player_is_deterministic() -> None:
     for seed in (3, 11):
         assert heuristic_game(seed).log_bytes() == heuristic_game(seed).log_bytes()
