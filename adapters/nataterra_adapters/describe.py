@@ -30,10 +30,13 @@ from nataterra_core.kernel import (
     UndoRecord,
     Wire,
 )
+from nataterra_core.rules.combat.messages import PlayTactic
 from nataterra_core.rules.movement import MoveUnits, UnitsMoved
 from nataterra_core.rules.resources import ResourcesGathered
 from nataterra_core.rules.setup import DeckShuffled, FirstPlayerDrawn, StartGame, StartingBonus
 from nataterra_core.rules.state import Resources
+from nataterra_core.rules.tactic_play import MovementGranted, TacticOptionPlayed
+from nataterra_core.rules.tactics import ResourcesGained
 from nataterra_core.rules.turns import EndPhase, GameEnded, PhaseStarted, TurnStarted
 
 __all__ = [
@@ -104,6 +107,20 @@ def _(command: StartGame, seat: str | None = None) -> str:
     return "the game is set up"
 
 
+@describe_command.register
+def _(command: PlayTactic, seat: str | None = None) -> str:
+    who = f"{seat} plays" if seat else "play"
+    chosen = {
+        "group": command.target,
+        "player": command.player,
+        "zone": command.zone,
+        "structure": command.structure,
+        "discarding": command.discard,
+    }
+    extra = ", ".join(f"{k} {v}" for k, v in chosen.items() if v is not None)
+    return f"{who} option {command.option + 1} of {command.card}" + (f" ({extra})" if extra else "")
+
+
 # -- events -----------------------------------------------------------------------------------
 
 
@@ -122,6 +139,29 @@ def _(event: UnitsMoved) -> str:
 def _(event: ResourcesGathered) -> str:
     where = f" from {', '.join(event.zones)}" if event.zones else ""
     return f"{event.seat} gathers {resources_text(event.gain)}{where}"
+
+
+@describe_event.register
+def _(event: TacticOptionPlayed) -> str:
+    paid = [resources_text(event.cost)] if event.cost != Resources() else []
+    paid += [f"{event.flare} flare"] if event.flare else []
+    paid += [f"discarding {event.discarded}"] if event.discarded else []
+    costs = f", paying {' and '.join(paid)}" if paid else ""
+    return f"{event.seat} plays option {event.option + 1} of {event.card}{costs}"
+
+
+@describe_event.register
+def _(event: ResourcesGained) -> str:
+    parts = [resources_text(event.resources)] if event.resources != Resources() else []
+    parts += [f"{event.flare} flare"] if event.flare else []
+    return f"{event.seat} gains {' and '.join(parts) or 'nothing'}"
+
+
+@describe_event.register
+def _(event: MovementGranted) -> str:
+    gifts = [f"+{event.movement} movement"] if event.movement else []
+    gifts += [f"+{event.stealth} Stealth"] if event.stealth else []
+    return f"{event.seat}'s unmoved units in {event.zone} get {' and '.join(gifts)} this turn"
 
 
 @describe_event.register

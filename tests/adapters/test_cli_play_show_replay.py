@@ -13,7 +13,11 @@ from typer.testing import CliRunner
 
 from nataterra_core.game import new_game, verify_log
 from nataterra_core.kernel import Event, UndoRecord
+from nataterra_core.rules.combat.messages import PlayTactic
 from nataterra_core.rules.movement import MoveUnits
+from nataterra_core.rules.state import Resources
+from nataterra_core.rules.tactic_play import MovementGranted, TacticOptionPlayed
+from nataterra_core.rules.tactics import ResourcesGained
 from nataterra_core.rules.turns import EndPhase
 
 runner = CliRunner()
@@ -191,6 +195,18 @@ def test_sentences() -> None:
     assert describe_command(EndPhase(phase="combat")) == "end the combat phase"
     undo = UndoRecord(seq=4, prev="0" * 64, seat="beasts", undoes=3)
     assert describe_record(undo) == ("beasts undoes record 3", ())
+    play = PlayTactic(card="in_this_together", option=2, discard="unstoppable")
+    assert describe_command(play, "velathi") == (
+        "velathi plays option 3 of in_this_together (discarding unstoppable)"
+    )
+    played = TacticOptionPlayed(
+        seat="naga", card="chosen", option=2, phase="development", cost=Resources(metal=1)
+    )
+    assert describe_event(played) == "naga plays option 3 of chosen, paying 1 metal"
+    gained = ResourcesGained(seat="naga", resources=Resources(food=2), flare=1)
+    assert describe_event(gained) == "naga gains 2 food and 1 flare"
+    granted = MovementGranted(seat="beasts", zone="t2.z4", movement=2)
+    assert describe_event(granted) == "beasts's unmoved units in t2.z4 get +2 movement this turn"
 
 
 def test_describe_doctest() -> None:
