@@ -87,6 +87,7 @@ class GameOptions(msgspec.Struct, frozen=True, kw_only=True):
     max_turns: int = 0
     tournament: bool = False
     dominance_cubes: int = 4
+    map_structuring: bool = False
 
 
 def parse_options(options: Mapping[str, Any]) -> GameOptions:
@@ -102,6 +103,8 @@ def parse_options(options: Mapping[str, Any]) -> GameOptions:
         raise ValueError(f"mode {parsed.mode!r}: only 'learning' is supported so far")
     if parsed.max_turns < 0:
         raise ValueError("N-WIN-6: max_turns must be 0 (off) or positive")
+    if parsed.map_structuring and parsed.map is not None:
+        raise ValueError("N-MAP-4: a structured map is built by the players; give no map")
     if parsed.dominance_cubes < 1:
         raise ValueError("N-WIN-2: dominance_cubes must be at least 1 (4 by default)")
     return parsed

@@ -16,6 +16,7 @@ from typing import Literal
 import msgspec
 
 from .combat.model import Combat
+from .map_layout import Structuring
 from .stock import Resources
 
 __all__ = [
@@ -129,6 +130,8 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     zone holds at least one). ``result_reason`` is set once the game is over.
     ``tactic_phases`` lists the phases in which the active player has played a tactic
     option this turn (N-TURN-2); ``zone_grants`` the movement options played (N-MOV-6).
+    ``structuring`` is the map being built in an advanced set-up (N-MAP-4), ``None`` once
+    it is complete or when the game is played on a map of the pack.
     """
 
     seats: tuple[str, ...]
@@ -156,6 +159,7 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     structures: tuple[PlacedStructure, ...] = ()
     tactic_phases: tuple[str, ...] = ()
     zone_grants: tuple[ZoneGrant, ...] = ()
+    structuring: Structuring | None = None
 
     @property
     def active_seat(self) -> str:
