@@ -198,6 +198,10 @@ def test_N_MAP_4_tile_0_goes_in_the_middle_side_of_choice(side: str) -> None:
     assert set(game_map.zone_ids) == {f"t0{side}.z{i}" for i in range(1, 5)}
     assert game_map.zones[f"t0{side}.z1"].hex == Hex(0, 0)
     assert game_map.strategy_zone == f"t0{side}.z1"  # the strategy marker's zone
+    # Nothing hidden was shown: the placer may take tile 0 back and choose again.
+    seat = session.header.seats[(session.state.first - 1) % 2]
+    session.undo(seat)
+    assert session.state.map_id == "structured:|" and placer(session) == seat
 
 
 def test_N_MAP_4_tiles_are_placed_in_order_tile_0_first() -> None:
