@@ -153,6 +153,31 @@ def test_N_MAP_4_drawn_tiles_are_hidden_from_the_other_seats() -> None:
     assert spectator.structuring is not None and spectator.structuring.hand is None
 
 
+def test_N_MAP_4_views_do_not_depend_on_the_other_seats_tiles() -> None:
+    state = structured(3, seed=5).state
+    assert state.structuring is not None
+    hands = state.structuring.hands
+    seat, other, third = state.seats
+    swapped = {**hands, other: hands[third], third: hands[other]}
+    twin = msgspec.structs.replace(
+        state, structuring=msgspec.structs.replace(state.structuring, hands=swapped)
+    )
+    assert msgspec.json.encode(seat_view(state, seat)) == msgspec.json.encode(seat_view(twin, seat))
+    assert seat_view(state, other) != seat_view(twin, other)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_N_MAP_4_every_step_offers_a_placement(players: int) -> None:
+    """Random placements never leave a seat without a legal one (player tiles included)."""
+    for seed in range(4):
+        session = structured(players, seed=200 + seed)
+        bot = RandomPlayer(seed)
+        while session.state.structuring is not None:
+            seat, commands = placer(session), legal(session)
+            assert commands, (seed, current_task(session.state))
+            session.apply(seat, bot.choose(session.state, seat, commands))
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_N_MAP_4_rounds_start_right_of_the_first_player_counter_clockwise(players: int) -> None:
     session = structured(players, seed=7)
