@@ -203,14 +203,20 @@ def demo(
     bot: Annotated[
         Bot, typer.Option(help="random: random legal moves; heuristic: purposeful seeded bots.")
     ] = Bot.heuristic,
+    structured: Annotated[
+        bool, typer.Option(help="The bots build the map first (N-MAP-4 map structuring).")
+    ] = False,
 ) -> None:
     """Play a seeded game between bots, write its log and verify it."""
     out.unlink(missing_ok=True)
+    options: dict[str, Any] = {"max_turns": turns}
+    if structured:
+        options["map_structuring"] = True
     with LogWriter(out) as writer:
         session = new_game(
             players,
             seed=seed,
-            options={"max_turns": turns},
+            options=options,
             content=content,
             sink=writer.write,
         )
@@ -225,7 +231,8 @@ def demo(
         result = session.close()
     state = session.state
     console.print(
-        f"[bold]Nataterra[/] learning game, seed {seed}: {', '.join(DEFAULT_SEATS[players])}; "
+        f"[bold]Nataterra[/] learning game{' on a structured map' if structured else ''}, "
+        f"seed {seed}: {', '.join(DEFAULT_SEATS[players])}; "
         f"{state.turn} turns, {commands} commands by {bot.value} players"
     )
     console.print(
