@@ -485,8 +485,11 @@ def decide(
     event: Event
     if isinstance(command, PlaceSharedTile):
         tile = next(
-            t for t in pack.map_tiles.values() if t.kind == "shared" and t.side == command.side
+            (t for t in pack.map_tiles.values() if t.kind == "shared" and t.side == command.side),
+            None,
         )
+        if tile is None:
+            raise IllegalCommand("N-MAP-4", f"tile 0 has sides a and b, not {command.side!r}")
         event = SharedTilePlaced(seat=seat, tile=tile.id)
     elif isinstance(command, AttachMapTile):
         hand = structuring.hands.get(seat, ())
@@ -515,6 +518,10 @@ def decide(
         event = PlayerTilePlaced(seat=seat, tile=own.id, at=command.at, rotation=command.rotation)
     else:
         assert isinstance(command, PlaceModifier)
+        if command.side not in _BARRIERS:
+            raise IllegalCommand(
+                "N-MAP-4", f"a modifier is a mountain or a lake, not {command.side!r}"
+            )
         fault = _modifier_fault(build_map(pack, state.map_id), command.zone, command.at)
         if fault is not None:
             raise IllegalCommand("N-MAP-4", f"no {command.side} there: {fault}")

@@ -238,6 +238,8 @@ def test_N_MAP_4_tiles_are_placed_in_order_tile_0_first() -> None:
         decide(session, seat, AttachMapTile(tile=tile, at=(3, 0), rotation=0))
     with pytest.raises(IllegalCommand, match="N-MAP-4"):
         decide(session, seat, EndPhase(phase="movement"))
+    with pytest.raises(IllegalCommand, match=r"N-MAP-4.*sides a and b"):
+        decide(session, seat, PlaceSharedTile(side="c"))  # type: ignore[arg-type]
 
 
 # -- attaching map tiles ------------------------------------------------------------------
@@ -445,6 +447,8 @@ def test_N_MAP_4_modifiers_on_bases_next_to_lakes_or_off_the_edge_are_refused() 
         decide(session, seat, PlaceModifier(side="mountain", at=(40, 40)))
     with pytest.raises(IllegalCommand, match=r"N-MAP-4.*not on the map"):
         decide(session, seat, PlaceModifier(side="mountain", zone="t99.z1"))
+    with pytest.raises(IllegalCommand, match=r"N-MAP-4.*mountain or a lake"):
+        decide(session, seat, PlaceModifier(side="forest", zone="t1.z1"))  # type: ignore[arg-type]
     with pytest.raises(IllegalCommand, match=r"N-MAP-4.*exactly one"):
         decide(session, seat, PlaceModifier(side="mountain"))
     hex_of = next(iter(game_map.zones.values())).hex
