@@ -137,7 +137,9 @@ class Nataterra:
         self._contexts = {ctx.map.map_id: ctx for ctx in contexts}
 
     def context(self, map_id: str) -> Context:
-        """The pack and built map for ``map_id`` (built once per decider)."""
+        """The pack and built map for ``map_id`` (built once per decider). A structured map's
+        id is its layout (N-MAP-4), so it is built from the id like a map of the pack; only
+        the latest few structured maps are kept."""
         ctx = self._contexts.get(map_id)
         if ctx is None:
             structured = [m for m in self._contexts if is_structured(m)]
