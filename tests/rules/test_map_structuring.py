@@ -559,3 +559,15 @@ def test_N_MAP_4_random_players_structure_and_play_verifiable_games(seed: int) -
     assert session.state.structuring is None
     session.close()
     assert verify_log(session.log_bytes()).status == "valid"
+
+
+def test_N_MAP_4_a_seeded_structured_game_is_reproduced_byte_for_byte() -> None:
+    def log(seed: int) -> bytes:
+        session = structured(2, seed=seed)
+        bots = {s: HeuristicPlayer(i) for i, s in enumerate(session.header.seats)}
+        play(session, bots)
+        session.close()
+        return session.log_bytes()
+
+    assert log(31) == log(31)
+    assert log(31) != log(32)
