@@ -27,6 +27,7 @@ from nataterra_core.rules.movement import MoveUnits
 from nataterra_core.rules.state import GameState, PlayerState, Resources, UnitStack
 from nataterra_core.rules.structures import Build
 from nataterra_core.rules.tactic_play import counted
+from nataterra_core.rules.teams import allied
 from nataterra_core.rules.turns import EndPhase
 
 __all__ = ["HeuristicPlayer", "Player", "RandomPlayer", "play"]
@@ -116,7 +117,9 @@ class _View:
         self.enemy_bases = [
             zone
             for owner, zone in sorted(ctx.map.bases.items())
-            if owner != seat and owner in state.seats and owner not in state.bases_destroyed
+            if not allied(state, owner, seat)
+            and owner in state.seats
+            and owner not in state.bases_destroyed
         ]
         self.mine: dict[str, list[UnitStack]] = {}
         self.enemy: dict[str, list[UnitStack]] = {}
@@ -124,7 +127,7 @@ class _View:
         for stack in state.units:
             if stack.owner == seat:
                 self.mine.setdefault(stack.zone, []).append(stack)
-            else:
+            elif not allied(state, stack.owner, seat):  # allies are neither (N-TEAM-2)
                 self.enemy.setdefault(stack.zone, []).append(stack)
                 if stack.unit not in ctx.workers:
                     owner = state.player(stack.owner)

@@ -32,6 +32,7 @@ from . import (
     setup,
     structures,
     tactic_play,
+    teams,
     turns,
     victory,
 )
@@ -70,6 +71,7 @@ _EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     setup.StartingBonus: setup.evolve_starting_bonus,
     turns.TurnStarted: turns.evolve_turn_started,
     turns.PhaseStarted: turns.evolve_phase_started,
+    turns.PhaseFinished: turns.evolve_phase_finished,
     turns.GameEnded: turns.evolve_game_ended,
     turns.PlayerEliminated: turns.evolve_player_eliminated,
     movement.UnitsMoved: movement.evolve_units_moved,
@@ -90,8 +92,12 @@ assert set(_EVOLVE) | set(combat_phase.EVENTS) == set(EVENTS), "every event need
 
 
 def _on_turn_end(ctx: Context, state: GameState, dice: DiceStream) -> tuple[Event, ...]:
-    """N-DEV-4, then N-WIN-1 (N-WIN-4: base destruction is checked after the techs)."""
-    return (*development.resolve_researched(ctx, state, dice), *victory.bases_taken(ctx, state))
+    """N-DEV-4 for each seat of the turn, then N-WIN-1 (N-WIN-4: base destruction is
+    checked after the techs)."""
+    researched: list[Event] = []
+    for seat in teams.turn_seats(state):
+        researched.extend(development.resolve_researched(ctx, state, dice, seat))
+    return (*researched, *victory.bases_taken(ctx, state))
 
 
 def _on_turn_start(
@@ -105,9 +111,12 @@ def _on_enter(ctx: Context, state: GameState, phase: Phase) -> tuple[Event, ...]
     """What happens by itself when a phase begins: gathering, then structures' production
     (N-RES-1..3, N-STR-3); at the combat phase, enemy structures standing alone among other
     players' units fall (N-COMBAT-2)."""
-    if phase == "resources":
-        seat = state.active_seat
-        return (resources.gather(ctx, state, seat), *structures.production(ctx, state, seat))
+    if phase == "resources":  # each seat of the turn gathers (N-TURN-3, N-TEAM-2)
+        gathered: list[Event] = []
+        for seat in teams.turn_seats(state):
+            gathered.append(resources.gather(ctx, state, seat))
+            gathered.extend(structures.production(ctx, state, seat))
+        return tuple(gathered)
     if phase == "combat" and state.structures:  # N-COMBAT-2: no units, no combat
         return structures.overrun(ctx, state, (p.zone for p in state.structures), "N-COMBAT-2")
     return ()
@@ -146,6 +155,7 @@ class Nataterra:
         """N-SETUP-1/3..7: the position before any randomness."""
         options = setup.parse_options(config.options)
         setup.check_seats(self.pack, config.seats)
+        teams.check_teams(config.seats, options.team_seats())
         map_id = options.map or setup.default_map(self.pack, config.seats)
         return setup.initial_state(self.context(map_id), config.seats, options)
 
@@ -159,6 +169,19 @@ class Nataterra:
         self, state: GameState, command: Command, dice: DiceStream, *, seat: str | None
     ) -> tuple[Event, ...]:
         """The events of ``command``; ``IllegalCommand`` naming the rule it breaks."""
+        events = self._decide(state, command, dice, seat)
+        if state.teams:  # N-TEAM-1: whatever a player wins, the team wins
+            events = tuple(
+                msgspec.structs.replace(e, winners=teams.team_winners(state, e.winners))
+                if isinstance(e, turns.GameEnded)
+                else e
+                for e in events
+            )
+        return events
+
+    def _decide(
+        self, state: GameState, command: Command, dice: DiceStream, seat: str | None
+    ) -> tuple[Event, ...]:
         ctx = self.context(state.map_id)
         if isinstance(command, setup.StartGame):
             if seat is not None:
@@ -170,13 +193,17 @@ class Nataterra:
             raise IllegalCommand("N-WIN-6", "the game is over")
         if state.phase == "combat" and not isinstance(command, turns.EndPhase):
             return combat_phase.decide_combat_phase(ctx, state, seat, command, dice)
-        if seat != state.active_seat:
+        if seat not in teams.turn_seats(state):
             raise IllegalCommand("N-TURN-1", f"it is {state.active_seat}'s turn, not {seat}'s")
+        if seat in state.phase_done:
+            raise IllegalCommand(
+                "N-TURN-3", f"{seat} has ended the {state.phase} phase; its allies have not"
+            )
         if isinstance(command, turns.EndPhase):
             if state.phase == "combat" and (state.combat or combat_phase.contested(state, ctx)):
                 raise IllegalCommand("N-COMBAT-1", "every contested zone must fight first")
             return turns.decide_end_phase(
-                ctx, state, command, dice, _on_enter, _on_turn_end, _on_turn_start
+                ctx, state, command, dice, _on_enter, _on_turn_end, _on_turn_start, seat=seat
             )
         if isinstance(command, PlayTactic):  # N-TURN-2: one option per phase
             return tactic_play.decide_play(ctx, state, seat, command, dice, self.evolve)
@@ -211,13 +238,14 @@ class Nataterra:
     # -- questions the kernel asks --------------------------------------------------------
 
     def acting_seats(self, state: GameState) -> Sequence[str]:
-        """The active seat, until the game is over."""
+        """The active seat (with its allies in a team game, N-TURN-3, until each has ended
+        the phase), or the seat a combat asks; nobody once the game is over."""
         if state.phase in ("setup", "over"):
             return ()
         if state.combat is not None:
             pending = combat_phase.combat_decision(self.context(state.map_id), state)
             return (pending[0],) if pending else ()
-        return (state.active_seat,)
+        return tuple(s for s in teams.turn_seats(state) if s not in state.phase_done)
 
     def legal_commands(self, state: GameState, seat: str) -> Sequence[Command]:
         """Every command ``seat`` may send now."""

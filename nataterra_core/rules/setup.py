@@ -87,6 +87,13 @@ class GameOptions(msgspec.Struct, frozen=True, kw_only=True):
     max_turns: int = 0
     tournament: bool = False
     dominance_cubes: int = 4
+    teams: tuple[str, ...] = ()
+    """Team play (N-TURN-3, §10a): one string per team, its seats joined by ``+``
+    (``["velathi+humans", "beasts+naga"]``); empty: every player for themselves."""
+
+    def team_seats(self) -> tuple[tuple[str, ...], ...]:
+        """The teams as tuples of seats."""
+        return tuple(tuple(team.split("+")) for team in self.teams)
 
 
 def parse_options(options: Mapping[str, Any]) -> GameOptions:
@@ -177,6 +184,7 @@ def initial_state(ctx: Context, seats: tuple[str, ...], options: GameOptions) ->
         units=tuple(sorted(units)),
         biome_decks={b: tuple(c.id for c in pack.biome_deck(b)) for b in _deck_biomes(pack)},
         biome_discards={b: () for b in _deck_biomes(pack)},
+        teams=options.team_seats(),
     )
 
 
@@ -203,7 +211,18 @@ def decide_start(ctx: Context, state: GameState, dice: DiceStream) -> tuple[Even
     decks = [(f"tactic:{p.civ}", p.tactic_deck) for p in state.players]
     decks += [(f"biome:{biome}", cards) for biome, cards in state.biome_decks.items()]
     events.extend(shuffle_deck(deck, cards, dice) for deck, cards in decks)
-    if len(state.seats) == 2:
+    if state.teams:  # N-TEAM-7: each player of the team that plays second gets 1 food
+        n = len(state.seats)
+        starting = next(team for team in state.teams if state.seats[first] in team)
+        follower = next(
+            state.seats[(first + k) % n]
+            for k in range(1, n)
+            if state.seats[(first + k) % n] not in starting
+        )
+        second_team = next(team for team in state.teams if follower in team)
+        seconds = [s for s in state.seats if s in second_team]
+        events.extend(StartingBonus(seat=s, gain=Resources(food=1)) for s in seconds)
+    elif len(state.seats) == 2:
         second = state.seats[(first + 1) % 2]
         events.append(StartingBonus(seat=second, gain=Resources(food=1)))
     events.append(TurnStarted(seat=state.seats[first], turn=1))

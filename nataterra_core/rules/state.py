@@ -129,6 +129,9 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     zone holds at least one). ``result_reason`` is set once the game is over.
     ``tactic_phases`` lists the phases in which the active player has played a tactic
     option this turn (N-TURN-2); ``zone_grants`` the movement options played (N-MOV-6).
+    ``teams`` holds the teams of a team game (empty: every player for themselves); allies
+    take their turn together and ``phase_done`` lists those who ended the current phase
+    (N-TURN-3).
     """
 
     seats: tuple[str, ...]
@@ -156,6 +159,8 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     structures: tuple[PlacedStructure, ...] = ()
     tactic_phases: tuple[str, ...] = ()
     zone_grants: tuple[ZoneGrant, ...] = ()
+    teams: tuple[tuple[str, ...], ...] = ()
+    phase_done: tuple[str, ...] = ()
 
     @property
     def active_seat(self) -> str:

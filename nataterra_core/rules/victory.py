@@ -11,6 +11,7 @@ import msgspec
 
 from nataterra_core.kernel import Event
 
+from . import teams
 from .context import Context
 from .state import GameState
 from .turns import GameEnded, PlayerEliminated
@@ -57,27 +58,33 @@ def score_combat(state: GameState, winner: str | None) -> tuple[Event, ...]:
 
 
 def bases_taken(ctx: Context, state: GameState) -> tuple[Event, ...]:
-    """N-WIN-1 at the end of the active player's turn: bases it stands in are destroyed.
+    """N-WIN-1 at the end of a turn: enemy bases where a unit of the player (or of one of
+    the allies taking the turn with it, N-TURN-3) stands are destroyed.
 
     With two players that wins the game. With three or more the owner is eliminated, and the
-    last player standing wins.
+    last player (or team, N-TEAM-1) standing wins.
     """
-    me = state.active_seat
-    mine = {s.zone for s in state.units if s.owner == me}
+    playing = teams.turn_seats(state)
+    me = playing[0]
+    standing_in = {s.zone: s.owner for s in state.units if s.owner in playing}
     taken = [
-        owner
+        (owner, standing_in[zone])
         for owner, zone in sorted(ctx.map.bases.items())
-        if owner != me and owner in state.seats and owner not in state.eliminated and zone in mine
+        if not teams.allied(state, me, owner)
+        and owner in state.seats
+        and owner not in state.eliminated
+        and zone in standing_in
     ]
     if not taken:
         return ()
-    destroyed = [BaseDestroyed(owner=owner, by=me) for owner in taken]
+    destroyed = [BaseDestroyed(owner=owner, by=by) for owner, by in taken]
+    taken_owners = [owner for owner, _ in taken]
     if len(state.seats) == 2:
         return (*destroyed, GameEnded(reason="base_destroyed", winners=(me,)))
-    eliminated = [PlayerEliminated(seat=owner) for owner in taken]
-    standing = [s for s in state.seats if s not in state.eliminated and s not in taken]
-    if len(standing) == 1:
-        won = GameEnded(reason="last_player_standing", winners=(standing[0],))
+    eliminated = [PlayerEliminated(seat=owner) for owner in taken_owners]
+    standing = [s for s in state.seats if s not in state.eliminated and s not in taken_owners]
+    if len(teams.teams_standing(state, standing)) == 1:
+        won = GameEnded(reason="last_player_standing", winners=tuple(standing))
         return (*destroyed, *eliminated, won)
     return (*destroyed, *eliminated)
 

@@ -178,6 +178,7 @@ PUBLIC: frozenset[str] = frozenset(
         # set-up, turns, movement, resources
         "start_game.v1",
         "end_phase.v1",
+        "phase_finished.v1",
         "move_units.v1",
         "first_player_drawn.v1",
         "starting_bonus.v1",
