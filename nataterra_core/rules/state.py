@@ -112,6 +112,12 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     ``entered`` names, per zone, the seat whose units moved in last (N-COMBAT-3).
     ``structures`` are the structures on the map, in the order they were built (N-STR-1; a
     zone holds at least one). ``result_reason`` is set once the game is over.
+
+    Advanced mode (N-SETUP-8, N-WIN-3): ``conditions`` are the victory conditions drawn
+    (strategy, war, glory); ``condition_cubes`` each seat's cubes per condition (``cubes``
+    then holds each seat's total); ``turn_cubes`` the cubes each seat placed per condition
+    during the current turn (the per-turn caps); ``discarding`` the seats, in turn order,
+    still to discard one of their three opening tactic cards before the first turn.
     """
 
     seats: tuple[str, ...]
@@ -137,6 +143,10 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     eliminated: tuple[str, ...] = ()
     entered: dict[str, str] = msgspec.field(default_factory=dict)
     structures: tuple[PlacedStructure, ...] = ()
+    conditions: tuple[str, ...] = ()
+    condition_cubes: dict[str, dict[str, int]] = msgspec.field(default_factory=dict)
+    turn_cubes: dict[str, dict[str, int]] = msgspec.field(default_factory=dict)
+    discarding: tuple[str, ...] = ()
 
     @property
     def active_seat(self) -> str:

@@ -123,6 +123,7 @@ def evolve_turn_started(state: GameState, event: TurnStarted) -> GameState:
         phase="movement",
         units=units,
         strategised=(),
+        turn_cubes={},  # N-WIN-3: the per-turn caps count afresh
     )
 
 
