@@ -182,6 +182,7 @@ def _place(
         mine, now = have.setdefault(seat, {}), this_turn.setdefault(seat, {})
         if card.cap_per_turn is not None:
             count = min(count, card.cap_per_turn - now.get(condition_id, 0))
+        count = min(count, card.cubes - mine.get(condition_id, 0))  # the card is full: won
         for _ in range(max(count, 0)):
             mine[condition_id] = mine.get(condition_id, 0) + 1
             now[condition_id] = now.get(condition_id, 0) + 1
