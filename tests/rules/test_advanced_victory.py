@@ -7,12 +7,20 @@ from collections.abc import Sequence
 
 import msgspec
 import pytest
+from combat_helpers import deployed, dice_giving
 from positions import Table, grid_map, position
 
 from nataterra_core.content import load_pack
 from nataterra_core.game import new_game, verify_log
 from nataterra_core.kernel import Command, IllegalCommand, NotYourTurn
-from nataterra_core.rules.combat.messages import CombatEnded, InjuryResolved, PayInjury
+from nataterra_core.rules.combat.folds import evolve_combat
+from nataterra_core.rules.combat.messages import (
+    Attack,
+    CombatEnded,
+    EffectDamage,
+    InjuryResolved,
+    PayInjury,
+)
 from nataterra_core.rules.combat.model import Combat, replace_group
 from nataterra_core.rules.combat.policies import DefaultPolicy
 from nataterra_core.rules.combat_phase import StartCombat
@@ -179,6 +187,8 @@ def test_N_SETUP_8_options_and_maps() -> None:
         new_game(2, seed=1, options={"mode": "expert"})
     with pytest.raises(ValueError, match="N-SETUP-8"):
         new_game(2, seed=1, options={"mode": "advanced", "map": "learning"})
+    with pytest.raises(ValueError, match="N-MAP-5"):  # no advanced 3-player map yet
+        new_game(3, seed=1, options={"mode": "advanced"})
     # Learning games are unchanged: no conditions, no opening hand, turn 1 at once.
     learning = new_game(2, seed=1)
     assert learning.state.conditions == () and learning.state.turn == 1
@@ -484,6 +494,24 @@ def test_N_WIN_3_N_FAQ_15_a_group_killed_by_its_injury_does_not_count() -> None:
     assert died and not died[0].paid  # type: ignore[attr-defined]
     assert t.count("velathi", "exiled", "z30") == 0
     assert scored(t) == []
+
+
+def test_N_WIN_3_N_FAQ_15_an_attack_destroys_directly_an_effect_does_not() -> None:
+    fight = deployed(
+        "beasts", "velathi", [("beasts", "orc", 1, None), ("velathi", "hunter", 2, None)]
+    )
+    orc, hunters = fight.group("beasts", "orc"), fight.group("velathi", "hunter")
+    fight.set_group(orc.id, attack_bonus=20)
+    fight.decide(Attack(target=hunters.id), dice_giving(0))
+    assert fight.combat.destroyed == (hunters.id,)  # wiped out by an attack
+    # The same wipe-out by an effect (Poison Cloud, a tactic card) is not a direct kill.
+    fight = deployed(
+        "beasts", "velathi", [("beasts", "orc", 1, None), ("velathi", "hunter", 2, None)]
+    )
+    hunters = fight.group("velathi", "hunter")
+    wiped = EffectDamage(group=hunters.id, amount=99, smite=True, deaths=2)
+    combat = evolve_combat(PACK, fight.combat, wiped)
+    assert combat.groups[hunters.id].units == 0 and combat.destroyed == ()
 
 
 # -- N-WIN-4: one check, two winners ---------------------------------------------------------
