@@ -268,7 +268,10 @@ def decide_combat_phase(
     if not isinstance(ended, messages.CombatEnded):
         return events
     after = state
+    final = state.combat  # the combat as it stood when it ended (what the conditions count)
     for event in events:
+        if after.combat is not None:
+            final = after.combat
         after = evolve_combat_event(ctx, after, event)
     # N-COMBAT-28: the loser's structures in the zone are removed at clean-up; N-COMBAT-2:
     # an after-combat move onto an unoccupied enemy structure destroys it without a combat.
@@ -282,7 +285,9 @@ def decide_combat_phase(
     for event in overrun:
         after = structures.evolve_structure_destroyed(after, event)
     events = (*events, *fallen, *overrun)
-    scored = victory.score_combat(after, ended.winner)  # N-COMBAT-28: scoring at clean-up
+    # N-COMBAT-28: scoring at clean-up (N-WIN-2 in learning mode, N-WIN-3 in advanced mode)
+    scored = victory.score_combat(after, ended.winner)
+    scored += victory.score_advanced_combat(ctx, after, final, ended.winner)
     if any(isinstance(event, GameEnded) for event in scored):
         return (*events, *scored)
     events = (*events, *scored)

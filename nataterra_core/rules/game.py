@@ -52,6 +52,7 @@ COMMANDS: tuple[type[Command], ...] = (
     *combat_phase.COMMANDS,
     *development.COMMANDS,
     *structures.COMMANDS,
+    *victory.COMMANDS,
 )
 EVENTS: tuple[type[Event], ...] = (
     *setup.EVENTS,
@@ -69,6 +70,8 @@ _EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     setup.FirstPlayerDrawn: setup.evolve_first_player,
     setup.DeckShuffled: setup.evolve_deck_shuffled,
     setup.StartingBonus: setup.evolve_starting_bonus,
+    setup.OpeningDiscardsAwaited: setup.evolve_discards_awaited,
+    setup.OpeningTacticDiscarded: setup.evolve_opening_discarded,
     turns.TurnStarted: turns.evolve_turn_started,
     turns.PhaseStarted: turns.evolve_phase_started,
     turns.PhaseFinished: turns.evolve_phase_finished,
@@ -76,7 +79,9 @@ _EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     turns.PlayerEliminated: turns.evolve_player_eliminated,
     movement.UnitsMoved: movement.evolve_units_moved,
     resources.ResourcesGathered: resources.evolve_resources_gathered,
+    victory.VictoryConditionsDrawn: victory.evolve_conditions_drawn,
     victory.CubeScored: victory.evolve_cube_scored,
+    victory.OathSworn: victory.evolve_oath_sworn,
     victory.BaseDestroyed: victory.evolve_base_destroyed,
     development.Recruited: development.evolve_recruited,
     development.Researched: development.evolve_researched,
@@ -103,8 +108,13 @@ def _on_turn_end(ctx: Context, state: GameState, dice: DiceStream) -> tuple[Even
 def _on_turn_start(
     ctx: Context, state: GameState, seat: str, dice: DiceStream
 ) -> tuple[Event, ...]:
-    """What happens by itself when ``seat``'s turn begins: its structures act (N-STR-3)."""
-    return structures.turn_start_events(ctx, state, seat, dice)
+    """What happens by itself when ``seat``'s turn begins: the advanced conditions checked
+    at the start of a turn score (N-WIN-3; a win ends the game there), then its structures
+    act (N-STR-3)."""
+    scored = victory.turn_start_cubes(ctx, state, seat)
+    if any(isinstance(event, turns.GameEnded) for event in scored):
+        return scored
+    return (*scored, *structures.turn_start_events(ctx, state, seat, dice))
 
 
 def _on_enter(ctx: Context, state: GameState, phase: Phase) -> tuple[Event, ...]:
@@ -150,13 +160,19 @@ class Nataterra:
         parsed = setup.parse_options(options)
         if parsed.map is not None and parsed.map not in self.pack.maps:
             raise ValueError(f"N-MAP-5: unknown map {parsed.map!r}")
+        if (
+            parsed.mode == "advanced"
+            and parsed.map is not None
+            and not setup.has_shared_tile(self.pack, parsed.map)
+        ):
+            raise ValueError(f"N-SETUP-8: map {parsed.map!r} has no shared tile 0")
 
     def initial_state(self, config: Setup) -> GameState:
         """N-SETUP-1/3..7: the position before any randomness."""
         options = setup.parse_options(config.options)
-        setup.check_seats(self.pack, config.seats)
+        setup.check_seats(self.pack, config.seats, options.mode)
         teams.check_teams(config.seats, options.team_seats())
-        map_id = options.map or setup.default_map(self.pack, config.seats)
+        map_id = options.map or setup.default_map(self.pack, config.seats, options.mode)
         return setup.initial_state(self.context(map_id), config.seats, options)
 
     def start_command(self, config: Setup) -> Command:
@@ -189,6 +205,10 @@ class Nataterra:
             return setup.decide_start(ctx, state, dice)
         if seat is None:
             raise MalformedCommand(f"{type(command).__name__} needs a seat")
+        if isinstance(command, setup.DiscardOpeningTactic):
+            return setup.decide_opening_discard(state, seat, command)
+        if state.phase == "setup":
+            raise IllegalCommand("N-SETUP-8", "the opening tactic cards are discarded first")
         if state.phase == "over":
             raise IllegalCommand("N-WIN-6", "the game is over")
         if state.phase == "combat" and not isinstance(command, turns.EndPhase):
@@ -211,6 +231,8 @@ class Nataterra:
             return movement.decide_move(ctx, state, seat, command)
         if isinstance(command, development.COMMANDS):
             return development.decide_development(ctx, state, seat, command)
+        if isinstance(command, victory.SwearOath):
+            return victory.decide_oath(ctx, state, seat, command)
         if isinstance(command, structures.Build):
             if state.phase != "development":
                 raise IllegalCommand(
@@ -239,8 +261,11 @@ class Nataterra:
 
     def acting_seats(self, state: GameState) -> Sequence[str]:
         """The active seat (with its allies in a team game, N-TURN-3, until each has ended
-        the phase), or the seat a combat asks; nobody once the game is over."""
-        if state.phase in ("setup", "over"):
+        the phase), or the seat a combat asks; at advanced set-up, the seat whose opening
+        discard is next (N-SETUP-8); nobody once the game is over."""
+        if state.phase == "setup":
+            return state.discarding[:1]
+        if state.phase == "over":
             return ()
         if state.combat is not None:
             pending = combat_phase.combat_decision(self.context(state.map_id), state)
@@ -251,6 +276,8 @@ class Nataterra:
         """Every command ``seat`` may send now."""
         if seat not in self.acting_seats(state):
             return ()
+        if state.phase == "setup":
+            return setup.legal_opening_discards(state, seat)
         ctx = self.context(state.map_id)
         if state.combat is not None:
             pending = combat_phase.combat_decision(ctx, state)
@@ -261,6 +288,7 @@ class Nataterra:
         if state.phase == "development":
             commands.extend(development.legal_development(ctx, state, seat))
             commands.extend(structures.legal_builds(ctx, state, seat))
+            commands.extend(victory.legal_oaths(ctx, state, seat))
         if state.phase == "combat":
             commands.extend(combat_phase.legal_combat_phase(ctx, state))
             if commands:  # N-COMBAT-1: every contested zone fights before the phase ends

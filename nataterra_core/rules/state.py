@@ -132,6 +132,12 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     ``teams`` holds the teams of a team game (empty: every player for themselves); allies
     take their turn together and ``phase_done`` lists those who ended the current phase
     (N-TURN-3).
+
+    Advanced mode (N-SETUP-8, N-WIN-3): ``conditions`` are the victory conditions drawn
+    (strategy, war, glory); ``condition_cubes`` each seat's cubes per condition (``cubes``
+    then holds each seat's total); ``turn_cubes`` the cubes each seat placed per condition
+    during the current turn (the per-turn caps); ``discarding`` the seats, in turn order,
+    still to discard one of their three opening tactic cards before the first turn.
     """
 
     seats: tuple[str, ...]
@@ -161,6 +167,10 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     zone_grants: tuple[ZoneGrant, ...] = ()
     teams: tuple[tuple[str, ...], ...] = ()
     phase_done: tuple[str, ...] = ()
+    conditions: tuple[str, ...] = ()
+    condition_cubes: dict[str, dict[str, int]] = msgspec.field(default_factory=dict)
+    turn_cubes: dict[str, dict[str, int]] = msgspec.field(default_factory=dict)
+    discarding: tuple[str, ...] = ()
 
     @property
     def active_seat(self) -> str:

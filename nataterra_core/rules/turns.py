@@ -152,6 +152,7 @@ def evolve_turn_started(state: GameState, event: TurnStarted) -> GameState:
         tactic_phases=(),
         zone_grants=(),
         phase_done=(),
+        turn_cubes={},  # N-WIN-3: the per-turn caps count afresh
     )
 
 

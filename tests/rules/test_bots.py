@@ -28,8 +28,8 @@ class LegalOnly:
         return choice
 
 
-def heuristic_game(seed: int, players: int = 2) -> GameSession:
-    session = new_game(players, seed=seed, options={"max_turns": MAX_TURNS})
+def heuristic_game(seed: int, players: int = 2, mode: str = "learning") -> GameSession:
+    session = new_game(players, seed=seed, options={"max_turns": MAX_TURNS, "mode": mode})
     bots = {
         seat: LegalOnly(HeuristicPlayer(seed * 16 + i))
         for i, seat in enumerate(session.header.seats)
@@ -68,6 +68,20 @@ def test_N_TAC_1_heuristic_bots_play_tactic_cards_and_their_games_verify() -> No
         in_combat += log.count(b'"type":"tactic_played.v1"')
         assert verify_log(log).valid
     assert outside >= 6 and in_combat >= 3, (outside, in_combat)
+
+
+def test_N_SETUP_8_N_WIN_3_heuristic_advanced_games_end_in_real_results() -> None:
+    """Advanced mode, 10 seeds: at most 2 turn-limit draws; every log verifies."""
+    reasons: list[str] = []
+    for seed in range(10):
+        session = heuristic_game(seed, mode="advanced")
+        outcome = session.outcome()
+        assert outcome is not None
+        reasons.append(outcome.reason)
+        verdict = verify_log(session.log_bytes())
+        assert verdict.valid, (seed, verdict)
+        assert verdict.result == outcome
+    assert sum(reason == "turn_limit" for reason in reasons) <= 2, reasons
 
 
 def test_heuristic_player_is_deterministic() -> None:
