@@ -26,6 +26,7 @@ from nataterra_core.kernel import (
 
 from . import (
     combat_phase,
+    conquest,
     development,
     movement,
     resources,
@@ -61,6 +62,7 @@ EVENTS: tuple[type[Event], ...] = (
     *resources.EVENTS,
     *combat_phase.EVENTS,
     *victory.EVENTS,
+    *conquest.EVENTS,
     *development.EVENTS,
     *structures.EVENTS,
     *tactic_play.EVENTS,
@@ -83,6 +85,8 @@ _EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     victory.CubeScored: victory.evolve_cube_scored,
     victory.OathSworn: victory.evolve_oath_sworn,
     victory.BaseDestroyed: victory.evolve_base_destroyed,
+    conquest.BaseConquered: conquest.evolve_base_conquered,
+    conquest.BaseRetaken: conquest.evolve_base_retaken,
     development.Recruited: development.evolve_recruited,
     development.Researched: development.evolve_researched,
     development.TechResolved: development.evolve_tech_resolved,
@@ -102,7 +106,13 @@ def _on_turn_end(ctx: Context, state: GameState, dice: DiceStream) -> tuple[Even
     researched: list[Event] = []
     for seat in teams.turn_seats(state):
         researched.extend(development.resolve_researched(ctx, state, dice, seat))
-    return (*researched, *victory.bases_taken(ctx, state))
+    if not state.conquest:
+        return (*researched, *victory.bases_taken(ctx, state))
+    lost = conquest.last_turns_over(state)  # N-WIN-5: a last turn without the base back
+    if any(isinstance(event, turns.GameEnded) for event in lost):
+        return (*researched, *lost)
+    taken = victory.bases_in_reach(ctx, state)
+    return (*researched, *lost, *conquest.conquer(ctx, state, taken))
 
 
 def _on_turn_start(
@@ -117,18 +127,22 @@ def _on_turn_start(
     return (*scored, *structures.turn_start_events(ctx, state, seat, dice))
 
 
-def _on_enter(ctx: Context, state: GameState, phase: Phase) -> tuple[Event, ...]:
+def _on_enter(ctx: Context, state: GameState, phase: Phase, dice: DiceStream) -> tuple[Event, ...]:
     """What happens by itself when a phase begins: gathering, then structures' production
     (N-RES-1..3, N-STR-3); at the combat phase, enemy structures standing alone among other
-    players' units fall (N-COMBAT-2)."""
+    players' units fall (N-COMBAT-2); after it, conquered bases may be retaken (N-WIN-5)."""
     if phase == "resources":  # each seat of the turn gathers (N-TURN-3, N-TEAM-2)
         gathered: list[Event] = []
         for seat in teams.turn_seats(state):
+            if conquest.skips_resources(state, seat):
+                continue
             gathered.append(resources.gather(ctx, state, seat))
             gathered.extend(structures.production(ctx, state, seat))
         return tuple(gathered)
     if phase == "combat" and state.structures:  # N-COMBAT-2: no units, no combat
         return structures.overrun(ctx, state, (p.zone for p in state.structures), "N-COMBAT-2")
+    if phase == "development" and state.conquered:
+        return conquest.retake(ctx, state, dice)
     return ()
 
 

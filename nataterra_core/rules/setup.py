@@ -130,6 +130,8 @@ class GameOptions(msgspec.Struct, frozen=True, kw_only=True):
     max_turns: int = 0
     tournament: bool = False
     dominance_cubes: int = 4
+    conquest: bool = False
+    """Conquest mode (N-WIN-5): bases are conquered, not destroyed, and can be retaken."""
     teams: tuple[str, ...] = ()
     """Team play (N-TURN-3, §10a): one string per team, its seats joined by ``+``
     (``["velathi+humans", "beasts+naga"]``); empty: every player for themselves."""
@@ -242,6 +244,7 @@ def initial_state(ctx: Context, seats: tuple[str, ...], options: GameOptions) ->
         biome_decks={b: tuple(c.id for c in pack.biome_deck(b)) for b in _deck_biomes(pack)},
         biome_discards={b: () for b in _deck_biomes(pack)},
         teams=options.team_seats(),
+        conquest=options.conquest,
     )
 
 

@@ -131,7 +131,8 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     option this turn (N-TURN-2); ``zone_grants`` the movement options played (N-MOV-6).
     ``teams`` holds the teams of a team game (empty: every player for themselves); allies
     take their turn together and ``phase_done`` lists those who ended the current phase
-    (N-TURN-3).
+    (N-TURN-3). In conquest mode (``conquest``, N-WIN-5) ``conquered`` maps each player
+    whose base is conquered to its conqueror.
 
     Advanced mode (N-SETUP-8, N-WIN-3): ``conditions`` are the victory conditions drawn
     (strategy, war, glory); ``condition_cubes`` each seat's cubes per condition (``cubes``
@@ -167,6 +168,8 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     zone_grants: tuple[ZoneGrant, ...] = ()
     teams: tuple[tuple[str, ...], ...] = ()
     phase_done: tuple[str, ...] = ()
+    conquest: bool = False
+    conquered: dict[str, str] = msgspec.field(default_factory=dict)
     conditions: tuple[str, ...] = ()
     condition_cubes: dict[str, dict[str, int]] = msgspec.field(default_factory=dict)
     turn_cubes: dict[str, dict[str, int]] = msgspec.field(default_factory=dict)

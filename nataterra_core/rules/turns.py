@@ -81,7 +81,7 @@ EVENTS: tuple[type[Event], ...] = (
     PlayerEliminated,
 )
 
-PhaseHook = Callable[[Context, GameState, Phase], tuple[Event, ...]]
+PhaseHook = Callable[[Context, GameState, Phase, DiceStream], tuple[Event, ...]]
 """What happens on entering a phase (resources are gathered, …), given the state before."""
 
 TurnEndHook = Callable[[Context, GameState, DiceStream], tuple[Event, ...]]
@@ -119,7 +119,7 @@ def decide_end_phase(
     index = PHASES.index(state.phase)
     if index + 1 < len(PHASES):
         phase = PHASES[index + 1]
-        return (PhaseStarted(phase=phase), *on_enter(ctx, state, phase))
+        return (PhaseStarted(phase=phase), *on_enter(ctx, state, phase, dice))
     ended = on_turn_end(ctx, state, dice)
     if any(isinstance(event, GameEnded) for event in ended):
         return ended

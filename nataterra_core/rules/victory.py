@@ -160,8 +160,8 @@ def draw_conditions(pack: ContentPack, dice: DiceStream) -> VictoryConditionsDra
 
 def score_combat(state: GameState, winner: str | None) -> tuple[Event, ...]:
     """N-WIN-2 (learning mode): the combat's winner scores a cube; enough cubes win at once."""
-    if winner is None or state.mode != "learning":
-        return ()
+    if winner is None or state.mode != "learning" or winner in state.conquered:
+        return ()  # N-WIN-5: a conquered player scores nothing until its base is back
     cubes = state.cubes.get(winner, 0) + 1
     scored = CubeScored(seat=winner, condition=DOMINANCE, cubes=cubes)
     if cubes >= state.dominance_cubes:
@@ -179,6 +179,8 @@ def _place(
     this_turn = {seat: dict(by) for seat, by in state.turn_cubes.items()}
     winners: list[tuple[str, str]] = []
     for seat, condition_id, count in wanted:
+        if seat in state.conquered:  # N-WIN-5: not until the base is back
+            continue
         card = ctx.pack.victory_conditions[condition_id]
         mine, now = have.setdefault(seat, {}), this_turn.setdefault(seat, {})
         if card.cap_per_turn is not None:
@@ -346,24 +348,30 @@ def decide_oath(ctx: Context, state: GameState, seat: str, command: SwearOath) -
 # -- base destruction -----------------------------------------------------------------------------
 
 
-def bases_taken(ctx: Context, state: GameState) -> tuple[Event, ...]:
-    """N-WIN-1 at the end of a turn: enemy bases where a unit of the player (or of one of
-    the allies taking the turn with it, N-TURN-3) stands are destroyed.
-
-    With two players that wins the game. With three or more the owner is eliminated, and the
-    last player (or team, N-TEAM-1) standing wins.
-    """
+def bases_in_reach(ctx: Context, state: GameState) -> list[tuple[str, str]]:
+    """N-WIN-1 at the end of a turn: the (owner, by) pairs of enemy bases where a unit of
+    the player (or of one of the allies taking the turn with it, N-TURN-3) stands."""
     playing = teams.turn_seats(state)
-    me = playing[0]
     standing_in = {s.zone: s.owner for s in state.units if s.owner in playing}
-    taken = [
+    return [
         (owner, standing_in[zone])
         for owner, zone in sorted(ctx.map.bases.items())
-        if not teams.allied(state, me, owner)
+        if not teams.allied(state, playing[0], owner)
         and owner in state.seats
         and owner not in state.eliminated
         and zone in standing_in
     ]
+
+
+def bases_taken(ctx: Context, state: GameState) -> tuple[Event, ...]:
+    """N-WIN-1 at the end of a turn: the bases of :func:`bases_in_reach` are destroyed.
+
+    With two players that wins the game. With three or more the owner is eliminated, and the
+    last player (or team, N-TEAM-1) standing wins. (Conquest mode, N-WIN-5, conquers them
+    instead: :mod:`.conquest`.)
+    """
+    me = teams.turn_seats(state)[0]
+    taken = bases_in_reach(ctx, state)
     if not taken:
         return ()
     destroyed = [BaseDestroyed(owner=owner, by=by) for owner, by in taken]

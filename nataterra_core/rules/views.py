@@ -189,6 +189,8 @@ PUBLIC: frozenset[str] = frozenset(
         "start_game.v1",
         "end_phase.v1",
         "phase_finished.v1",
+        "base_conquered.v1",
+        "base_retaken.v1",
         "move_units.v1",
         "first_player_drawn.v1",
         "starting_bonus.v1",
