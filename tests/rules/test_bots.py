@@ -89,6 +89,18 @@ def test_heuristic_player_is_deterministic() -> None:
         assert heuristic_game(seed).log_bytes() == heuristic_game(seed).log_bytes()
 
 
+def test_N_WIN_1_four_player_free_for_all_games_end_and_verify() -> None:
+    """4 players, every one for themselves, 10 seeds: at most 2 turn-limit draws."""
+    reasons = []
+    for seed in range(10):
+        session = heuristic_game(seed, 4)
+        outcome = session.outcome()
+        assert outcome is not None
+        reasons.append(outcome.reason)
+        assert verify_log(session.log_bytes()).valid
+    assert sum(r == "turn_limit" for r in reasons) <= 2, reasons
+
+
 def test_heuristic_player_handles_three_and_four_players() -> None:
     for players in (3, 4):
         session = heuristic_game(5, players)

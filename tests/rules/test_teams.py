@@ -194,8 +194,10 @@ def test_N_TURN_3_teams_must_share_out_the_seats(teams: list[str]) -> None:
 
 
 def test_N_TURN_3_team_games_between_heuristic_bots_finish_and_verify() -> None:
+    """2 vs 2, 10 seeds: at most 2 turn-limit draws, the winners a whole team, every log
+    verifies."""
     results = []
-    for seed in range(4):
+    for seed in range(10):
         session = new_game(4, seed=seed, options={"teams": OPTION, "max_turns": 200})
         bots = {s: HeuristicPlayer(seed * 8 + i) for i, s in enumerate(session.header.seats)}
         play(session, bots)
@@ -205,4 +207,4 @@ def test_N_TURN_3_team_games_between_heuristic_bots_finish_and_verify() -> None:
         results.append(outcome)
         assert verify_log(session.log_bytes()).valid
     assert all(r.winners in (TEAMS[0], TEAMS[1]) for r in results if r.reason != "turn_limit")
-    assert sum(r.reason != "turn_limit" for r in results) >= 3
+    assert sum(r.reason == "turn_limit" for r in results) <= 2
