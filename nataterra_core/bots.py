@@ -24,6 +24,7 @@ from nataterra_core.rules.context import Context
 from nataterra_core.rules.development import MAX_MULTIPLIER, Recruit, Research, unit_cost
 from nataterra_core.rules.hexmap import Hex, Zone, build_map
 from nataterra_core.rules.movement import MoveUnits
+from nataterra_core.rules.setup import DiscardOpeningTactic
 from nataterra_core.rules.state import GameState, PlayerState, Resources, UnitStack
 from nataterra_core.rules.structures import Build
 from nataterra_core.rules.structuring import (
@@ -34,7 +35,9 @@ from nataterra_core.rules.structuring import (
     player_tile,
 )
 from nataterra_core.rules.tactic_play import counted
+from nataterra_core.rules.teams import allied
 from nataterra_core.rules.turns import EndPhase
+from nataterra_core.rules.victory import SwearOath
 
 __all__ = ["HeuristicPlayer", "Player", "RandomPlayer", "play"]
 
@@ -123,7 +126,9 @@ class _View:
         self.enemy_bases = [
             zone
             for owner, zone in sorted(ctx.map.bases.items())
-            if owner != seat and owner in state.seats and owner not in state.bases_destroyed
+            if not allied(state, owner, seat)
+            and owner in state.seats
+            and owner not in state.bases_destroyed
         ]
         self.mine: dict[str, list[UnitStack]] = {}
         self.enemy: dict[str, list[UnitStack]] = {}
@@ -131,7 +136,7 @@ class _View:
         for stack in state.units:
             if stack.owner == seat:
                 self.mine.setdefault(stack.zone, []).append(stack)
-            else:
+            elif not allied(state, stack.owner, seat):  # allies are neither (N-TEAM-2)
                 self.enemy.setdefault(stack.zone, []).append(stack)
                 if stack.unit not in ctx.workers:
                     owner = state.player(stack.owner)
@@ -140,6 +145,11 @@ class _View:
         self.combat_units = sum(
             s.count for stacks in self.mine.values() for s in stacks if s.unit not in ctx.workers
         )
+        # Advanced mode: what the conditions in play ask of the strategy zone and mountains.
+        self.strategy = ctx.map.strategy_zone if state.conditions else None
+        self.oath = "oath_of_asha" in state.conditions
+        self.hold_point = "strategic_point" in state.conditions
+        self.glory = "glory_of_the_king" in state.conditions
         # Bolder with time, so that two cautious players never wait for ever.
         boldness = min(1.0, state.turn / 120)
         self.attack_margin = 1.5 - 0.7 * boldness
@@ -215,6 +225,12 @@ class HeuristicPlayer:
       card: movement options only where at least ``muster`` combat units wait to move,
       resource options by what they actually gain, never one that destroys its own
       structure.
+      retreat threshold, except that it never retreats from its own base (that loses it).
+    * **Advanced mode** (N-SETUP-8, N-WIN-3): discards an opening tactic card by its dice;
+      swears the Oath of Asha whenever it may (paying from the larger of wood and metal);
+      sends a worker to the strategy zone when the Oath is in play, and holds it with a
+      combat unit for Strategic Point; prefers mountains for structures (and sends spare
+      workers there) for Glory of the King. The other conditions come from fighting.
 
     It only ever returns one of the legal commands it is given; ties are broken by its own
     seeded dice stream. ``pack`` is the game's content pack (default: the provisional one);
@@ -248,6 +264,9 @@ class HeuristicPlayer:
             return self._pick(list(commands))
         if state.structuring is not None:
             return self._structure(state, seat, commands)
+        if state.phase == "setup":  # N-SETUP-8: which opening tactic card to discard
+            discards = [c for c in commands if isinstance(c, DiscardOpeningTactic)]
+            return self._pick(discards) if discards else commands[0]
         board = self._board(state.map_id)
         card = None if state.combat is not None else self._tactic(board, state, seat, commands)
         if card is not None:
@@ -387,6 +406,10 @@ class HeuristicPlayer:
             for base in view.enemy_bases:
                 if base in dests and base not in view.enemy:
                     return dests[base][max(dests[base])]
+        held = self._hold_strategy_zone(view, moves)
+        if held is not None:
+            return held
+        self._holding(view, moves)
         for (unit, origin), dests in moves.items():
             if unit not in workers:
                 chosen = self._combat_move(view, moves, unit, origin, dests)
@@ -398,6 +421,47 @@ class HeuristicPlayer:
                 if chosen is not None:
                     return chosen
         return self._end(commands)
+
+    def _hold_strategy_zone(
+        self, view: _View, moves: Mapping[tuple[str, str], Mapping[str, Mapping[int, MoveUnits]]]
+    ) -> MoveUnits | None:
+        """Strategic Point: one combat unit onto a free strategy zone that is safe enough."""
+        zone, workers = view.strategy, view.board.ctx.workers
+        if not view.hold_point or zone is None or zone in view.enemy:
+            return None
+        if any(s.unit not in workers for s in view.mine.get(zone, ())):
+            return None
+        options = [
+            ((-float(view.board.dist(origin, zone)),), dests[zone][1])
+            for (unit, origin), dests in moves.items()
+            if unit not in workers and zone in dests and origin != view.base
+        ]
+        return self._best(options)
+
+    @staticmethod
+    def _holding(
+        view: _View, moves: dict[tuple[str, str], dict[str, dict[int, MoveUnits]]]
+    ) -> None:
+        """Strategic Point: the last combat unit on the strategy zone stays (its moves are
+        cut to leave one behind)."""
+        zone, workers = view.strategy, view.board.ctx.workers
+        if not view.hold_point or zone is None:
+            return
+        stacks = [s for s in view.mine.get(zone, ()) if s.unit not in workers]
+        if sum(s.count for s in stacks) != sum(s.unmoved for s in stacks):
+            return  # some have already moved (or none are there)
+        stack = min(stacks, key=lambda s: (s.count, s.unit), default=None)
+        if stack is None or (stack.unit, zone) not in moves:
+            return
+        kept = {
+            dest: {n: c for n, c in counts.items() if n < stack.unmoved}
+            for dest, counts in moves[stack.unit, zone].items()
+        }
+        kept = {dest: counts for dest, counts in kept.items() if counts}
+        if kept:
+            moves[stack.unit, zone] = kept
+        else:
+            del moves[stack.unit, zone]
 
     def _combat_move(
         self,
@@ -507,6 +571,14 @@ class HeuristicPlayer:
             and view.danger(z) == 0
             and board.dist(origin, z) < FAR
         ]
+        free.extend(
+            ((value - board.dist(origin, z),), z)
+            for z, value in self._worker_goals(view, unit).items()
+            if z not in taken
+            and z not in view.enemy
+            and view.danger(z) == 0
+            and board.dist(origin, z) < FAR
+        )
         goal = self._best(free)
         if goal is None:
             return None
@@ -526,6 +598,33 @@ class HeuristicPlayer:
         dest = self._best(steps)
         return None if dest is None else dests[dest][1]
 
+    @staticmethod
+    def _worker_goals(view: _View, unit: str) -> dict[str, float]:
+        """Zones without a resource that the conditions in play make worth a worker: the
+        strategy zone for the Oath of Asha; free mountains for Glory of the King (up to
+        the four structures that score most)."""
+        goals: dict[str, float] = {}
+        state, zones = view.state, view.board.ctx.map.zones
+        if view.oath and view.strategy is not None:
+            goals[view.strategy] = 9.0
+        if view.glory:
+            built = {p.zone for p in state.structures}
+            mine = sum(
+                1
+                for p in state.structures
+                if p.owner == view.seat and zones[p.zone].biome == "mountain"
+            )
+            on_mountains = sum(
+                1
+                for z, stacks in view.mine.items()
+                if zones[z].biome == "mountain" and any(s.unit == unit for s in stacks)
+            )
+            if mine + on_mountains < 4:
+                for z, zone in zones.items():
+                    if zone.biome == "mountain" and z not in built:
+                        goals[z] = 4.0
+        return goals
+
     # -- development --------------------------------------------------------------------------
 
     def _development(
@@ -534,6 +633,12 @@ class HeuristicPlayer:
         ctx = board.ctx
         pack = ctx.pack
         player = state.player(seat)
+        oaths = [c for c in commands if isinstance(c, SwearOath)]
+        if oaths:  # N-WIN-3 Oath of Asha: a cube now; pay from the larger pile
+            stock = player.stock
+            return max(
+                oaths, key=lambda c: (min(stock.wood - c.wood, stock.metal - c.metal), c.wood)
+            )
         recruits = {c.unit: c for c in commands if isinstance(c, Recruit)}
         researches = [c for c in commands if isinstance(c, Research)]
         on_map: dict[str, int] = {}
@@ -577,8 +682,15 @@ class HeuristicPlayer:
         if growth:
             return self._cheapest(growth)
         # Build near home when it leaves enough for the next recruit (N-STR-1).
+        glory = "glory_of_the_king" in state.conditions
         builds = [
-            ((-board.dist(home, c.zone) if home is not None else 0,), c)
+            (
+                (
+                    1 if glory and ctx.map.zones[c.zone].biome == "mountain" else 0,
+                    -board.dist(home, c.zone) if home is not None else 0,
+                ),
+                c,
+            )
             for c in commands
             if isinstance(c, Build)
             and (player.stock - _cost(pack.structures[c.structure].cost)).covers(reserve)

@@ -182,6 +182,30 @@ def _states(path: Path, log: ReadLog) -> dict[int, GameState]:
 # -- demo -------------------------------------------------------------------------------------
 
 
+class Mode(StrEnum):
+    """The game modes (N-SETUP-1 learning; N-SETUP-8 advanced)."""
+
+    learning = "learning"
+    advanced = "advanced"
+
+
+ModeOption = Annotated[
+    Mode,
+    typer.Option(
+        help="learning: Battlefield Dominance; advanced: one victory condition per category "
+        "(N-SETUP-8), 2 players on the advanced map."
+    ),
+]
+
+
+def _options(turns: int, mode: Mode) -> dict[str, Any]:
+    """The header options (``mode`` only when it is not the default learning mode)."""
+    options: dict[str, Any] = {"max_turns": turns}
+    if mode is not Mode.learning:
+        options["mode"] = mode.value
+    return options
+
+
 class Bot(StrEnum):
     """The computer players ``demo`` can seat."""
 
@@ -203,13 +227,14 @@ def demo(
     bot: Annotated[
         Bot, typer.Option(help="random: random legal moves; heuristic: purposeful seeded bots.")
     ] = Bot.heuristic,
+    mode: ModeOption = Mode.learning,
     structured: Annotated[
         bool, typer.Option(help="The bots build the map first (N-MAP-4 map structuring).")
     ] = False,
 ) -> None:
     """Play a seeded game between bots, write its log and verify it."""
     out.unlink(missing_ok=True)
-    options: dict[str, Any] = {"max_turns": turns}
+    options = _options(turns, mode)
     if structured:
         options["map_structuring"] = True
     with LogWriter(out) as writer:
@@ -231,13 +256,13 @@ def demo(
         result = session.close()
     state = session.state
     console.print(
-        f"[bold]Nataterra[/] learning game{' on a structured map' if structured else ''}, "
+        f"[bold]Nataterra[/] {mode.value} game{' on a structured map' if structured else ''}, "
         f"seed {seed}: {', '.join(DEFAULT_SEATS[players])}; "
         f"{state.turn} turns, {commands} commands by {bot.value} players"
     )
     console.print(
-        "Movement, resources, combat, recruiting and research are played, and the "
-        "learning-mode victory; structures are not built yet."
+        "Movement, resources, combat, recruiting, research and structures are played, "
+        f"with the {mode.value}-mode victory conditions and base destruction."
     )
     console.print(summary_table(state))
     console.print(f"result: {describe_outcome(result)}; log {out} ({len(session.lines)} records)")
@@ -258,6 +283,7 @@ def play_command(
     ] = 30,
     out: Annotated[Path | None, typer.Option(help="Write the log here, record by record.")] = None,
     content: ContentOption = None,
+    mode: ModeOption = Mode.learning,
 ) -> None:
     """Hot-seat game in this terminal: pick commands by number; u undo, r redo, q quit.
 
@@ -272,7 +298,7 @@ def play_command(
         session = new_game(
             players,
             seed=seed,
-            options={"max_turns": turns},
+            options=_options(turns, mode),
             content=content,
             sink=writer.write if writer is not None else None,
         )

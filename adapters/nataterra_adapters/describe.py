@@ -33,11 +33,20 @@ from nataterra_core.kernel import (
 from nataterra_core.rules.combat.messages import PlayTactic
 from nataterra_core.rules.movement import MoveUnits, UnitsMoved
 from nataterra_core.rules.resources import ResourcesGathered
-from nataterra_core.rules.setup import DeckShuffled, FirstPlayerDrawn, StartGame, StartingBonus
+from nataterra_core.rules.setup import (
+    DeckShuffled,
+    DiscardOpeningTactic,
+    FirstPlayerDrawn,
+    OpeningDiscardsAwaited,
+    OpeningTacticDiscarded,
+    StartGame,
+    StartingBonus,
+)
 from nataterra_core.rules.state import Resources
 from nataterra_core.rules.tactic_play import MovementGranted, TacticOptionPlayed
-from nataterra_core.rules.tactics import ResourcesGained
+from nataterra_core.rules.tactics import ResourcesGained, TacticCardDrawn
 from nataterra_core.rules.turns import EndPhase, GameEnded, PhaseStarted, TurnStarted
+from nataterra_core.rules.victory import CubeScored, OathSworn, SwearOath, VictoryConditionsDrawn
 
 __all__ = [
     "describe_command",
@@ -121,6 +130,19 @@ def _(command: PlayTactic, seat: str | None = None) -> str:
     return f"{who} option {command.option + 1} of {command.card}" + (f" ({extra})" if extra else "")
 
 
+@describe_command.register
+def _(command: DiscardOpeningTactic, seat: str | None = None) -> str:
+    who = f"{seat} discards" if seat else "discard"
+    return f"{who} the opening tactic card {command.card}"
+
+
+@describe_command.register
+def _(command: SwearOath, seat: str | None = None) -> str:
+    who = f"{seat} swears" if seat else "swear"
+    paid = resources_text(Resources(wood=command.wood, metal=command.metal))
+    return f"{who} the Oath of Asha, paying {paid}"
+
+
 # -- events -----------------------------------------------------------------------------------
 
 
@@ -193,6 +215,37 @@ def _(event: DeckShuffled) -> str:
 @describe_event.register
 def _(event: StartingBonus) -> str:
     return f"{event.seat} receives a starting bonus of {resources_text(event.gain)}"
+
+
+@describe_event.register
+def _(event: TacticCardDrawn) -> str:
+    # Which card is the drawer's secret until the seed is revealed (as a deck's order).
+    return f"{event.seat} draws a tactic card"
+
+
+@describe_event.register
+def _(event: VictoryConditionsDrawn) -> str:
+    return f"the victory conditions are {', '.join(event.conditions)}"
+
+
+@describe_event.register
+def _(event: OpeningDiscardsAwaited) -> str:
+    return f"each player discards one opening tactic card: {', '.join(event.seats)}"
+
+
+@describe_event.register
+def _(event: OpeningTacticDiscarded) -> str:
+    return f"{event.seat} discards {event.card}"
+
+
+@describe_event.register
+def _(event: CubeScored) -> str:
+    return f"{event.seat} places a cube on {event.condition} ({event.cubes} there)"
+
+
+@describe_event.register
+def _(event: OathSworn) -> str:
+    return f"{event.seat} swears the Oath of Asha and pays {resources_text(event.paid)}"
 
 
 # -- results and records ----------------------------------------------------------------------

@@ -40,7 +40,22 @@ def _status(view: SeatView) -> Text:
         line = "setting up"
     else:
         line = f"turn {view.turn}{limit}: {view.active}, {view.phase} phase"
-    return Text.assemble((line, "bold"), f"  (as seen by {viewer})")
+    status = Text.assemble((line, "bold"), f"  (as seen by {viewer})")
+    if view.conditions:  # advanced mode (N-WIN-3): the conditions and the cubes on them
+        cubes = "; ".join(
+            f"{condition}: "
+            + (
+                ", ".join(
+                    f"{seat} {by[condition]}"
+                    for seat, by in view.condition_cubes.items()
+                    if by.get(condition)
+                )
+                or "no cubes"
+            )
+            for condition in view.conditions
+        )
+        status.append(f"\nvictory conditions: {cubes}")
+    return status
 
 
 def _amount(count: int, name: str, factor: int) -> str:

@@ -45,6 +45,14 @@ VICTORY_CAPS: dict[str, tuple[str, int | None]] = {
     "rise_of_the_mighty": ("glory", 2),
     "military_supremacy": ("glory", 2),
 }
+# N-WIN-3: the counts the condition texts state (thresholds reached at the start of a turn,
+# the wood-and-metal cost of an Oath of Asha cube).
+VICTORY_THRESHOLDS: dict[str, tuple[int, ...]] = {
+    "colonisation": (11,),
+    "strategic_point": (1,),
+    "glory_of_the_king": (3, 4),
+}
+VICTORY_COSTS: dict[str, int] = {"oath_of_asha": 3}
 # Rules §1: unit types the rulebook's texts name, by civilisation.
 NAMED_UNITS = {
     "velathi": ("hunter", "disciple", "zealot", "cave_golem"),
@@ -370,6 +378,9 @@ def _victory_conditions(pack: ContentPack, report: _Report) -> None:
             entry = report.of("victory_conditions", condition_id)
             entry.expect("N-WIN-3", ("category",), condition.category, category)
             entry.expect("N-WIN-3", ("cap_per_turn",), condition.cap_per_turn, cap)
+            thresholds = VICTORY_THRESHOLDS.get(condition_id, ())
+            entry.expect("N-WIN-3", ("thresholds",), condition.thresholds, thresholds)
+            entry.expect("N-WIN-3", ("cost",), condition.cost, VICTORY_COSTS.get(condition_id, 0))
 
 
 # --- Structures (rules §8) ----------------------------------------------------------------

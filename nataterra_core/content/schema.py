@@ -560,7 +560,14 @@ class BiomeCard:
 
 @attrs.frozen
 class VictoryCondition:
-    """A victory-condition card (N-WIN-2/3): category, cubes to win, per-turn cap if any."""
+    """A victory-condition card (N-WIN-2/3): category, cubes to win, per-turn cap if any.
+
+    ``thresholds`` are the counts a condition checked at the start of a turn asks for: the
+    i-th one reached scores i + 1 cubes (Glory of the King: 3 buildings on mountains score 1,
+    4 score 2). ``cost`` is what one cube costs where cubes are bought (Oath of Asha: wood and
+    metal, any mix, this many in all). What each condition counts is rules logic
+    (``rules/victory.py``), keyed by the condition's id.
+    """
 
     id: str
     category: VictoryCategory
@@ -568,6 +575,8 @@ class VictoryCondition:
     cubes: int
     title_de: str = ""
     cap_per_turn: int | None = None
+    thresholds: tuple[int, ...] = ()
+    cost: int = 0
     text_de: str = ""
     provisional: bool = False
 

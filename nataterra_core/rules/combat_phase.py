@@ -12,7 +12,7 @@ import msgspec
 
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
 
-from . import structures, victory
+from . import structures, teams, victory
 from .combat import messages
 from .combat.flow import (
     CombatEnv,
@@ -105,7 +105,8 @@ def contested(state: GameState, ctx: Context | None = None) -> list[tuple[str, s
     for zone, present in owners.items():
         if len(present) > 1:
             attacker = attacker_in(state, present, zone)
-            pairs.extend((zone, seat) for seat in present if seat != attacker)
+            # N-TEAM-2: allies share zones without a combat
+            pairs.extend((zone, s) for s in present if not teams.allied(state, s, attacker))
     return sorted(pairs)
 
 
@@ -132,12 +133,13 @@ def combat_env(ctx: Context, state: GameState) -> CombatEnv:
 
     def blocked(seat: str, zone: str) -> bool:
         # N-COMBAT-23: enemy units, structures or an enemy base bar a retreat (own ones do
-        # not).
+        # not), nor do an ally's (N-TEAM-2).
         base = ctx.map.zones[zone].base_owner
-        if bool(owners.get(zone, set()) - {seat}) or built.get(zone, seat) != seat:
+        friends = set(teams.team_of(state, seat))
+        if bool(owners.get(zone, set()) - friends) or built.get(zone, seat) not in friends:
             return True
         # N-TEAM-7: an eliminated player's base is a plain zone.
-        return base is not None and base != seat and base not in state.eliminated
+        return base is not None and base not in friends and base not in state.eliminated
 
     drawn: dict[str, int] = {}
 
@@ -250,7 +252,7 @@ def decide_combat_phase(
     if isinstance(command, StartCombat):
         if state.combat is not None:
             raise IllegalCommand("N-COMBAT-1", "finish the combat in progress first")
-        if seat != state.active_seat:
+        if seat not in teams.turn_seats(state):
             raise IllegalCommand("N-COMBAT-1", "the active player chooses the next combat")
         if (command.zone, command.defender) not in contested(state, ctx):
             raise IllegalCommand(
@@ -266,7 +268,10 @@ def decide_combat_phase(
     if not isinstance(ended, messages.CombatEnded):
         return events
     after = state
+    final = state.combat  # the combat as it stood when it ended (what the conditions count)
     for event in events:
+        if after.combat is not None:
+            final = after.combat
         after = evolve_combat_event(ctx, after, event)
     # N-COMBAT-28: the loser's structures in the zone are removed at clean-up; N-COMBAT-2:
     # an after-combat move onto an unoccupied enemy structure destroys it without a combat.
@@ -280,7 +285,9 @@ def decide_combat_phase(
     for event in overrun:
         after = structures.evolve_structure_destroyed(after, event)
     events = (*events, *fallen, *overrun)
-    scored = victory.score_combat(after, ended.winner)  # N-COMBAT-28: scoring at clean-up
+    # N-COMBAT-28: scoring at clean-up (N-WIN-2 in learning mode, N-WIN-3 in advanced mode)
+    scored = victory.score_combat(after, ended.winner)
+    scored += victory.score_advanced_combat(ctx, after, final, ended.winner)
     if any(isinstance(event, GameEnded) for event in scored):
         return (*events, *scored)
     events = (*events, *scored)

@@ -191,9 +191,12 @@ def decide_development(
 # -- the end of the turn -----------------------------------------------------------------------
 
 
-def resolve_researched(ctx: Context, state: GameState, dice: DiceStream) -> tuple[Event, ...]:
-    """N-DEV-4: the active player's researched techs take effect, in research order."""
-    seat = state.active_seat
+def resolve_researched(
+    ctx: Context, state: GameState, dice: DiceStream, seat: str | None = None
+) -> tuple[Event, ...]:
+    """N-DEV-4: ``seat``'s (default: the active player's) researched techs take effect, in
+    research order."""
+    seat = seat or state.active_seat
     player = state.player(seat)
     events: list[Event] = []
     drawn_tactics = 0

@@ -26,6 +26,7 @@ from nataterra_core.kernel import (
 
 from . import (
     combat_phase,
+    conquest,
     development,
     movement,
     resources,
@@ -33,6 +34,7 @@ from . import (
     structures,
     structuring,
     tactic_play,
+    teams,
     turns,
     victory,
 )
@@ -57,6 +59,7 @@ COMMANDS: tuple[type[Command], ...] = (
     *combat_phase.COMMANDS,
     *development.COMMANDS,
     *structures.COMMANDS,
+    *victory.COMMANDS,
     *structuring.COMMANDS,
 )
 EVENTS: tuple[type[Event], ...] = (
@@ -66,6 +69,7 @@ EVENTS: tuple[type[Event], ...] = (
     *resources.EVENTS,
     *combat_phase.EVENTS,
     *victory.EVENTS,
+    *conquest.EVENTS,
     *development.EVENTS,
     *structures.EVENTS,
     *tactic_play.EVENTS,
@@ -76,14 +80,21 @@ _EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     setup.FirstPlayerDrawn: setup.evolve_first_player,
     setup.DeckShuffled: setup.evolve_deck_shuffled,
     setup.StartingBonus: setup.evolve_starting_bonus,
+    setup.OpeningDiscardsAwaited: setup.evolve_discards_awaited,
+    setup.OpeningTacticDiscarded: setup.evolve_opening_discarded,
     turns.TurnStarted: turns.evolve_turn_started,
     turns.PhaseStarted: turns.evolve_phase_started,
+    turns.PhaseFinished: turns.evolve_phase_finished,
     turns.GameEnded: turns.evolve_game_ended,
     turns.PlayerEliminated: turns.evolve_player_eliminated,
     movement.UnitsMoved: movement.evolve_units_moved,
     resources.ResourcesGathered: resources.evolve_resources_gathered,
+    victory.VictoryConditionsDrawn: victory.evolve_conditions_drawn,
     victory.CubeScored: victory.evolve_cube_scored,
+    victory.OathSworn: victory.evolve_oath_sworn,
     victory.BaseDestroyed: victory.evolve_base_destroyed,
+    conquest.BaseConquered: conquest.evolve_base_conquered,
+    conquest.BaseRetaken: conquest.evolve_base_retaken,
     development.Recruited: development.evolve_recruited,
     development.Researched: development.evolve_researched,
     development.TechResolved: development.evolve_tech_resolved,
@@ -99,26 +110,48 @@ assert set(_EVOLVE) | set(combat_phase.EVENTS) == set(EVENTS), "every event need
 
 
 def _on_turn_end(ctx: Context, state: GameState, dice: DiceStream) -> tuple[Event, ...]:
-    """N-DEV-4, then N-WIN-1 (N-WIN-4: base destruction is checked after the techs)."""
-    return (*development.resolve_researched(ctx, state, dice), *victory.bases_taken(ctx, state))
+    """N-DEV-4 for each seat of the turn, then N-WIN-1 (N-WIN-4: base destruction is
+    checked after the techs)."""
+    researched: list[Event] = []
+    for seat in teams.turn_seats(state):
+        researched.extend(development.resolve_researched(ctx, state, dice, seat))
+    if not state.conquest:
+        return (*researched, *victory.bases_taken(ctx, state))
+    lost = conquest.last_turns_over(state)  # N-WIN-5: a last turn without the base back
+    if any(isinstance(event, turns.GameEnded) for event in lost):
+        return (*researched, *lost)
+    taken = victory.bases_in_reach(ctx, state)
+    return (*researched, *lost, *conquest.conquer(ctx, state, taken))
 
 
 def _on_turn_start(
     ctx: Context, state: GameState, seat: str, dice: DiceStream
 ) -> tuple[Event, ...]:
-    """What happens by itself when ``seat``'s turn begins: its structures act (N-STR-3)."""
-    return structures.turn_start_events(ctx, state, seat, dice)
+    """What happens by itself when ``seat``'s turn begins: the advanced conditions checked
+    at the start of a turn score (N-WIN-3; a win ends the game there), then its structures
+    act (N-STR-3)."""
+    scored = victory.turn_start_cubes(ctx, state, seat)
+    if any(isinstance(event, turns.GameEnded) for event in scored):
+        return scored
+    return (*scored, *structures.turn_start_events(ctx, state, seat, dice))
 
 
-def _on_enter(ctx: Context, state: GameState, phase: Phase) -> tuple[Event, ...]:
+def _on_enter(ctx: Context, state: GameState, phase: Phase, dice: DiceStream) -> tuple[Event, ...]:
     """What happens by itself when a phase begins: gathering, then structures' production
     (N-RES-1..3, N-STR-3); at the combat phase, enemy structures standing alone among other
-    players' units fall (N-COMBAT-2)."""
-    if phase == "resources":
-        seat = state.active_seat
-        return (resources.gather(ctx, state, seat), *structures.production(ctx, state, seat))
+    players' units fall (N-COMBAT-2); after it, conquered bases may be retaken (N-WIN-5)."""
+    if phase == "resources":  # each seat of the turn gathers (N-TURN-3, N-TEAM-2)
+        gathered: list[Event] = []
+        for seat in teams.turn_seats(state):
+            if conquest.skips_resources(state, seat):
+                continue
+            gathered.append(resources.gather(ctx, state, seat))
+            gathered.extend(structures.production(ctx, state, seat))
+        return tuple(gathered)
     if phase == "combat" and state.structures:  # N-COMBAT-2: no units, no combat
         return structures.overrun(ctx, state, (p.zone for p in state.structures), "N-COMBAT-2")
+    if phase == "development" and state.conquered:
+        return conquest.retake(ctx, state, dice)
     return ()
 
 
@@ -155,14 +188,21 @@ class Nataterra:
         parsed = setup.parse_options(options)
         if parsed.map is not None and parsed.map not in self.pack.maps:
             raise ValueError(f"N-MAP-5: unknown map {parsed.map!r}")
+        if (
+            parsed.mode == "advanced"
+            and parsed.map is not None
+            and not setup.has_shared_tile(self.pack, parsed.map)
+        ):
+            raise ValueError(f"N-SETUP-8: map {parsed.map!r} has no shared tile 0")
 
     def initial_state(self, config: Setup) -> GameState:
         """N-SETUP-1/3..7: the position before any randomness."""
         options = setup.parse_options(config.options)
-        setup.check_seats(self.pack, config.seats)
+        setup.check_seats(self.pack, config.seats, options.mode)
+        teams.check_teams(config.seats, options.team_seats())
         if options.map_structuring:  # N-MAP-4: the players build the map
             return structuring.initial_state(self.pack, config.seats, options)
-        map_id = options.map or setup.default_map(self.pack, config.seats)
+        map_id = options.map or setup.default_map(self.pack, config.seats, options.mode)
         return setup.initial_state(self.context(map_id), config.seats, options)
 
     def start_command(self, config: Setup) -> Command:
@@ -175,6 +215,19 @@ class Nataterra:
         self, state: GameState, command: Command, dice: DiceStream, *, seat: str | None
     ) -> tuple[Event, ...]:
         """The events of ``command``; ``IllegalCommand`` naming the rule it breaks."""
+        events = self._decide(state, command, dice, seat)
+        if state.teams:  # N-TEAM-1: whatever a player wins, the team wins
+            events = tuple(
+                msgspec.structs.replace(e, winners=teams.team_winners(state, e.winners))
+                if isinstance(e, turns.GameEnded)
+                else e
+                for e in events
+            )
+        return events
+
+    def _decide(
+        self, state: GameState, command: Command, dice: DiceStream, seat: str | None
+    ) -> tuple[Event, ...]:
         if state.structuring is not None and not isinstance(command, setup.StartGame):
             return structuring.decide(self.pack, state, command, seat)
         ctx = self.context(state.map_id)
@@ -187,17 +240,25 @@ class Nataterra:
             return events
         if seat is None:
             raise MalformedCommand(f"{type(command).__name__} needs a seat")
+        if isinstance(command, setup.DiscardOpeningTactic):
+            return setup.decide_opening_discard(state, seat, command)
+        if state.phase == "setup":
+            raise IllegalCommand("N-SETUP-8", "the opening tactic cards are discarded first")
         if state.phase == "over":
             raise IllegalCommand("N-WIN-6", "the game is over")
         if state.phase == "combat" and not isinstance(command, turns.EndPhase):
             return combat_phase.decide_combat_phase(ctx, state, seat, command, dice)
-        if seat != state.active_seat:
+        if seat not in teams.turn_seats(state):
             raise IllegalCommand("N-TURN-1", f"it is {state.active_seat}'s turn, not {seat}'s")
+        if seat in state.phase_done:
+            raise IllegalCommand(
+                "N-TURN-3", f"{seat} has ended the {state.phase} phase; its allies have not"
+            )
         if isinstance(command, turns.EndPhase):
             if state.phase == "combat" and (state.combat or combat_phase.contested(state, ctx)):
                 raise IllegalCommand("N-COMBAT-1", "every contested zone must fight first")
             return turns.decide_end_phase(
-                ctx, state, command, dice, _on_enter, _on_turn_end, _on_turn_start
+                ctx, state, command, dice, _on_enter, _on_turn_end, _on_turn_start, seat=seat
             )
         if isinstance(command, PlayTactic):  # N-TURN-2: one option per phase
             return tactic_play.decide_play(ctx, state, seat, command, dice, self.evolve)
@@ -205,6 +266,8 @@ class Nataterra:
             return movement.decide_move(ctx, state, seat, command)
         if isinstance(command, development.COMMANDS):
             return development.decide_development(ctx, state, seat, command)
+        if isinstance(command, victory.SwearOath):
+            return victory.decide_oath(ctx, state, seat, command)
         if isinstance(command, structures.Build):
             if state.phase != "development":
                 raise IllegalCommand(
@@ -234,15 +297,20 @@ class Nataterra:
     # -- questions the kernel asks --------------------------------------------------------
 
     def acting_seats(self, state: GameState) -> Sequence[str]:
-        """The active seat, until the game is over."""
+        """The active seat (with its allies in a team game, N-TURN-3, until each has ended
+        the phase), or the seat a combat asks; at set-up, the seat placing a tile or a terrain
+        modifier (N-MAP-4), then the seat whose opening discard is next (N-SETUP-8); nobody
+        once the game is over."""
         if state.structuring is not None:
             return structuring.acting_seats(state)
-        if state.phase in ("setup", "over"):
+        if state.phase == "setup":
+            return state.discarding[:1]
+        if state.phase == "over":
             return ()
         if state.combat is not None:
             pending = combat_phase.combat_decision(self.context(state.map_id), state)
             return (pending[0],) if pending else ()
-        return (state.active_seat,)
+        return tuple(s for s in teams.turn_seats(state) if s not in state.phase_done)
 
     def legal_commands(self, state: GameState, seat: str) -> Sequence[Command]:
         """Every command ``seat`` may send now."""
@@ -250,6 +318,8 @@ class Nataterra:
             return ()
         if state.structuring is not None:
             return structuring.legal_commands(self.pack, state, seat)
+        if state.phase == "setup":
+            return setup.legal_opening_discards(state, seat)
         ctx = self.context(state.map_id)
         if state.combat is not None:
             pending = combat_phase.combat_decision(ctx, state)
@@ -260,6 +330,7 @@ class Nataterra:
         if state.phase == "development":
             commands.extend(development.legal_development(ctx, state, seat))
             commands.extend(structures.legal_builds(ctx, state, seat))
+            commands.extend(victory.legal_oaths(ctx, state, seat))
         if state.phase == "combat":
             commands.extend(combat_phase.legal_combat_phase(ctx, state))
             if commands:  # N-COMBAT-1: every contested zone fights before the phase ends

@@ -19,7 +19,7 @@ import msgspec
 
 from nataterra_core.kernel import Command, Event, IllegalCommand
 
-from . import structures
+from . import structures, teams
 from .context import Context
 from .pathfinding import reachable
 from .state import GameState, ZoneGrant, add_units, remove_units
@@ -75,8 +75,8 @@ class _Mover:
         self.stealth = ctx.ability(player, unit, "stealth")
         towers = structures.fighting_structures(ctx, state)  # N-MOV-5: a unit for movement
         self.enemies = frozenset(
-            [s.zone for s in state.units if s.owner != seat]
-            + [p.zone for p in towers if p.owner != seat]
+            [s.zone for s in state.units if not teams.allied(state, s.owner, seat)]
+            + [p.zone for p in towers if not teams.allied(state, p.owner, seat)]
         )
         self.naga_base = ctx.map.bases.get("naga")
         self.links = structures.tunnel_links(state, seat)
@@ -190,7 +190,7 @@ def decide_move(ctx: Context, state: GameState, seat: str, command: MoveUnits) -
     )
     # N-MOV-5/N-FAQ-3: stopping on an unoccupied enemy structure destroys it at once.
     placed = state.structure_in(command.path[-1])
-    if placed is None or placed.owner == seat:
+    if placed is None or teams.allied(state, placed.owner, seat):
         return (moved,)
     after = evolve_units_moved(state, moved)
     return (moved, *structures.overrun(ctx, after, (placed.zone,), "N-MOV-5"))

@@ -1,8 +1,14 @@
-"""Game set-up (rules §2, N-SETUP-1..7): the starting position and the ``start`` record.
+"""Game set-up (rules §2, N-SETUP-1..8): the starting position and the ``start`` record.
 
 Everything deterministic (resources, workers, pools, tech hands) is in :func:`initial_state`;
-everything random (first player, every shuffle) is drawn by the system ``StartGame``
-command, so all set-up randomness sits in the log's ``start`` record (design.md §4).
+everything random (victory conditions, first player, every shuffle, opening tactic hands) is
+drawn by the system ``StartGame`` command, so all set-up randomness sits in the log's
+``start`` record (design.md §4).
+
+Advanced mode (option ``mode = "advanced"``, N-SETUP-8): one victory condition per category
+is drawn before the first player; the strategy marker stands on the centre zone of shared
+tile 0 (the map's ``strategy_zone``); each player draws 3 tactic cards and, in turn order
+from the first player, discards 1 of them (:class:`DiscardOpeningTactic`) before turn 1.
 """
 
 from __future__ import annotations
@@ -18,19 +24,27 @@ from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
 from .context import Context
 from .state import GameState, PlayerState, Resources, UnitStack
 from .turns import TurnStarted
+from .victory import draw_conditions
 
 __all__ = [
     "COMMANDS",
     "EVENTS",
     "LEARNING_CIVS",
+    "MODES",
     "DeckShuffled",
+    "DiscardOpeningTactic",
     "FirstPlayerDrawn",
     "GameOptions",
+    "OpeningDiscardsAwaited",
+    "OpeningTacticDiscarded",
     "StartGame",
     "StartingBonus",
+    "decide_opening_discard",
     "decide_start",
     "default_map",
+    "has_shared_tile",
     "initial_state",
+    "legal_opening_discards",
     "parse_options",
     "shuffle_deck",
 ]
@@ -42,6 +56,9 @@ STARTING_STOCK = Resources(food=4, wood=3, metal=3)  # N-SETUP-3
 WORKERS_ON_BASE, WORKERS_IN_POOL, WORKERS_IN_SUPPLY = 3, 3, 6  # N-SETUP-5
 STARTING_TECHS = (1, 2, 3)  # N-SETUP-4
 NAGA_STARTING_FLARE = 2  # N-SETUP-7
+OPENING_TACTICS = 3  # N-SETUP-8: draw 3, discard 1
+MODES: tuple[str, ...] = ("learning", "advanced")
+"""The game modes: learning (N-SETUP-1, N-WIN-2) and advanced (N-SETUP-8, N-WIN-3)."""
 
 
 class StartGame(Command, frozen=True, tag="start_game.v1"):
@@ -75,8 +92,34 @@ class StartingBonus(Event, frozen=True, tag="starting_bonus.v1"):
     gain: Resources
 
 
-COMMANDS: tuple[type[Command], ...] = (StartGame,)
-EVENTS: tuple[type[Event], ...] = (FirstPlayerDrawn, DeckShuffled, StartingBonus)
+class OpeningDiscardsAwaited(Event, frozen=True, tag="opening_discards_awaited.v1"):
+    """N-SETUP-8: ``seats``, in this order, each discard one of their opening tactic cards
+    before the first turn begins."""
+
+    seats: tuple[str, ...]
+
+
+class DiscardOpeningTactic(Command, frozen=True, tag="discard_opening_tactic.v1"):
+    """N-SETUP-8: discard ``card`` from the three opening tactic cards."""
+
+    card: str
+
+
+class OpeningTacticDiscarded(Event, frozen=True, tag="opening_tactic_discarded.v1"):
+    """``seat`` discarded ``card`` (face up on its discard pile)."""
+
+    seat: str
+    card: str
+
+
+COMMANDS: tuple[type[Command], ...] = (StartGame, DiscardOpeningTactic)
+EVENTS: tuple[type[Event], ...] = (
+    FirstPlayerDrawn,
+    DeckShuffled,
+    StartingBonus,
+    OpeningDiscardsAwaited,
+    OpeningTacticDiscarded,
+)
 
 
 class GameOptions(msgspec.Struct, frozen=True, kw_only=True):
@@ -87,7 +130,18 @@ class GameOptions(msgspec.Struct, frozen=True, kw_only=True):
     max_turns: int = 0
     tournament: bool = False
     dominance_cubes: int = 4
+    conquest: bool = False
+    """Conquest mode (N-WIN-5): bases are conquered, not destroyed, and can be retaken."""
+    teams: tuple[str, ...] = ()
+    """Team play (N-TURN-3, §10a): one string per team, its seats joined by ``+``
+    (``["velathi+humans", "beasts+naga"]``); empty: every player for themselves."""
+
+    def team_seats(self) -> tuple[tuple[str, ...], ...]:
+        """The teams as tuples of seats."""
+        return tuple(tuple(team.split("+")) for team in self.teams)
+
     map_structuring: bool = False
+    """Advanced map structuring (N-MAP-4): the players build the map at set-up."""
 
 
 def parse_options(options: Mapping[str, Any]) -> GameOptions:
@@ -99,8 +153,8 @@ def parse_options(options: Mapping[str, Any]) -> GameOptions:
     extra = set(options) - set(GameOptions.__struct_fields__)
     if extra:
         raise ValueError(f"unknown game options: {sorted(extra)}")
-    if parsed.mode != "learning":
-        raise ValueError(f"mode {parsed.mode!r}: only 'learning' is supported so far")
+    if parsed.mode not in MODES:
+        raise ValueError(f"mode {parsed.mode!r}: one of {list(MODES)}")
     if parsed.max_turns < 0:
         raise ValueError("N-WIN-6: max_turns must be 0 (off) or positive")
     if parsed.map_structuring and parsed.map is not None:
@@ -110,12 +164,16 @@ def parse_options(options: Mapping[str, Any]) -> GameOptions:
     return parsed
 
 
-def check_seats(pack: ContentPack, seats: tuple[str, ...]) -> None:
-    """N-SETUP-1: learning mode seats Velathi and Beasts, adding Humans for 3, Naga for 4."""
+def check_seats(pack: ContentPack, seats: tuple[str, ...], mode: str = "learning") -> None:
+    """N-SETUP-1: learning mode seats Velathi and Beasts, adding Humans for 3, Naga for 4.
+    Advanced mode (N-SETUP-8) seats any 2 to 4 different civilisations."""
     if not 2 <= len(seats) <= 4:
         raise ValueError("N-SETUP-1: Nataterra is for 2 to 4 players")
     expected = set(LEARNING_CIVS[: len(seats)])
-    if set(seats) != expected:
+    if mode == "advanced":
+        if len(set(seats)) != len(seats):
+            raise ValueError(f"N-SETUP-8: each civilisation is played once, got {list(seats)}")
+    elif set(seats) != expected:
         raise ValueError(
             f"N-SETUP-1: a {len(seats)}-player learning game seats {sorted(expected)}, "
             f"got {list(seats)}"
@@ -125,12 +183,22 @@ def check_seats(pack: ContentPack, seats: tuple[str, ...]) -> None:
         raise ValueError(f"civilisations {unknown} are not in the content pack")
 
 
-def default_map(pack: ContentPack, seats: tuple[str, ...]) -> str:
-    """The map for these civilisations (N-SETUP-1, N-MAP-5): the first whose players match."""
+def default_map(pack: ContentPack, seats: tuple[str, ...], mode: str = "learning") -> str:
+    """The map for these civilisations (N-SETUP-1, N-MAP-5): the first whose players match;
+    in advanced mode the first of those with shared tile 0 (N-SETUP-8: the strategy marker
+    needs its centre zone)."""
     for map_def in pack.maps.values():
-        if set(map_def.players) == set(seats):
+        if set(map_def.players) == set(seats) and (
+            mode != "advanced" or has_shared_tile(pack, map_def.id)
+        ):
             return map_def.id
-    raise ValueError(f"N-MAP-5: the content pack has no map for {sorted(seats)}")
+    what = "an advanced map (with shared tile 0)" if mode == "advanced" else "a map"
+    raise ValueError(f"N-MAP-5: the content pack has no {what} for {sorted(seats)}")
+
+
+def has_shared_tile(pack: ContentPack, map_id: str) -> bool:
+    """Whether map ``map_id`` places shared tile 0 (and so has a strategy zone)."""
+    return any(pack.map_tiles[p.tile].kind == "shared" for p in pack.maps[map_id].tiles)
 
 
 def initial_state(ctx: Context, seats: tuple[str, ...], options: GameOptions) -> GameState:
@@ -180,6 +248,8 @@ def initial_state(ctx: Context, seats: tuple[str, ...], options: GameOptions) ->
         units=tuple(sorted(units)),
         biome_decks={b: tuple(c.id for c in pack.biome_deck(b)) for b in _deck_biomes(pack)},
         biome_discards={b: () for b in _deck_biomes(pack)},
+        teams=options.team_seats(),
+        conquest=options.conquest,
     )
 
 
@@ -188,10 +258,17 @@ def _deck_biomes(pack: ContentPack) -> tuple[str, ...]:
 
 
 def decide_start(ctx: Context, state: GameState, dice: DiceStream) -> tuple[Event, ...]:
-    """N-SETUP-2/3/4: first player, the tactic and biome shuffles, the second player's food."""
-    if state.phase != "setup":
+    """N-SETUP-2/3/4: first player, the tactic and biome shuffles, the second player's food.
+
+    Advanced mode (N-SETUP-8): the victory conditions are drawn first, and each player draws
+    three tactic cards; turn 1 waits for their discards.
+    """
+    if state.phase != "setup" or state.first >= 0:
         raise IllegalCommand("N-SETUP-2", "the game has already started")
     events: list[Event] = []
+    advanced = state.mode == "advanced"
+    if advanced:
+        events.append(draw_conditions(ctx.pack, dice))
     before = dice.counter
     first = dice.draw(len(state.seats))
     events.append(
@@ -205,12 +282,56 @@ def decide_start(ctx: Context, state: GameState, dice: DiceStream) -> tuple[Even
     )
     decks = [(f"tactic:{p.civ}", p.tactic_deck) for p in state.players]
     decks += [(f"biome:{biome}", cards) for biome, cards in state.biome_decks.items()]
-    events.extend(shuffle_deck(deck, cards, dice) for deck, cards in decks)
-    if len(state.seats) == 2:
+    shuffled = [shuffle_deck(deck, cards, dice) for deck, cards in decks]
+    events.extend(shuffled)
+    if state.teams:  # N-TEAM-7: each player of the team that plays second gets 1 food
+        n = len(state.seats)
+        starting = next(team for team in state.teams if state.seats[first] in team)
+        follower = next(
+            state.seats[(first + k) % n]
+            for k in range(1, n)
+            if state.seats[(first + k) % n] not in starting
+        )
+        second_team = next(team for team in state.teams if follower in team)
+        seconds = [s for s in state.seats if s in second_team]
+        events.extend(StartingBonus(seat=s, gain=Resources(food=1)) for s in seconds)
+    elif len(state.seats) == 2:
         second = state.seats[(first + 1) % 2]
         events.append(StartingBonus(seat=second, gain=Resources(food=1)))
+    if advanced:  # N-SETUP-8: three tactic cards each, then one discarded each
+        from .tactics import TacticCardDrawn  # tactics draws with this module's shuffle
+
+        for seat, deck in zip(state.seats, shuffled, strict=False):
+            events.extend(TacticCardDrawn(seat=seat, card=c) for c in deck.after[:OPENING_TACTICS])
+        order = tuple(state.seats[(first + i) % len(state.seats)] for i in range(len(state.seats)))
+        events.append(OpeningDiscardsAwaited(seats=order))
+        return tuple(events)
     events.append(TurnStarted(seat=state.seats[first], turn=1))
     return tuple(events)
+
+
+def decide_opening_discard(
+    state: GameState, seat: str, command: DiscardOpeningTactic
+) -> tuple[Event, ...]:
+    """N-SETUP-8: ``seat`` discards one of its opening tactic cards; after the last discard
+    the first player's turn 1 begins."""
+    if state.phase != "setup" or not state.discarding:
+        raise IllegalCommand("N-SETUP-8", "opening tactic cards are discarded at set-up only")
+    if seat != state.discarding[0]:
+        raise IllegalCommand("N-SETUP-8", f"{state.discarding[0]} discards first")
+    if command.card not in state.player(seat).tactic_hand:
+        raise IllegalCommand("N-SETUP-8", f"{command.card!r} is not in your hand")
+    discarded = OpeningTacticDiscarded(seat=seat, card=command.card)
+    if len(state.discarding) > 1:
+        return (discarded,)
+    return (discarded, TurnStarted(seat=state.seats[state.first], turn=1))
+
+
+def legal_opening_discards(state: GameState, seat: str) -> list[DiscardOpeningTactic]:
+    """The discards ``seat`` may make now (N-SETUP-8)."""
+    if state.phase != "setup" or not state.discarding or state.discarding[0] != seat:
+        return []
+    return [DiscardOpeningTactic(card=c) for c in dict.fromkeys(state.player(seat).tactic_hand)]
 
 
 def shuffle_deck(deck: str, cards: tuple[str, ...], dice: DiceStream) -> DeckShuffled:
@@ -246,3 +367,19 @@ def evolve_starting_bonus(state: GameState, event: StartingBonus) -> GameState:
     """Add the bonus to the seat's stock."""
     player = state.player(event.seat)
     return state.with_player(msgspec.structs.replace(player, stock=player.stock + event.gain))
+
+
+def evolve_discards_awaited(state: GameState, event: OpeningDiscardsAwaited) -> GameState:
+    """Note who still discards, in order."""
+    return msgspec.structs.replace(state, discarding=event.seats)
+
+
+def evolve_opening_discarded(state: GameState, event: OpeningTacticDiscarded) -> GameState:
+    """The card goes from the hand to the discard pile; the next seat discards."""
+    player = state.player(event.seat)
+    hand = list(player.tactic_hand)
+    hand.remove(event.card)
+    player = msgspec.structs.replace(
+        player, tactic_hand=tuple(hand), tactic_discard=(*player.tactic_discard, event.card)
+    )
+    return msgspec.structs.replace(state.with_player(player), discarding=state.discarding[1:])

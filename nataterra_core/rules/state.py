@@ -130,8 +130,19 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     zone holds at least one). ``result_reason`` is set once the game is over.
     ``tactic_phases`` lists the phases in which the active player has played a tactic
     option this turn (N-TURN-2); ``zone_grants`` the movement options played (N-MOV-6).
-    ``structuring`` is the map being built in an advanced set-up (N-MAP-4), ``None`` once
-    it is complete or when the game is played on a map of the pack.
+    ``teams`` holds the teams of a team game (empty: every player for themselves); allies
+    take their turn together and ``phase_done`` lists those who ended the current phase
+    (N-TURN-3). In conquest mode (``conquest``, N-WIN-5) ``conquered`` maps each player
+    whose base is conquered to its conqueror.
+
+    Advanced mode (N-SETUP-8, N-WIN-3): ``conditions`` are the victory conditions drawn
+    (strategy, war, glory); ``condition_cubes`` each seat's cubes per condition (``cubes``
+    then holds each seat's total); ``turn_cubes`` the cubes each seat placed per condition
+    during the current turn (the per-turn caps); ``discarding`` the seats, in turn order,
+    still to discard one of their three opening tactic cards before the first turn.
+
+    ``structuring`` is the map being built at set-up (N-MAP-4), ``None`` once it is
+    complete or when the game is played on a map of the pack.
     """
 
     seats: tuple[str, ...]
@@ -159,6 +170,14 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     structures: tuple[PlacedStructure, ...] = ()
     tactic_phases: tuple[str, ...] = ()
     zone_grants: tuple[ZoneGrant, ...] = ()
+    teams: tuple[tuple[str, ...], ...] = ()
+    phase_done: tuple[str, ...] = ()
+    conquest: bool = False
+    conquered: dict[str, str] = msgspec.field(default_factory=dict)
+    conditions: tuple[str, ...] = ()
+    condition_cubes: dict[str, dict[str, int]] = msgspec.field(default_factory=dict)
+    turn_cubes: dict[str, dict[str, int]] = msgspec.field(default_factory=dict)
+    discarding: tuple[str, ...] = ()
     structuring: Structuring | None = None
 
     @property

@@ -69,6 +69,7 @@ import msgspec
 from nataterra_core.content.schema import Structure
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
 
+from . import teams
 from .combat.model import Boost
 from .context import Context
 from .state import GameState, PlacedStructure, PlayerState, add_units
@@ -232,7 +233,7 @@ def _site_problem(ctx: Context, state: GameState, seat: str, zone: str) -> str |
         return f"{zone} already has a structure"
     if zone == ctx.map.strategy_zone:
         return f"{zone} holds a victory-condition marker"
-    if any(s.owner != seat for s in state.stacks_in(zone)):
+    if any(not teams.allied(state, s.owner, seat) for s in state.stacks_in(zone)):
         return f"enemy units stand in {zone}"
     if zone not in _near_workers(ctx, state, seat):
         return f"{zone} neither holds one of your workers nor is adjacent to one"
@@ -351,15 +352,17 @@ def fighting_structures(ctx: Context, state: GameState) -> list[PlacedStructure]
 def overrun(
     ctx: Context, state: GameState, zones: Iterable[str], rule: str
 ) -> tuple[StructureDestroyed, ...]:
-    """Structures in ``zones`` where other players have units and the owner has none:
-    destroyed (N-MOV-5/N-FAQ-3 after a move, N-COMBAT-2 otherwise). A Bone Tower fights."""
+    """Structures in ``zones`` where enemies of the owner have units and neither the owner
+    nor an ally has any: destroyed (N-MOV-5/N-FAQ-3 after a move, N-COMBAT-2 otherwise;
+    N-TEAM-2 for allies). A Bone Tower fights."""
     destroyed = []
     for zone in sorted(set(zones)):
         placed = state.structure_in(zone)
         if placed is None or _kind(ctx, placed).combat is not None:
             continue
         owners = state.owners_in(zone)
-        if owners and placed.owner not in owners:
+        friends = set(teams.team_of(state, placed.owner))
+        if owners and not owners & friends:
             destroyed.append(_destroyed(placed, rule))
     return tuple(destroyed)
 

@@ -16,8 +16,10 @@ and holds the first turn back. The seats then place, one command each, in this o
 Each round starts with the seat to the right of the first player and goes counter-clockwise
 (turn order is seat order, clockwise, N-TURN-1, so the placing order is the seat order
 backwards from the seat before the first player; the first player places last). When the
-last modifier is down, :class:`MapStructured` closes the set-up and the first player's
-turn 1 begins.
+last modifier is down, :class:`MapStructured` completes the map and the first player's
+turn 1 begins; in advanced mode (N-SETUP-8) the opening tactic discards come first, after
+the map (:func:`~.setup.decide_opening_discard` starts turn 1). With a structured map,
+advanced mode seats any 2 to 4 civilisations: no fixed map is needed.
 
 **How the map travels from the state to the rules.** The state carries the placements
 (``state.structuring``) while the map is built, and ``state.map_id`` is always the *layout
@@ -528,10 +530,13 @@ def decide(
         event = ModifierPlaced(seat=seat, side=command.side, zone=command.zone, at=command.at)
     if structuring.placed + 1 < len(schedule(state)):
         return (event,)
-    # The last modifier: the map is complete and the first player's turn 1 begins.
+    # The last modifier: the map is complete and the first player's turn 1 begins, unless
+    # the opening tactic cards are still to be discarded (advanced mode, N-SETUP-8).
     done = _placed_modifier(structuring, event)
-    final = layout_id(structuring.tiles, done.modifiers)
-    return (event, MapStructured(map_id=final), TurnStarted(seat=state.seats[state.first], turn=1))
+    complete = (event, MapStructured(map_id=layout_id(structuring.tiles, done.modifiers)))
+    if state.discarding:
+        return complete
+    return (*complete, TurnStarted(seat=state.seats[state.first], turn=1))
 
 
 def _placed_modifier(structuring: Structuring, event: Event) -> Structuring:

@@ -233,6 +233,8 @@ def legal_plays(ctx: Context, state: GameState, seat: str) -> list[PlayTactic]:
     window = PHASE_WINDOWS.get(state.phase)
     if window is None or state.phase in state.tactic_phases:
         return []
+    if window == "resource" and seat in state.conquered:  # N-WIN-5: the phase is skipped
+        return []
     player = state.player(seat)
     plays: list[PlayTactic] = []
     for card_id in dict.fromkeys(player.tactic_hand):
@@ -277,6 +279,8 @@ def decide_play(
         raise IllegalCommand(
             "N-TURN-2", f"you have already played a tactic option in this {state.phase} phase"
         )
+    if window == "resource" and seat in state.conquered:
+        raise IllegalCommand("N-WIN-5", "a conquered player skips its resources phase")
     if not _affordable(player, option):
         raise IllegalCommand(
             "N-TAC-1",

@@ -2,7 +2,9 @@
 
 A turn is movement, resources, combat, development; the active player ends each phase
 with an explicit :class:`EndPhase` naming it (so a retried command cannot skip a phase).
-The next seat clockwise (seat order) starts when development ends.
+The next seat clockwise (seat order) starts when development ends. In a team game allies
+take the turn together (N-TURN-3): each ends each phase (:class:`PhaseFinished`), and the
+phase moves on once all of them have; then the next team plays.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import msgspec
 
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
 
+from . import teams
 from .context import Context
 from .state import PHASES, GameState, Phase, UnitStack
 
@@ -21,6 +24,7 @@ __all__ = [
     "EVENTS",
     "EndPhase",
     "GameEnded",
+    "PhaseFinished",
     "PhaseStarted",
     "PlayerEliminated",
     "TurnStarted",
@@ -47,6 +51,13 @@ class PhaseStarted(Event, frozen=True, tag="phase_started.v1"):
     phase: Phase
 
 
+class PhaseFinished(Event, frozen=True, tag="phase_finished.v1"):
+    """N-TURN-3: ``seat`` ended ``phase``; its allies in the turn have not all done so yet."""
+
+    seat: str
+    phase: Phase
+
+
 class GameEnded(Event, frozen=True, tag="game_ended.v1"):
     """The game is over: ``winners`` (empty for a draw) and why."""
 
@@ -62,9 +73,15 @@ class PlayerEliminated(Event, frozen=True, tag="player_eliminated.v1"):
 
 
 COMMANDS: tuple[type[Command], ...] = (EndPhase,)
-EVENTS: tuple[type[Event], ...] = (TurnStarted, PhaseStarted, GameEnded, PlayerEliminated)
+EVENTS: tuple[type[Event], ...] = (
+    TurnStarted,
+    PhaseStarted,
+    PhaseFinished,
+    GameEnded,
+    PlayerEliminated,
+)
 
-PhaseHook = Callable[[Context, GameState, Phase], tuple[Event, ...]]
+PhaseHook = Callable[[Context, GameState, Phase, DiceStream], tuple[Event, ...]]
 """What happens on entering a phase (resources are gathered, …), given the state before."""
 
 TurnEndHook = Callable[[Context, GameState, DiceStream], tuple[Event, ...]]
@@ -73,7 +90,8 @@ ends the game there."""
 
 TurnStartHook = Callable[[Context, GameState, str, DiceStream], tuple[Event, ...]]
 """What happens when a seat's turn begins (structures act, N-STR-3), after its
-``TurnStarted``; given the state before the ending turn's events and the new seat."""
+``TurnStarted``; given the state before the ending turn's events and the new seat (each
+seat of a team that takes the turn)."""
 
 
 def decide_end_phase(
@@ -84,30 +102,37 @@ def decide_end_phase(
     on_enter: PhaseHook,
     on_turn_end: TurnEndHook,
     on_turn_start: TurnStartHook | None = None,
+    *,
+    seat: str | None = None,
 ) -> tuple[Event, ...]:
-    """End the current phase: start the next one, or the next seat's turn (N-TURN-1)."""
+    """End the current phase for ``seat`` (default: the active seat): start the next
+    phase, or the next team's turn, once every seat of the turn has ended it (N-TURN-1,
+    N-TURN-3)."""
     if command.phase != state.phase:
         raise IllegalCommand(
             "N-TURN-1", f"it is the {state.phase} phase, not the {command.phase} phase"
         )
+    seat = seat or state.active_seat
+    waiting = [s for s in teams.turn_seats(state) if s != seat and s not in state.phase_done]
+    if waiting:  # allies still at work in this phase
+        return (PhaseFinished(seat=seat, phase=state.phase),)
     index = PHASES.index(state.phase)
     if index + 1 < len(PHASES):
         phase = PHASES[index + 1]
-        return (PhaseStarted(phase=phase), *on_enter(ctx, state, phase))
+        return (PhaseStarted(phase=phase), *on_enter(ctx, state, phase, dice))
     ended = on_turn_end(ctx, state, dice)
     if any(isinstance(event, GameEnded) for event in ended):
         return ended
     if state.max_turns and state.turn >= state.max_turns:
         return (*ended, GameEnded(reason="turn_limit"))  # N-WIN-6: drawn at the turn limit
     out = {*state.eliminated, *(e.seat for e in ended if isinstance(e, PlayerEliminated))}
-    seats = state.seats
-    following = next(
-        seat
-        for step in range(1, len(seats) + 1)
-        if (seat := seats[(state.active + step) % len(seats)]) not in out
-    )
+    following = teams.next_turn_seat(state, out)
     started = TurnStarted(seat=following, turn=state.turn + 1)
-    begun = on_turn_start(ctx, state, following, dice) if on_turn_start else ()
+    begun: list[Event] = []
+    if on_turn_start:
+        for member in teams.team_of(state, following):
+            if member not in out:
+                begun.extend(on_turn_start(ctx, state, member, dice))
     return (*ended, started, *begun)
 
 
@@ -126,6 +151,8 @@ def evolve_turn_started(state: GameState, event: TurnStarted) -> GameState:
         strategised=(),
         tactic_phases=(),
         zone_grants=(),
+        phase_done=(),
+        turn_cubes={},  # N-WIN-3: the per-turn caps count afresh
     )
 
 
@@ -140,8 +167,13 @@ def evolve_player_eliminated(state: GameState, event: PlayerEliminated) -> GameS
 
 
 def evolve_phase_started(state: GameState, event: PhaseStarted) -> GameState:
-    """Move to the next phase."""
-    return msgspec.structs.replace(state, phase=event.phase)
+    """Move to the next phase (nobody has ended it yet)."""
+    return msgspec.structs.replace(state, phase=event.phase, phase_done=())
+
+
+def evolve_phase_finished(state: GameState, event: PhaseFinished) -> GameState:
+    """``seat`` waits for its allies to end the phase."""
+    return msgspec.structs.replace(state, phase_done=(*state.phase_done, event.seat))
 
 
 def evolve_game_ended(state: GameState, event: GameEnded) -> GameState:

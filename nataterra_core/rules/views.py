@@ -60,7 +60,11 @@ class PlayerView(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class SeatView(msgspec.Struct, frozen=True, kw_only=True):
-    """A position as ``seat`` sees it (``seat`` None: a spectator, who sees no hand)."""
+    """A position as ``seat`` sees it (``seat`` None: a spectator, who sees no hand).
+
+    Advanced mode: ``conditions`` are the victory conditions in play and ``condition_cubes``
+    each seat's cubes on them (N-WIN-3); ``cubes`` is each seat's total.
+    """
 
     seat: str | None
     seats: tuple[str, ...]
@@ -79,6 +83,9 @@ class SeatView(msgspec.Struct, frozen=True, kw_only=True):
     result_reason: str | None
     winners: tuple[str, ...]
     combat: Combat | None = None
+    cubes: dict[str, int] = msgspec.field(default_factory=dict)
+    conditions: tuple[str, ...] = ()
+    condition_cubes: dict[str, dict[str, int]] = msgspec.field(default_factory=dict)
     structuring: StructuringView | None = None
 
 
@@ -123,6 +130,9 @@ def seat_view(state: GameState, seat: str | None) -> SeatView:
         result_reason=state.result_reason,
         winners=state.winners,
         combat=_combat_view(state.combat, seat),
+        cubes=dict(state.cubes),
+        conditions=state.conditions,
+        condition_cubes={seat: dict(by) for seat, by in state.condition_cubes.items()},
         structuring=structuring_view(state, seat),
     )
 
@@ -182,6 +192,9 @@ PUBLIC: frozenset[str] = frozenset(
         # set-up, turns, movement, resources
         "start_game.v1",
         "end_phase.v1",
+        "phase_finished.v1",
+        "base_conquered.v1",
+        "base_retaken.v1",
         "move_units.v1",
         "first_player_drawn.v1",
         "starting_bonus.v1",
@@ -197,6 +210,14 @@ PUBLIC: frozenset[str] = frozenset(
         "tech_resolved.v1",
         "bonus_resolved.v1",
         "cube_scored.v1",
+        # advanced mode (N-SETUP-8, N-WIN-3): conditions are laid out face up; an opening
+        # tactic card is discarded face up; the oath is sworn in the open
+        "victory_conditions_drawn.v1",
+        "opening_discards_awaited.v1",
+        "discard_opening_tactic.v1",
+        "opening_tactic_discarded.v1",
+        "swear_oath.v1",
+        "oath_sworn.v1",
         "base_destroyed.v1",
         "player_eliminated.v1",
         # structures stand in the open (N-STR-0..3)

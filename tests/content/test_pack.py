@@ -455,6 +455,18 @@ def test_problem_in_an_inherited_value_names_the_base_file(tmp_path: Path) -> No
             "$.victory_conditions[0].cap_per_turn",
             "N-WIN-3",
         ),
+        (
+            {"x.toml": '[[victory_conditions]]\nid = "colonisation"\nthresholds = [10]\n'},
+            "overlay/x.toml",
+            "$.victory_conditions[0].thresholds",
+            "N-WIN-3",
+        ),
+        (
+            {"x.toml": '[[victory_conditions]]\nid = "oath_of_asha"\ncost = 2\n'},
+            "overlay/x.toml",
+            "$.victory_conditions[0].cost",
+            "N-WIN-3",
+        ),
     ],
 )
 def test_overlay_problems_name_file_and_path(

@@ -28,8 +28,8 @@ class LegalOnly:
         return choice
 
 
-def heuristic_game(seed: int, players: int = 2) -> GameSession:
-    session = new_game(players, seed=seed, options={"max_turns": MAX_TURNS})
+def heuristic_game(seed: int, players: int = 2, mode: str = "learning") -> GameSession:
+    session = new_game(players, seed=seed, options={"max_turns": MAX_TURNS, "mode": mode})
     bots = {
         seat: LegalOnly(HeuristicPlayer(seed * 16 + i))
         for i, seat in enumerate(session.header.seats)
@@ -70,9 +70,35 @@ def test_N_TAC_1_heuristic_bots_play_tactic_cards_and_their_games_verify() -> No
     assert outside >= 6 and in_combat >= 3, (outside, in_combat)
 
 
+def test_N_SETUP_8_N_WIN_3_heuristic_advanced_games_end_in_real_results() -> None:
+    """Advanced mode, 10 seeds: at most 2 turn-limit draws; every log verifies."""
+    reasons: list[str] = []
+    for seed in range(10):
+        session = heuristic_game(seed, mode="advanced")
+        outcome = session.outcome()
+        assert outcome is not None
+        reasons.append(outcome.reason)
+        verdict = verify_log(session.log_bytes())
+        assert verdict.valid, (seed, verdict)
+        assert verdict.result == outcome
+    assert sum(reason == "turn_limit" for reason in reasons) <= 2, reasons
+
+
 def test_heuristic_player_is_deterministic() -> None:
     for seed in (3, 11):
         assert heuristic_game(seed).log_bytes() == heuristic_game(seed).log_bytes()
+
+
+def test_N_WIN_1_four_player_free_for_all_games_end_and_verify() -> None:
+    """4 players, every one for themselves, 10 seeds: at most 2 turn-limit draws."""
+    reasons = []
+    for seed in range(10):
+        session = heuristic_game(seed, 4)
+        outcome = session.outcome()
+        assert outcome is not None
+        reasons.append(outcome.reason)
+        assert verify_log(session.log_bytes()).valid
+    assert sum(r == "turn_limit" for r in reasons) <= 2, reasons
 
 
 def test_heuristic_player_handles_three_and_four_players() -> None:

@@ -578,6 +578,11 @@ def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolve
     groups = replace_group(groups, group)
     killed = _add(combat.killed, target.owner, event.target_deaths)
     killed = _add(killed, group.owner, event.attacker_deaths)
+    destroyed = combat.destroyed
+    if event.target_deaths and not target.units:  # N-WIN-3: wiped out directly
+        destroyed = (*destroyed, target.id)
+    if event.attacker_deaths and not group.units:
+        destroyed = (*destroyed, group.id)
     if event.ends_activation:
         groups = replace_group(groups, _replace(groups[event.group], acted=True))
     flare = combat.flare
@@ -589,6 +594,7 @@ def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolve
         initiative=markers,
         groups=_fill_melee_slots(pack, groups) if combat.melee_waiting else groups,
         killed=killed,
+        destroyed=destroyed,
         flare=flare,
         attacks_made=combat.attacks_made + 1,
         pending_gain=event.armor_claim,

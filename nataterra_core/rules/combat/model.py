@@ -260,7 +260,9 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
     ``hands`` follows each side's tactic hand through the combat (hidden information: player
     views show a seat only its own). ``joined`` lists the units that joined by Strategise.
     ``killed`` and ``injured`` count units lost per owner (only direct kills score,
-    N-COMBAT-26). ``roll_face`` is a rolled die face index awaiting a Deception choice.
+    N-COMBAT-26); ``destroyed`` lists the groups an attack (or Retaliation) wiped out, in
+    order: the groups destroyed directly, which victory conditions count (N-WIN-3).
+    ``roll_face`` is a rolled die face index awaiting a Deception choice.
     ``boosts`` maps ``"owner@zone"`` to what that owner's structures give its groups whose
     units stand in ``zone`` (the combat zone, or where Strategise units joined from).
     Tactic options leave: ``granted``, (group, ability, levels) given until the round ends;
@@ -322,6 +324,7 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
     extra_embraces: tuple[str, ...] = ()
     strategise_zones: tuple[tuple[str, str], ...] = ()
     moved_after_win: bool = False
+    destroyed: tuple[int, ...] = ()
 
     def opponent(self, seat: str) -> str:
         """The other side of this combat."""

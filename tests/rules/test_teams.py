@@ -1,0 +1,210 @@
+"""Team play (rules §10a, N-TURN-3): allies take their turn together, share zones, win
+together; and the option that sets teams up."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+from positions import Table, grid_map, position
+
+from nataterra_core.bots import HeuristicPlayer, play
+from nataterra_core.game import new_game, verify_log
+from nataterra_core.kernel import Event, IllegalCommand
+from nataterra_core.rules.combat.messages import CombatEnded
+from nataterra_core.rules.combat_phase import StartCombat, contested
+from nataterra_core.rules.movement import MoveUnits
+from nataterra_core.rules.resources import ResourcesGathered
+from nataterra_core.rules.state import PlacedStructure, Resources
+from nataterra_core.rules.structures import StructureDestroyed
+from nataterra_core.rules.turns import (
+    EndPhase,
+    GameEnded,
+    PhaseFinished,
+    PhaseStarted,
+    PlayerEliminated,
+    TurnStarted,
+)
+
+SEATS = ("velathi", "beasts", "humans", "naga")
+TEAMS = (("velathi", "humans"), ("beasts", "naga"))
+OPTION = ["velathi+humans", "beasts+naga"]
+ROWS = [
+    "V . . . E",  # z00 Velathi base, z40 Beasts base
+    ". . . . .",
+    "H . . . N",  # z02 Humans base, z42 Naga base (a lake)
+]
+
+
+def team_table(units: list[tuple[str, str, str, int]], *, phase: str = "movement") -> Table:
+    ctx, state = position(grid_map(ROWS), units, seats=SEATS, active="velathi", phase=phase)  # type: ignore[arg-type]
+    return Table(ctx, msgspec.structs.replace(state, teams=TEAMS), seed_number=23)
+
+
+def of(events: list[Event], kind: type[Event]) -> list[Event]:
+    return [e for e in events if isinstance(e, kind)]
+
+
+def test_N_TURN_3_allies_take_each_phase_together() -> None:
+    t = team_table([("velathi", "hunter", "z10", 1), ("humans", "peasant", "z11", 1)])
+    assert list(t.decider.acting_seats(t.state)) == ["velathi", "humans"]
+    events = t.play(EndPhase(phase="movement"), "velathi")
+    assert of(events, PhaseFinished) and not of(events, PhaseStarted)
+    assert list(t.decider.acting_seats(t.state)) == ["humans"]
+    with pytest.raises(IllegalCommand) as refused:
+        t.play(EndPhase(phase="movement"), "velathi")
+    assert refused.value.rule_id == "N-TURN-3"
+    events = t.play(EndPhase(phase="movement"), "humans")
+    assert [e.phase for e in of(events, PhaseStarted)] == ["resources"]  # type: ignore[attr-defined]
+    gathered = {e.seat for e in of(events, ResourcesGathered)}  # type: ignore[attr-defined]
+    assert gathered == {"velathi", "humans"}  # each seat of the turn gathers
+    assert list(t.decider.acting_seats(t.state)) == ["velathi", "humans"]
+
+
+def test_N_TURN_3_each_ally_moves_its_own_units_and_the_enemy_waits() -> None:
+    t = team_table([("velathi", "disciple", "z10", 1), ("humans", "spearman", "z11", 1)])
+    assert not t.decider.legal_commands(t.state, "beasts")
+    moves = {c.unit for c in t.legal("humans") if isinstance(c, MoveUnits)}
+    assert moves == {"spearman"}
+    with pytest.raises(IllegalCommand) as refused:
+        t.play(EndPhase(phase="movement"), "beasts")
+    assert refused.value.rule_id == "N-TURN-1"
+
+
+def test_N_TURN_3_turn_order_is_by_team() -> None:
+    t = team_table([], phase="development")
+    t.play(EndPhase(phase="development"), "humans")
+    events = t.play(EndPhase(phase="development"), "velathi")
+    (started,) = of(events, TurnStarted)
+    assert started.seat == "beasts"  # type: ignore[attr-defined]
+    assert list(t.decider.acting_seats(t.state)) == ["beasts", "naga"]
+    for phase in ("movement", "resources", "combat", "development"):
+        for seat in ("naga", "beasts"):
+            t.play(EndPhase(phase=phase), seat)  # type: ignore[arg-type]
+    assert set(t.decider.acting_seats(t.state)) == {"velathi", "humans"}
+
+
+def test_N_TEAM_2_allies_share_zones_without_a_combat() -> None:
+    t = team_table(
+        [
+            ("velathi", "disciple", "z21", 2),
+            ("humans", "spearman", "z21", 1),
+            ("humans", "spearman", "z31", 1),
+        ]
+    )
+    assert contested(t.state, t.ctx) == []
+    # moving through and into an ally's zone never stops a move (N-MOV-4 is for enemies)
+    paths = {c.path for c in t.legal("velathi") if isinstance(c, MoveUnits)}
+    assert any(len(p) > 1 and p[0] == "z31" for p in paths)
+
+
+def test_N_TEAM_2_an_enemy_in_a_shared_zone_fights_one_ally_at_a_time() -> None:
+    t = team_table(
+        [
+            ("velathi", "disciple", "z21", 2),
+            ("humans", "spearman", "z21", 1),
+            ("beasts", "goblin", "z21", 1),
+        ],
+        phase="combat",
+    )
+    pairs = contested(t.state, t.ctx)
+    assert pairs and all(defender != "humans" for _, defender in pairs)
+
+
+def test_N_TEAM_2_allied_workers_in_one_zone_each_gather() -> None:
+    game_map = grid_map(ROWS, resources={"z11": "wood"})
+    units = [("velathi", "hunter", "z11", 1), ("humans", "peasant", "z11", 1)]
+    ctx, state = position(game_map, units, seats=SEATS, active="velathi")
+    t = Table(ctx, msgspec.structs.replace(state, teams=TEAMS), seed_number=23)
+    t.play(EndPhase(phase="movement"), "velathi")
+    events = t.play(EndPhase(phase="movement"), "humans")
+    wood = {e.seat: e.gain.wood for e in of(events, ResourcesGathered)}  # type: ignore[attr-defined]
+    assert wood == {"velathi": 1, "humans": 1}
+
+
+def test_N_TEAM_2_an_allys_structure_is_not_destroyed_by_moving_onto_it() -> None:
+    t = team_table([("velathi", "disciple", "z10", 1)])
+    t.state = msgspec.structs.replace(
+        t.state, structures=(PlacedStructure("humans", "farm", "z20"),)
+    )
+    move = next(c for c in t.legal("velathi") if isinstance(c, MoveUnits) and c.path[-1] == "z20")
+    events = t.play(move, "velathi")
+    assert not of(events, StructureDestroyed)
+    assert t.state.structures
+
+
+def test_N_TEAM_3_an_allys_structures_do_not_work_for_you() -> None:
+    # A Stable gives movement to its owner's units only: allies share no components.
+    t = team_table([("velathi", "disciple", "z10", 1), ("humans", "spearman", "z10", 1)])
+
+    def reach() -> dict[str, int]:
+        return {
+            seat: max(len(c.path) for c in t.legal(seat) if isinstance(c, MoveUnits))
+            for seat in ("velathi", "humans")
+        }
+
+    without = reach()
+    t.state = msgspec.structs.replace(
+        t.state, structures=(PlacedStructure("humans", "stable", "z11"),)
+    )
+    with_stable = reach()
+    assert with_stable["humans"] > without["humans"]
+    assert with_stable["velathi"] == without["velathi"]
+
+
+def test_N_TEAM_1_a_cube_one_player_wins_wins_for_the_team() -> None:
+    t = team_table(
+        [("velathi", "disciple", "z21", 3), ("beasts", "goblin", "z21", 1)], phase="combat"
+    )
+    t.state = msgspec.structs.replace(t.state, cubes={"velathi": 3})
+    t.play(StartCombat(zone="z21", defender="beasts"), "velathi")
+    t.fight_out()
+    assert of(t.events, CombatEnded)
+    (ended,) = of(t.events, GameEnded)
+    assert ended.winners == ("velathi", "humans")  # type: ignore[attr-defined]
+
+
+def test_N_TEAM_1_the_last_team_standing_wins() -> None:
+    t = team_table([("velathi", "disciple", "z40", 1), ("humans", "spearman", "z42", 1)])
+    t.state = msgspec.structs.replace(t.state, phase="development")
+    t.play(EndPhase(phase="development"), "humans")
+    events = t.play(EndPhase(phase="development"), "velathi")
+    assert {e.seat for e in of(events, PlayerEliminated)} == {"beasts", "naga"}  # type: ignore[attr-defined]
+    (ended,) = of(events, GameEnded)
+    assert ended.winners == ("velathi", "humans")  # type: ignore[attr-defined]
+    assert ended.reason == "last_player_standing"  # type: ignore[attr-defined]
+
+
+def test_N_TEAM_7_the_team_that_plays_second_gets_one_food_each() -> None:
+    session = new_game(4, seed=3, options={"teams": OPTION})
+    start = session.state
+    first = start.seats[start.first]
+    starting = next(team for team in TEAMS if first in team)
+    extra = {s: start.player(s).stock for s in SEATS}
+    base = min(extra.values(), key=lambda r: r.food)
+    assert {s for s in SEATS if extra[s] == base + Resources(food=1)} == set(SEATS) - set(starting)
+
+
+@pytest.mark.parametrize(
+    "teams",
+    [["velathi+humans"], ["velathi+humans", "beasts"], ["velathi+humans", "beasts+naga+humans"]],
+)
+def test_N_TURN_3_teams_must_share_out_the_seats(teams: list[str]) -> None:
+    with pytest.raises(ValueError, match="N-TURN-3"):
+        new_game(4, seed=1, options={"teams": teams})
+
+
+def test_N_TURN_3_team_games_between_heuristic_bots_finish_and_verify() -> None:
+    """2 vs 2, 10 seeds: at most 2 turn-limit draws, the winners a whole team, every log
+    verifies."""
+    results = []
+    for seed in range(10):
+        session = new_game(4, seed=seed, options={"teams": OPTION, "max_turns": 200})
+        bots = {s: HeuristicPlayer(seed * 8 + i) for i, s in enumerate(session.header.seats)}
+        play(session, bots)
+        session.close()
+        outcome = session.outcome()
+        assert outcome is not None
+        results.append(outcome)
+        assert verify_log(session.log_bytes()).valid
+    assert all(r.winners in (TEAMS[0], TEAMS[1]) for r in results if r.reason != "turn_limit")
+    assert sum(r.reason == "turn_limit" for r in results) <= 2
