@@ -571,3 +571,33 @@ def test_N_MAP_4_a_seeded_structured_game_is_reproduced_byte_for_byte() -> None:
 
     assert log(31) == log(31)
     assert log(31) != log(32)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 40), (3, 41), (4, 42)])
+def test_N_MAP_4_advanced_mode_builds_the_map_then_discards_then_plays(
+    players: int, seed: int
+) -> None:
+    """N-SETUP-8 with N-MAP-4: conditions and first player, the map (any 2 to 4 players:
+    no fixed advanced map is needed), then the opening discards, then turn 1."""
+    options = {**OPTIONS, "mode": "advanced"}
+    session = new_game(players, seed=seed, options=options)
+    pack = session.decider.pack
+    bots = {
+        s: HeuristicPlayer(seed * 16 + i, pack=pack) for i, s in enumerate(session.header.seats)
+    }
+    events: list[Any] = []
+    while session.state.turn == 0:
+        seat = placer(session)
+        events += session.apply(seat, bots[seat].choose(session.state, seat, legal(session)))
+    kinds = [type(e).__name__ for e in events]
+    structured_at = kinds.index("MapStructured")
+    assert "TurnStarted" not in kinds[: structured_at + 1]
+    discards = [i for i, k in enumerate(kinds) if k == "OpeningTacticDiscarded"]
+    assert len(discards) == players and min(discards) > structured_at
+    assert kinds[-1] == "TurnStarted"
+    game_map = session.decider.context(session.state.map_id).map
+    assert game_map.strategy_zone is not None and set(game_map.bases) == set(session.header.seats)
+    play(session, bots)
+    outcome = session.close()
+    assert outcome.reason != "abandoned"
+    assert verify_log(session.log_bytes()).status == "valid"
