@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, Protocol, TypeVar
 
 from nataterra_core.content import ContentPack, load_pack
-from nataterra_core.content.schema import Cost, TechCard
+from nataterra_core.content.schema import Cost, TechCard, rotate_offset
 from nataterra_core.kernel import Command, DiceStream, Session
 from nataterra_core.rules.combat.messages import PlayTactic, Retreat
 from nataterra_core.rules.combat.model import Combat
@@ -22,11 +22,18 @@ from nataterra_core.rules.combat.policies import CARD_WORTH, DefaultPolicy, opti
 from nataterra_core.rules.combat_phase import StartCombat
 from nataterra_core.rules.context import Context
 from nataterra_core.rules.development import MAX_MULTIPLIER, Recruit, Research, unit_cost
-from nataterra_core.rules.hexmap import Zone, build_map
+from nataterra_core.rules.hexmap import Hex, Zone, build_map
 from nataterra_core.rules.movement import MoveUnits
 from nataterra_core.rules.setup import DiscardOpeningTactic
 from nataterra_core.rules.state import GameState, PlayerState, Resources, UnitStack
 from nataterra_core.rules.structures import Build
+from nataterra_core.rules.structuring import (
+    AttachMapTile,
+    PlaceModifier,
+    PlacePlayerTile,
+    PlaceSharedTile,
+    player_tile,
+)
 from nataterra_core.rules.tactic_play import counted
 from nataterra_core.rules.teams import allied
 from nataterra_core.rules.turns import EndPhase
@@ -208,6 +215,11 @@ class HeuristicPlayer:
     * **Combat**: :class:`~nataterra_core.rules.combat.policies.DefaultPolicy` with a
       retreat threshold, except that it never retreats from its own base (that loses it);
       the policy also plays the combat tactic options it rates worth their card.
+    * **Map structuring** (N-MAP-4): keeps the map compact. Tile 0 shows the side with
+      more resources; a tile goes where it shares the most edges with the placed zones;
+      the player tile likewise, its base as near tile 0's centre as that allows; a terrain
+      modifier goes mountain side up (mountains never cut the map, N-MOV-2) on the
+      resource zone nearest an enemy base and farthest from its own.
     * **Tactic cards** (N-TURN-2, N-TAC-1..3): in movement, resources and development it
       first plays the option of its phase that rates best, if it rates above keeping the
       card: movement options only where at least ``muster`` combat units wait to move,
@@ -250,6 +262,8 @@ class HeuristicPlayer:
             return commands[0]
         if not isinstance(state, GameState):
             return self._pick(list(commands))
+        if state.structuring is not None:
+            return self._structure(state, seat, commands)
         if state.phase == "setup":  # N-SETUP-8: which opening tactic card to discard
             discards = [c for c in commands if isinstance(c, DiscardOpeningTactic)]
             return self._pick(discards) if discards else commands[0]
@@ -290,6 +304,58 @@ class HeuristicPlayer:
     @staticmethod
     def _end(commands: Sequence[Command]) -> Command:
         return next((c for c in commands if isinstance(c, EndPhase)), commands[-1])
+
+    # -- map structuring ----------------------------------------------------------------------
+
+    def _structure(self, state: GameState, seat: str, commands: Sequence[Command]) -> Command:
+        """A compact map: the placement touching the placed zones most (N-MAP-4)."""
+        pack = self._pack
+        game_map = build_map(pack, state.map_id)
+        taken = {zone.hex for zone in game_map.zones.values()}
+        scored: list[tuple[tuple[float, ...], Command]] = []
+        for command in commands:
+            if isinstance(command, PlaceSharedTile):
+                tile = next(
+                    t
+                    for t in pack.map_tiles.values()
+                    if t.kind == "shared" and t.side == command.side
+                )
+                scored.append(((sum(1 for z in tile.zones if z.resource),), command))
+            elif isinstance(command, AttachMapTile | PlacePlayerTile):
+                placed = (
+                    pack.map_tiles[command.tile]
+                    if isinstance(command, AttachMapTile)
+                    else player_tile(pack, seat)
+                )
+                if placed is None:
+                    continue
+                tile = placed
+                cells = [
+                    Hex(q + command.at[0], r + command.at[1])
+                    for q, r in (rotate_offset(z.at, command.rotation) for z in tile.zones)
+                ]
+                contacts = sum(1 for c in cells for n in c.neighbours() if n in taken)
+                score: tuple[float, ...] = (contacts,)
+                if isinstance(command, PlacePlayerTile) and game_map.strategy_zone is not None:
+                    base = next(
+                        c for c, z in zip(cells, tile.zones, strict=True) if z.key == tile.base
+                    )
+                    centre = game_map.zones[game_map.strategy_zone].hex
+                    score = (contacts, -base.distance(centre))
+                scored.append((score, command))
+            elif isinstance(command, PlaceModifier) and command.zone is not None:
+                if command.side != "mountain":
+                    continue
+                zone = game_map.zones[command.zone]
+                enemies = [
+                    game_map.zones[b].hex for civ, b in game_map.bases.items() if civ != seat
+                ]
+                own = game_map.bases.get(seat)
+                near = min((zone.hex.distance(b) for b in enemies), default=0)
+                mine = game_map.distance(command.zone, own) if own else 0
+                scored.append(((zone.resource is not None, -near, mine), command))
+        best = self._best(scored)
+        return best if best is not None else self._pick(list(commands))
 
     # -- tactic cards outside combat ------------------------------------------------------
 

@@ -228,14 +228,20 @@ def demo(
         Bot, typer.Option(help="random: random legal moves; heuristic: purposeful seeded bots.")
     ] = Bot.heuristic,
     mode: ModeOption = Mode.learning,
+    structured: Annotated[
+        bool, typer.Option(help="The bots build the map first (N-MAP-4 map structuring).")
+    ] = False,
 ) -> None:
     """Play a seeded game between bots, write its log and verify it."""
     out.unlink(missing_ok=True)
+    options = _options(turns, mode)
+    if structured:
+        options["map_structuring"] = True
     with LogWriter(out) as writer:
         session = new_game(
             players,
             seed=seed,
-            options=_options(turns, mode),
+            options=options,
             content=content,
             sink=writer.write,
         )
@@ -250,7 +256,8 @@ def demo(
         result = session.close()
     state = session.state
     console.print(
-        f"[bold]Nataterra[/] {mode.value} game, seed {seed}: {', '.join(DEFAULT_SEATS[players])}; "
+        f"[bold]Nataterra[/] {mode.value} game{' on a structured map' if structured else ''}, "
+        f"seed {seed}: {', '.join(DEFAULT_SEATS[players])}; "
         f"{state.turn} turns, {commands} commands by {bot.value} players"
     )
     console.print(

@@ -32,6 +32,7 @@ from . import (
     resources,
     setup,
     structures,
+    structuring,
     tactic_play,
     teams,
     turns,
@@ -40,11 +41,16 @@ from . import (
 from .combat.messages import PlayTactic
 from .context import Context
 from .hexmap import build_map
+from .map_layout import is_structured
 from .state import GameState, Phase
 
 __all__ = ["RULES", "Nataterra"]
 
 RULES = RulesRef(id="nataterra", version=1)
+
+_STRUCTURED_CACHE = 16
+"""Contexts of structured maps kept per decider (N-MAP-4: every structured game has its own
+map; the oldest is dropped and rebuilt when needed again)."""
 
 COMMANDS: tuple[type[Command], ...] = (
     *setup.COMMANDS,
@@ -54,6 +60,7 @@ COMMANDS: tuple[type[Command], ...] = (
     *development.COMMANDS,
     *structures.COMMANDS,
     *victory.COMMANDS,
+    *structuring.COMMANDS,
 )
 EVENTS: tuple[type[Event], ...] = (
     *setup.EVENTS,
@@ -66,6 +73,7 @@ EVENTS: tuple[type[Event], ...] = (
     *development.EVENTS,
     *structures.EVENTS,
     *tactic_play.EVENTS,
+    *structuring.EVENTS,
 )
 
 _EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
@@ -96,6 +104,7 @@ _EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     structures.StructuresProduced: structures.evolve_structures_produced,
     structures.StructureRecruited: structures.evolve_structure_recruited,
     **tactic_play.EVOLVE,
+    **structuring.EVOLVE,
 }
 assert set(_EVOLVE) | set(combat_phase.EVENTS) == set(EVENTS), "every event needs an evolve"
 
@@ -161,9 +170,14 @@ class Nataterra:
         self._contexts = {ctx.map.map_id: ctx for ctx in contexts}
 
     def context(self, map_id: str) -> Context:
-        """The pack and built map for ``map_id`` (built once per decider)."""
+        """The pack and built map for ``map_id`` (built once per decider). A structured map's
+        id is its layout (N-MAP-4), so it is built from the id like a map of the pack; only
+        the latest few structured maps are kept."""
         ctx = self._contexts.get(map_id)
         if ctx is None:
+            structured = [m for m in self._contexts if is_structured(m)]
+            if len(structured) >= _STRUCTURED_CACHE:  # N-MAP-4: a map per structured game
+                del self._contexts[structured[0]]
             ctx = self._contexts[map_id] = Context(self.pack, build_map(self.pack, map_id))
         return ctx
 
@@ -186,6 +200,8 @@ class Nataterra:
         options = setup.parse_options(config.options)
         setup.check_seats(self.pack, config.seats, options.mode)
         teams.check_teams(config.seats, options.team_seats())
+        if options.map_structuring:  # N-MAP-4: the players build the map
+            return structuring.initial_state(self.pack, config.seats, options)
         map_id = options.map or setup.default_map(self.pack, config.seats, options.mode)
         return setup.initial_state(self.context(map_id), config.seats, options)
 
@@ -212,11 +228,16 @@ class Nataterra:
     def _decide(
         self, state: GameState, command: Command, dice: DiceStream, seat: str | None
     ) -> tuple[Event, ...]:
+        if state.structuring is not None and not isinstance(command, setup.StartGame):
+            return structuring.decide(self.pack, state, command, seat)
         ctx = self.context(state.map_id)
         if isinstance(command, setup.StartGame):
             if seat is not None:
                 raise IllegalCommand("N-SETUP-2", "only the system starts the game")
-            return setup.decide_start(ctx, state, dice)
+            events = setup.decide_start(ctx, state, dice)
+            if state.structuring is not None:  # N-MAP-4: tiles dealt, the map built first
+                return structuring.deal(self.pack, state, events, dice)
+            return events
         if seat is None:
             raise MalformedCommand(f"{type(command).__name__} needs a seat")
         if isinstance(command, setup.DiscardOpeningTactic):
@@ -257,6 +278,8 @@ class Nataterra:
             raise IllegalCommand(
                 "N-TURN-1", f"combat is fought in the combat phase, not {state.phase}"
             )
+        if isinstance(command, structuring.COMMANDS):
+            raise IllegalCommand("N-MAP-4", "the map is built; tiles are placed only at set-up")
         raise MalformedCommand(f"{type(command).__name__} is not a Nataterra command")
 
     def evolve(self, state: GameState, event: Event) -> GameState:
@@ -275,8 +298,11 @@ class Nataterra:
 
     def acting_seats(self, state: GameState) -> Sequence[str]:
         """The active seat (with its allies in a team game, N-TURN-3, until each has ended
-        the phase), or the seat a combat asks; at advanced set-up, the seat whose opening
-        discard is next (N-SETUP-8); nobody once the game is over."""
+        the phase), or the seat a combat asks; at set-up, the seat placing a tile or a terrain
+        modifier (N-MAP-4), then the seat whose opening discard is next (N-SETUP-8); nobody
+        once the game is over."""
+        if state.structuring is not None:
+            return structuring.acting_seats(state)
         if state.phase == "setup":
             return state.discarding[:1]
         if state.phase == "over":
@@ -290,6 +316,8 @@ class Nataterra:
         """Every command ``seat`` may send now."""
         if seat not in self.acting_seats(state):
             return ()
+        if state.structuring is not None:
+            return structuring.legal_commands(self.pack, state, seat)
         if state.phase == "setup":
             return setup.legal_opening_discards(state, seat)
         ctx = self.context(state.map_id)

@@ -26,6 +26,8 @@ import attrs
 
 from nataterra_core.content.schema import Biome, ContentPack, Resource, TerrainSide
 
+from .map_layout import structured_map_def
+
 __all__ = ["DIRECTIONS", "GameMap", "Hex", "Zone", "build_map", "hex_distance"]
 
 
@@ -231,9 +233,12 @@ def build_map(pack: ContentPack, map_id: str) -> GameMap:
     """Build the map ``map_id`` of ``pack``: placed tiles, bases, terrain modifiers (N-MAP-1..3).
 
     The pack loader has already checked the map (tiles exist, no overlaps, modifiers land on a
-    zone or an empty hex), so this only assembles it.
+    zone or an empty hex), so this only assembles it. A structured map's id is its layout
+    (:mod:`~nataterra_core.rules.map_layout`, N-MAP-4), checked as it was placed.
     """
-    map_def = pack.maps[map_id]
+    map_def = (
+        pack.maps[map_id] if map_id in pack.maps else structured_map_def(map_id, pack.map_tiles)
+    )
     covers = {m.zone: m.side for m in map_def.modifiers if m.zone is not None}
     zones: list[Zone] = []
     strategy_zone = None

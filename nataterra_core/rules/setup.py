@@ -140,6 +140,9 @@ class GameOptions(msgspec.Struct, frozen=True, kw_only=True):
         """The teams as tuples of seats."""
         return tuple(tuple(team.split("+")) for team in self.teams)
 
+    map_structuring: bool = False
+    """Advanced map structuring (N-MAP-4): the players build the map at set-up."""
+
 
 def parse_options(options: Mapping[str, Any]) -> GameOptions:
     """Typed options; ``ValueError`` naming the bad option (N-WIN-6 for ``max_turns``)."""
@@ -154,6 +157,8 @@ def parse_options(options: Mapping[str, Any]) -> GameOptions:
         raise ValueError(f"mode {parsed.mode!r}: one of {list(MODES)}")
     if parsed.max_turns < 0:
         raise ValueError("N-WIN-6: max_turns must be 0 (off) or positive")
+    if parsed.map_structuring and parsed.map is not None:
+        raise ValueError("N-MAP-4: a structured map is built by the players; give no map")
     if parsed.dominance_cubes < 1:
         raise ValueError("N-WIN-2: dominance_cubes must be at least 1 (4 by default)")
     return parsed

@@ -16,6 +16,7 @@ from typing import Literal
 import msgspec
 
 from .combat.model import Combat
+from .map_layout import Structuring
 from .stock import Resources
 
 __all__ = [
@@ -139,6 +140,9 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     then holds each seat's total); ``turn_cubes`` the cubes each seat placed per condition
     during the current turn (the per-turn caps); ``discarding`` the seats, in turn order,
     still to discard one of their three opening tactic cards before the first turn.
+
+    ``structuring`` is the map being built at set-up (N-MAP-4), ``None`` once it is
+    complete or when the game is played on a map of the pack.
     """
 
     seats: tuple[str, ...]
@@ -174,6 +178,7 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     condition_cubes: dict[str, dict[str, int]] = msgspec.field(default_factory=dict)
     turn_cubes: dict[str, dict[str, int]] = msgspec.field(default_factory=dict)
     discarding: tuple[str, ...] = ()
+    structuring: Structuring | None = None
 
     @property
     def active_seat(self) -> str:

@@ -22,6 +22,7 @@ from nataterra_core.kernel.log import line_hash
 
 from .combat.model import Combat
 from .state import GameState, PlacedStructure, PlayerState, Resources, UnitStack
+from .structuring import StructuringView, structuring_view
 
 __all__ = [
     "PUBLIC",
@@ -85,6 +86,7 @@ class SeatView(msgspec.Struct, frozen=True, kw_only=True):
     cubes: dict[str, int] = msgspec.field(default_factory=dict)
     conditions: tuple[str, ...] = ()
     condition_cubes: dict[str, dict[str, int]] = msgspec.field(default_factory=dict)
+    structuring: StructuringView | None = None
 
 
 def _player_view(player: PlayerState, own: bool) -> PlayerView:
@@ -131,6 +133,7 @@ def seat_view(state: GameState, seat: str | None) -> SeatView:
         cubes=dict(state.cubes),
         conditions=state.conditions,
         condition_cubes={seat: dict(by) for seat, by in state.condition_cubes.items()},
+        structuring=structuring_view(state, seat),
     )
 
 
@@ -180,6 +183,7 @@ def _without(value: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
 REDACTIONS: dict[str, Redactor] = {
     "deck_shuffled.v1": _redact_shuffle,
     "tactic_card_drawn.v1": hide_from_others("card"),
+    "map_tiles_drawn.v1": hide_from_others("tiles"),  # N-MAP-4: drawn in secret
 }
 """How each command or event holding hidden information is cut down, by ``type`` tag."""
 
@@ -306,6 +310,16 @@ PUBLIC: frozenset[str] = frozenset(
         "round_closing.v1",
         "round_effects_resolved.v1",
         "aftermath.v1",
+        # map structuring (N-MAP-4): every placement is made in the open
+        "place_shared_tile.v1",
+        "attach_map_tile.v1",
+        "place_player_tile.v1",
+        "place_modifier.v1",
+        "shared_tile_placed.v1",
+        "map_tile_attached.v1",
+        "player_tile_placed.v1",
+        "modifier_placed.v1",
+        "map_structured.v1",
     }
 )
 """Commands and events every seat may see whole, by tag. A type in neither this set nor

@@ -46,6 +46,16 @@ def test_demo_with_four_players(tmp_path: Path) -> None:
     assert "naga" in result.output
 
 
+def test_N_MAP_4_demo_on_a_structured_map(tmp_path: Path) -> None:
+    out = tmp_path / "structured.jsonl"
+    result = runner.invoke(
+        app, ["demo", "--structured", "--players", "3", "--out", str(out), "--turns", "8"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "structured map" in result.output and "VALID" in result.output
+    assert b'"map_structuring":true' in out.read_bytes().splitlines()[0]
+
+
 def test_verify_exit_code_is_the_most_severe(tmp_path: Path) -> None:
     data = demo_log(tmp_path, 4, "good.jsonl").read_bytes()
     torn = tmp_path / "torn.jsonl"

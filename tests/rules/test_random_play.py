@@ -133,6 +133,12 @@ def test_random_legal_play_for_200_turns(seed: int, players: int) -> None:
     check_random_game(seed, players)
 
 
+def test_N_COMBAT_17_a_marker_raised_after_another_type_was_defeated() -> None:
+    """Seed 108 (4 players): a tactic option raises a living type's marker after a type of
+    the same side was wiped out; the defeated group, marker gone, keeps its value."""
+    check_random_game(108, 4)
+
+
 @pytest.mark.soak
 @settings(max_examples=300, deadline=None)
 @given(seed=st.integers(0, 2**31), players=st.sampled_from([2, 3, 4]))

@@ -228,8 +228,12 @@ def _initiative_raised(pack: ContentPack, combat: Combat, event: InitiativeRaise
 
 def _with_markers(combat: Combat, markers: dict[str, int]) -> Combat:
     """The groups take their type's marker; the order is by marker, attacker first on ties
-    (N-COMBAT-10)."""
-    groups = tuple(_replace(g, initiative=markers[f"{g.owner}/{g.unit}"]) for g in combat.groups)
+    (N-COMBAT-10). A defeated type has no marker any more (N-COMBAT-17): its spent groups
+    keep the value they had."""
+    groups = tuple(
+        _replace(g, initiative=markers.get(f"{g.owner}/{g.unit}", g.initiative))
+        for g in combat.groups
+    )
     order = tuple(
         g.id
         for g in sorted(groups, key=lambda g: (-g.initiative, g.owner != combat.attacker, g.id))
