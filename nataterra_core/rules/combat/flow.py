@@ -11,7 +11,7 @@ command's record holds everything up to the next choice. Events are folded by
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Literal
 
 import msgspec
@@ -137,6 +137,7 @@ class CombatEnv:
     __slots__ = (
         "_decided",
         "_folds",
+        "_picked",
         "after_win",
         "ambush",
         "blocked",
@@ -169,6 +170,8 @@ class CombatEnv:
         # replays for free. Hot in the battle calculator.
         self._decided: tuple[Combat, tuple[str, list[Command]] | None] | None = None
         self._folds: dict[int, tuple[Event, Combat, Combat]] = {}
+        # The pick stage's candidates that :func:`decision` found (both sides standing).
+        self._picked: tuple[Combat, list[Group]] | None = None
         self.pack = pack
         self.map = game_map
         self.blocked = blocked or (lambda seat, zone: False)
@@ -274,43 +277,59 @@ def _slot_counts(env: CombatEnv, combat: Combat, seat: str) -> dict[str, int]:
 
 def _deploy_options(env: CombatEnv, combat: Combat, seat: str) -> list[Command]:
     free = _slot_counts(env, combat, seat)
+    free_slots = (free["melee"], free["ranged"], free["flex"])
+    sides = combat.sides.get(seat, {})
     options: list[Command] = []
     for force in combat.reserve_of(seat):
-        unit = combat_unit(env.pack, force.unit)
-        side = combat.sides.get(seat, {}).get(force.unit)
-        flexible = unit.side(side or "a").flexible_slot
-        own: tuple[SlotKind, ...] = ("melee", "ranged") if flexible else (unit.class_,)
-        slots: list[SlotKind] = [s for s in (*own, "flex") if free[s] > 0]
-        if not slots:  # N-COMBAT-5: the other class's slots only once these are full
-            other: SlotKind = "ranged" if unit.class_ == "melee" else "melee"
-            slots = [other] if free[other] > 0 else []
-        size = unit.group_size
-        groups = -(-force.count // size)
-        # N-COMBAT-4: only splits that use the minimum number of groups.
-        sizes = [
-            k
-            for k in range(1, size + 1)
-            if k <= force.count and force.count - k <= (groups - 1) * size
-        ]
         options.extend(
-            DeployGroup(unit=force.unit, size=k, slot=s, origin=force.origin)
-            for k in sizes
-            for s in dict.fromkeys(slots)
+            _force_deploys(
+                env.pack, force.unit, force.count, force.origin, sides.get(force.unit), free_slots
+            )
         )
     return options
+
+
+@lru_cache(maxsize=4096)
+def _force_deploys(
+    pack: ContentPack,
+    unit_id: str,
+    count: int,
+    origin: str,
+    side: Side | None,
+    free_slots: tuple[int, int, int],
+) -> tuple[DeployGroup, ...]:
+    """The ways to deploy one group of ``count`` waiting units (N-COMBAT-4/5), given the
+    free melee, ranged and flex slots (the pack is immutable and hashed by identity)."""
+    free = dict(zip(("melee", "ranged", "flex"), free_slots, strict=True))
+    unit = combat_unit(pack, unit_id)
+    flexible = unit.side(side or "a").flexible_slot
+    own: tuple[SlotKind, ...] = ("melee", "ranged") if flexible else (unit.class_,)
+    slots: list[SlotKind] = [s for s in (*own, "flex") if free[s] > 0]
+    if not slots:  # N-COMBAT-5: the other class's slots only once these are full
+        other: SlotKind = "ranged" if unit.class_ == "melee" else "melee"
+        slots = [other] if free[other] > 0 else []
+    size = unit.group_size
+    groups = -(-count // size)
+    # N-COMBAT-4: only splits that use the minimum number of groups.
+    sizes = [k for k in range(1, size + 1) if k <= count and count - k <= (groups - 1) * size]
+    return tuple(
+        DeployGroup(unit=unit_id, size=k, slot=s, origin=origin)
+        for k in sizes
+        for s in dict.fromkeys(slots)
+    )
 
 
 def targets(combat: Combat, group: Group) -> list[Group]:
     """Enemy groups ``group`` may attack (N-COMBAT-13, N-ABL-4 Aim)."""
     if group.support_only:
         return []
-    enemies = [g for g in combat.groups if g.owner != group.owner and g.units > 0]
+    owner = group.owner
+    enemies = [g for g in combat.groups if g.units and g.owner != owner]
     if group.cls == "ranged" or group.aim:
         return enemies
-    melee = [g for g in enemies if g.melee_target]
-    if melee:
-        return melee
-    return enemies
+    # Group.melee_target, inlined (hot path)
+    melee = [g for g in enemies if g.cls == "melee" or g.slot == "melee"]
+    return melee or enemies
 
 
 def _support_amounts(group: Group) -> list[tuple[Literal["attack", "armor"], int]]:
@@ -327,21 +346,22 @@ def _attack_command(target: int) -> Attack:
 
 
 @cache
-def _support_command(target: int, bonus: Literal["attack", "armor"]) -> Support:
-    return Support(target=target, bonus=bonus)
+def _support_commands(
+    allies: tuple[int, ...], kinds: tuple[Literal["attack", "armor"], ...]
+) -> tuple[Support, ...]:
+    return tuple(Support(target=ally, bonus=kind) for ally in allies for kind in kinds)
 
 
 def _action_options(combat: Combat, group: Group) -> list[Command]:
     # Commands are immutable values: the same few are reused rather than rebuilt (hot path).
     options: list[Command] = [_attack_command(t.id) for t in targets(combat, group)]
     if combat.attacks_made == 0:  # N-COMBAT-18: a group that attacked cannot support
-        kinds = [kind for kind, _ in _support_amounts(group)]
-        options.extend(
-            _support_command(ally.id, kind)
-            for ally in combat.groups
-            if ally.units and ally.owner == group.owner and ally.id != group.id
-            for kind in kinds
-        )
+        kinds = tuple(kind for kind, _ in _support_amounts(group))
+        if kinds:
+            owner, me = group.owner, group.id
+            groups = combat.groups
+            allies = tuple(a.id for a in groups if a.units and a.owner == owner and a.id != me)
+            options.extend(_support_commands(allies, kinds))
     return options
 
 
@@ -402,8 +422,31 @@ def decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | None
     return found
 
 
+_RETREAT_OPTIONS: tuple[Command, ...] = (Retreat(retreat=True), Retreat(retreat=False))
+
+
 def _decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | None:
     stage = combat.stage
+    if not combat.pending:  # the hot stages of a round first
+        if stage == "action":
+            group = combat.groups[combat.active] if combat.active >= 0 else None
+            if group is None:
+                return None
+            options = _action_options(combat, group)
+            return (group.owner, options) if options else None
+        if stage == "pick":
+            if not combat.both_standing():
+                return None
+            candidates = _pick_candidates(combat)
+            env._picked = (combat, candidates)
+            if len(candidates) > 1:
+                return candidates[0].owner, [ChooseGroup(group=g.id) for g in candidates]
+            return None
+        if stage in ("retreat_defender", "retreat_attacker"):
+            seat = combat.defender if stage == "retreat_defender" else combat.attacker
+            if seat in combat.no_retreat:  # Fight to the Bitter End, Retractable Siphons
+                return None
+            return seat, list(_RETREAT_OPTIONS)
     if combat.pending:
         seat, choice = combat.pending[0]
         if choice.startswith("tactic_"):
@@ -530,8 +573,14 @@ def _roll(
 
 def _resolve(env: CombatEnv, combat: Combat, face_index: int) -> AttackResolved:
     """N-COMBAT-14..17 with the abilities that act on an attack, for the kept die face."""
-    group = combat.groups[combat.active]
-    target = combat.groups[combat.target]
+    groups = combat.groups
+    return _resolve_attack(env, combat, groups[combat.active], groups[combat.target], face_index)
+
+
+def _resolve_attack(
+    env: CombatEnv, combat: Combat, group: Group, target: Group, face_index: int
+) -> AttackResolved:
+    """:func:`_resolve` for ``group`` attacking ``target``."""
     face = env.faces[face_index]
     # N-COMBAT-18: the attack bonus is spent on the first attack of an activation only.
     bonus = group.attack_bonus if combat.attacks_made == 0 or combat.backstab else 0
@@ -606,9 +655,13 @@ def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, 
     if stage == "round_start":
         return (RoundStarted(round=combat.round + 1),)
     if stage == "pick":
-        if not combat.both_standing():
+        picked = env._picked
+        if picked is not None and picked[0] is combat:  # what decision() just found
+            candidates = picked[1]
+        elif not combat.both_standing():
             return (CombatDecided(winner=_winner(combat)),)
-        candidates = _pick_candidates(combat)
+        else:
+            candidates = _pick_candidates(combat)
         if not candidates:
             return (RoundEnded(round=combat.round),)
         return _activate(env, combat, candidates[0])
@@ -760,11 +813,16 @@ def _why_not(combat: Combat, command: Command, rule: str) -> tuple[str, str]:
 def _command_events(
     env: CombatEnv, combat: Combat, seat: str, command: Command, dice: DiceStream
 ) -> tuple[Event, ...]:
-    chosen = tactics.play_events(env, combat, seat, command, dice)
-    if chosen is None:
-        chosen = biome.choice_events(env, combat, seat, command, dice)
-    if chosen is not None:
-        return chosen
+    if combat.pending or isinstance(command, RedirectBiome):
+        chosen = tactics.play_events(env, combat, seat, command, dice)
+        if chosen is None:
+            chosen = biome.choice_events(env, combat, seat, command, dice)
+        if chosen is not None:
+            return chosen
+    if isinstance(command, Attack):  # the common commands first
+        return _attack(env, combat, combat.groups[combat.active], command.target, dice)
+    if isinstance(command, Retreat):
+        return (RetreatChosen(seat=seat, retreat=command.retreat),)
     if isinstance(command, DeployGroup):
         return (
             GroupDeployed(
@@ -791,8 +849,6 @@ def _command_events(
         target = combat.groups[command.target]
         amount = min(target.damage, heal_amount(group.units, group.heal))
         return (Healed(group=group.id, target=target.id, amount=amount),)
-    if isinstance(command, Attack):
-        return _attack(env, combat, combat.groups[combat.active], command.target, dice)
     if isinstance(command, Support):
         group = combat.groups[combat.active]
         amount = dict(_support_amounts(group))[command.bonus]
@@ -808,8 +864,6 @@ def _command_events(
     if isinstance(command, ClaimArmor):
         amount = combat.pending_gain if command.accept else 0
         return (ArmorClaimed(group=combat.active, amount=amount),)
-    if isinstance(command, Retreat):
-        return (RetreatChosen(seat=seat, retreat=command.retreat),)
     if isinstance(command, Backstab):
         if command.group is None or command.target is None:
             return (BackstabDeclined(seat=seat),)
@@ -839,8 +893,7 @@ def _attack(
     roll = _roll(env, dice, group, target, reroll=False)
     if group.deception:  # N-ABL-8: the owner sees the die, then keeps or re-rolls it
         return (roll,)
-    aimed = _replace(combat, active=group.id, target=target)
-    return (roll, _resolve(env, aimed, roll.value))
+    return (roll, _resolve_attack(env, combat, group, combat.groups[target], roll.value))
 
 
 def _activation_over(env: CombatEnv, combat: Combat, attack: AttackResolved) -> bool:
@@ -848,15 +901,20 @@ def _activation_over(env: CombatEnv, combat: Combat, attack: AttackResolved) -> 
     goes on: no armor to claim, no backstab, both sides standing, no extra attack."""
     if attack.armor_claim or combat.backstab:
         return False
-    group, target = combat.groups[attack.group], combat.groups[attack.target]
-    standing = {g.owner for g in combat.groups if g.units and g.id not in (group.id, target.id)}
-    if group.units > attack.attacker_deaths:
-        standing.add(group.owner)
-    if target.units > attack.target_deaths:
-        standing.add(target.owner)
-    if len(standing) < 2:
+    groups = combat.groups
+    group, target = groups[attack.group], groups[attack.target]
+    # Both sides still standing (the attacker and the target are on opposite sides).
+    if group.units == attack.attacker_deaths and not _others_standing(groups, group):
+        return False
+    if target.units == attack.target_deaths and not _others_standing(groups, target):
         return False
     if not group.extra or group.units == attack.attacker_deaths:
         return True
     after = fold_attack_resolved(env.pack, combat, attack)  # rare: only groups with extra attacks
     return not (after.attacks_made <= group.extra and targets(after, after.groups[group.id]))
+
+
+def _others_standing(groups: tuple[Group, ...], group: Group) -> bool:
+    """Whether ``group``'s owner has another group on the board."""
+    owner, gid = group.owner, group.id
+    return any(g.units and g.owner == owner and g.id != gid for g in groups)

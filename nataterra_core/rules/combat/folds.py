@@ -349,7 +349,9 @@ def _opened(pack: ContentPack, combat: Combat, event: CombatOpened) -> Combat:
     )
     return _replace(
         combat,
-        initiative=markers,
+        # Markers only of types still on the board (N-COMBAT-17), so that later folds need
+        # to look again only when a group leaves the board.
+        initiative=_live_markers(markers, groups),
         groups=groups,
         order=order,
         melee_waiting=any(g.support_only for g in groups),
@@ -476,31 +478,44 @@ def _ended_event(pack: ContentPack, combat: Combat, event: CombatEnded) -> Comba
 
 
 def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolved) -> Combat:
-    groups = combat.groups
-    group = groups[event.group]
+    groups = list(combat.groups)
     target = groups[event.target]
-    target = _take_damage(target, event.damage, event.target_deaths)
-    if event.armor_bonus_spent:
-        target = _replace(target, armor_bonus=0)
-    if event.bloodthirst:
-        target = _replace(target, attack_bonus=target.attack_bonus + event.bloodthirst)
-    groups = replace_group(groups, target)
-    group = _take_damage(group, event.retaliation, event.attacker_deaths)
-    if group.units:  # N-COMBAT-14: swords give new tokens once the attack is resolved
-        group = _replace(group, attack_bonus=group.attack_bonus - event.bonus_spent + event.swords)
-    groups = replace_group(groups, group)
+    # The target takes its damage (N-COMBAT-16), spends its armor bonus, gains Bloodthirst.
+    t_units = target.units - event.target_deaths
+    t_damage = target.damage + event.damage - event.target_deaths * target.health
+    groups[event.target] = _replace(
+        target,
+        units=t_units,
+        damage=t_damage if t_units else 0,
+        armor_bonus=0 if event.armor_bonus_spent else target.armor_bonus,
+        attack_bonus=target.attack_bonus + event.bloodthirst,
+    )
+    group = groups[event.group]
+    g_units = group.units - event.attacker_deaths
+    g_damage = group.damage + event.retaliation - event.attacker_deaths * group.health
+    groups[event.group] = _replace(
+        group,
+        units=g_units,
+        damage=g_damage if g_units else 0,
+        # N-COMBAT-14: swords give new tokens once the attack is resolved
+        attack_bonus=group.attack_bonus - event.bonus_spent + event.swords
+        if g_units
+        else group.attack_bonus,
+        acted=True if event.ends_activation else group.acted,
+    )
     killed = _add(combat.killed, target.owner, event.target_deaths)
     killed = _add(killed, group.owner, event.attacker_deaths)
-    if event.ends_activation:
-        groups = replace_group(groups, _replace(groups[event.group], acted=True))
     flare = combat.flare
     if event.flare:  # N-CIV-3: the Naga gain flare per unit they defeat
         flare = {**flare, group.owner: flare.get(group.owner, 0) + event.flare}
-    markers = _live_markers(combat.initiative, groups)
+    new_groups = tuple(groups)
+    markers = combat.initiative
+    if not t_units or not g_units:  # a group left the board: perhaps its type's marker too
+        markers = _live_markers(markers, new_groups)
     return _replace(
         combat,
         initiative=markers,
-        groups=_fill_melee_slots(pack, groups) if combat.melee_waiting else groups,
+        groups=_fill_melee_slots(pack, new_groups) if combat.melee_waiting else new_groups,
         killed=killed,
         flare=flare,
         attacks_made=combat.attacks_made + 1,
