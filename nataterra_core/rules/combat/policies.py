@@ -49,19 +49,13 @@ class DefaultPolicy:
     def choose(self, combat: Combat, seat: str, options: Sequence[Command]) -> Command:
         """Pick by the kind of decision (all options of one decision share a kind)."""
         first = options[0]
+        if isinstance(first, Attack | Support):  # the common decision first
+            return self._action(combat, options, first)
         if isinstance(first, DeployGroup):
             return max(options, key=lambda c: c.size if isinstance(c, DeployGroup) else 0)
         if isinstance(first, HealGroup):
             heals = [c for c in options if isinstance(c, HealGroup)]
             return max(heals, key=lambda c: combat.groups[c.target].damage)
-        if isinstance(first, Attack | Support):
-            attacks = [c for c in options if isinstance(c, Attack)]
-            if attacks:
-                return min(attacks, key=lambda c: _health_left(combat, c.target))
-            supports = [c for c in options if isinstance(c, Support) and c.bonus == "attack"]
-            if supports:
-                return max(supports, key=lambda c: combat.groups[c.target].attack)
-            return first
         if isinstance(first, Reroll):  # re-roll a negative face
             return Reroll(reroll=self._faces[combat.roll_face] < 0)
         if isinstance(first, ClaimArmor):
@@ -77,14 +71,29 @@ class DefaultPolicy:
             return max(options, key=lambda c: c.count if isinstance(c, RetreatUnits) else 0)
         return first
 
+    @staticmethod
+    def _action(combat: Combat, options: Sequence[Command], first: Command) -> Command:
+        """Attack the enemy group closest to dying (the first such), else support the ally
+        with the highest attack."""
+        groups = combat.groups
+        best: Command | None = None
+        least = 0
+        for c in options:
+            if isinstance(c, Attack):
+                target = groups[c.target]
+                left = target.units * target.health - target.damage  # health left
+                if best is None or left < least:
+                    best, least = c, left
+        if best is not None:
+            return best
+        supports = [c for c in options if isinstance(c, Support) and c.bonus == "attack"]
+        if supports:
+            return max(supports, key=lambda c: combat.groups[c.target].attack)
+        return first
+
     def _losing(self, combat: Combat, seat: str) -> bool:
         if not self.retreat_below:
             return False
         mine = sum(g.units for g in combat.groups_of(seat))
         theirs = sum(g.units for g in combat.groups_of(combat.opponent(seat)))
         return mine < self.retreat_below * max(1, theirs)
-
-
-def _health_left(combat: Combat, group_id: int) -> int:
-    group = combat.groups[group_id]
-    return group.units * group.health - group.damage
