@@ -347,22 +347,49 @@ def _attack_command(target: int) -> Attack:
 
 @cache
 def _support_commands(
-    allies: tuple[int, ...], kinds: tuple[Literal["attack", "armor"], ...]
+    ally: int, kinds: tuple[Literal["attack", "armor"], ...]
 ) -> tuple[Support, ...]:
-    return tuple(Support(target=ally, bonus=kind) for ally in allies for kind in kinds)
+    return tuple(Support(target=ally, bonus=kind) for kind in kinds)
 
 
 def _action_options(combat: Combat, group: Group) -> list[Command]:
-    # Commands are immutable values: the same few are reused rather than rebuilt (hot path).
-    options: list[Command] = [_attack_command(t.id) for t in targets(combat, group)]
-    if combat.attacks_made == 0:  # N-COMBAT-18: a group that attacked cannot support
-        kinds = tuple(kind for kind, _ in _support_amounts(group))
+    """Attacks on every target (:func:`targets`), then supports of every ally with each
+    bonus kind the group can give. One pass over the groups (hot path); commands are
+    immutable values, so the same few are reused rather than rebuilt."""
+    owner, me = group.owner, group.id
+    enemies: list[Group] = []
+    allies: list[int] = []
+    for g in combat.groups:
+        if g.units:
+            if g.owner != owner:
+                enemies.append(g)
+            elif g.id != me:
+                allies.append(g.id)
+    if group.support_only:
+        options: list[Command] = []
+    elif group.cls == "ranged" or group.aim:
+        options = [_attack_command(t.id) for t in enemies]
+    else:  # as targets() says, with Group.melee_target inlined
+        melee = [t.id for t in enemies if t.cls == "melee" or t.slot == "melee"]
+        options = [_attack_command(t) for t in melee or [t.id for t in enemies]]
+    if combat.attacks_made == 0 and allies:  # N-COMBAT-18: a group that attacked cannot support
+        kinds = _support_kinds(group.attack, group.armor, group.units, group.reinforce)
         if kinds:
-            owner, me = group.owner, group.id
-            groups = combat.groups
-            allies = tuple(a.id for a in groups if a.units and a.owner == owner and a.id != me)
-            options.extend(_support_commands(allies, kinds))
+            for ally in allies:
+                options.extend(_support_commands(ally, kinds))
     return options
+
+
+@cache
+def _support_kinds(
+    attack: int, armor: int, units: int, reinforce: int
+) -> tuple[Literal["attack", "armor"], ...]:
+    """The bonus kinds a group gives when it supports (N-COMBAT-19: only positive ones)."""
+    amounts: tuple[tuple[Literal["attack", "armor"], int], ...] = (
+        ("attack", support_amount(attack, units, reinforce)),
+        ("armor", support_amount(armor, units, reinforce)),
+    )
+    return tuple(kind for kind, amount in amounts if amount > 0)
 
 
 def _pick_candidates(combat: Combat) -> list[Group]:
