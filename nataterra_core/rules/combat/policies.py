@@ -49,7 +49,7 @@ class DefaultPolicy:
     def choose(self, combat: Combat, seat: str, options: Sequence[Command]) -> Command:
         """Pick by the kind of decision (all options of one decision share a kind)."""
         first = options[0]
-        if isinstance(first, Attack | Support):  # the common decision first
+        if isinstance(first, (Attack, Support)):  # the common decision first
             return self._action(combat, options, first)
         if isinstance(first, DeployGroup):
             return max(options, key=lambda c: c.size if isinstance(c, DeployGroup) else 0)
