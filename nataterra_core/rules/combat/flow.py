@@ -605,9 +605,15 @@ def _resolve(env: CombatEnv, combat: Combat, face_index: int) -> AttackResolved:
 
 
 def _resolve_attack(
-    env: CombatEnv, combat: Combat, group: Group, target: Group, face_index: int
+    env: CombatEnv,
+    combat: Combat,
+    group: Group,
+    target: Group,
+    face_index: int,
+    roll: tuple[int, int] | None = None,
 ) -> AttackResolved:
-    """:func:`_resolve` for ``group`` attacking ``target``."""
+    """:func:`_resolve` for ``group`` attacking ``target``; ``roll`` (the dice counter before
+    and after the draw) when the event records the roll too."""
     face = env.faces[face_index]
     # N-COMBAT-18: the attack bonus is spent on the first attack of an activation only.
     bonus = group.attack_bonus if combat.attacks_made == 0 or combat.backstab else 0
@@ -627,14 +633,19 @@ def _resolve_attack(
     if target.retaliation and any(t.id == group.id for t in targets(combat, target)):
         retaliation = retaliation_damage(target.units, target.retaliation)
     attacker_deaths, _ = resolve_damage(group.damage + retaliation, group.units, group.health)
-    owner_ability = env.civ_ability[group.owner]
+    civ_ability = env.civ_ability
+    owner_ability = civ_ability[group.owner]
     # N-CIV-4 Bloodthirst, or a Warcry Totem's (N-STR-3)
-    thirst = target.bloodthirst + (env.civ_ability[target.owner] == "bloodthirst")
+    thirst = target.bloodthirst + (civ_ability[target.owner] == "bloodthirst")
     bloodthirst = thirst if hit.damage > 0 else 0
     claim = 0
     survivors = group.units - attacker_deaths
     if owner_ability == "for_the_king" and deaths and survivors:
         claim = deaths * support_amount(group.armor, survivors, group.reinforce)
+    drawn: tuple[int | None, ...] = (None,) * 5  # the roll's fields, if recorded here
+    if roll is not None:
+        drawn = (len(env.faces), roll[0], roll[1], face_index, face.value)
+    over = _activation_over(combat, group, target, attacker_deaths, deaths, claim)
     resolved = AttackResolved(
         group=group.id,
         target=target.id,
@@ -649,8 +660,14 @@ def _resolve_attack(
         bloodthirst=bloodthirst if deaths < target.units else 0,
         armor_claim=claim,
         flare=deaths if owner_ability == "flare" else 0,
+        ends_activation=bool(over),
+        m=drawn[0],
+        counter_before=drawn[1],
+        counter_after=drawn[2],
+        value=drawn[3],
+        face=drawn[4],
     )
-    if _activation_over(env, combat, resolved):
+    if over is None and not _extra_attack_left(env, combat, resolved):
         return _replace(resolved, ends_activation=True)
     return resolved
 
@@ -917,28 +934,39 @@ def _command_events(
 def _attack(
     env: CombatEnv, combat: Combat, group: Group, target: int, dice: DiceStream
 ) -> tuple[Event, ...]:
-    roll = _roll(env, dice, group, target, reroll=False)
     if group.deception:  # N-ABL-8: the owner sees the die, then keeps or re-rolls it
-        return (roll,)
-    return (roll, _resolve_attack(env, combat, group, combat.groups[target], roll.value))
+        return (_roll(env, dice, group, target, reroll=False),)
+    # Otherwise the roll and its result are one event (AttackResolved records the die).
+    before = dice.counter
+    value = dice.draw(len(env.faces))
+    roll = (before, dice.counter)
+    return (_resolve_attack(env, combat, group, combat.groups[target], value, roll),)
 
 
-def _activation_over(env: CombatEnv, combat: Combat, attack: AttackResolved) -> bool:
-    """Whether, after ``attack``, the active group has nothing left to do while the combat
-    goes on: no armor to claim, no backstab, both sides standing, no extra attack."""
-    if attack.armor_claim or combat.backstab:
+def _activation_over(
+    combat: Combat, group: Group, target: Group, attacker_deaths: int, deaths: int, claim: int
+) -> bool | None:
+    """Whether, after ``group``'s attack on ``target``, the group has nothing left to do
+    while the combat goes on: no armor to claim, no backstab, both sides standing, no extra
+    attack. ``None``: only :func:`_extra_attack_left` can tell."""
+    if claim or combat.backstab:
         return False
     groups = combat.groups
-    group, target = groups[attack.group], groups[attack.target]
     # Both sides still standing (the attacker and the target are on opposite sides).
-    if group.units == attack.attacker_deaths and not _others_standing(groups, group):
+    if group.units == attacker_deaths and not _others_standing(groups, group):
         return False
-    if target.units == attack.target_deaths and not _others_standing(groups, target):
+    if target.units == deaths and not _others_standing(groups, target):
         return False
-    if not group.extra or group.units == attack.attacker_deaths:
+    if not group.extra or group.units == attacker_deaths:
         return True
+    return None
+
+
+def _extra_attack_left(env: CombatEnv, combat: Combat, attack: AttackResolved) -> bool:
+    """Whether the attacking group may attack again after ``attack`` (N-COMBAT-18)."""
     after = fold_attack_resolved(env.pack, combat, attack)  # rare: only groups with extra attacks
-    return not (after.attacks_made <= group.extra and targets(after, after.groups[group.id]))
+    group = after.groups[attack.group]
+    return after.attacks_made <= group.extra and bool(targets(after, group))
 
 
 def _others_standing(groups: tuple[Group, ...], group: Group) -> bool:

@@ -281,6 +281,8 @@ class Sandbox:
             return msgspec.structs.replace(state, combat=self._combat(state.battle, event))
         assert state.combat is not None
         combat = self.env(state.battle).refold(state.combat, event)
+        if type(event) is messages.AttackResolved and event.counter_after is not None:
+            return _replace(state, combat=combat, counter=event.counter_after)
         if type(event) is messages.AttackRolled:
             return _replace(state, combat=combat, counter=event.counter_after)
         if type(event) is messages.CombatEnded:
