@@ -121,6 +121,10 @@ BiomeDraw = Callable[[Combat, DiceStream], tuple[str | None, tuple[Event, ...]]]
 """Draws the combat's biome card: the card (or ``None``) and the events that drew it."""
 
 
+def _no_strategists(seat: str, combat: Combat) -> list[tuple[str, str, int]]:
+    return []
+
+
 def _no_biome_card(combat: Combat, dice: DiceStream) -> tuple[str | None, tuple[Event, ...]]:
     return None, ()
 
@@ -181,7 +185,7 @@ class CombatEnv:
         self.flare_costs = flare_costs or (lambda seat, zone: None)
         self.ambush = ambush or (lambda seat: None)
         self.after_win = after_win or (lambda seat, unit: [])
-        self.strategists = strategists or (lambda seat, combat: [])
+        self.strategists = strategists or _no_strategists
         self.faces = pack.die.faces
         self.civ_ability = {civ.id: civ.ability for civ in pack.civilisations.values()}
         self.essences = {civ.id: frozenset(civ.essences) for civ in pack.civilisations.values()}
@@ -768,7 +772,7 @@ def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, 
 
 def _strategists(env: CombatEnv, combat: Combat) -> tuple[str, ...]:
     """The sides (attacker first) with units next door that may join by Strategise."""
-    if combat.revealed:
+    if combat.revealed or env.strategists is _no_strategists:
         return ()
     return tuple(s for s in (combat.attacker, combat.defender) if env.strategists(s, combat))
 

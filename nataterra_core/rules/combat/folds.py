@@ -97,6 +97,18 @@ def _live_markers(markers: dict[str, int], groups: tuple[Group, ...]) -> dict[st
     return {key: value for key, value in markers.items() if key in live}
 
 
+def _marker_gone(markers: dict[str, int], groups: tuple[Group, ...], gone: Group) -> dict[str, int]:
+    """:func:`_live_markers` when only ``gone`` has just left the board (every other marker
+    is known to be live)."""
+    key = f"{gone.owner}/{gone.unit}"
+    if key not in markers:
+        return markers
+    owner, unit = gone.owner, gone.unit
+    if any(g.units and g.unit == unit and g.owner == owner for g in groups):
+        return markers
+    return {k: v for k, v in markers.items() if k != key}
+
+
 def _add(counts: dict[str, int], owner: str, n: int) -> dict[str, int]:
     return counts if not n else {**counts, owner: counts.get(owner, 0) + n}
 
@@ -128,9 +140,13 @@ def _deployed(pack: ContentPack, combat: Combat, event: GroupDeployed) -> Combat
 def _take_reserve(
     reserve: tuple[Force, ...], owner: str, unit: str, n: int, origin: str = ""
 ) -> tuple[Force, ...]:
-    key = (owner, unit, origin)
     return tuple(
-        _replace(f, count=f.count - n) if (f.owner, f.unit, f.origin) == key else f for f in reserve
+        [
+            _replace(f, count=f.count - n)
+            if f.unit == unit and f.owner == owner and f.origin == origin
+            else f
+            for f in reserve
+        ]
     )
 
 
@@ -360,7 +376,7 @@ def _opened(pack: ContentPack, combat: Combat, event: CombatOpened) -> Combat:
 
 
 def _round_started(pack: ContentPack, combat: Combat, event: RoundStarted) -> Combat:
-    fresh = tuple(_replace(g, acted=False) if g.acted else g for g in combat.groups)
+    fresh = tuple([_replace(g, acted=False) if g.acted else g for g in combat.groups])
     # N-CIV-3 (provisional): Spirit's Embrace is offered at the start of each round.
     embrace = tuple(
         (seat, "embrace")
@@ -503,15 +519,20 @@ def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolve
         else group.attack_bonus,
         acted=True if event.ends_activation else group.acted,
     )
-    killed = _add(combat.killed, target.owner, event.target_deaths)
-    killed = _add(killed, group.owner, event.attacker_deaths)
+    killed = combat.killed
+    if event.target_deaths:
+        killed = _add(killed, target.owner, event.target_deaths)
+    if event.attacker_deaths:
+        killed = _add(killed, group.owner, event.attacker_deaths)
     flare = combat.flare
     if event.flare:  # N-CIV-3: the Naga gain flare per unit they defeat
         flare = {**flare, group.owner: flare.get(group.owner, 0) + event.flare}
     new_groups = tuple(groups)
     markers = combat.initiative
-    if not t_units or not g_units:  # a group left the board: perhaps its type's marker too
-        markers = _live_markers(markers, new_groups)
+    if not t_units:  # the target left the board: perhaps its type's marker too
+        markers = _marker_gone(markers, new_groups, target)
+    if not g_units:
+        markers = _marker_gone(markers, new_groups, group)
     return _replace(
         combat,
         initiative=markers,

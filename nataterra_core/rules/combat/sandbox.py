@@ -247,7 +247,8 @@ class Sandbox:
     ) -> tuple[Event, ...]:
         """Open the battle, or play one combat decision."""
         battle = state.battle
-        env = self.env(battle)
+        last = self._last
+        env = last[1] if battle is last[0] else self.env(battle)
         if isinstance(command, StartBattle):
             if seat is not None or state.combat is not None:
                 raise IllegalCommand("N-COMBAT-1", "the battle has already started")
@@ -277,11 +278,16 @@ class Sandbox:
 
     def evolve(self, state: SandboxState, event: Event) -> SandboxState:
         """Fold one event."""
-        if isinstance(event, messages.CombatStarted):
+        if type(event) is messages.CombatStarted:
             return msgspec.structs.replace(state, combat=self._combat(state.battle, event))
         assert state.combat is not None
-        combat = self.env(state.battle).refold(state.combat, event)
-        if type(event) is messages.AttackResolved and event.counter_after is not None:
+        battle = state.battle
+        last = self._last
+        env = last[1] if battle is last[0] else self.env(battle)
+        combat = env.refold(state.combat, event)
+        if type(event) is messages.AttackResolved:
+            if event.counter_after is None:  # the roll was its own event (Deception)
+                return _replace(state, combat=combat)
             return _replace(state, combat=combat, counter=event.counter_after)
         if type(event) is messages.AttackRolled:
             return _replace(state, combat=combat, counter=event.counter_after)
@@ -293,14 +299,20 @@ class Sandbox:
         """Whoever must decide in the combat now."""
         if state.combat is None or state.result is not None:
             return ()
-        pending = decision(self.env(state.battle), state.combat)
+        battle = state.battle
+        last = self._last
+        env = last[1] if battle is last[0] else self.env(battle)
+        pending = decision(env, state.combat)
         return (pending[0],) if pending else ()
 
     def legal_commands(self, state: SandboxState, seat: str) -> Sequence[Command]:
         """The pending decision's options, for the seat that decides."""
         if state.combat is None or state.result is not None:
             return ()
-        pending = decision(self.env(state.battle), state.combat)
+        battle = state.battle
+        last = self._last
+        env = last[1] if battle is last[0] else self.env(battle)
+        pending = decision(env, state.combat)
         if pending is None or pending[0] != seat:
             return ()
         return pending[1]
