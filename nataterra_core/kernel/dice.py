@@ -91,6 +91,11 @@ def _block_words(seed: bytes, prefix: bytes, index: int) -> tuple[int, ...]:
     return words
 
 
+# The last block read (seed, prefix, index, words): most commands read the block the
+# previous one did, so it is recognised without hashing a cache key.
+_last_words: tuple[bytes, bytes, int, tuple[int, ...]] = (b"", b"", -1, ())
+
+
 class DiceStream:
     """The word stream of one game, positioned at ``counter``.
 
@@ -124,9 +129,15 @@ class DiceStream:
 
     def word_at(self, k: int) -> int:
         """Word ``k`` of the stream, without moving the counter."""
+        global _last_words
         index, offset = divmod(k, _WORDS_PER_BLOCK)
         if index != self._block_index:
-            self._block = _block_words(self._seed, self._prefix, index)
+            last = _last_words
+            if last[0] is self._seed and last[1] is self._prefix and last[2] == index:
+                self._block = last[3]
+            else:
+                self._block = _block_words(self._seed, self._prefix, index)
+                _last_words = (self._seed, self._prefix, index, self._block)
             self._block_index = index
         return self._block[offset]
 

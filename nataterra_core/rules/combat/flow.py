@@ -283,13 +283,14 @@ def _deploy_options(env: CombatEnv, combat: Combat, seat: str) -> list[Command]:
     free = _slot_counts(env, combat, seat)
     free_slots = (free["melee"], free["ranged"], free["flex"])
     sides = combat.sides.get(seat, {})
+    pack = env.pack
     options: list[Command] = []
-    for force in combat.reserve_of(seat):
-        options.extend(
-            _force_deploys(
-                env.pack, force.unit, force.count, force.origin, sides.get(force.unit), free_slots
+    for force in combat.reserve:
+        if force.owner == seat and force.count > 0:  # Combat.reserve_of, inlined
+            unit = force.unit
+            options.extend(
+                _force_deploys(pack, unit, force.count, force.origin, sides.get(unit), free_slots)
             )
-        )
     return options
 
 
@@ -453,6 +454,9 @@ def decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | None
     return found
 
 
+# Stages that never ask anything once no choice is pending (automatic steps follow).
+_AUTOMATIC = frozenset({"opening", "effects", "round_start", "round_end", "round_effects"})
+
 _RETREAT_OPTIONS: tuple[Command, ...] = (Retreat(retreat=True), Retreat(retreat=False))
 
 
@@ -478,6 +482,8 @@ def _decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | Non
             if seat in combat.no_retreat:  # Fight to the Bitter End, Retractable Siphons
                 return None
             return seat, list(_RETREAT_OPTIONS)
+        if stage in _AUTOMATIC:
+            return None
     if combat.pending:
         seat, choice = combat.pending[0]
         if choice.startswith("tactic_"):
@@ -501,28 +507,13 @@ def _decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | Non
             return None  # N-ABL-7: joining by Strategise comes first, during set-up
         options = _deploy_options(env, combat, combat.deploying)
         return (combat.deploying, options) if options else None
-    if stage == "pick":
-        if not combat.both_standing():
-            return None
-        candidates = _pick_candidates(combat)
-        if len(candidates) > 1:
-            return candidates[0].owner, [ChooseGroup(group=g.id) for g in candidates]
-        return None
     group = combat.groups[combat.active] if combat.active >= 0 else None
     if stage == "heal" and group is not None:
         return group.owner, [HealGroup(target=g.id) for g in combat.groups_of(group.owner)]
-    if stage == "action" and group is not None:
-        options = _action_options(combat, group)
-        return (group.owner, options) if options else None
     if stage == "deception" and group is not None:
         return group.owner, [Reroll(reroll=True), Reroll(reroll=False)]
     if stage == "after_attack" and group is not None and combat.pending_gain > 0:
         return group.owner, [ClaimArmor(accept=True), ClaimArmor(accept=False)]
-    if stage in ("retreat_defender", "retreat_attacker"):
-        seat = combat.defender if stage == "retreat_defender" else combat.attacker
-        if seat in combat.no_retreat:  # Fight to the Bitter End, Retractable Siphons
-            return None
-        return seat, [Retreat(retreat=True), Retreat(retreat=False)]
     if stage == "backstab":
         if combat.retreating in combat.no_backstab:  # Higher Ground
             return None
@@ -572,8 +563,10 @@ def _winner(combat: Combat) -> str | None:
 def _initiative(env: CombatEnv, combat: Combat, card: str | None) -> dict[str, int]:
     """N-COMBAT-6/7: each type's marker, +1 per matching essence, +1 for mountain defenders."""
     essences = env.pack.biome_cards[card].essences if card else ()
-    values = {}
+    values: dict[str, int] = {}
     for group in combat.groups:
+        if f"{group.owner}/{group.unit}" in values:  # one marker per type and owner
+            continue
         bonus = sum(1 for e in essences if e in env.essences[group.owner])
         if combat.biome == "mountain" and group.owner == combat.defender:
             bonus += 1
@@ -871,6 +864,11 @@ def _command_events(
         return _attack(env, combat, combat.groups[combat.active], command.target, dice)
     if isinstance(command, Retreat):
         return (RetreatChosen(seat=seat, retreat=command.retreat),)
+    if isinstance(command, HealGroup):
+        group = combat.groups[combat.active]
+        target = combat.groups[command.target]
+        amount = min(target.damage, heal_amount(group.units, group.heal))
+        return (Healed(group=group.id, target=target.id, amount=amount),)
     if isinstance(command, DeployGroup):
         return (
             GroupDeployed(
@@ -892,11 +890,6 @@ def _command_events(
         return (ChoiceResolved(seat=seat, choice="strategise", declined=True),)
     if isinstance(command, ChooseGroup):
         return _activate(env, combat, combat.groups[command.group])
-    if isinstance(command, HealGroup):
-        group = combat.groups[combat.active]
-        target = combat.groups[command.target]
-        amount = min(target.damage, heal_amount(group.units, group.heal))
-        return (Healed(group=group.id, target=target.id, amount=amount),)
     if isinstance(command, Support):
         group = combat.groups[combat.active]
         amount = dict(_support_amounts(group))[command.bonus]

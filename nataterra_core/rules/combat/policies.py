@@ -51,6 +51,8 @@ class DefaultPolicy:
         first = options[0]
         if isinstance(first, (Attack, Support)):  # the common decision first
             return self._action(combat, options, first)
+        if isinstance(first, Retreat):
+            return Retreat(retreat=self._losing(combat, seat))
         if isinstance(first, DeployGroup):
             return max(options, key=lambda c: c.size if isinstance(c, DeployGroup) else 0)
         if isinstance(first, HealGroup):
@@ -60,8 +62,6 @@ class DefaultPolicy:
             return Reroll(reroll=self._faces[combat.roll_face] < 0)
         if isinstance(first, ClaimArmor):
             return ClaimArmor(accept=True)
-        if isinstance(first, Retreat):
-            return Retreat(retreat=self._losing(combat, seat))
         if isinstance(first, Backstab):
             stabs = [c for c in options if isinstance(c, Backstab) and c.target is not None]
             return stabs[0] if stabs else first
