@@ -675,6 +675,17 @@ def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, 
     if combat.pending:  # a pending choice with nothing to choose from
         seat, choice = combat.pending[0]
         return (ChoiceResolved(seat=seat, choice=choice, declined=True),)
+    if stage == "pick":
+        picked = env._picked
+        if picked is not None and picked[0] is combat:  # what decision() just found
+            candidates = picked[1]
+        elif not combat.both_standing():
+            return (CombatDecided(winner=_winner(combat)),)
+        else:
+            candidates = _pick_candidates(combat)
+        if not candidates:
+            return (RoundEnded(round=combat.round),)
+        return _activate(env, combat, candidates[0])
     if stage == "deploy":
         if not combat.strategise_offered:
             seats = _strategists(env, combat)
@@ -695,17 +706,6 @@ def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, 
         return (CombatOpened(initiative=_initiative(env, combat, combat.biome_card)),)
     if stage == "round_start":
         return (RoundStarted(round=combat.round + 1),)
-    if stage == "pick":
-        picked = env._picked
-        if picked is not None and picked[0] is combat:  # what decision() just found
-            candidates = picked[1]
-        elif not combat.both_standing():
-            return (CombatDecided(winner=_winner(combat)),)
-        else:
-            candidates = _pick_candidates(combat)
-        if not candidates:
-            return (RoundEnded(round=combat.round),)
-        return _activate(env, combat, candidates[0])
     if stage == "round_end":
         return (*biome.round_end_damage(env, combat), RoundClosing(round=combat.round))
     if stage == "round_effects":
@@ -774,6 +774,8 @@ def _activate(env: CombatEnv, combat: Combat, group: Group) -> tuple[Event, ...]
     """N-COMBAT-10/11: ``group`` becomes active; the per-group tactic window opens for the
     players holding a playable option, the group's owner first."""
     activated = GroupActivated(group=group.id)
+    if not any(combat.hands.values()):  # nobody holds a card: no window (hot path)
+        return (activated,)
     order = (group.owner, combat.opponent(group.owner))
     return (activated, *tactics.open_window(env, combat, "group", order))
 
