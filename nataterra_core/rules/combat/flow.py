@@ -30,7 +30,7 @@ from .damage import (
     retaliation_damage,
     support_amount,
 )
-from .folds import evolve_combat, fold_attack_resolved, own_units
+from .folds import FOLDS, evolve_combat, fold_attack_resolved, own_units
 from .messages import (
     ActivationEnded,
     Aftermath,
@@ -208,7 +208,8 @@ class CombatEnv:
 
     def fold(self, combat: Combat, event: Event) -> Combat:
         """:func:`evolve_combat`, remembered for :meth:`refold`."""
-        after = evolve_combat(self.pack, combat, event)
+        fold = FOLDS.get(type(event))  # evolve_combat, inlined (hot path)
+        after = combat if fold is None else fold(self.pack, combat, event)
         self._folds[id(event)] = (event, combat, after)
         return after
 

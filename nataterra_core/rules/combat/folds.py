@@ -64,7 +64,7 @@ from .messages import (
 )
 from .model import Combat, Force, Group, make_group, replace_group
 
-__all__ = ["evolve_combat", "fold_attack_resolved", "own_units"]
+__all__ = ["FOLDS", "evolve_combat", "fold_attack_resolved", "own_units"]
 
 
 def own_units(pack: ContentPack, combat: Combat, seat: str) -> tuple[Force, ...]:
@@ -560,7 +560,8 @@ def _fill_melee_slots(pack: ContentPack, groups: tuple[Group, ...]) -> tuple[Gro
     return groups
 
 
-_FOLD: dict[type[Event], Callable[[ContentPack, Combat, Any], Combat]] = {
+# The fold of each combat event type (events of other types leave the combat as it is).
+FOLDS: dict[type[Event], Callable[[ContentPack, Combat, Any], Combat]] = {
     GroupDeployed: _deployed,
     StrategiseOffered: _strategise_offered,
     StrategiseJoined: _strategise_joined,
@@ -609,5 +610,5 @@ _FOLD: dict[type[Event], Callable[[ContentPack, Combat, Any], Combat]] = {
 
 def evolve_combat(pack: ContentPack, combat: Combat, event: Event) -> Combat:
     """Fold one combat event (no dice, no decisions); other events leave the combat as is."""
-    fold = _FOLD.get(type(event))
+    fold = FOLDS.get(type(event))
     return combat if fold is None else fold(pack, combat, event)
