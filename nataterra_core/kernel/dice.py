@@ -77,6 +77,25 @@ def _message_prefix(game_id: str, client_seed: str) -> bytes:
     return _DOMAIN + _length_prefixed(game_id) + _length_prefixed(client_seed)
 
 
+def _block(seed: bytes, prefix: bytes, index: int) -> bytes:
+    message = prefix + struct.pack(">Q", index)
+    return hashlib.blake2b(message, digest_size=32, key=seed).digest()
+
+
+@lru_cache(maxsize=8)
+def _block_words(seed: bytes, prefix: bytes, index: int) -> tuple[int, ...]:
+    # A stream is rebuilt at the state's counter for every command, and consecutive commands
+    # mostly read the same block: the last few blocks are kept (in memory only; nothing
+    # derived from the seed leaves the process this way).
+    words: tuple[int, ...] = struct.unpack(">8I", _block(seed, prefix, index))
+    return words
+
+
+# The last block read (seed, prefix, index, words): most commands read the block the
+# previous one did, so it is recognised without hashing a cache key.
+_last_words: tuple[bytes, bytes, int, tuple[int, ...]] = (b"", b"", -1, ())
+
+
 class DiceStream:
     """The word stream of one game, positioned at ``counter``.
 
@@ -106,14 +125,19 @@ class DiceStream:
 
     def block(self, index: int) -> bytes:
         """The 32 raw bytes of block ``index`` (for auditors and test vectors)."""
-        message = self._prefix + struct.pack(">Q", index)
-        return hashlib.blake2b(message, digest_size=32, key=self._seed).digest()
+        return _block(self._seed, self._prefix, index)
 
     def word_at(self, k: int) -> int:
         """Word ``k`` of the stream, without moving the counter."""
+        global _last_words
         index, offset = divmod(k, _WORDS_PER_BLOCK)
         if index != self._block_index:
-            self._block = struct.unpack(">8I", self.block(index))
+            last = _last_words
+            if last[0] is self._seed and last[1] is self._prefix and last[2] == index:
+                self._block = last[3]
+            else:
+                self._block = _block_words(self._seed, self._prefix, index)
+                _last_words = (self._seed, self._prefix, index, self._block)
             self._block_index = index
         return self._block[offset]
 

@@ -346,7 +346,9 @@ class Session(Generic[S, C, E]):
                     f"{type(event).__name__}.counter_before is {before}, "
                     f"the stream was at {counter}"
                 )
-            counter = getattr(event, "counter_after", counter)
+            after = getattr(event, "counter_after", None)  # None: this event drew nothing
+            if after is not None:
+                counter = after
             state = decider.evolve(state, event)
         if counter != dice.counter or decider.dice_counter(state) != dice.counter:
             # Every draw must be recorded in an event (design.md §3): a rules bug, not input.

@@ -249,7 +249,7 @@ PUBLIC: frozenset[str] = frozenset(
         "group_activated.v1",
         "healed.v1",
         "attack_rolled.v1",
-        "attack_resolved.v1",
+        "attack_resolved.v2",
         "armor_claimed.v1",
         "extra_attack_begun.v1",
         "supported.v1",

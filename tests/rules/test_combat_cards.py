@@ -100,7 +100,7 @@ class CardFight:
     def _fold(self, events: Sequence[Event]) -> None:
         for event in events:
             self.combat = evolve_combat(PACK, self.combat, event)
-            self.counter = getattr(event, "counter_after", self.counter)
+            self.counter = getattr(event, "counter_after", None) or self.counter
             if isinstance(event, m.TacticPlayed | m.TacticDiscarded):
                 self.hands[event.seat].remove(event.card)
             if isinstance(event, TacticCardDrawn):
@@ -519,7 +519,7 @@ def test_N_ABL_7_strategise_joins_from_next_door_once_per_turn_and_stays_on_retr
         events = decider.decide(state, command, DiceStream(SEED, GAME, "", counter), seat=seat)
         for event in events:
             state = decider.evolve(state, event)
-            counter = getattr(event, "counter_after", counter)
+            counter = getattr(event, "counter_after", None) or counter
         return list(events)
 
     play(StartCombat(zone="z30", defender="beasts"))

@@ -104,9 +104,9 @@ def _goblin_hits_disciple(pierce: int | None) -> Fight:
 
 
 def _check_6_dealt_4_taken(fight: Fight) -> None:
-    rolled = only(fight.events, AttackRolled)
-    assert (rolled.face, rolled.swords) == (1, 0)  # type: ignore[attr-defined]
-    resolved = only(fight.events, AttackResolved)
+    assert not any(isinstance(e, AttackRolled) for e in fight.events)  # no Deception
+    resolved = only(fight.events, AttackResolved)  # records the roll itself
+    assert (resolved.face, resolved.swords) == (1, 0)  # type: ignore[attr-defined]
     assert resolved.total == 6  # type: ignore[attr-defined]
     assert resolved.damage == 4  # type: ignore[attr-defined]
     assert resolved.bonus_spent == 2  # type: ignore[attr-defined]

@@ -39,6 +39,7 @@ from nataterra_core.rules.combat.flow import (
 )
 from nataterra_core.rules.combat.messages import (
     Attack,
+    AttackResolved,
     AttackRolled,
     Backstab,
     ChooseGroup,
@@ -198,7 +199,7 @@ def play(battle: Battle, seed: int, *, probe: bool, passive: bool = False) -> Pl
         for event in step:
             combat = evolve_combat(PACK, combat, event)
             check_invariants(combat)
-            if isinstance(event, AttackRolled):
+            if isinstance(event, AttackRolled | AttackResolved) and event.counter_after is not None:
                 assert event.counter_before == counter
                 counter = event.counter_after
         events.extend(step)

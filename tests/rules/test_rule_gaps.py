@@ -307,7 +307,7 @@ def test_N_COMBAT_12_the_active_group_attacks_or_supports(support: bool) -> None
     command = m.Support(target=zealot.id, bonus="attack") if support else m.Attack(target=orcs.id)
     events = fight.decide(command, dice_giving(0))
     assert any(isinstance(e, m.Supported) for e in events) is support
-    assert any(isinstance(e, m.AttackRolled) for e in events) is not support
+    assert any(isinstance(e, m.AttackResolved) for e in events) is not support
     assert fight.combat.groups[disciples.id].acted
     assert fight.combat.groups[zealot.id].attack_bonus == (4 if support else 0)
     assert fight.combat.groups[orcs.id].damage == (0 if support else 8)
@@ -386,7 +386,7 @@ def test_N_COMBAT_18_N_ABL_6_extra_attack_spends_the_bonus_once_with_its_own_die
     # A group that attacked cannot support: only attacks are offered.
     assert fight.options == [m.Attack(target=orcs.id)]
     second = fight.decide(m.Attack(target=orcs.id), dice_giving(3))
-    rolls = fight.of_type(m.AttackRolled)
+    rolls = fight.of_type(m.AttackResolved)  # each attack records its own die
     assert len(rolls) == 2 and rolls[0].counter_after <= rolls[1].counter_before  # type: ignore[attr-defined]
     (again,) = [e for e in second if isinstance(e, m.AttackResolved)]
     assert (again.total, again.bonus_spent) == (6 + 3, 0)

@@ -25,6 +25,10 @@ class Hit(NamedTuple):
     armor_bonus_spent: bool
 
 
+# Hit(d, spent) without NamedTuple's generated Python-level __new__ (a hot path).
+_new_hit = tuple.__new__
+
+
 def attack_total(attack: int, units: int, attack_bonus: int, face: int) -> int:
     """N-COMBAT-14: attack x units + every accumulated attack bonus token + the die's value."""
     return attack * units + attack_bonus + face
@@ -55,7 +59,7 @@ def damage_dealt(
     d = max(0, d)
     if splash:
         d += target_units - 1
-    return Hit(d, spent)
+    return _new_hit(Hit, (d, spent))
 
 
 def resolve_damage(damage: int, units: int, health: int) -> tuple[int, int]:

@@ -11,7 +11,7 @@ command's record holds everything up to the next choice. Events are folded by
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Literal
 
 import msgspec
@@ -30,7 +30,7 @@ from .damage import (
     retaliation_damage,
     support_amount,
 )
-from .folds import evolve_combat, fold_attack_resolved, own_units
+from .folds import FOLDS, evolve_combat, fold_attack_resolved, own_units
 from .messages import (
     ActivationEnded,
     Aftermath,
@@ -120,6 +120,10 @@ BiomeDraw = Callable[[Combat, DiceStream], tuple[str | None, tuple[Event, ...]]]
 """Draws the combat's biome card: the card (or ``None``) and the events that drew it."""
 
 
+def _no_strategists(seat: str, combat: Combat) -> list[tuple[str, str, int]]:
+    return []
+
+
 def _no_biome_card(combat: Combat, dice: DiceStream) -> tuple[str | None, tuple[Event, ...]]:
     return None, ()
 
@@ -136,6 +140,7 @@ class CombatEnv:
     __slots__ = (
         "_decided",
         "_folds",
+        "_picked",
         "after_win",
         "ambush",
         "blocked",
@@ -170,6 +175,8 @@ class CombatEnv:
         # replays for free. Hot in the battle calculator.
         self._decided: tuple[Combat, tuple[str, list[Command]] | None] | None = None
         self._folds: dict[int, tuple[Event, Combat, Combat]] = {}
+        # The pick stage's candidates that :func:`decision` found (both sides standing).
+        self._picked: tuple[Combat, list[Group]] | None = None
         self.pack = pack
         self.map = game_map
         self.blocked = blocked or (lambda seat, zone: False)
@@ -179,7 +186,7 @@ class CombatEnv:
         self.flare_costs = flare_costs or (lambda seat, zone: None)
         self.ambush = ambush or (lambda seat: None)
         self.after_win = after_win or (lambda seat, unit: [])
-        self.strategists = strategists or (lambda seat, combat: [])
+        self.strategists = strategists or _no_strategists
         self.next_door = next_door or (lambda seat, combat: [])
         self.faces = pack.die.faces
         self.civ_ability = {civ.id: civ.ability for civ in pack.civilisations.values()}
@@ -207,7 +214,8 @@ class CombatEnv:
 
     def fold(self, combat: Combat, event: Event) -> Combat:
         """:func:`evolve_combat`, remembered for :meth:`refold`."""
-        after = evolve_combat(self.pack, combat, event)
+        fold = FOLDS.get(type(event))  # evolve_combat, inlined (hot path)
+        after = combat if fold is None else fold(self.pack, combat, event)
         self._folds[id(event)] = (event, combat, after)
         return after
 
@@ -280,43 +288,60 @@ def _slot_counts(env: CombatEnv, combat: Combat, seat: str) -> dict[str, int]:
 
 def _deploy_options(env: CombatEnv, combat: Combat, seat: str) -> list[Command]:
     free = _slot_counts(env, combat, seat)
+    free_slots = (free["melee"], free["ranged"], free["flex"])
+    sides = combat.sides.get(seat, {})
+    pack = env.pack
     options: list[Command] = []
-    for force in combat.reserve_of(seat):
-        unit = combat_unit(env.pack, force.unit)
-        side = combat.sides.get(seat, {}).get(force.unit)
-        flexible = unit.side(side or "a").flexible_slot
-        own: tuple[SlotKind, ...] = ("melee", "ranged") if flexible else (unit.class_,)
-        slots: list[SlotKind] = [s for s in (*own, "flex") if free[s] > 0]
-        if not slots:  # N-COMBAT-5: the other class's slots only once these are full
-            other: SlotKind = "ranged" if unit.class_ == "melee" else "melee"
-            slots = [other] if free[other] > 0 else []
-        size = unit.group_size
-        groups = -(-force.count // size)
-        # N-COMBAT-4: only splits that use the minimum number of groups.
-        sizes = [
-            k
-            for k in range(1, size + 1)
-            if k <= force.count and force.count - k <= (groups - 1) * size
-        ]
-        options.extend(
-            DeployGroup(unit=force.unit, size=k, slot=s, origin=force.origin)
-            for k in sizes
-            for s in dict.fromkeys(slots)
-        )
+    for force in combat.reserve:
+        if force.owner == seat and force.count > 0:  # Combat.reserve_of, inlined
+            unit = force.unit
+            options.extend(
+                _force_deploys(pack, unit, force.count, force.origin, sides.get(unit), free_slots)
+            )
     return options
+
+
+@lru_cache(maxsize=4096)
+def _force_deploys(
+    pack: ContentPack,
+    unit_id: str,
+    count: int,
+    origin: str,
+    side: Side | None,
+    free_slots: tuple[int, int, int],
+) -> tuple[DeployGroup, ...]:
+    """The ways to deploy one group of ``count`` waiting units (N-COMBAT-4/5), given the
+    free melee, ranged and flex slots (the pack is immutable and hashed by identity)."""
+    free = dict(zip(("melee", "ranged", "flex"), free_slots, strict=True))
+    unit = combat_unit(pack, unit_id)
+    flexible = unit.side(side or "a").flexible_slot
+    own: tuple[SlotKind, ...] = ("melee", "ranged") if flexible else (unit.class_,)
+    slots: list[SlotKind] = [s for s in (*own, "flex") if free[s] > 0]
+    if not slots:  # N-COMBAT-5: the other class's slots only once these are full
+        other: SlotKind = "ranged" if unit.class_ == "melee" else "melee"
+        slots = [other] if free[other] > 0 else []
+    size = unit.group_size
+    groups = -(-count // size)
+    # N-COMBAT-4: only splits that use the minimum number of groups.
+    sizes = [k for k in range(1, size + 1) if k <= count and count - k <= (groups - 1) * size]
+    return tuple(
+        DeployGroup(unit=unit_id, size=k, slot=s, origin=origin)
+        for k in sizes
+        for s in dict.fromkeys(slots)
+    )
 
 
 def targets(combat: Combat, group: Group) -> list[Group]:
     """Enemy groups ``group`` may attack (N-COMBAT-13, N-ABL-4 Aim)."""
     if group.support_only:
         return []
-    enemies = [g for g in combat.groups if g.owner != group.owner and g.units > 0]
+    owner = group.owner
+    enemies = [g for g in combat.groups if g.units and g.owner != owner]
     if group.cls == "ranged" or group.aim:
         return enemies
-    melee = [g for g in enemies if g.melee_target]
-    if melee:
-        return melee
-    return enemies
+    # Group.melee_target, inlined (hot path)
+    melee = [g for g in enemies if g.cls == "melee" or g.slot == "melee"]
+    return melee or enemies
 
 
 def _support_amounts(group: Group) -> list[tuple[Literal["attack", "armor"], int]]:
@@ -333,22 +358,50 @@ def _attack_command(target: int) -> Attack:
 
 
 @cache
-def _support_command(target: int, bonus: Literal["attack", "armor"]) -> Support:
-    return Support(target=target, bonus=bonus)
+def _support_commands(
+    ally: int, kinds: tuple[Literal["attack", "armor"], ...]
+) -> tuple[Support, ...]:
+    return tuple(Support(target=ally, bonus=kind) for kind in kinds)
 
 
 def _action_options(combat: Combat, group: Group) -> list[Command]:
-    # Commands are immutable values: the same few are reused rather than rebuilt (hot path).
-    options: list[Command] = [_attack_command(t.id) for t in targets(combat, group)]
-    if combat.attacks_made == 0:  # N-COMBAT-18: a group that attacked cannot support
-        kinds = [kind for kind, _ in _support_amounts(group)]
-        options.extend(
-            _support_command(ally.id, kind)
-            for ally in combat.groups
-            if ally.units and ally.owner == group.owner and ally.id != group.id
-            for kind in kinds
-        )
+    """Attacks on every target (:func:`targets`), then supports of every ally with each
+    bonus kind the group can give. One pass over the groups (hot path); commands are
+    immutable values, so the same few are reused rather than rebuilt."""
+    owner, me = group.owner, group.id
+    enemies: list[Group] = []
+    allies: list[int] = []
+    for g in combat.groups:
+        if g.units:
+            if g.owner != owner:
+                enemies.append(g)
+            elif g.id != me:
+                allies.append(g.id)
+    if group.support_only:
+        options: list[Command] = []
+    elif group.cls == "ranged" or group.aim:
+        options = [_attack_command(t.id) for t in enemies]
+    else:  # as targets() says, with Group.melee_target inlined
+        melee = [t.id for t in enemies if t.cls == "melee" or t.slot == "melee"]
+        options = [_attack_command(t) for t in melee or [t.id for t in enemies]]
+    if combat.attacks_made == 0 and allies:  # N-COMBAT-18: a group that attacked cannot support
+        kinds = _support_kinds(group.attack, group.armor, group.units, group.reinforce)
+        if kinds:
+            for ally in allies:
+                options.extend(_support_commands(ally, kinds))
     return options
+
+
+@cache
+def _support_kinds(
+    attack: int, armor: int, units: int, reinforce: int
+) -> tuple[Literal["attack", "armor"], ...]:
+    """The bonus kinds a group gives when it supports (N-COMBAT-19: only positive ones)."""
+    amounts: tuple[tuple[Literal["attack", "armor"], int], ...] = (
+        ("attack", support_amount(attack, units, reinforce)),
+        ("armor", support_amount(armor, units, reinforce)),
+    )
+    return tuple(kind for kind, amount in amounts if amount > 0)
 
 
 def _pick_candidates(combat: Combat) -> list[Group]:
@@ -408,8 +461,64 @@ def decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | None
     return found
 
 
+# msgspec matches many keyword arguments slowly (≈ 0.5 µs per event of this size), so the
+# hottest events are built positionally, in their declaration order, checked here.
+_RESOLVED_FIELDS = (
+    "group",
+    "target",
+    "total",
+    "damage",
+    "target_deaths",
+    "bonus_spent",
+    "armor_bonus_spent",
+    "swords",
+    "retaliation",
+    "attacker_deaths",
+    "bloodthirst",
+    "armor_claim",
+    "flare",
+    "ends_activation",
+    "m",
+    "counter_before",
+    "counter_after",
+    "value",
+    "face",
+)
+_DEPLOYED_FIELDS = ("seat", "group", "unit", "units", "slot", "origin")
+for _event, _fields in ((AttackResolved, _RESOLVED_FIELDS), (GroupDeployed, _DEPLOYED_FIELDS)):
+    if tuple(f.name for f in msgspec.structs.fields(_event)) != _fields:  # pragma: no cover
+        raise ImportError(f"{_event.__name__}'s fields changed: update the positional calls")
+
+# Stages that never ask anything once no choice is pending (automatic steps follow).
+_AUTOMATIC = frozenset({"opening", "effects", "round_start", "round_end", "round_effects"})
+
+_RETREAT_OPTIONS: tuple[Command, ...] = (Retreat(retreat=True), Retreat(retreat=False))
+
+
 def _decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | None:
     stage = combat.stage
+    if not combat.pending:  # the hot stages of a round first
+        if stage == "action":
+            group = combat.groups[combat.active] if combat.active >= 0 else None
+            if group is None:
+                return None
+            options = _action_options(combat, group)
+            return (group.owner, options) if options else None
+        if stage == "pick":
+            if not combat.both_standing():
+                return None
+            candidates = _pick_candidates(combat)
+            env._picked = (combat, candidates)
+            if len(candidates) > 1:
+                return candidates[0].owner, [ChooseGroup(group=g.id) for g in candidates]
+            return None
+        if stage in ("retreat_defender", "retreat_attacker"):
+            seat = combat.defender if stage == "retreat_defender" else combat.attacker
+            if seat in combat.no_retreat or seat in combat.withdrawing:
+                return None  # barred (Fight to the Bitter End, a card) or retreating (a card)
+            return seat, list(_RETREAT_OPTIONS)
+        if stage in _AUTOMATIC:
+            return None
     if combat.pending:
         seat, choice = combat.pending[0]
         if choice.startswith("tactic_"):
@@ -435,28 +544,13 @@ def _decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | Non
             return None  # N-ABL-7: joining by Strategise comes first, during set-up
         options = _deploy_options(env, combat, combat.deploying)
         return (combat.deploying, options) if options else None
-    if stage == "pick":
-        if not combat.both_standing():
-            return None
-        candidates = _pick_candidates(combat)
-        if len(candidates) > 1:
-            return candidates[0].owner, [ChooseGroup(group=g.id) for g in candidates]
-        return None
     group = combat.groups[combat.active] if combat.active >= 0 else None
     if stage == "heal" and group is not None:
         return group.owner, [HealGroup(target=g.id) for g in combat.groups_of(group.owner)]
-    if stage == "action" and group is not None:
-        options = _action_options(combat, group)
-        return (group.owner, options) if options else None
     if stage == "deception" and group is not None:
         return group.owner, [Reroll(reroll=True), Reroll(reroll=False)]
     if stage == "after_attack" and group is not None and combat.pending_gain > 0:
         return group.owner, [ClaimArmor(accept=True), ClaimArmor(accept=False)]
-    if stage in ("retreat_defender", "retreat_attacker"):
-        seat = combat.defender if stage == "retreat_defender" else combat.attacker
-        if seat in combat.no_retreat or seat in combat.withdrawing:
-            return None  # barred (Fight to the Bitter End, a card) or retreating (a card)
-        return seat, [Retreat(retreat=True), Retreat(retreat=False)]
     if stage == "backstab":
         if combat.retreating in combat.no_backstab:  # Higher Ground
             return None
@@ -506,8 +600,10 @@ def _winner(combat: Combat) -> str | None:
 def _initiative(env: CombatEnv, combat: Combat, card: str | None) -> dict[str, int]:
     """N-COMBAT-6/7: each type's marker, +1 per matching essence, +1 for mountain defenders."""
     essences = env.pack.biome_cards[card].essences if card else ()
-    values = {}
+    values: dict[str, int] = {}
     for group in combat.groups:
+        if f"{group.owner}/{group.unit}" in values:  # one marker per type and owner
+            continue
         bonus = sum(1 for e in essences if e in env.essences[group.owner])
         if combat.biome == "mountain" and group.owner == combat.defender:
             bonus += 1
@@ -538,8 +634,20 @@ def _roll(
 
 def _resolve(env: CombatEnv, combat: Combat, face_index: int) -> AttackResolved:
     """N-COMBAT-14..17 with the abilities that act on an attack, for the kept die face."""
-    group = combat.groups[combat.active]
-    target = combat.groups[combat.target]
+    groups = combat.groups
+    return _resolve_attack(env, combat, groups[combat.active], groups[combat.target], face_index)
+
+
+def _resolve_attack(
+    env: CombatEnv,
+    combat: Combat,
+    group: Group,
+    target: Group,
+    face_index: int,
+    roll: tuple[int, int] | None = None,
+) -> AttackResolved:
+    """:func:`_resolve` for ``group`` attacking ``target``; ``roll`` (the dice counter before
+    and after the draw) when the event records the roll too."""
     face = env.faces[face_index]
     # N-COMBAT-18: the attack bonus is spent on the first attack of an activation only.
     bonus = group.attack_bonus if combat.attacks_made == 0 or combat.backstab else 0
@@ -559,30 +667,37 @@ def _resolve(env: CombatEnv, combat: Combat, face_index: int) -> AttackResolved:
     if target.retaliation and any(t.id == group.id for t in targets(combat, target)):
         retaliation = retaliation_damage(target.units, target.retaliation)
     attacker_deaths, _ = resolve_damage(group.damage + retaliation, group.units, group.health)
-    owner_ability = env.civ_ability[group.owner]
+    civ_ability = env.civ_ability
+    owner_ability = civ_ability[group.owner]
     # N-CIV-4 Bloodthirst, or a Warcry Totem's (N-STR-3)
-    thirst = target.bloodthirst + (env.civ_ability[target.owner] == "bloodthirst")
+    thirst = target.bloodthirst + (civ_ability[target.owner] == "bloodthirst")
     bloodthirst = thirst if hit.damage > 0 else 0
     claim = 0
     survivors = group.units - attacker_deaths
     if owner_ability == "for_the_king" and deaths and survivors:
         claim = deaths * support_amount(group.armor, survivors, group.reinforce)
-    resolved = AttackResolved(
-        group=group.id,
-        target=target.id,
-        total=total,
-        damage=hit.damage,
-        target_deaths=deaths,
-        bonus_spent=bonus,
-        armor_bonus_spent=hit.armor_bonus_spent,
-        swords=face.swords,
-        retaliation=retaliation,
-        attacker_deaths=attacker_deaths,
-        bloodthirst=bloodthirst if deaths < target.units else 0,
-        armor_claim=claim,
-        flare=deaths if owner_ability == "flare" else 0,
+    drawn: tuple[int | None, ...] = (None,) * 5  # the roll's fields, if recorded here
+    if roll is not None:
+        drawn = (len(env.faces), roll[0], roll[1], face_index, face.value)
+    over = _activation_over(combat, group, target, attacker_deaths, deaths, claim)
+    resolved = AttackResolved(  # positionally: see _RESOLVED_FIELDS
+        group.id,
+        target.id,
+        total,
+        hit.damage,
+        deaths,
+        bonus,
+        hit.armor_bonus_spent,
+        face.swords,
+        retaliation,
+        attacker_deaths,
+        bloodthirst if deaths < target.units else 0,
+        claim,
+        deaths if owner_ability == "flare" else 0,
+        bool(over),
+        *drawn,  # m, counter_before, counter_after, value, face
     )
-    if _activation_over(env, combat, resolved):
+    if over is None and not _extra_attack_left(env, combat, resolved):
         return _replace(resolved, ends_activation=True)
     return resolved
 
@@ -593,6 +708,17 @@ def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, 
     if combat.pending:  # a pending choice with nothing to choose from
         seat, choice = combat.pending[0]
         return (ChoiceResolved(seat=seat, choice=choice, declined=True),)
+    if stage == "pick":
+        picked = env._picked
+        if picked is not None and picked[0] is combat:  # what decision() just found
+            candidates = picked[1]
+        elif not combat.both_standing():
+            return (CombatDecided(winner=_winner(combat)),)
+        else:
+            candidates = _pick_candidates(combat)
+        if not candidates:
+            return (RoundEnded(round=combat.round),)
+        return _activate(env, combat, candidates[0])
     if stage == "deploy":
         if not combat.setup_window:
             opened = _setup_window(env, combat)
@@ -617,13 +743,6 @@ def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, 
         return (CombatOpened(initiative=_initiative(env, combat, combat.biome_card)),)
     if stage == "round_start":
         return (RoundStarted(round=combat.round + 1),)
-    if stage == "pick":
-        if not combat.both_standing():
-            return (CombatDecided(winner=_winner(combat)),)
-        candidates = _pick_candidates(combat)
-        if not candidates:
-            return (RoundEnded(round=combat.round),)
-        return _activate(env, combat, candidates[0])
     if stage == "round_end":
         return (*biome.round_end_damage(env, combat), RoundClosing(round=combat.round))
     if stage == "round_effects":
@@ -690,7 +809,7 @@ def _setup_window(env: CombatEnv, combat: Combat) -> tuple[Event, ...]:
 
 def _strategists(env: CombatEnv, combat: Combat) -> tuple[str, ...]:
     """The sides (attacker first) with units next door that may join by Strategise."""
-    if combat.revealed:
+    if combat.revealed or env.strategists is _no_strategists:
         return ()
     return tuple(s for s in (combat.attacker, combat.defender) if env.strategists(s, combat))
 
@@ -699,7 +818,7 @@ def _activate(env: CombatEnv, combat: Combat, group: Group) -> tuple[Event, ...]
     """N-COMBAT-10/11: ``group`` becomes active; the per-group tactic window opens for the
     players holding a playable option, the group's owner first."""
     activated = GroupActivated(group=group.id)
-    if not any(combat.hands.values()):  # nobody holds a card: the common case, kept cheap
+    if not any(combat.hands.values()):  # nobody holds a card: no window (hot path)
         return (activated,)
     order = (group.owner, combat.opponent(group.owner))
     active = env.fold(combat, activated)  # active-group options need the group active
@@ -782,20 +901,25 @@ def _why_not(combat: Combat, command: Command, rule: str) -> tuple[str, str]:
 def _command_events(
     env: CombatEnv, combat: Combat, seat: str, command: Command, dice: DiceStream
 ) -> tuple[Event, ...]:
-    chosen = tactics.play_events(env, combat, seat, command, dice)
-    if chosen is None:
-        chosen = biome.choice_events(env, combat, seat, command, dice)
-    if chosen is not None:
-        return chosen
+    if combat.pending or isinstance(command, RedirectBiome):
+        chosen = tactics.play_events(env, combat, seat, command, dice)
+        if chosen is None:
+            chosen = biome.choice_events(env, combat, seat, command, dice)
+        if chosen is not None:
+            return chosen
+    if isinstance(command, Attack):  # the common commands first
+        return _attack(env, combat, combat.groups[combat.active], command.target, dice)
+    if isinstance(command, Retreat):
+        return (RetreatChosen(seat=seat, retreat=command.retreat),)
+    if isinstance(command, HealGroup):
+        group = combat.groups[combat.active]
+        target = combat.groups[command.target]
+        amount = min(target.damage, heal_amount(group.units, group.heal))
+        return (Healed(group=group.id, target=target.id, amount=amount),)
     if isinstance(command, DeployGroup):
         return (
-            GroupDeployed(
-                seat=seat,
-                group=len(combat.groups),
-                unit=command.unit,
-                units=command.size,
-                slot=command.slot,
-                origin=command.origin,
+            GroupDeployed(  # positionally: seat, group, unit, units, slot, origin
+                seat, len(combat.groups), command.unit, command.size, command.slot, command.origin
             ),
         )
     if isinstance(command, Strategise):
@@ -808,13 +932,6 @@ def _command_events(
         return (ChoiceResolved(seat=seat, choice="strategise", declined=True),)
     if isinstance(command, ChooseGroup):
         return _activate(env, combat, combat.groups[command.group])
-    if isinstance(command, HealGroup):
-        group = combat.groups[combat.active]
-        target = combat.groups[command.target]
-        amount = min(target.damage, heal_amount(group.units, group.heal))
-        return (Healed(group=group.id, target=target.id, amount=amount),)
-    if isinstance(command, Attack):
-        return _attack(env, combat, combat.groups[combat.active], command.target, dice)
     if isinstance(command, Support):
         group = combat.groups[combat.active]
         amount = dict(_support_amounts(group))[command.bonus]
@@ -830,8 +947,6 @@ def _command_events(
     if isinstance(command, ClaimArmor):
         amount = combat.pending_gain if command.accept else 0
         return (ArmorClaimed(group=combat.active, amount=amount),)
-    if isinstance(command, Retreat):
-        return (RetreatChosen(seat=seat, retreat=command.retreat),)
     if isinstance(command, Backstab):
         if command.group is None or command.target is None:
             return (BackstabDeclined(seat=seat),)
@@ -858,27 +973,42 @@ def _command_events(
 def _attack(
     env: CombatEnv, combat: Combat, group: Group, target: int, dice: DiceStream
 ) -> tuple[Event, ...]:
-    roll = _roll(env, dice, group, target, reroll=False)
     if group.deception:  # N-ABL-8: the owner sees the die, then keeps or re-rolls it
-        return (roll,)
-    aimed = _replace(combat, active=group.id, target=target)
-    return (roll, _resolve(env, aimed, roll.value))
+        return (_roll(env, dice, group, target, reroll=False),)
+    # Otherwise the roll and its result are one event (AttackResolved records the die).
+    before = dice.counter
+    value = dice.draw(len(env.faces))
+    roll = (before, dice.counter)
+    return (_resolve_attack(env, combat, group, combat.groups[target], value, roll),)
 
 
-def _activation_over(env: CombatEnv, combat: Combat, attack: AttackResolved) -> bool:
-    """Whether, after ``attack``, the active group has nothing left to do while the combat
-    goes on: no armor to claim, no backstab, both sides standing, no extra attack."""
-    if attack.armor_claim or combat.backstab:
+def _activation_over(
+    combat: Combat, group: Group, target: Group, attacker_deaths: int, deaths: int, claim: int
+) -> bool | None:
+    """Whether, after ``group``'s attack on ``target``, the group has nothing left to do
+    while the combat goes on: no armor to claim, no backstab, both sides standing, no extra
+    attack. ``None``: only :func:`_extra_attack_left` can tell."""
+    if claim or combat.backstab:
         return False
-    group, target = combat.groups[attack.group], combat.groups[attack.target]
-    standing = {g.owner for g in combat.groups if g.units and g.id not in (group.id, target.id)}
-    if group.units > attack.attacker_deaths:
-        standing.add(group.owner)
-    if target.units > attack.target_deaths:
-        standing.add(target.owner)
-    if len(standing) < 2:
+    groups = combat.groups
+    # Both sides still standing (the attacker and the target are on opposite sides).
+    if group.units == attacker_deaths and not _others_standing(groups, group):
         return False
-    if not group.extra or group.units == attack.attacker_deaths:
+    if target.units == deaths and not _others_standing(groups, target):
+        return False
+    if not group.extra or group.units == attacker_deaths:
         return True
+    return None
+
+
+def _extra_attack_left(env: CombatEnv, combat: Combat, attack: AttackResolved) -> bool:
+    """Whether the attacking group may attack again after ``attack`` (N-COMBAT-18)."""
     after = fold_attack_resolved(env.pack, combat, attack)  # rare: only groups with extra attacks
-    return not (after.attacks_made <= group.extra and targets(after, after.groups[group.id]))
+    group = after.groups[attack.group]
+    return after.attacks_made <= group.extra and bool(targets(after, group))
+
+
+def _others_standing(groups: tuple[Group, ...], group: Group) -> bool:
+    """Whether ``group``'s owner has another group on the board."""
+    owner, gid = group.owner, group.id
+    return any(g.units and g.owner == owner and g.id != gid for g in groups)

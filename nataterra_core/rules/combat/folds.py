@@ -69,7 +69,7 @@ from .messages import (
 )
 from .model import INITIATIVE_CAP, Combat, Force, Group, make_group, replace_group
 
-__all__ = ["evolve_combat", "fold_attack_resolved", "own_units"]
+__all__ = ["FOLDS", "evolve_combat", "fold_attack_resolved", "own_units"]
 
 
 def own_units(pack: ContentPack, combat: Combat, seat: str) -> tuple[Force, ...]:
@@ -100,6 +100,18 @@ def _live_markers(markers: dict[str, int], groups: tuple[Group, ...]) -> dict[st
     if all(key in live for key in markers):
         return markers
     return {key: value for key, value in markers.items() if key in live}
+
+
+def _marker_gone(markers: dict[str, int], groups: tuple[Group, ...], gone: Group) -> dict[str, int]:
+    """:func:`_live_markers` when only ``gone`` has just left the board (every other marker
+    is known to be live)."""
+    key = f"{gone.owner}/{gone.unit}"
+    if key not in markers:
+        return markers
+    owner, unit = gone.owner, gone.unit
+    if any(g.units and g.unit == unit and g.owner == owner for g in groups):
+        return markers
+    return {k: v for k, v in markers.items() if k != key}
 
 
 def _add(counts: dict[str, int], owner: str, n: int) -> dict[str, int]:
@@ -133,9 +145,13 @@ def _deployed(pack: ContentPack, combat: Combat, event: GroupDeployed) -> Combat
 def _take_reserve(
     reserve: tuple[Force, ...], owner: str, unit: str, n: int, origin: str = ""
 ) -> tuple[Force, ...]:
-    key = (owner, unit, origin)
     return tuple(
-        _replace(f, count=f.count - n) if (f.owner, f.unit, f.origin) == key else f for f in reserve
+        [
+            _replace(f, count=f.count - n)
+            if f.unit == unit and f.owner == owner and f.origin == origin
+            else f
+            for f in reserve
+        ]
     )
 
 
@@ -222,6 +238,8 @@ def _initiative_raised(pack: ContentPack, combat: Combat, event: InitiativeRaise
         bonus = {**combat.initiative_bonus, key: combat.initiative_bonus.get(key, 0) + event.amount}
         return _replace(combat, initiative_bonus=bonus)
     # A tactic option during the rounds moves the placed marker (cap 10, N-COMBAT-6).
+    if key not in combat.initiative:  # the type has left the board (N-COMBAT-17)
+        return combat
     markers = {**combat.initiative, key: min(INITIATIVE_CAP, combat.initiative[key] + event.amount)}
     return _with_markers(combat, markers)
 
@@ -429,13 +447,16 @@ def _opened(pack: ContentPack, combat: Combat, event: CombatOpened) -> Combat:
     combat = _with_markers(combat, event.initiative)
     return _replace(
         combat,
+        # Markers only of types still on the board (N-COMBAT-17), so that later folds need
+        # to look again only when a group leaves the board.
+        initiative=_live_markers(combat.initiative, combat.groups),
         melee_waiting=any(g.support_only for g in combat.groups),
         stage="round_start",
     )
 
 
 def _round_started(pack: ContentPack, combat: Combat, event: RoundStarted) -> Combat:
-    fresh = tuple(_replace(g, acted=False) if g.acted else g for g in combat.groups)
+    fresh = tuple([_replace(g, acted=False) if g.acted else g for g in combat.groups])
     # N-CIV-3 (provisional): Spirit's Embrace is offered at the start of each round.
     embrace = tuple(
         (seat, "embrace")
@@ -567,36 +588,54 @@ def _ended_event(pack: ContentPack, combat: Combat, event: CombatEnded) -> Comba
 
 
 def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolved) -> Combat:
-    groups = combat.groups
-    group = groups[event.group]
+    groups = list(combat.groups)
     target = groups[event.target]
-    target = _take_damage(target, event.damage, event.target_deaths)
-    if event.armor_bonus_spent:
-        target = _replace(target, armor_bonus=0)
-    if event.bloodthirst:
-        target = _replace(target, attack_bonus=target.attack_bonus + event.bloodthirst)
-    groups = replace_group(groups, target)
-    group = _take_damage(group, event.retaliation, event.attacker_deaths)
-    if group.units:  # N-COMBAT-14: swords give new tokens once the attack is resolved
-        group = _replace(group, attack_bonus=group.attack_bonus - event.bonus_spent + event.swords)
-    groups = replace_group(groups, group)
-    killed = _add(combat.killed, target.owner, event.target_deaths)
-    killed = _add(killed, group.owner, event.attacker_deaths)
+    # The target takes its damage (N-COMBAT-16), spends its armor bonus, gains Bloodthirst.
+    t_units = target.units - event.target_deaths
+    t_damage = target.damage + event.damage - event.target_deaths * target.health
+    groups[event.target] = _replace(
+        target,
+        units=t_units,
+        damage=t_damage if t_units else 0,
+        armor_bonus=0 if event.armor_bonus_spent else target.armor_bonus,
+        attack_bonus=target.attack_bonus + event.bloodthirst,
+    )
+    group = groups[event.group]
+    g_units = group.units - event.attacker_deaths
+    g_damage = group.damage + event.retaliation - event.attacker_deaths * group.health
+    groups[event.group] = _replace(
+        group,
+        units=g_units,
+        damage=g_damage if g_units else 0,
+        # N-COMBAT-14: swords give new tokens once the attack is resolved
+        attack_bonus=group.attack_bonus - event.bonus_spent + event.swords
+        if g_units
+        else group.attack_bonus,
+        acted=True if event.ends_activation else group.acted,
+    )
+    killed = combat.killed
+    if event.target_deaths:
+        killed = _add(killed, target.owner, event.target_deaths)
+    if event.attacker_deaths:
+        killed = _add(killed, group.owner, event.attacker_deaths)
     destroyed = combat.destroyed
-    if event.target_deaths and not target.units:  # N-WIN-3: wiped out directly
+    if event.target_deaths and not t_units:  # N-WIN-3: wiped out directly
         destroyed = (*destroyed, target.id)
-    if event.attacker_deaths and not group.units:
+    if event.attacker_deaths and not g_units:
         destroyed = (*destroyed, group.id)
-    if event.ends_activation:
-        groups = replace_group(groups, _replace(groups[event.group], acted=True))
     flare = combat.flare
     if event.flare:  # N-CIV-3: the Naga gain flare per unit they defeat
         flare = {**flare, group.owner: flare.get(group.owner, 0) + event.flare}
-    markers = _live_markers(combat.initiative, groups)
+    new_groups = tuple(groups)
+    markers = combat.initiative
+    if not t_units:  # the target left the board: perhaps its type's marker too
+        markers = _marker_gone(markers, new_groups, target)
+    if not g_units:
+        markers = _marker_gone(markers, new_groups, group)
     return _replace(
         combat,
         initiative=markers,
-        groups=_fill_melee_slots(pack, groups) if combat.melee_waiting else groups,
+        groups=_fill_melee_slots(pack, new_groups) if combat.melee_waiting else new_groups,
         killed=killed,
         destroyed=destroyed,
         flare=flare,
@@ -621,7 +660,8 @@ def _fill_melee_slots(pack: ContentPack, groups: tuple[Group, ...]) -> tuple[Gro
     return groups
 
 
-_FOLD: dict[type[Event], Callable[[ContentPack, Combat, Any], Combat]] = {
+# The fold of each combat event type (events of other types leave the combat as it is).
+FOLDS: dict[type[Event], Callable[[ContentPack, Combat, Any], Combat]] = {
     GroupDeployed: _deployed,
     StrategiseOffered: _strategise_offered,
     StrategiseJoined: _strategise_joined,
@@ -676,5 +716,5 @@ _FOLD: dict[type[Event], Callable[[ContentPack, Combat, Any], Combat]] = {
 
 def evolve_combat(pack: ContentPack, combat: Combat, event: Event) -> Combat:
     """Fold one combat event (no dice, no decisions); other events leave the combat as is."""
-    fold = _FOLD.get(type(event))
+    fold = FOLDS.get(type(event))
     return combat if fold is None else fold(pack, combat, event)

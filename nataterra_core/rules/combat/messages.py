@@ -485,7 +485,9 @@ class Healed(Event, frozen=True, tag="healed.v1"):
 
 
 class AttackRolled(Event, frozen=True, tag="attack_rolled.v1"):
-    """The attack die for ``group`` against ``target``: ``value`` indexes the pack's faces."""
+    """The attack die for ``group`` against ``target``, shown before its result because a
+    Deception choice comes first (N-ABL-8): ``value`` indexes the pack's faces. Without
+    Deception, :class:`AttackResolved` records the roll itself."""
 
     group: int
     target: int
@@ -498,8 +500,9 @@ class AttackRolled(Event, frozen=True, tag="attack_rolled.v1"):
     reroll: bool = False
 
 
-class AttackResolved(Event, frozen=True, tag="attack_resolved.v1"):
-    """What the attack did (N-COMBAT-14..17, N-ABL-1/9/12, N-CIV-1/3/4).
+class AttackResolved(Event, frozen=True, tag="attack_resolved.v2"):
+    """What the attack did (N-COMBAT-14..17, N-ABL-1/9/12, N-CIV-1/3/4), and in the common
+    case the die roll that did it.
 
     ``damage`` markers went on the target, killing ``target_deaths``; Retaliation dealt
     ``retaliation`` smite to the attacker, killing ``attacker_deaths``. The attacker's
@@ -508,6 +511,12 @@ class AttackResolved(Event, frozen=True, tag="attack_resolved.v1"):
     ``armor_claim`` is the For the King armor bonus the attacker may now take; ``flare`` the
     Naga flare gained; ``ends_activation`` says the group has nothing left to do (no extra
     attack, no claim, both sides still standing), so its activation ends here.
+
+    When no Deception choice stands between the roll and its result (the common case), this
+    event records the roll itself with the random-event fields of ``DICE.md`` §6: ``m``,
+    ``counter_before``, ``counter_after``, ``value`` (the face index) and ``face`` (its
+    value). After a Deception choice :class:`AttackRolled` recorded the roll, and these
+    fields are ``None`` (omitted in logs). v2: v1 always came after an ``AttackRolled``.
     """
 
     group: int
@@ -524,6 +533,11 @@ class AttackResolved(Event, frozen=True, tag="attack_resolved.v1"):
     armor_claim: int = 0
     flare: int = 0
     ends_activation: bool = False
+    m: int | None = None
+    counter_before: int | None = None
+    counter_after: int | None = None
+    value: int | None = None
+    face: int | None = None
 
 
 class ArmorClaimed(Event, frozen=True, tag="armor_claimed.v1"):

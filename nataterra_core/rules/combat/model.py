@@ -336,14 +336,17 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
 
     def both_standing(self) -> bool:
         """Whether attacker and defender both still have a group on the board."""
+        seat = self.attacker
         attacker = defender = False
         for g in self.groups:
             if g.units:
-                if g.owner == self.attacker:
+                if g.owner == seat:
                     attacker = True
                 else:
                     defender = True
-        return attacker and defender
+                if attacker and defender:
+                    return True
+        return False
 
     def has_groups(self, owner: str) -> bool:
         """Whether ``owner`` still has a group on the board."""

@@ -80,6 +80,10 @@ class DefaultPolicy:
     def choose(self, combat: Combat, seat: str, options: Sequence[Command]) -> Command:
         """Pick by the kind of decision (all options of one decision share a kind)."""
         first = options[0]
+        if isinstance(first, (Attack, Support)):  # the common decision first
+            return self._action(combat, options, first)
+        if isinstance(first, Retreat):
+            return Retreat(retreat=self._losing(combat, seat))
         if isinstance(first, PlayTactic | PassTactics):
             return self._tactic(combat, seat, options)
         if isinstance(first, DeployGroup):
@@ -87,20 +91,10 @@ class DefaultPolicy:
         if isinstance(first, HealGroup):
             heals = [c for c in options if isinstance(c, HealGroup)]
             return max(heals, key=lambda c: combat.groups[c.target].damage)
-        if isinstance(first, Attack | Support):
-            attacks = [c for c in options if isinstance(c, Attack)]
-            if attacks:
-                return min(attacks, key=lambda c: _health_left(combat, c.target))
-            supports = [c for c in options if isinstance(c, Support) and c.bonus == "attack"]
-            if supports:
-                return max(supports, key=lambda c: combat.groups[c.target].attack)
-            return first
         if isinstance(first, Reroll):  # re-roll a negative face
             return Reroll(reroll=self._faces[combat.roll_face] < 0)
         if isinstance(first, ClaimArmor):
             return ClaimArmor(accept=True)
-        if isinstance(first, Retreat):
-            return Retreat(retreat=self._losing(combat, seat))
         if isinstance(first, Backstab):
             stabs = [c for c in options if isinstance(c, Backstab) and c.target is not None]
             return stabs[0] if stabs else first
@@ -130,6 +124,26 @@ class DefaultPolicy:
         if best is not None and best[0] > CARD_WORTH:
             return best[1]
         return next((c for c in options if isinstance(c, PassTactics)), options[-1])
+
+    @staticmethod
+    def _action(combat: Combat, options: Sequence[Command], first: Command) -> Command:
+        """Attack the enemy group closest to dying (the first such), else support the ally
+        with the highest attack."""
+        groups = combat.groups
+        best: Command | None = None
+        least = 0
+        for c in options:
+            if isinstance(c, Attack):
+                target = groups[c.target]
+                left = target.units * target.health - target.damage  # health left
+                if best is None or left < least:
+                    best, least = c, left
+        if best is not None:
+            return best
+        supports = [c for c in options if isinstance(c, Support) and c.bonus == "attack"]
+        if supports:
+            return max(supports, key=lambda c: combat.groups[c.target].attack)
+        return first
 
     def _losing(self, combat: Combat, seat: str) -> bool:
         if not self.retreat_below:
@@ -193,8 +207,3 @@ def _target_value(combat: Combat, seat: str, option: TacticOption, target: int) 
         if effect.kind == "damage" and group.damage + effect.amount >= group.health:
             value -= 5.0
     return value
-
-
-def _health_left(combat: Combat, group_id: int) -> int:
-    group = combat.groups[group_id]
-    return group.units * group.health - group.damage

@@ -56,6 +56,8 @@ __all__ = [
 
 SANDBOX_RULES = RulesRef(id="nataterra-combat-sandbox", version=1)
 
+_replace = msgspec.structs.replace
+
 
 class ForceSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """``count`` units of ``unit`` for ``owner``; ``side`` is the group-card side a tech
@@ -134,6 +136,7 @@ class Sandbox:
         self.content = ContentRef(id=pack.pack_id, sha256=pack.sha256)
         self._envs: dict[int, tuple[Battle, CombatEnv]] = {}
         self._last: tuple[Battle | None, CombatEnv] = (None, CombatEnv(pack))
+        self._decoded: tuple[str, Battle] | None = None
 
     def env(self, battle: Battle) -> CombatEnv:
         """The battle's environment: its biome card (or none) is drawn, and retreats use
@@ -174,8 +177,19 @@ class Sandbox:
         self._battle(options)
 
     def _battle(self, options: Mapping[str, Any]) -> Battle:
+        """The described battle, validated; the same object for the same description (so
+        its environment is built once, not once per battle played)."""
+        text = str(options["battle"])
+        known = self._decoded
+        if known is not None and known[0] == text:
+            return known[1]
+        battle = self._decode_battle(text)
+        self._decoded = (text, battle)
+        return battle
+
+    def _decode_battle(self, text: str) -> Battle:
         try:
-            battle = msgspec.json.decode(str(options["battle"]).encode(), type=Battle)
+            battle = msgspec.json.decode(text.encode(), type=Battle)
         except msgspec.DecodeError as exc:
             raise ValueError(f"bad battle description: {exc}") from exc
         for spec in battle.forces:
@@ -233,7 +247,8 @@ class Sandbox:
     ) -> tuple[Event, ...]:
         """Open the battle, or play one combat decision."""
         battle = state.battle
-        env = self.env(battle)
+        last = self._last
+        env = last[1] if battle is last[0] else self.env(battle)
         if isinstance(command, StartBattle):
             if seat is not None or state.combat is not None:
                 raise IllegalCommand("N-COMBAT-1", "the battle has already started")
@@ -263,28 +278,41 @@ class Sandbox:
 
     def evolve(self, state: SandboxState, event: Event) -> SandboxState:
         """Fold one event."""
-        if isinstance(event, messages.CombatStarted):
+        if type(event) is messages.CombatStarted:
             return msgspec.structs.replace(state, combat=self._combat(state.battle, event))
         assert state.combat is not None
-        combat = self.env(state.battle).refold(state.combat, event)
-        if isinstance(event, messages.AttackRolled):
-            return msgspec.structs.replace(state, combat=combat, counter=event.counter_after)
-        if isinstance(event, messages.CombatEnded):
-            return msgspec.structs.replace(state, combat=combat, result=event)
-        return msgspec.structs.replace(state, combat=combat)
+        battle = state.battle
+        last = self._last
+        env = last[1] if battle is last[0] else self.env(battle)
+        combat = env.refold(state.combat, event)
+        if type(event) is messages.AttackResolved:
+            if event.counter_after is None:  # the roll was its own event (Deception)
+                return _replace(state, combat=combat)
+            return _replace(state, combat=combat, counter=event.counter_after)
+        if type(event) is messages.AttackRolled:
+            return _replace(state, combat=combat, counter=event.counter_after)
+        if type(event) is messages.CombatEnded:
+            return _replace(state, combat=combat, result=event)
+        return _replace(state, combat=combat)
 
     def acting_seats(self, state: SandboxState) -> Sequence[str]:
         """Whoever must decide in the combat now."""
         if state.combat is None or state.result is not None:
             return ()
-        pending = decision(self.env(state.battle), state.combat)
+        battle = state.battle
+        last = self._last
+        env = last[1] if battle is last[0] else self.env(battle)
+        pending = decision(env, state.combat)
         return (pending[0],) if pending else ()
 
     def legal_commands(self, state: SandboxState, seat: str) -> Sequence[Command]:
         """The pending decision's options, for the seat that decides."""
         if state.combat is None or state.result is not None:
             return ()
-        pending = decision(self.env(state.battle), state.combat)
+        battle = state.battle
+        last = self._last
+        env = last[1] if battle is last[0] else self.env(battle)
+        pending = decision(env, state.combat)
         if pending is None or pending[0] != seat:
             return ()
         return pending[1]
