@@ -105,8 +105,15 @@ def contested(state: GameState, ctx: Context | None = None) -> list[tuple[str, s
     for zone, present in owners.items():
         if len(present) > 1:
             attacker = attacker_in(state, present, zone)
-            # N-TEAM-2: allies share zones without a combat
-            pairs.extend((zone, s) for s in present if not teams.allied(state, s, attacker))
+            # N-TEAM-2/4: allies share zones, and fight side by side: one combat per team,
+            # named by its first player in the zone
+            leads: list[str] = []
+            for seat in sorted(present):
+                if not teams.allied(state, seat, attacker) and not any(
+                    teams.allied(state, seat, lead) for lead in leads
+                ):
+                    leads.append(seat)
+            pairs.extend((zone, lead) for lead in leads)
     return sorted(pairs)
 
 
@@ -277,8 +284,8 @@ def decide_combat_phase(
     # an after-combat move onto an unoccupied enemy structure destroys it without a combat.
     fallen: tuple[structures.StructureDestroyed, ...] = ()
     if ended.winner is not None:
-        loser = state.combat.opponent(ended.winner)
-        fallen = structures.lost_combat(after, state.combat.zone, loser)
+        for loser in state.combat.seats_of(state.combat.opponent(ended.winner)):
+            fallen += structures.lost_combat(after, state.combat.zone, loser)
     for event in fallen:
         after = structures.evolve_structure_destroyed(after, event)
     overrun = structures.overrun(ctx, after, (p.zone for p in after.structures), "N-COMBAT-2")
@@ -306,7 +313,7 @@ def _combat(ctx: Context, state: GameState, started: messages.CombatStarted) -> 
     """The combat, with what the game knows of each side beyond the logged forces: hands,
     techs' initiative changes and what structures give the groups (N-STR-3), per zone the
     units may fight from (the combat zone and its neighbours, for Strategise)."""
-    seats = (started.attacker, started.defender)
+    seats = (started.attacker, started.defender, *started.allies)
     hands = {seat: state.player(seat).tactic_hand for seat in seats}
     combat = combat_from_start(started, hands)
     bonus = {
@@ -329,15 +336,22 @@ def _combat(ctx: Context, state: GameState, started: messages.CombatStarted) -> 
 def _start(
     ctx: Context, state: GameState, zone: str, attacker: str, defender: str, dice: DiceStream
 ) -> tuple[Event, ...]:
+    # N-TEAM-4: every player with units in the zone takes part, allies on their lead's side
+    present = present_in(ctx, state, zone)
+    allies = {
+        seat: lead
+        for lead in (attacker, defender)
+        for seat in state.seats
+        if seat != lead and seat in present and teams.allied(state, seat, lead)
+    }
+    seats = (attacker, defender, *allies)
     forces = [
-        Force(s.owner, s.unit, s.count)
-        for s in state.units
-        if s.zone == zone and s.owner in (attacker, defender)
+        Force(s.owner, s.unit, s.count) for s in state.units if s.zone == zone and s.owner in seats
     ]
     forces.extend(  # N-STR-3: the Bone Tower fights as a one-unit group
         Force(p.owner, p.structure, 1)
         for p in structures.fighting_structures(ctx, state)
-        if p.zone == zone and p.owner in (attacker, defender)
+        if p.zone == zone and p.owner in seats
     )
     started = start_combat(
         zone=zone,
@@ -345,9 +359,10 @@ def _start(
         attacker=attacker,
         defender=defender,
         forces=forces,
-        sides={seat: dict(state.player(seat).sides) for seat in (attacker, defender)},
-        stocks={seat: state.player(seat).stock for seat in (attacker, defender)},
-        flare={seat: state.player(seat).flare for seat in (attacker, defender)},
+        sides={seat: dict(state.player(seat).sides) for seat in seats},
+        stocks={seat: state.player(seat).stock for seat in seats},
+        flare={seat: state.player(seat).flare for seat in seats},
+        allies=allies,
     )
     combat = _combat(ctx, state, started)
     with_combat = msgspec.structs.replace(state, combat=combat)

@@ -229,7 +229,7 @@ def score_advanced_combat(
         return ()
     wanted = [
         (seat, condition_id, count)
-        for seat in (combat.attacker, combat.defender)
+        for seat in combat.seats
         for condition_id in state.conditions
         if (count := _combat_cubes(ctx, state, combat, winner, seat, condition_id))
     ]
@@ -245,14 +245,14 @@ def _combat_cubes(
     condition_id: str,
 ) -> int:
     """The cubes ``seat`` earns on ``condition_id`` for ``combat`` (before the per-turn cap)."""
-    enemy = combat.opponent(seat)
+    enemies = set(combat.seats_of(combat.opponent(seat)))  # a team's side (N-TEAM-4)
     if condition_id in (WAR_OF_ATTRITION, SUBJUGATION):
         wiped = (combat.groups[i] for i in combat.destroyed)
         if condition_id == WAR_OF_ATTRITION:
-            return sum(1 for g in wiped if g.owner == enemy and _is_combat_unit(ctx, g.unit))
-        return sum(1 for g in wiped if g.owner == enemy and g.unit in ctx.workers)
-    if winner != seat or not any(
-        g.owner == enemy and _is_combat_unit(ctx, g.unit) for g in combat.groups
+            return sum(1 for g in wiped if g.owner in enemies and _is_combat_unit(ctx, g.unit))
+        return sum(1 for g in wiped if g.owner in enemies and g.unit in ctx.workers)
+    if winner != combat.side(seat) or not any(
+        g.owner in enemies and _is_combat_unit(ctx, g.unit) for g in combat.groups
     ):
         return 0  # the rest need a win against enemy combat units
     if condition_id == TOTAL_DOMINANCE:

@@ -258,6 +258,7 @@ PUBLIC: frozenset[str] = frozenset(
         "retreat_chosen.v1",
         "backstab_declared.v1",
         "backstab_declined.v1",
+        "backstab_ended.v1",
         "combat_decided.v1",
         "injury_resolved.v1",
         "retreat_move_started.v1",

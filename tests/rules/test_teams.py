@@ -10,7 +10,17 @@ from positions import Table, grid_map, position
 from nataterra_core.bots import HeuristicPlayer, play
 from nataterra_core.game import new_game, verify_log
 from nataterra_core.kernel import Event, IllegalCommand
-from nataterra_core.rules.combat.messages import CombatEnded
+from nataterra_core.rules.combat.messages import (
+    Attack,
+    Backstab,
+    ChooseGroup,
+    CombatEnded,
+    HealGroup,
+    Retreat,
+    RetreatChosen,
+    Support,
+)
+from nataterra_core.rules.combat.policies import DefaultPolicy
 from nataterra_core.rules.combat_phase import StartCombat, contested
 from nataterra_core.rules.movement import MoveUnits
 from nataterra_core.rules.resources import ResourcesGathered
@@ -97,17 +107,159 @@ def test_N_TEAM_2_allies_share_zones_without_a_combat() -> None:
     assert any(len(p) > 1 and p[0] == "z31" for p in paths)
 
 
-def test_N_TEAM_2_an_enemy_in_a_shared_zone_fights_one_ally_at_a_time() -> None:
-    t = team_table(
+def in_combat(
+    units: list[tuple[str, str, str, int]],
+    sides: dict[str, dict[str, str]] | None = None,
+    zone: str = "z21",
+) -> Table:
+    """A team position in the combat phase, Velathi attacking the Beasts' side in
+    ``zone`` (z11 is a mountain: no biome card to change the markers)."""
+    rows = [ROWS[0], ". M . . .", ROWS[2]]
+    ctx, state = position(
+        grid_map(rows), units, seats=SEATS, active="velathi", phase="combat", sides=sides
+    )
+    t = Table(ctx, msgspec.structs.replace(state, teams=TEAMS), seed_number=23)
+    t.play(StartCombat(zone=zone, defender="beasts"), "velathi")
+    return t
+
+
+def deploy_all(t: Table) -> None:
+    """Deploy every player's units, largest groups first (the default policy)."""
+    policy = DefaultPolicy(t.ctx.pack)
+    while t.state.combat is not None and t.state.combat.stage == "deploy":
+        t.play(policy.choose(t.state.combat, t.seat, t.legal()))
+
+
+def test_N_TEAM_4_allies_in_a_zone_fight_one_combat_each_with_a_board() -> None:
+    units = [
+        ("velathi", "disciple", "z21", 2),
+        ("humans", "spearman", "z21", 1),
+        ("beasts", "orc", "z21", 1),
+        ("naga", "kambar", "z21", 1),
+    ]
+    ctx, state = position(grid_map(ROWS), units, seats=SEATS, active="velathi", phase="combat")
+    assert contested(msgspec.structs.replace(state, teams=TEAMS), ctx) == [("z21", "beasts")]
+    t = in_combat(units)
+    combat = t.state.combat
+    assert combat is not None
+    assert combat.allies == {"humans": "velathi", "naga": "beasts"}
+    deployers = []
+    while t.state.combat is not None and t.state.combat.stage == "deploy":
+        deployers.append(t.seat)
+        t.play(DefaultPolicy(t.ctx.pack).choose(t.state.combat, t.seat, t.legal()))
+    # each on its own board, the attacker's side first
+    assert list(dict.fromkeys(deployers)) == ["velathi", "humans", "beasts", "naga"]
+    assert {g.owner for g in t.state.combat.groups} == set(SEATS)  # type: ignore[union-attr]
+    t.fight_out()
+    (ended,) = of(t.events, CombatEnded)
+    assert ended.winner in ("velathi", "beasts")  # type: ignore[attr-defined]
+
+
+def test_N_TEAM_4_allies_tied_on_initiative_are_ordered_by_their_side() -> None:
+    # Orc (beasts) and Kambar (naga) both have initiative 6: the beasts' side chooses.
+    t = in_combat(
+        [
+            ("velathi", "cave_golem", "z11", 1),
+            ("beasts", "orc", "z11", 1),
+            ("naga", "kambar", "z11", 1),
+        ],
+        zone="z11",
+    )
+    deploy_all(t)
+    while not any(isinstance(c, ChooseGroup) for c in t.legal()):
+        assert t.state.combat is not None
+        t.play(t.legal()[0])
+    combat = t.state.combat
+    assert combat is not None and t.seat == "beasts"
+    owners = {combat.groups[c.group].owner for c in t.legal() if isinstance(c, ChooseGroup)}
+    assert owners == {"beasts", "naga"}
+
+
+def test_N_TEAM_5_no_attack_on_an_ally_but_support_and_heal_may_reach_one() -> None:
+    t = in_combat(
+        [
+            ("beasts", "orc", "z21", 2),
+            ("naga", "kambar", "z21", 2),
+            ("velathi", "disciple", "z21", 1),
+        ],
+        sides={"beasts": {"orc": "b"}},  # side B: Heal 2
+    )
+    deploy_all(t)
+    seen_action = seen_heal = False
+    while t.state.combat is not None and not (seen_action and seen_heal):
+        combat = t.state.combat
+        commands = t.legal()
+        active = combat.groups[combat.active] if combat.active >= 0 else None
+        if active is not None and active.owner == "beasts":
+            kinds = {type(c) for c in commands}
+            if HealGroup in kinds:
+                healed = {
+                    combat.groups[c.target].owner for c in commands if isinstance(c, HealGroup)
+                }
+                assert healed == {"beasts", "naga"}
+                seen_heal = True
+            if Attack in kinds:
+                attacked = {
+                    combat.groups[c.target].owner for c in commands if isinstance(c, Attack)
+                }
+                supported = {
+                    combat.groups[c.target].owner for c in commands if isinstance(c, Support)
+                }
+                assert attacked == {"velathi"} and "naga" in supported
+                seen_action = True
+        t.play(commands[0])
+    assert seen_action and seen_heal
+
+
+def test_N_TEAM_6_melee_reaches_a_players_ranged_groups_whatever_its_allies_have() -> None:
+    t = in_combat(
         [
             ("velathi", "disciple", "z21", 2),
-            ("humans", "spearman", "z21", 1),
-            ("beasts", "goblin", "z21", 1),
-        ],
-        phase="combat",
+            ("beasts", "orc", "z21", 1),
+            ("naga", "fairy", "z21", 1),
+        ]
     )
-    pairs = contested(t.state, t.ctx)
-    assert pairs and all(defender != "humans" for _, defender in pairs)
+    deploy_all(t)
+    while t.state.combat is not None:
+        combat = t.state.combat
+        commands = t.legal()
+        active = combat.groups[combat.active] if combat.active >= 0 else None
+        if (
+            active is not None
+            and active.owner == "velathi"
+            and any(isinstance(c, Attack) for c in commands)
+        ):
+            targets = {combat.groups[c.target].unit for c in commands if isinstance(c, Attack)}
+            assert targets == {"orc", "fairy"}  # the naga player has no melee group
+            return
+        t.play(commands[0])
+    raise AssertionError("the disciples never attacked")
+
+
+def test_N_COMBAT_24_each_player_of_the_side_that_stays_may_backstab_once() -> None:
+    t = in_combat(
+        [
+            ("velathi", "cave_golem", "z21", 3),
+            ("beasts", "orc", "z21", 1),
+            ("naga", "kambar", "z21", 1),
+        ]
+    )
+    deploy_all(t)
+    asked: list[str] = []
+    while t.state.combat is not None:
+        commands = t.legal()
+        if Retreat(retreat=True) in commands and t.seat == "velathi":
+            t.play(Retreat(retreat=True))
+            continue
+        if any(isinstance(c, Backstab) for c in commands):
+            asked.append(t.seat)
+            stab = next(c for c in commands if isinstance(c, Backstab) and c.group is not None)
+            t.play(stab)
+            continue
+        t.play(DefaultPolicy(t.ctx.pack).choose(t.state.combat, t.seat, commands))
+    retreated = [e for e in of(t.events, RetreatChosen) if e.retreat]  # type: ignore[attr-defined]
+    assert [e.seat for e in retreated] == ["velathi"]  # type: ignore[attr-defined]
+    assert asked == ["beasts", "naga"]  # each player of the side that stays, once, in order
 
 
 def test_N_TEAM_2_allied_workers_in_one_zone_each_gather() -> None:

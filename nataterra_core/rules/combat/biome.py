@@ -52,7 +52,7 @@ EMBRACE_BONUS = 2
 def redirect_cost(env: EnvLike, combat: Combat) -> int | None:
     """N-COMBAT-8: what the Naga pay to take the card's civilisation effect, or ``None``
     when they may not (not a combatant, an ``all`` effect, no lake nearby, too little flare)."""
-    if combat.biome_card is None or "naga" not in (combat.attacker, combat.defender):
+    if combat.biome_card is None or "naga" not in combat.seats:
         return None
     target = env.pack.biome_cards[combat.biome_card].target
     if target in ("all", "naga"):
@@ -70,7 +70,7 @@ def fix_target(
     card = env.pack.biome_cards[combat.biome_card] if combat.biome_card else None
     if card is None:
         return (BiomeTargetFixed(holders=()),)
-    fighting = (combat.attacker, combat.defender)
+    fighting = combat.seats
     if redirected:
         cost = redirect_cost(env, combat) or 0
         holders: tuple[str, ...] = ("naga",)
@@ -121,7 +121,7 @@ def pending_options(env: EnvLike, combat: Combat) -> tuple[str, list[Command]] |
     elif kind in ("bonus_group", "heal_round"):
         options = [ChooseEffectGroup(group=g.id) for g in mine]
     elif kind in ("choose_discarder", "choose_no_retreat"):
-        options = [ChoosePlayer(seat=s) for s in (combat.attacker, combat.defender)]
+        options = [ChoosePlayer(seat=s) for s in combat.seats]
     elif kind in ("embrace", "embrace_free"):  # a card's extra one is paid already
         if (kind == "embrace_free" or combat.flare.get(seat, 0) >= EMBRACE_COST) and mine:
             options = [

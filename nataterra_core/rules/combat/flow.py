@@ -41,6 +41,7 @@ from .messages import (
     Backstab,
     BackstabDeclared,
     BackstabDeclined,
+    BackstabEnded,
     BiomeCardRevealed,
     ChoiceResolved,
     ChooseGroup,
@@ -248,6 +249,7 @@ def combat_from_start(
         reserve=event.forces,
         deploying=event.attacker,
         flare=dict(event.flare),
+        allies=dict(event.allies),
     )
 
 
@@ -260,8 +262,10 @@ def start_combat(
     sides: dict[str, dict[str, Side]],
     stocks: dict[str, Resources],
     flare: dict[str, int] | None = None,
+    allies: dict[str, str] | None = None,
 ) -> CombatStarted:
-    """The event that opens a combat (N-COMBAT-1..3); deployment follows."""
+    """The event that opens a combat (N-COMBAT-1..3); deployment follows. ``allies`` maps
+    each further player of a side to its lead (team games, N-TEAM-4)."""
     return CombatStarted(
         zone=zone,
         biome=biome,
@@ -271,6 +275,7 @@ def start_combat(
         sides={owner: dict(s) for owner, s in sides.items()},
         stocks=dict(stocks),
         flare=dict(flare or {}),
+        allies=dict(allies or {}),
     )
 
 
@@ -335,6 +340,8 @@ def targets(combat: Combat, group: Group) -> list[Group]:
     """Enemy groups ``group`` may attack (N-COMBAT-13, N-ABL-4 Aim)."""
     if group.support_only:
         return []
+    if combat.allies:
+        return _team_targets(combat, group)
     owner = group.owner
     enemies = [g for g in combat.groups if g.units and g.owner != owner]
     if group.cls == "ranged" or group.aim:
@@ -342,6 +349,17 @@ def targets(combat: Combat, group: Group) -> list[Group]:
     # Group.melee_target, inlined (hot path)
     melee = [g for g in enemies if g.cls == "melee" or g.slot == "melee"]
     return melee or enemies
+
+
+def _team_targets(combat: Combat, group: Group) -> list[Group]:
+    """N-TEAM-5/6: never an ally's group; a melee group may attack a player's ranged
+    groups when that player has no melee group, whatever its allies have."""
+    side = combat.side(group.owner)
+    enemies = [g for g in combat.groups if g.units and combat.side(g.owner) != side]
+    if group.cls == "ranged" or group.aim:
+        return enemies
+    with_melee = {g.owner for g in enemies if g.melee_target}
+    return [g for g in enemies if g.melee_target or g.owner not in with_melee]
 
 
 def _support_amounts(group: Group) -> list[tuple[Literal["attack", "armor"], int]]:
@@ -371,15 +389,22 @@ def _action_options(combat: Combat, group: Group) -> list[Command]:
     owner, me = group.owner, group.id
     enemies: list[Group] = []
     allies: list[int] = []
-    for g in combat.groups:
-        if g.units:
-            if g.owner != owner:
-                enemies.append(g)
-            elif g.id != me:
-                allies.append(g.id)
+    if combat.allies:  # N-TEAM-5: allies' groups are supported, never attacked
+        side = combat.side(owner)
+        allies = [
+            g.id for g in combat.groups if g.units and g.id != me and combat.side(g.owner) == side
+        ]
+        enemies = _team_targets(combat, group)
+    else:
+        for g in combat.groups:
+            if g.units:
+                if g.owner != owner:
+                    enemies.append(g)
+                elif g.id != me:
+                    allies.append(g.id)
     if group.support_only:
         options: list[Command] = []
-    elif group.cls == "ranged" or group.aim:
+    elif combat.allies or group.cls == "ranged" or group.aim:
         options = [_attack_command(t.id) for t in enemies]
     else:  # as targets() says, with Group.melee_target inlined
         melee = [t.id for t in enemies if t.cls == "melee" or t.slot == "melee"]
@@ -407,27 +432,37 @@ def _support_kinds(
 def _pick_candidates(combat: Combat) -> list[Group]:
     """The groups that may act next: highest initiative first, the attacker's groups
     first on ties between players; ties within one player are the owner's choice."""
-    groups = combat.groups
+    groups, side = combat.groups, combat.allies.get
     found: list[Group] = []
     for i in combat.order:  # sorted, so the candidates come first and together
         g = groups[i]
         if not g.units or g.acted:
             continue
-        if found and (g.initiative != found[0].initiative or g.owner != found[0].owner):
+        if found and (
+            g.initiative != found[0].initiative
+            or side(g.owner, g.owner) != side(found[0].owner, found[0].owner)
+        ):
             break
         found.append(g)
     return found
 
 
+def _stabber(combat: Combat) -> str:
+    """Who may backstab now: the next player of the side that stays (N-COMBAT-24)."""
+    assert combat.retreating is not None
+    return combat.stabbers[0] if combat.stabbers else combat.opponent(combat.retreating)
+
+
 def _backstab_options(combat: Combat) -> list[Command]:
     retreating = combat.retreating
     assert retreating is not None
+    leaving = set(combat.seats_of(retreating))
     options: list[Command] = []
-    for group in combat.groups_of(combat.opponent(retreating)):
+    for group in combat.groups_of(_stabber(combat)):
         options.extend(
             Backstab(group=group.id, target=t.id)
             for t in targets(combat, group)
-            if t.owner == retreating
+            if t.owner in leaving
         )
     return options
 
@@ -509,8 +544,9 @@ def _decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | Non
                 return None
             candidates = _pick_candidates(combat)
             env._picked = (combat, candidates)
-            if len(candidates) > 1:
-                return candidates[0].owner, [ChooseGroup(group=g.id) for g in candidates]
+            if len(candidates) > 1:  # N-TEAM-4: allies' ties are their side's choice
+                chooser = combat.side(candidates[0].owner)
+                return chooser, [ChooseGroup(group=g.id) for g in candidates]
             return None
         if stage in ("retreat_defender", "retreat_attacker"):
             seat = combat.defender if stage == "retreat_defender" else combat.attacker
@@ -546,7 +582,10 @@ def _decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | Non
         return (combat.deploying, options) if options else None
     group = combat.groups[combat.active] if combat.active >= 0 else None
     if stage == "heal" and group is not None:
-        return group.owner, [HealGroup(target=g.id) for g in combat.groups_of(group.owner)]
+        mates = combat.seats_of(combat.side(group.owner))  # N-TEAM-5: Heal an ally too
+        return group.owner, [
+            HealGroup(target=g.id) for seat in mates for g in combat.groups_of(seat)
+        ]
     if stage == "deception" and group is not None:
         return group.owner, [Reroll(reroll=True), Reroll(reroll=False)]
     if stage == "after_attack" and group is not None and combat.pending_gain > 0:
@@ -556,7 +595,7 @@ def _decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | Non
             return None
         options = _backstab_options(combat)
         assert combat.retreating is not None
-        return (combat.opponent(combat.retreating), [*options, Backstab()]) if options else None
+        return (_stabber(combat), [*options, Backstab()]) if options else None
     if stage == "injuries" and combat.injuries:
         injured = combat.groups[combat.injuries[0]]
         if not combat.stocks.get(injured.owner, Resources()).covers(injured.fee):
@@ -566,7 +605,7 @@ def _decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | Non
             PayInjury(group=injured.id, pay=False),
         ]
     if stage == "retreat_move" and env.map is not None and combat.retreating is not None:
-        seat = combat.retreating
+        seat = _retreat_mover(combat)
         moves: list[Command] = []
         for force in combat.reserve_of(seat):
             for zone in _retreat_destinations(env, combat, seat, force.unit):
@@ -585,11 +624,18 @@ def _decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | Non
 # -- automatic steps --------------------------------------------------------------------
 
 
+def _retreat_mover(combat: Combat) -> str:
+    """The player of the retreating side whose units move next (the lead first)."""
+    assert combat.retreating is not None
+    side = combat.seats_of(combat.retreating)
+    return next((seat for seat in side if combat.reserve_of(seat)), side[0])
+
+
 def _winner(combat: Combat) -> str | None:
     if combat.retreating is not None:
         return combat.opponent(combat.retreating)
-    attacker = combat.has_groups(combat.attacker)
-    defender = combat.has_groups(combat.defender)
+    attacker = combat.side_has_groups(combat.attacker)
+    defender = combat.side_has_groups(combat.defender)
     if attacker and not defender:
         return combat.attacker
     if defender and not attacker:
@@ -605,7 +651,7 @@ def _initiative(env: CombatEnv, combat: Combat, card: str | None) -> dict[str, i
         if f"{group.owner}/{group.unit}" in values:  # one marker per type and owner
             continue
         bonus = sum(1 for e in essences if e in env.essences[group.owner])
-        if combat.biome == "mountain" and group.owner == combat.defender:
+        if combat.biome == "mountain" and combat.side(group.owner) == combat.defender:
             bonus += 1
         key = f"{group.owner}/{group.unit}"
         base = combat_unit(env.pack, group.unit).initiative + combat.initiative_bonus.get(key, 0)
@@ -737,7 +783,7 @@ def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, 
         return biome.fix_target(env, combat, dice, redirected=False)
     if stage == "effects":
         if not combat.before_window:  # N-COMBAT-9: attackers first, then defenders
-            opened = tactics.open_window(env, combat, "before", (combat.attacker, combat.defender))
+            opened = tactics.open_window(env, combat, "before", combat.seats)
             if opened:
                 return opened
         return (CombatOpened(initiative=_initiative(env, combat, combat.biome_card)),)
@@ -760,36 +806,38 @@ def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, 
         return (ActivationEnded(group=combat.active),)
     if stage == "after_attack":
         group = combat.groups[combat.active]
+        if combat.backstab and combat.stabbers[1:] and combat.both_standing():
+            return (BackstabEnded(seat=combat.stabbers[0]),)  # N-COMBAT-24: the next one
         if combat.backstab or not combat.both_standing():
             return (CombatDecided(winner=_winner(combat)),)
         if group.units > 0 and combat.attacks_made <= group.extra and targets(combat, group):
             return (ExtraAttackBegun(group=group.id),)
         return (ActivationEnded(group=group.id),)
     if stage == "backstab":
-        assert combat.retreating is not None
-        return (BackstabDeclined(seat=combat.opponent(combat.retreating)),)
+        return (BackstabDeclined(seat=_stabber(combat)),)
     if stage == "decided":
         return (CombatDecided(winner=_winner(combat)),)
     if stage == "injuries":
         if combat.injuries:  # cannot pay: the unit is lost
             injured = combat.groups[combat.injuries[0]]
             return (InjuryResolved(group=injured.id, paid=False, fee=Resources()),)
-        if combat.retreating is not None:
-            seat = combat.retreating
-            forces = own_units(env.pack, combat, seat)
-            return (RetreatMoveStarted(seat=seat, forces=forces),)
+        if combat.retreating is not None:  # the whole side leaves (N-TEAM-4)
+            return tuple(
+                RetreatMoveStarted(seat=seat, forces=own_units(env.pack, combat, seat))
+                for seat in combat.seats_of(combat.retreating)
+            )
         return (Aftermath(),)
     if stage == "aftermath":
         if combat.deferred:  # N-COMBAT-27: options played earlier resolve now
             return tactics.resolve_deferred(env, combat, dice)
         if not combat.after_window:  # defenders first
-            opened = tactics.open_window(env, combat, "after", (combat.defender, combat.attacker))
+            defenders_first = (*combat.seats_of(combat.defender), *combat.seats_of(combat.attacker))
+            opened = tactics.open_window(env, combat, "after", defenders_first)
             if opened:
                 return opened
         return (*_spoils(env, combat, dice), _ended(combat))
     if stage == "retreat_move":
-        assert combat.retreating is not None
-        seat = combat.retreating
+        seat = _retreat_mover(combat)
         waiting = combat.reserve_of(seat)
         if not waiting:
             return (Aftermath(),)
@@ -804,14 +852,14 @@ def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, 
 
 def _setup_window(env: CombatEnv, combat: Combat) -> tuple[Event, ...]:
     """The set-up tactic window (attackers first), if anyone may play in it."""
-    return tactics.open_window(env, combat, "setup", (combat.attacker, combat.defender))
+    return tactics.open_window(env, combat, "setup", combat.seats)
 
 
 def _strategists(env: CombatEnv, combat: Combat) -> tuple[str, ...]:
     """The sides (attacker first) with units next door that may join by Strategise."""
     if combat.revealed or env.strategists is _no_strategists:
         return ()
-    return tuple(s for s in (combat.attacker, combat.defender) if env.strategists(s, combat))
+    return tuple(s for s in combat.seats if env.strategists(s, combat))
 
 
 def _activate(env: CombatEnv, combat: Combat, group: Group) -> tuple[Event, ...]:
@@ -820,7 +868,7 @@ def _activate(env: CombatEnv, combat: Combat, group: Group) -> tuple[Event, ...]
     activated = GroupActivated(group=group.id)
     if not any(combat.hands.values()):  # nobody holds a card: no window (hot path)
         return (activated,)
-    order = (group.owner, combat.opponent(group.owner))
+    order = (group.owner, *(s for s in combat.seats if s != group.owner))
     active = env.fold(combat, activated)  # active-group options need the group active
     return (activated, *tactics.open_window(env, active, "group", order))
 

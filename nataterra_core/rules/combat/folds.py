@@ -28,6 +28,7 @@ from .messages import (
     AttackRolled,
     BackstabDeclared,
     BackstabDeclined,
+    BackstabEnded,
     BiomeCardRevealed,
     BiomeTargetFixed,
     BonusGranted,
@@ -168,8 +169,10 @@ def _strategise_joined(pack: ContentPack, combat: Combat, event: StrategiseJoine
 def _deployment_ended(pack: ContentPack, combat: Combat, event: DeploymentEnded) -> Combat:
     if combat.revealed:  # an Ambush unit has been placed after the biome card
         return _replace(combat, stage="effects", deploying="")
-    if event.seat == combat.attacker:
-        return _replace(combat, deploying=combat.defender)
+    seats = combat.seats  # attacker's side, then the defender's (N-TEAM-4)
+    following = seats.index(event.seat) + 1
+    if following < len(seats):
+        return _replace(combat, deploying=seats[following])
     return _replace(combat, stage="opening", deploying="")
 
 
@@ -254,7 +257,9 @@ def _with_markers(combat: Combat, markers: dict[str, int]) -> Combat:
     )
     order = tuple(
         g.id
-        for g in sorted(groups, key=lambda g: (-g.initiative, g.owner != combat.attacker, g.id))
+        for g in sorted(
+            groups, key=lambda g: (-g.initiative, combat.side(g.owner) != combat.attacker, g.id)
+        )
     )
     return _replace(combat, initiative=markers, groups=groups, order=order)
 
@@ -460,7 +465,7 @@ def _round_started(pack: ContentPack, combat: Combat, event: RoundStarted) -> Co
     # N-CIV-3 (provisional): Spirit's Embrace is offered at the start of each round.
     embrace = tuple(
         (seat, "embrace")
-        for seat in (combat.attacker, combat.defender)
+        for seat in combat.seats
         if pack.civilisations[seat].ability == "flare"
         and combat.flare.get(seat, 0) >= biome.EMBRACE_COST
     )
@@ -534,8 +539,10 @@ def _round_ended(pack: ContentPack, combat: Combat, event: RoundEnded) -> Combat
 
 def _retreat_chosen(pack: ContentPack, combat: Combat, event: RetreatChosen) -> Combat:
     if event.retreat:
-        stage = "decided" if event.forced else "backstab"
-        return _replace(combat, retreating=event.seat, stage=stage)
+        if event.forced:
+            return _replace(combat, retreating=event.seat, stage="decided")
+        stabbers = combat.seats_of(combat.opponent(event.seat))  # each may backstab once
+        return _replace(combat, retreating=event.seat, stage="backstab", stabbers=stabbers)
     if event.seat == combat.defender:
         return _replace(combat, stage="retreat_attacker")
     return _replace(combat, stage="round_start")
@@ -546,7 +553,19 @@ def _backstab_declared(pack: ContentPack, combat: Combat, event: BackstabDeclare
 
 
 def _backstab_declined(pack: ContentPack, combat: Combat, event: BackstabDeclined) -> Combat:
-    return _replace(combat, stage="decided")
+    rest = combat.stabbers[1:]
+    return _replace(combat, stabbers=rest, stage="backstab" if rest else "decided")
+
+
+def _backstab_ended(pack: ContentPack, combat: Combat, event: BackstabEnded) -> Combat:
+    rest = combat.stabbers[1:]
+    return _replace(
+        combat,
+        stabbers=rest,
+        backstab=False,
+        active=-1,
+        stage="backstab" if rest else "decided",
+    )
 
 
 def _decided(pack: ContentPack, combat: Combat, event: CombatDecided) -> Combat:
@@ -706,6 +725,7 @@ FOLDS: dict[type[Event], Callable[[ContentPack, Combat, Any], Combat]] = {
     RetreatChosen: _retreat_chosen,
     BackstabDeclared: _backstab_declared,
     BackstabDeclined: _backstab_declined,
+    BackstabEnded: _backstab_ended,
     CombatDecided: _decided,
     InjuryResolved: _injury,
     RetreatMoveStarted: _retreat_move,

@@ -243,7 +243,8 @@ COMMANDS: tuple[type[Command], ...] = (
 
 
 class CombatStarted(Event, frozen=True, tag="combat_started.v1"):
-    """A combat begins in ``zone``: the forces of both sides and what they bring."""
+    """A combat begins in ``zone``: the forces of both sides and what they bring;
+    ``allies`` maps each further player of a side to its lead (team games, N-TEAM-4)."""
 
     zone: str
     biome: str
@@ -253,6 +254,7 @@ class CombatStarted(Event, frozen=True, tag="combat_started.v1"):
     sides: dict[str, dict[str, Literal["a", "b"]]]
     stocks: dict[str, Resources]
     flare: dict[str, int] = msgspec.field(default_factory=dict)
+    allies: dict[str, str] = msgspec.field(default_factory=dict)
 
 
 class GroupDeployed(Event, frozen=True, tag="group_deployed.v1"):
@@ -603,6 +605,13 @@ class BackstabDeclared(Event, frozen=True, tag="backstab_declared.v1"):
     target: int
 
 
+class BackstabEnded(Event, frozen=True, tag="backstab_ended.v1"):
+    """``seat`` made its backstab; the next player of its side may make one
+    (N-COMBAT-24)."""
+
+    seat: str
+
+
 class BackstabDeclined(Event, frozen=True, tag="backstab_declined.v1"):
     """No backstab (declined, impossible or barred)."""
 
@@ -697,6 +706,7 @@ EVENTS: tuple[type[Event], ...] = (
     RoundEnded,
     RetreatChosen,
     BackstabDeclared,
+    BackstabEnded,
     BackstabDeclined,
     CombatDecided,
     InjuryResolved,

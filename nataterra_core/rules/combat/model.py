@@ -271,6 +271,9 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
     zone) pairs whose units may join by Strategise. ``setup_window`` says the set-up
     window has opened; ``moved_after_win`` that units moved after the win (Quick Gains or
     a card: the grants do not stack).
+    Team games (N-TEAM-4): ``allies`` maps each further player of a side to its lead (the
+    attacker or the defender); a lead decides its side's retreat; ``stabbers`` are the
+    players of the other side still to make (or decline) their one backstab (N-COMBAT-24).
     """
 
     zone: str
@@ -324,23 +327,41 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
     extra_embraces: tuple[str, ...] = ()
     strategise_zones: tuple[tuple[str, str], ...] = ()
     moved_after_win: bool = False
+    allies: dict[str, str] = msgspec.field(default_factory=dict)
+    stabbers: tuple[str, ...] = ()
     destroyed: tuple[int, ...] = ()
 
+    def side(self, seat: str) -> str:
+        """The side ``seat`` fights on, named by its lead (the attacker or the defender);
+        an ally fights on its lead's side (N-TEAM-4)."""
+        return self.allies.get(seat, seat)
+
     def opponent(self, seat: str) -> str:
-        """The other side of this combat."""
-        return self.defender if seat == self.attacker else self.attacker
+        """The lead of the other side of this combat."""
+        return self.defender if self.allies.get(seat, seat) == self.attacker else self.attacker
+
+    def seats_of(self, lead: str) -> tuple[str, ...]:
+        """The players on ``lead``'s side: the lead, then its allies."""
+        if not self.allies:
+            return (lead,)
+        return (lead, *(s for s, side in self.allies.items() if side == lead))
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """Every player of the combat: the attacker's side, then the defender's."""
+        return (*self.seats_of(self.attacker), *self.seats_of(self.defender))
 
     def groups_of(self, owner: str) -> list[Group]:
         """``owner``'s groups still on the board."""
         return [g for g in self.groups if g.owner == owner and g.units > 0]
 
     def both_standing(self) -> bool:
-        """Whether attacker and defender both still have a group on the board."""
-        seat = self.attacker
+        """Whether both sides still have a group on the board."""
+        seat, allies = self.attacker, self.allies
         attacker = defender = False
         for g in self.groups:
             if g.units:
-                if g.owner == seat:
+                if g.owner == seat or (allies and allies.get(g.owner) == seat):
                     attacker = True
                 else:
                     defender = True
@@ -351,6 +372,10 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
     def has_groups(self, owner: str) -> bool:
         """Whether ``owner`` still has a group on the board."""
         return any(g.units and g.owner == owner for g in self.groups)
+
+    def side_has_groups(self, lead: str) -> bool:
+        """Whether anyone on ``lead``'s side still has a group on the board."""
+        return any(self.has_groups(seat) for seat in self.seats_of(lead))
 
     def reserve_of(self, owner: str) -> list[Force]:
         """``owner``'s units not on a board."""

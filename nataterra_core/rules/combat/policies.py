@@ -152,9 +152,11 @@ class DefaultPolicy:
 
 
 def _outnumbered(combat: Combat, seat: str, share: float) -> bool:
-    """Whether ``seat``'s units on the boards are fewer than ``share`` of the opponent's."""
-    mine = sum(g.units for g in combat.groups_of(seat))
-    theirs = sum(g.units for g in combat.groups_of(combat.opponent(seat)))
+    """Whether ``seat``'s side has fewer units on the boards than ``share`` of the other
+    side's (allies count with their side, N-TEAM-4)."""
+    mine_side, enemy = combat.side(seat), combat.opponent(seat)
+    mine = sum(g.units for g in combat.groups if g.units and combat.side(g.owner) == mine_side)
+    theirs = sum(g.units for g in combat.groups if g.units and combat.side(g.owner) == enemy)
     return mine < share * max(1, theirs)
 
 

@@ -77,9 +77,10 @@ def _targets(env: TacticEnv, combat: Combat, seat: str, option: TacticOption) ->
     if "own_group" in kinds:
         return [{"target": g.id} for g in combat.groups_of(seat)]
     if "enemy_group" in kinds:
-        return [{"target": g.id} for g in combat.groups_of(combat.opponent(seat))]
+        enemy = combat.opponent(seat)
+        return [{"target": g.id} for s in combat.seats_of(enemy) for g in combat.groups_of(s)]
     if "any_player" in kinds:
-        return [{"player": s} for s in (combat.attacker, combat.defender)]
+        return [{"player": s} for s in combat.seats]
     if "zone" in kinds:
         return [{"zone": z} for z in env.zones_next_door(seat, combat)]
     return [{}]
