@@ -16,6 +16,8 @@ from nataterra_core.rules.combat.messages import (
     ChooseGroup,
     CombatEnded,
     HealGroup,
+    PassTactics,
+    PlayTactic,
     Retreat,
     RetreatChosen,
     Support,
@@ -111,6 +113,7 @@ def in_combat(
     units: list[tuple[str, str, str, int]],
     sides: dict[str, dict[str, str]] | None = None,
     zone: str = "z21",
+    hands: dict[str, tuple[str, ...]] | None = None,
 ) -> Table:
     """A team position in the combat phase, Velathi attacking the Beasts' side in
     ``zone`` (z11 is a mountain: no biome card to change the markers)."""
@@ -118,6 +121,8 @@ def in_combat(
     ctx, state = position(
         grid_map(rows), units, seats=SEATS, active="velathi", phase="combat", sides=sides
     )
+    for seat, hand in (hands or {}).items():
+        state = state.with_player(msgspec.structs.replace(state.player(seat), tactic_hand=hand))
     t = Table(ctx, msgspec.structs.replace(state, teams=TEAMS), seed_number=23)
     t.play(StartCombat(zone=zone, defender="beasts"), "velathi")
     return t
@@ -360,3 +365,30 @@ def test_N_TURN_3_team_games_between_heuristic_bots_finish_and_verify() -> None:
         assert verify_log(session.log_bytes()).valid
     assert all(r.winners in (TEAMS[0], TEAMS[1]) for r in results if r.reason != "turn_limit")
     assert sum(r.reason == "turn_limit" for r in results) <= 2
+
+
+def test_N_TEAM_4_an_allys_withdrawal_takes_its_side_out() -> None:
+    """Watchtowers played by the Humans (not their side's lead) withdraws the whole side."""
+    t = in_combat(
+        [
+            ("velathi", "cave_golem", "z21", 2),
+            ("humans", "spearman", "z21", 2),
+            ("beasts", "orc", "z21", 2),
+        ],
+        hands={"humans": ("watchtowers",)},
+    )
+    policy = DefaultPolicy(t.ctx.pack)
+    asked = False
+    while t.state.combat is not None:
+        commands = t.legal()
+        withdraw = PlayTactic(card="watchtowers", option=1)
+        asked |= any(isinstance(c, Retreat) for c in commands) and t.seat == "velathi"
+        if withdraw in commands:
+            t.play(withdraw)
+        elif PassTactics() in commands:
+            t.play(PassTactics())
+        else:
+            t.play(policy.choose(t.state.combat, t.seat, commands))
+    retreats = [e for e in of(t.events, RetreatChosen) if e.retreat]  # type: ignore[attr-defined]
+    assert [(e.seat, e.forced) for e in retreats] == [("velathi", True)]  # type: ignore[attr-defined]
+    assert not asked

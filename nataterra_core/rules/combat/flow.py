@@ -550,7 +550,7 @@ def _decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | Non
             return None
         if stage in ("retreat_defender", "retreat_attacker"):
             seat = combat.defender if stage == "retreat_defender" else combat.attacker
-            if seat in combat.no_retreat or seat in combat.withdrawing:
+            if _side_in(combat, seat, combat.no_retreat + combat.withdrawing):
                 return None  # barred (Fight to the Bitter End, a card) or retreating (a card)
             return seat, list(_RETREAT_OPTIONS)
         if stage in _AUTOMATIC:
@@ -622,6 +622,14 @@ def _decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | Non
 
 
 # -- automatic steps --------------------------------------------------------------------
+
+
+def _side_in(combat: Combat, lead: str, seats: tuple[str, ...]) -> bool:
+    """Whether a player of ``lead``'s side is among ``seats`` (a side retreats as one:
+    a card that bars or forces one player's retreat does so for its side)."""
+    if not seats:
+        return False
+    return lead in seats or any(s in seats for s in combat.seats_of(lead))
 
 
 def _retreat_mover(combat: Combat) -> str:
@@ -799,7 +807,9 @@ def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, 
         return (RoundEffectsResolved(round=combat.round),)
     if stage in ("retreat_defender", "retreat_attacker"):  # barred, or withdrawing by a card
         seat = combat.defender if stage == "retreat_defender" else combat.attacker
-        if seat in combat.withdrawing and seat not in combat.no_retreat:
+        if _side_in(combat, seat, combat.withdrawing) and not _side_in(
+            combat, seat, combat.no_retreat
+        ):
             return (RetreatChosen(seat=seat, retreat=True, forced=True),)  # no backstab
         return (RetreatChosen(seat=seat, retreat=False),)
     if stage == "action":  # nothing to attack and nobody to support: the group passes
