@@ -49,14 +49,16 @@ def damage_dealt(
     Armor (per group) applies first; only if damage remains are *all* the target's armor
     bonus tokens spent. Pierce ignores ``units x level`` armor, then armor bonus.
     """
+    # max(0, x) written as comparisons: this runs for every attack (hot path).
     p = attacking_units * pierce
-    armor_left = max(0, armor - p)
-    pierce_left = max(0, p - armor)
+    armor_left = armor - p if armor > p else 0
+    pierce_left = p - armor if p > armor else 0
     d = total - armor_left
     spent = d > 0 and armor_bonus > 0
-    if spent:
-        d -= max(0, armor_bonus - pierce_left)
-    d = max(0, d)
+    if spent and armor_bonus > pierce_left:
+        d -= armor_bonus - pierce_left
+    if d < 0:
+        d = 0
     if splash:
         d += target_units - 1
     return _new_hit(Hit, (d, spent))
@@ -65,7 +67,9 @@ def damage_dealt(
 def resolve_damage(damage: int, units: int, health: int) -> tuple[int, int]:
     """N-COMBAT-16: markers accumulate; while markers ≥ health one unit dies and ``health``
     markers go. Returns (deaths, markers left); a wiped-out group keeps none."""
-    deaths = min(units, damage // health)
+    deaths = damage // health
+    if deaths > units:
+        deaths = units
     left = damage - deaths * health
     return deaths, (0 if deaths == units else left)
 

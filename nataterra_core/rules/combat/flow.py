@@ -370,31 +370,30 @@ def _support_amounts(group: Group) -> list[tuple[Literal["attack", "armor"], int
     return [(kind, amount) for kind, amount in amounts if amount > 0]
 
 
-@cache
-def _attack_command(target: int) -> Attack:
-    return Attack(target=target)
-
-
-@cache
-def _support_commands(
-    ally: int, kinds: tuple[Literal["attack", "armor"], ...]
-) -> tuple[Support, ...]:
-    return tuple(Support(target=ally, bonus=kind) for kind in kinds)
+# Action options by (attack targets, allies, support kinds): a few hundred distinct lists
+# over a whole battle calculator run, so one dict lookup instead of building commands.
+_ACTION_OPTIONS: dict[
+    tuple[tuple[int, ...], tuple[int, ...], tuple[Literal["attack", "armor"], ...]],
+    tuple[Command, ...],
+] = {}
+_ACTION_OPTIONS_MAX = 4096
 
 
 def _action_options(combat: Combat, group: Group) -> list[Command]:
     """Attacks on every target (:func:`targets`), then supports of every ally with each
     bonus kind the group can give. One pass over the groups (hot path); commands are
-    immutable values, so the same few are reused rather than rebuilt."""
+    immutable values, so the same lists are reused rather than rebuilt."""
     owner, me = group.owner, group.id
     enemies: list[Group] = []
     allies: list[int] = []
+    attacks: tuple[int, ...] = ()
     if combat.allies:  # N-TEAM-5: allies' groups are supported, never attacked
         side = combat.side(owner)
         allies = [
             g.id for g in combat.groups if g.units and g.id != me and combat.side(g.owner) == side
         ]
-        enemies = _team_targets(combat, group)
+        if not group.support_only:
+            attacks = tuple([t.id for t in _team_targets(combat, group)])
     else:
         for g in combat.groups:
             if g.units:
@@ -402,19 +401,27 @@ def _action_options(combat: Combat, group: Group) -> list[Command]:
                     enemies.append(g)
                 elif g.id != me:
                     allies.append(g.id)
-    if group.support_only:
-        options: list[Command] = []
-    elif combat.allies or group.cls == "ranged" or group.aim:
-        options = [_attack_command(t.id) for t in enemies]
+    if group.support_only or combat.allies:
+        pass
+    elif group.cls == "ranged" or group.aim:
+        attacks = tuple([t.id for t in enemies])
     else:  # as targets() says, with Group.melee_target inlined
-        melee = [t.id for t in enemies if t.cls == "melee" or t.slot == "melee"]
-        options = [_attack_command(t) for t in melee or [t.id for t in enemies]]
+        attacks = tuple([t.id for t in enemies if t.cls == "melee" or t.slot == "melee"])
+        attacks = attacks or tuple([t.id for t in enemies])
+    kinds: tuple[Literal["attack", "armor"], ...] = ()
     if combat.attacks_made == 0 and allies:  # N-COMBAT-18: a group that attacked cannot support
         kinds = _support_kinds(group.attack, group.armor, group.units, group.reinforce)
-        if kinds:
-            for ally in allies:
-                options.extend(_support_commands(ally, kinds))
-    return options
+    key = (attacks, tuple(allies) if kinds else (), kinds)
+    options = _ACTION_OPTIONS.get(key)
+    if options is None:
+        options = (
+            *(Attack(target=t) for t in attacks),
+            *(Support(target=ally, bonus=kind) for ally in key[1] for kind in kinds),
+        )
+        if len(_ACTION_OPTIONS) >= _ACTION_OPTIONS_MAX:
+            _ACTION_OPTIONS.clear()
+        _ACTION_OPTIONS[key] = options
+    return list(options)
 
 
 @cache
