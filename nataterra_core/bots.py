@@ -693,7 +693,7 @@ class HeuristicPlayer:
             )
             for c in commands
             if isinstance(c, Build)
-            and (player.stock - _cost(pack.structures[c.structure].cost)).covers(reserve)
+            and (player.stock - Resources.of(pack.structures[c.structure].cost)).covers(reserve)
         ]
         chosen_build = self._best(builds)
         if chosen_build is not None:
@@ -714,7 +714,7 @@ class HeuristicPlayer:
     def _tech_price(self, research: Research) -> Resources:
         card = self._pack.techs[research.tech]
         cost = card.cost if card.kind == "resource" else card.option(research.option or "a").cost
-        return Resources() if cost is None else _cost(cost)
+        return Resources() if cost is None else Resources.of(cost)
 
     def _cheapest(self, researches: Sequence[Research]) -> Research:
         def price(r: Research) -> tuple[int, int]:
@@ -751,7 +751,3 @@ class HeuristicPlayer:
 def effect_value_per(each: Cost, times: int) -> float:
     """The worth :func:`option_value` gives ``times`` a per-thing gain of ``each``."""
     return 0.5 * times * (each.food + each.wood + each.metal)
-
-
-def _cost(cost: Cost) -> Resources:
-    return Resources(cost.food, cost.wood, cost.metal)

@@ -16,7 +16,7 @@ from typing import Literal
 
 import msgspec
 
-from nataterra_core.content.schema import Bonus, Cost, TechCard
+from nataterra_core.content.schema import Bonus, TechCard
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
 
 from .context import Context
@@ -104,13 +104,9 @@ COMMANDS: tuple[type[Command], ...] = (Recruit, Research)
 EVENTS: tuple[type[Event], ...] = (Recruited, Researched, TechResolved, BonusResolved)
 
 
-def _resources(cost: Cost) -> Resources:
-    return Resources(cost.food, cost.wood, cost.metal)
-
-
 def unit_cost(ctx: Context, player: PlayerState, unit: str) -> Resources:
     """What recruiting ``unit`` costs ``player``, with its techs' cost changes (never below 0)."""
-    base = _resources(ctx.unit(unit).cost)
+    base = Resources.of(ctx.unit(unit).cost)
     change = player.cost_mods.get(unit)
     if change is None:
         return base
@@ -122,9 +118,9 @@ def _tech_cost(player: PlayerState, card: TechCard, option: Side | None) -> Reso
     """What researching ``card`` (``option``) costs ``player``, less any pending tech
     discount (a tactic card's, N-TAC-3); ``None`` when the option does not fit the card."""
     if card.kind == "resource":
-        cost = _resources(card.cost) if option is None and card.cost else None
+        cost = Resources.of(card.cost) if option is None and card.cost else None
     else:
-        cost = None if option is None else _resources(card.option(option).cost)
+        cost = None if option is None else Resources.of(card.option(option).cost)
     return None if cost is None else cost.discounted(player.tech_discount)
 
 

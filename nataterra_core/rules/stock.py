@@ -3,9 +3,22 @@ multipliers share. Kept apart so that every rules module can use it without impo
 
 from __future__ import annotations
 
+from typing import Protocol
+
 import msgspec
 
-__all__ = ["Resources"]
+__all__ = ["Amounts", "Resources"]
+
+
+class Amounts(Protocol):
+    """Anything with food, wood and metal amounts (a content pack's ``Cost``)."""
+
+    @property
+    def food(self) -> int: ...
+    @property
+    def wood(self) -> int: ...
+    @property
+    def metal(self) -> int: ...
 
 
 class Resources(msgspec.Struct, frozen=True):
@@ -14,6 +27,11 @@ class Resources(msgspec.Struct, frozen=True):
     food: int = 0
     wood: int = 0
     metal: int = 0
+
+    @classmethod
+    def of(cls, amounts: Amounts) -> Resources:
+        """The same amounts as a value of this type (from a pack's ``Cost``)."""
+        return cls(amounts.food, amounts.wood, amounts.metal)
 
     def __add__(self, other: Resources) -> Resources:
         return Resources(self.food + other.food, self.wood + other.wood, self.metal + other.metal)

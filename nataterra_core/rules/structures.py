@@ -205,10 +205,6 @@ def _graded(ctx: Context, state: GameState, placed: PlacedStructure, base: int) 
 _NO_DISCOUNT = Resources()
 
 
-def _cost(structure: Structure) -> Resources:
-    return Resources(structure.cost.food, structure.cost.wood, structure.cost.metal)
-
-
 def copies_left(ctx: Context, state: GameState, seat: str, structure: str) -> int:
     """How many more ``structure`` tiles ``seat`` may place (Ruling: copies on the map)."""
     built = sum(1 for p in state.structures if p.owner == seat and p.structure == structure)
@@ -245,7 +241,9 @@ def build_cost(
 ) -> Resources:
     """What ``player`` pays for ``structure``: its cost less the player's pending discount
     and ``discount`` (tactic cards, N-TAC-3)."""
-    return _cost(ctx.pack.structures[structure]).discounted(player.structure_discount + discount)
+    return Resources.of(ctx.pack.structures[structure].cost).discounted(
+        player.structure_discount + discount
+    )
 
 
 def legal_builds(

@@ -205,7 +205,7 @@ def _choices(
     sites: list[tuple[str | None, str | None]] = [(None, None)]
     for spec in option.effects:
         if spec.kind == "build_structure":
-            discount = _resources(spec)
+            discount = Resources.of(spec.resources)
             sites = [
                 (b.zone, b.structure)
                 for b in structures.legal_builds(ctx, state, seat, discount=discount)
@@ -216,16 +216,8 @@ def _choices(
         yield zone, structure, discard
 
 
-def _resources(spec: EffectSpec) -> Resources:
-    return Resources(spec.resources.food, spec.resources.wood, spec.resources.metal)
-
-
-def _cost(option: TacticOption) -> Resources:
-    return Resources(option.cost.food, option.cost.wood, option.cost.metal)
-
-
 def _affordable(player: PlayerState, option: TacticOption) -> bool:
-    return player.stock.covers(_cost(option)) and player.flare >= option.flare
+    return player.stock.covers(Resources.of(option.cost)) and player.flare >= option.flare
 
 
 def legal_plays(ctx: Context, state: GameState, seat: str) -> list[PlayTactic]:
@@ -284,7 +276,7 @@ def decide_play(
     if not _affordable(player, option):
         raise IllegalCommand(
             "N-TAC-1",
-            f"the option costs {_cost(option)} and {option.flare} flare; you hold "
+            f"the option costs {Resources.of(option.cost)} and {option.flare} flare; you hold "
             f"{player.stock} and {player.flare} flare",
         )
     if not condition_met(ctx, state, seat, option):
@@ -303,7 +295,7 @@ def decide_play(
         card=command.card,
         option=command.option,
         phase=state.phase,
-        cost=_cost(option),
+        cost=Resources.of(option.cost),
         flare=option.flare,
         discarded=command.discard,
     )
@@ -352,7 +344,7 @@ def _effect_events(
         return draw_tactic_events(state, seat, dice)
     if kind == "gain_resources":
         times = counted(ctx, state, seat, spec) if spec.per else 1
-        return (ResourcesGained(seat=seat, resources=_resources(spec).scaled(times)),)
+        return (ResourcesGained(seat=seat, resources=Resources.of(spec.resources).scaled(times)),)
     if kind == "gain_flare":
         return (ResourcesGained(seat=seat, flare=spec.amount),)
     if kind in ("extra_movement", "grant_stealth") and zone is not None:
@@ -375,7 +367,9 @@ def _effect_events(
         return (UnitReplaced(seat=seat, zone=zone, removed=spec.replaces, recruited=spec.unit),)
     if kind == "build_structure" and zone is not None and command.structure is not None:
         build = structures.Build(structure=command.structure, zone=zone)
-        return structures.decide_build(ctx, state, seat, build, discount=_resources(spec))
+        return structures.decide_build(
+            ctx, state, seat, build, discount=Resources.of(spec.resources)
+        )
     if kind == "destroy_structure" and zone is not None:
         placed = state.structure_in(zone)
         assert placed is not None and placed.owner == seat
@@ -394,7 +388,7 @@ def _effect_events(
         return () if unlocked is None else (StructureUnlocked(seat=seat, structure=unlocked),)
     if kind in ("structure_discount", "tech_discount"):
         which = kind.removesuffix("_discount")
-        return (DiscountGranted(seat=seat, kind=which, amount=_resources(spec)),)
+        return (DiscountGranted(seat=seat, kind=which, amount=Resources.of(spec.resources)),)
     raise ValueError(f"{kind!r} is not an effect of the {state.phase} phase")
 
 

@@ -92,8 +92,7 @@ def effect_events(
             events.extend(env.draw_tactic(seat, dice))
         return tuple(events)
     if kind == "gain_resources":  # N-RES-3: never multiplied
-        gain = Resources(spec.resources.food, spec.resources.wood, spec.resources.metal)
-        return (ResourcesGained(seat=seat, resources=gain),)
+        return (ResourcesGained(seat=seat, resources=Resources.of(spec.resources)),)
     if kind == "gain_flare":
         return (ResourcesGained(seat=seat, flare=amount),)
     if kind == "no_retreat" and player is not None:

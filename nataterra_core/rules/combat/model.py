@@ -223,9 +223,7 @@ def _template(pack: ContentPack, unit_id: str, side: Literal["a", "b"] | None) -
         armor=card.armor,
         health=card.health,
         injury=injury.threshold if injury else 0,
-        fee=Resources(injury.fee.food, injury.fee.wood, injury.fee.metal)
-        if injury
-        else Resources(),
+        fee=Resources.of(injury.fee) if injury else Resources(),
         pierce=levels.get("pierce", 0),
         heal=levels.get("heal", 0),
         aim=levels.get("aim", 0),

@@ -87,7 +87,7 @@ def _targets(env: TacticEnv, combat: Combat, seat: str, option: TacticOption) ->
 
 
 def _affordable(combat: Combat, seat: str, option: TacticOption) -> bool:
-    cost = Resources(option.cost.food, option.cost.wood, option.cost.metal)
+    cost = Resources.of(option.cost)
     stock = combat.stocks.get(seat, Resources())
     return stock.covers(cost) and combat.flare.get(seat, 0) >= option.flare
 
@@ -137,7 +137,7 @@ def play_events(
             card=command.card,
             option=command.option,
             target=command.target,
-            cost=Resources(option.cost.food, option.cost.wood, option.cost.metal),
+            cost=Resources.of(option.cost),
             flare=option.flare,
             deferred=deferred,
         ),
