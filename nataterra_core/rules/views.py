@@ -245,7 +245,6 @@ PUBLIC: frozenset[str] = frozenset(
         "group_deployed.v1",
         "deployment_ended.v1",
         "combat_opened.v1",
-        "round_started.v1",
         "group_activated.v1",
         "healed.v1",
         "attack_rolled.v1",

@@ -16,8 +16,9 @@ import pytest
 from combat_helpers import FACES, GAME_ID, PACK, Fight, any_dice, deployed, dice_giving
 from positions import grid_map, position
 
-from nataterra_core.kernel import DiceStream, Event, IllegalCommand, Setup
+from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand, Setup
 from nataterra_core.rules.combat.messages import (
+    ActivationEnded,
     ArmorClaimed,
     Attack,
     AttackResolved,
@@ -41,14 +42,16 @@ from nataterra_core.rules.combat.messages import (
     RetreatChosen,
     RetreatMoveStarted,
     RetreatUnits,
+    RoundClosing,
+    RoundEffectsResolved,
     RoundEnded,
-    RoundStarted,
     SpiritsEmbrace,
     Support,
     Supported,
     UnitsRetreated,
 )
 from nataterra_core.rules.combat.model import Force
+from nataterra_core.rules.combat.policies import DefaultPolicy
 from nataterra_core.rules.combat.sandbox import (
     Battle,
     ForceSpec,
@@ -450,7 +453,14 @@ def test_N_COMBAT_13_melee_reaches_ranged_when_no_melee_left() -> None:
 
 
 def _activated(fight: Fight) -> list[int]:
-    return [e.group for e in fight.of_type(GroupActivated)]  # type: ignore[attr-defined]
+    """The groups in the order they became active: a chosen group is logged as
+    ``GroupActivated``; a forced one shows in its first action."""
+    acting = (GroupActivated, AttackResolved, Healed, Supported, ActivationEnded)
+    order: list[int] = []
+    for event in fight.events:
+        if isinstance(event, acting) and (not order or order[-1] != event.group):
+            order.append(event.group)
+    return order
 
 
 def test_N_COMBAT_10_attacker_first_on_ties_and_owner_chooses_within() -> None:
@@ -464,13 +474,14 @@ def test_N_COMBAT_10_attacker_first_on_ties_and_owner_chooses_within() -> None:
     fight.decide(ChooseGroup(group=orcs[1]))  # the owner's choice, not deployment order
     attack_first_target(fight, dice_giving(0))
     attack_first_target(fight, dice_giving(0))
-    assert _activated(fight) == [orcs[1], orcs[0], spearmen.id]
+    assert _activated(fight) == [orcs[1], orcs[0]]
+    assert fight.combat.active == spearmen.id  # forced: no choice, no GroupActivated
 
     # The Humans attacking: their tied group acts first, then the Beasts choose.
     fight = deployed("humans", "beasts", forces)
     spearmen = fight.group("humans", "spearman")
     orcs = [g.id for g in fight.combat.groups if g.unit == "orc"]
-    assert _activated(fight) == [spearmen.id]
+    assert fight.combat.active == spearmen.id
     attack_first_target(fight, dice_giving(-1))  # 8 damage: no kill, no For the King claim
     assert fight.seat == "beasts"
     assert fight.options == [ChooseGroup(group=orcs[0]), ChooseGroup(group=orcs[1])]
@@ -491,6 +502,71 @@ def test_N_COMBAT_10_descending_initiative() -> None:
         attack_first_target(fight, dice_giving(-1))
     order = [fight.combat.groups[i].unit for i in _activated(fight)]
     assert order == ["goblin", "disciple", "orc", "zealot"]  # 8, 7, 6, 5
+
+
+def _sandbox_battle(biome: str, card: str | None, seed: int) -> tuple[list[Event], list[Command]]:
+    """A 3-against-3-types sandbox battle played by the default policies: its events and
+    the commands chosen."""
+    battle = Battle(
+        attacker="velathi",
+        defender="beasts",
+        biome=biome,
+        forces=(
+            ForceSpec("velathi", "disciple", 3),
+            ForceSpec("velathi", "zealot", 3),
+            ForceSpec("velathi", "hunter", 3),
+            ForceSpec("beasts", "orc", 3, "b"),
+            ForceSpec("beasts", "goblin", 4),
+            ForceSpec("beasts", "woodcutter", 3),
+        ),
+        biome_card=card,
+    )
+    sandbox, policy = Sandbox(PACK), DefaultPolicy(PACK)
+    setup = Setup(
+        game_id=GAME_ID, seats=("velathi", "beasts"), options={"battle": battle_option(battle)}
+    )
+    state = sandbox.initial_state(setup)
+    events = list(sandbox.decide(state, StartBattle(), any_dice(), seat=None))
+    commands: list[Command] = []
+    for event in events:
+        state = sandbox.evolve(state, event)
+    while sandbox.outcome(state) is None:
+        seat = sandbox.acting_seats(state)[0]
+        assert state.combat is not None
+        command = policy.choose(state.combat, seat, sandbox.legal_commands(state, seat))
+        dice = DiceStream(bytes(32), GAME_ID, "", 1000 * seed + state.counter)
+        step = sandbox.decide(state, command, dice, seat=seat)
+        for event in step:
+            state = sandbox.evolve(state, event)
+        events.extend(step)
+        commands.append(command)
+    return events, commands
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_N_COMBAT_10_forced_steps_are_folded_not_logged(seed: int) -> None:
+    events, commands = _sandbox_battle("hills", None, seed)
+    acting = (AttackResolved, Healed, Supported, ActivationEnded)
+    activations = [e for e in events if isinstance(e, acting)]
+    assert activations  # groups did act, every one of them ...
+    # ... but with nobody holding a tactic card, only a chosen group is logged as activated.
+    chosen = [c for c in commands if isinstance(c, ChooseGroup)]
+    assert len([e for e in events if isinstance(e, GroupActivated)]) == len(chosen)
+    rounds = [e.round for e in events if isinstance(e, RoundEnded)]
+    assert rounds == list(range(1, len(rounds) + 1))
+    # No round-end effect: the retreat decisions follow the round's end at once.
+    assert not [e for e in events if isinstance(e, RoundClosing | RoundEffectsResolved)]
+    for event in events:
+        if isinstance(event, RoundEnded) and event is not events[-1]:
+            follower = events[events.index(event) + 1]
+            assert isinstance(follower, RetreatChosen)
+
+
+def test_N_COMBAT_8_a_round_end_effect_keeps_the_round_end_events() -> None:
+    events, _ = _sandbox_battle("desert", "desert_drought", 1)
+    ended = [e.round for e in events if isinstance(e, RoundEnded)]
+    closing = [e.round for e in events if isinstance(e, RoundClosing)]
+    assert ended and closing == ended  # Drought smites at the end of every round
 
 
 # -- N-COMBAT-22/23: retreat -------------------------------------------------------------------
@@ -517,9 +593,8 @@ def test_N_COMBAT_22_defender_then_attacker_may_retreat() -> None:
     fight.decide(Retreat(retreat=False))
     assert fight.seat == "velathi"
     assert fight.options == [Retreat(retreat=True), Retreat(retreat=False)]
-    events = fight.decide(Retreat(retreat=False))
-    assert RoundStarted(round=2) in events
-    assert fight.combat.round == 2
+    fight.decide(Retreat(retreat=False))
+    assert fight.combat.round == 2  # nobody retreated: the next round begins
 
 
 @pytest.mark.parametrize("retreating", ["beasts", "velathi"])
@@ -720,7 +795,7 @@ def test_N_COMBAT_29_round_cap_forces_attacker_retreat() -> None:
         else:
             fight.decide(next(c for c in options if isinstance(c, Support)))
     assert asked == 2 * 29  # no retreat choice after round 30
-    rounds = [e.round for e in fight.of_type(RoundStarted)]  # type: ignore[attr-defined]
+    rounds = [e.round for e in fight.of_type(RoundEnded)]  # type: ignore[attr-defined]
     assert rounds == list(range(1, 31))
     chosen = fight.of_type(RetreatChosen)
     assert all(not e.retreat for e in chosen[:-1])  # type: ignore[attr-defined]
@@ -728,7 +803,7 @@ def test_N_COMBAT_29_round_cap_forces_attacker_retreat() -> None:
     assert forced == RetreatChosen(seat="velathi", retreat=True, forced=True)
     at = fight.events.index(forced)
     assert RoundEnded(round=30) in fight.events[:at]
-    assert not any(isinstance(e, RoundStarted) for e in fight.events[at:])
+    assert fight.combat.round == 30  # no round 31 begins
     assert fight.of_type(BackstabDeclared) == [] and fight.of_type(BackstabDeclined) == []
     assert only(fight.events, CombatEnded).winner == "beasts"  # type: ignore[attr-defined]
     retreated = fight.of_type(UnitsRetreated)

@@ -52,7 +52,7 @@ from nataterra_core.rules.combat.messages import (
     Reroll,
     Retreat,
     RetreatUnits,
-    RoundStarted,
+    RoundEnded,
     Support,
     UnitsRetreated,
 )
@@ -216,9 +216,9 @@ def test_random_battles_end_and_account_for_every_unit(
     played = play(battle, seed, probe=False, passive=passive)
     combat, events = played.combat, played.events
     # N-COMBAT-29: within the round cap.
-    rounds = [e.round for e in events if isinstance(e, RoundStarted)]
+    rounds = [e.round for e in events if isinstance(e, RoundEnded)]
     assert rounds == list(range(1, len(rounds) + 1))
-    assert len(rounds) <= ROUND_CAP
+    assert len(rounds) <= ROUND_CAP and combat.round <= ROUND_CAP
     ended = events[-1]
     assert isinstance(ended, CombatEnded)
     assert [e for e in events if isinstance(e, CombatEnded)] == [ended]

@@ -340,13 +340,13 @@ def test_N_COMBAT_17_a_defeated_group_leaves_the_board_and_never_acts() -> None:
     orc, goblin = fight.group("beasts", "orc"), fight.group("beasts", "goblin")
     assert orc not in fight.combat.groups_of("beasts")
     # The round ends without the Orc (initiative 6) acting; it is no target any more.
-    events = fight.run()
-    activated = [e.group for e in fight.of_type(m.GroupActivated)]  # type: ignore[attr-defined]
-    assert orc.id not in activated
+    fight.run()
+    acting = (m.GroupActivated, m.AttackResolved, m.Supported, m.Healed, m.ActivationEnded)
+    assert orc.id not in [e.group for e in fight.events if isinstance(e, acting)]
     assert m.RoundEnded(round=1) in fight.events
     while fight.combat.stage in ("retreat_defender", "retreat_attacker"):
-        events = fight.decide(m.Retreat(retreat=False))
-    assert m.RoundStarted(round=2) in events
+        fight.decide(m.Retreat(retreat=False))
+    assert fight.combat.round == 2
     assert fight.combat.active == goblin.id
     disciples = fight.group("velathi", "disciple")
     fight.decide(m.Attack(target=disciples.id), dice_giving(-5))

@@ -69,7 +69,6 @@ from .messages import (
     RoundClosing,
     RoundEffectsResolved,
     RoundEnded,
-    RoundStarted,
     Strategise,
     StrategiseDone,
     StrategiseJoined,
@@ -78,7 +77,16 @@ from .messages import (
     Supported,
     UnitsRetreated,
 )
-from .model import INITIATIVE_CAP, Combat, Force, Group, SlotKind, combat_unit
+from .model import (
+    INITIATIVE_CAP,
+    ROUND_CAP,
+    Combat,
+    Force,
+    Group,
+    SlotKind,
+    combat_unit,
+    pick_candidates,
+)
 
 __all__ = [
     "ROUND_CAP",
@@ -94,7 +102,6 @@ __all__ = [
 
 _replace = msgspec.structs.replace
 
-ROUND_CAP = 30  # N-COMBAT-29
 
 # The rule a refused command breaks, by the stage that asked for a decision.
 STAGE_RULES = {
@@ -436,24 +443,6 @@ def _support_kinds(
     return tuple(kind for kind, amount in amounts if amount > 0)
 
 
-def _pick_candidates(combat: Combat) -> list[Group]:
-    """The groups that may act next: highest initiative first, the attacker's groups
-    first on ties between players; ties within one player are the owner's choice."""
-    groups, side = combat.groups, combat.allies.get
-    found: list[Group] = []
-    for i in combat.order:  # sorted, so the candidates come first and together
-        g = groups[i]
-        if not g.units or g.acted:
-            continue
-        if found and (
-            g.initiative != found[0].initiative
-            or side(g.owner, g.owner) != side(found[0].owner, found[0].owner)
-        ):
-            break
-        found.append(g)
-    return found
-
-
 def _stabber(combat: Combat) -> str:
     """Who may backstab now: the next player of the side that stays (N-COMBAT-24)."""
     assert combat.retreating is not None
@@ -532,7 +521,7 @@ for _event, _fields in ((AttackResolved, _RESOLVED_FIELDS), (GroupDeployed, _DEP
         raise ImportError(f"{_event.__name__}'s fields changed: update the positional calls")
 
 # Stages that never ask anything once no choice is pending (automatic steps follow).
-_AUTOMATIC = frozenset({"opening", "effects", "round_start", "round_end", "round_effects"})
+_AUTOMATIC = frozenset({"opening", "effects", "round_end", "round_effects"})
 
 _RETREAT_OPTIONS: tuple[Command, ...] = (Retreat(retreat=True), Retreat(retreat=False))
 
@@ -549,7 +538,7 @@ def _decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | Non
         if stage == "pick":
             if not combat.both_standing():
                 return None
-            candidates = _pick_candidates(combat)
+            candidates = pick_candidates(combat)
             env._picked = (combat, candidates)
             if len(candidates) > 1:  # N-TEAM-4: allies' ties are their side's choice
                 chooser = combat.side(candidates[0].owner)
@@ -776,7 +765,7 @@ def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, 
         elif not combat.both_standing():
             return (CombatDecided(winner=_winner(combat)),)
         else:
-            candidates = _pick_candidates(combat)
+            candidates = pick_candidates(combat)
         if not candidates:
             return (RoundEnded(round=combat.round),)
         return _activate(env, combat, candidates[0])
@@ -802,8 +791,6 @@ def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, 
             if opened:
                 return opened
         return (CombatOpened(initiative=_initiative(env, combat, combat.biome_card)),)
-    if stage == "round_start":
-        return (RoundStarted(round=combat.round + 1),)
     if stage == "round_end":
         return (*biome.round_end_damage(env, combat), RoundClosing(round=combat.round))
     if stage == "round_effects":

@@ -54,7 +54,6 @@ from .messages import (
     RoundClosing,
     RoundEffectsResolved,
     RoundEnded,
-    RoundStarted,
     SpiritsEmbraced,
     StoneskinHardened,
     StrategiseGranted,
@@ -68,7 +67,16 @@ from .messages import (
     WindowOpened,
     WithdrawalDeclared,
 )
-from .model import INITIATIVE_CAP, Combat, Force, Group, make_group, replace_group
+from .model import (
+    INITIATIVE_CAP,
+    ROUND_CAP,
+    Combat,
+    Force,
+    Group,
+    make_group,
+    pick_candidates,
+    replace_group,
+)
 
 __all__ = ["FOLDS", "evolve_combat", "fold_attack_resolved", "own_units"]
 
@@ -450,17 +458,19 @@ def _aftermath(pack: ContentPack, combat: Combat, event: Aftermath) -> Combat:
 
 def _opened(pack: ContentPack, combat: Combat, event: CombatOpened) -> Combat:
     combat = _with_markers(combat, event.initiative)
-    return _replace(
+    combat = _replace(
         combat,
         # Markers only of types still on the board (N-COMBAT-17), so that later folds need
         # to look again only when a group leaves the board.
         initiative=_live_markers(combat.initiative, combat.groups),
         melee_waiting=any(g.support_only for g in combat.groups),
-        stage="round_start",
     )
+    return _start_round(pack, combat, 1)
 
 
-def _round_started(pack: ContentPack, combat: Combat, event: RoundStarted) -> Combat:
+def _start_round(pack: ContentPack, combat: Combat, number: int) -> Combat:
+    """Round ``number`` begins (N-COMBAT-10): when the combat opens, and after each round
+    that nobody retreated from (N-COMBAT-22); it is no event of its own."""
     fresh = tuple([_replace(g, acted=False) if g.acted else g for g in combat.groups])
     # N-CIV-3 (provisional): Spirit's Embrace is offered at the start of each round.
     embrace = tuple(
@@ -471,19 +481,41 @@ def _round_started(pack: ContentPack, combat: Combat, event: RoundStarted) -> Co
     )
     # A card's extra Spirit's Embrace, already paid for, comes at this round's start.
     free = tuple((seat, "embrace_free") for seat in combat.extra_embraces)
-    return _replace(
-        combat,
-        round=event.round,
-        groups=fresh,
-        stage="pick",
-        pending=(*embrace, *free),
-        extra_embraces=(),
+    return _next_group(
+        _replace(
+            combat,
+            round=number,
+            groups=fresh,
+            stage="pick",
+            pending=(*embrace, *free),
+            extra_embraces=(),
+        )
     )
 
 
 def _activated(pack: ContentPack, combat: Combat, event: GroupActivated) -> Combat:
-    stage = "heal" if combat.groups[event.group].heal else "action"
-    return _replace(combat, active=event.group, attacks_made=0, stage=stage)
+    return _activate(combat, combat.groups[event.group])
+
+
+def _activate(combat: Combat, group: Group) -> Combat:
+    """``group`` becomes the active group (N-COMBAT-10); a healer heals first (N-COMBAT-11a)."""
+    stage = "heal" if group.heal else "action"
+    return _replace(combat, active=group.id, attacks_made=0, stage=stage)
+
+
+def _next_group(combat: Combat) -> Combat:
+    """``combat``, in the pick stage, with its next group active when the rules leave
+    nothing to choose (N-COMBAT-10): one group may act, both sides stand, no choice is
+    pending, and nobody holds a tactic card (so no per-group window can open). The log
+    then records no ``GroupActivated``: it records choices and chance, and what follows
+    from them alone is folded here."""
+    if combat.pending or not combat.both_standing():
+        return combat
+    hands = combat.hands
+    if hands and any(hands.values()):
+        return combat
+    candidates = pick_candidates(combat)
+    return _activate(combat, candidates[0]) if len(candidates) == 1 else combat
 
 
 def _healed(pack: ContentPack, combat: Combat, event: Healed) -> Combat:
@@ -520,21 +552,30 @@ def _supported(pack: ContentPack, combat: Combat, event: Supported) -> Combat:
         target = _replace(target, armor_bonus=target.armor_bonus + event.amount)
     groups = replace_group(combat.groups, target)
     groups = replace_group(groups, _replace(groups[event.group], acted=True))
-    return _replace(combat, groups=groups, stage="pick", active=-1)
+    return _next_group(_replace(combat, groups=groups, stage="pick", active=-1))
 
 
 def _activation_ended(pack: ContentPack, combat: Combat, event: ActivationEnded) -> Combat:
     groups = replace_group(combat.groups, _replace(combat.groups[event.group], acted=True))
-    return _replace(combat, groups=groups, stage="pick", active=-1)
+    return _next_group(_replace(combat, groups=groups, stage="pick", active=-1))
+
+
+# Biome effects that act at the end of each round (Drought's smite, a healing card).
+_ROUND_END_EFFECTS = frozenset({"smite_each_round", "heal_each_round"})
 
 
 def _round_ended(pack: ContentPack, combat: Combat, event: RoundEnded) -> Combat:
+    # Without a round-end effect and below the round cap (N-COMBAT-29) nothing happens
+    # between the round's end and the retreat decisions (N-COMBAT-22): straight to them.
+    card = pack.biome_cards[combat.biome_card] if combat.biome_card else None
+    busy = card is not None and card.effect.kind in _ROUND_END_EFFECTS
+    stage = "round_end" if busy or combat.round >= ROUND_CAP else "retreat_defender"
     if not combat.granted:
-        return _replace(combat, stage="round_end")
+        return _replace(combat, stage=stage)
     groups = combat.groups  # abilities a card gave for the round expire
     for group_id, ability, levels in combat.granted:
         groups = replace_group(groups, _with_levels(groups[group_id], ability, -levels))
-    return _replace(combat, stage="round_end", groups=groups, granted=())
+    return _replace(combat, stage=stage, groups=groups, granted=())
 
 
 def _retreat_chosen(pack: ContentPack, combat: Combat, event: RetreatChosen) -> Combat:
@@ -545,7 +586,7 @@ def _retreat_chosen(pack: ContentPack, combat: Combat, event: RetreatChosen) -> 
         return _replace(combat, retreating=event.seat, stage="backstab", stabbers=stabbers)
     if event.seat == combat.defender:
         return _replace(combat, stage="retreat_attacker")
-    return _replace(combat, stage="round_start")
+    return _start_round(pack, combat, combat.round + 1)
 
 
 def _backstab_declared(pack: ContentPack, combat: Combat, event: BackstabDeclared) -> Combat:
@@ -651,7 +692,7 @@ def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolve
         markers = _marker_gone(markers, new_groups, target)
     if not g_units:
         markers = _marker_gone(markers, new_groups, group)
-    return _replace(
+    after = _replace(
         combat,
         initiative=markers,
         groups=_fill_melee_slots(pack, new_groups) if combat.melee_waiting else new_groups,
@@ -664,6 +705,7 @@ def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolve
         stage="pick" if event.ends_activation else "after_attack",
         active=-1 if event.ends_activation else combat.active,
     )
+    return _next_group(after) if event.ends_activation else after
 
 
 def _fill_melee_slots(pack: ContentPack, groups: tuple[Group, ...]) -> tuple[Group, ...]:
@@ -712,7 +754,6 @@ FOLDS: dict[type[Event], Callable[[ContentPack, Combat, Any], Combat]] = {
     RoundEffectsResolved: _round_effects_resolved,
     Aftermath: _aftermath,
     CombatOpened: _opened,
-    RoundStarted: _round_started,
     GroupActivated: _activated,
     Healed: _healed,
     AttackRolled: _rolled,

@@ -48,7 +48,6 @@ __all__ = [
     "RetreatMoveStarted",
     "RetreatUnits",
     "RoundEnded",
-    "RoundStarted",
     "Support",
     "Supported",
     "UnitsRetreated",
@@ -466,12 +465,6 @@ class CombatOpened(Event, frozen=True, tag="combat_opened.v1"):
     initiative: dict[str, int]
 
 
-class RoundStarted(Event, frozen=True, tag="round_started.v1"):
-    """Combat round ``round`` begins (N-COMBAT-10)."""
-
-    round: int
-
-
 class GroupActivated(Event, frozen=True, tag="group_activated.v1"):
     """``group`` is the active group (N-COMBAT-10)."""
 
@@ -694,7 +687,6 @@ EVENTS: tuple[type[Event], ...] = (
     RoundEffectsResolved,
     Aftermath,
     CombatOpened,
-    RoundStarted,
     GroupActivated,
     Healed,
     AttackRolled,

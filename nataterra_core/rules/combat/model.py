@@ -19,6 +19,7 @@ from ..stock import Resources
 
 __all__ = [
     "INITIATIVE_CAP",
+    "ROUND_CAP",
     "Boost",
     "Combat",
     "Force",
@@ -27,10 +28,12 @@ __all__ = [
     "Stage",
     "combat_unit",
     "make_group",
+    "pick_candidates",
     "replace_group",
 ]
 
 INITIATIVE_CAP = 10  # N-COMBAT-6: no marker goes above 10
+ROUND_CAP = 30  # N-COMBAT-29
 
 SlotKind = Literal["melee", "ranged", "flex"]
 Stage = Literal[
@@ -38,7 +41,6 @@ Stage = Literal[
     "opening",
     "redirect",
     "effects",
-    "round_start",
     "pick",
     "heal",
     "action",
@@ -383,3 +385,21 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
 def replace_group(groups: tuple[Group, ...], group: Group) -> tuple[Group, ...]:
     """``groups`` with ``group`` put in place of the one with its id."""
     return (*groups[: group.id], group, *groups[group.id + 1 :])
+
+
+def pick_candidates(combat: Combat) -> list[Group]:
+    """The groups that may act next: highest initiative first, the attacker's groups
+    first on ties between players; ties within one player are the owner's choice."""
+    groups, side = combat.groups, combat.allies.get
+    found: list[Group] = []
+    for i in combat.order:  # sorted, so the candidates come first and together
+        g = groups[i]
+        if not g.units or g.acted:
+            continue
+        if found and (
+            g.initiative != found[0].initiative
+            or side(g.owner, g.owner) != side(found[0].owner, found[0].owner)
+        ):
+            break
+        found.append(g)
+    return found

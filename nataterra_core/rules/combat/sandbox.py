@@ -54,7 +54,7 @@ __all__ = [
     "battle_option",
 ]
 
-SANDBOX_RULES = RulesRef(id="nataterra-combat-sandbox", version=2)
+SANDBOX_RULES = RulesRef(id="nataterra-combat-sandbox", version=3)
 
 _replace = msgspec.structs.replace
 
