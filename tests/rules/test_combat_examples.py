@@ -336,7 +336,7 @@ def test_N_COMBAT_19_cave_golem_support_2_or_4_plus_8_with_protector(
         assert after.attack_bonus == before.attack_bonus + amount
     else:
         assert after.armor_bonus == before.armor_bonus + amount
-    assert fight.combat.groups[golems.id].acted
+    assert fight.combat.groups[golems.id].acted == fight.combat.round
 
 
 # -- N-ABL-3: Heal --------------------------------------------------------------------------

@@ -308,7 +308,7 @@ def test_N_COMBAT_12_the_active_group_attacks_or_supports(support: bool) -> None
     events = fight.decide(command, dice_giving(0))
     assert any(isinstance(e, m.Supported) for e in events) is support
     assert any(isinstance(e, m.AttackResolved) for e in events) is not support
-    assert fight.combat.groups[disciples.id].acted
+    assert fight.combat.groups[disciples.id].acted == fight.combat.round
     assert fight.combat.groups[zealot.id].attack_bonus == (4 if support else 0)
     assert fight.combat.groups[orcs.id].damage == (0 if support else 8)
 
@@ -390,7 +390,7 @@ def test_N_COMBAT_18_N_ABL_6_extra_attack_spends_the_bonus_once_with_its_own_die
     assert len(rolls) == 2 and rolls[0].counter_after <= rolls[1].counter_before  # type: ignore[attr-defined]
     (again,) = [e for e in second if isinstance(e, m.AttackResolved)]
     assert (again.total, again.bonus_spent) == (6 + 3, 0)
-    assert fight.combat.groups[exiled.id].acted
+    assert fight.combat.groups[exiled.id].acted == fight.combat.round
     assert fight.combat.active == disciple.id  # no third attack
 
 
@@ -401,7 +401,7 @@ def test_N_COMBAT_18_without_the_ability_one_attack_only() -> None:
     exiled = fight.group("velathi", "exiled")
     events = fight.decide(m.Attack(target=fight.group("beasts", "orc").id), dice_giving(0))
     assert not any(isinstance(e, m.ExtraAttackBegun) for e in events)
-    assert fight.combat.groups[exiled.id].acted
+    assert fight.combat.groups[exiled.id].acted == fight.combat.round
 
 
 # -- N-COMBAT-20: tech bonus icons --------------------------------------------------------------

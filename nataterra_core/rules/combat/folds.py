@@ -471,7 +471,6 @@ def _opened(pack: ContentPack, combat: Combat, event: CombatOpened) -> Combat:
 def _start_round(pack: ContentPack, combat: Combat, number: int) -> Combat:
     """Round ``number`` begins (N-COMBAT-10): when the combat opens, and after each round
     that nobody retreated from (N-COMBAT-22); it is no event of its own."""
-    fresh = tuple([_replace(g, acted=False) if g.acted else g for g in combat.groups])
     # N-CIV-3 (provisional): Spirit's Embrace is offered at the start of each round.
     embrace = tuple(
         (seat, "embrace")
@@ -485,7 +484,6 @@ def _start_round(pack: ContentPack, combat: Combat, number: int) -> Combat:
         _replace(
             combat,
             round=number,
-            groups=fresh,
             stage="pick",
             pending=(*embrace, *free),
             extra_embraces=(),
@@ -503,13 +501,13 @@ def _activate(combat: Combat, group: Group) -> Combat:
     return _replace(combat, active=group.id, attacks_made=0, stage=stage)
 
 
-def _next_group(combat: Combat) -> Combat:
+def _next_group(combat: Combat, *, standing: bool = False) -> Combat:
     """``combat``, in the pick stage, with its next group active when the rules leave
     nothing to choose (N-COMBAT-10): one group may act, both sides stand, no choice is
     pending, and nobody holds a tactic card (so no per-group window can open). The log
     then records no ``GroupActivated``: it records choices and chance, and what follows
-    from them alone is folded here."""
-    if combat.pending or not combat.both_standing():
+    from them alone is folded here. ``standing``: both sides are known to stand."""
+    if combat.pending or not (standing or combat.both_standing()):
         return combat
     hands = combat.hands
     if hands and any(hands.values()):
@@ -551,12 +549,14 @@ def _supported(pack: ContentPack, combat: Combat, event: Supported) -> Combat:
     else:
         target = _replace(target, armor_bonus=target.armor_bonus + event.amount)
     groups = replace_group(combat.groups, target)
-    groups = replace_group(groups, _replace(groups[event.group], acted=True))
-    return _next_group(_replace(combat, groups=groups, stage="pick", active=-1))
+    groups = replace_group(groups, _replace(groups[event.group], acted=combat.round))
+    return _next_group(_replace(combat, groups=groups, stage="pick", active=-1), standing=True)
 
 
 def _activation_ended(pack: ContentPack, combat: Combat, event: ActivationEnded) -> Combat:
-    groups = replace_group(combat.groups, _replace(combat.groups[event.group], acted=True))
+    groups = replace_group(
+        combat.groups, _replace(combat.groups[event.group], acted=combat.round)
+    )
     return _next_group(_replace(combat, groups=groups, stage="pick", active=-1))
 
 
@@ -671,7 +671,7 @@ def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolve
         attack_bonus=group.attack_bonus - event.bonus_spent + event.swords
         if g_units
         else group.attack_bonus,
-        acted=True if event.ends_activation else group.acted,
+        acted=combat.round if event.ends_activation else group.acted,
     )
     killed = combat.killed
     if event.target_deaths:
@@ -705,7 +705,8 @@ def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolve
         stage="pick" if event.ends_activation else "after_attack",
         active=-1 if event.ends_activation else combat.active,
     )
-    return _next_group(after) if event.ends_activation else after
+    # An attack ends its group's activation only while both sides stand (flow.py).
+    return _next_group(after, standing=True) if event.ends_activation else after
 
 
 def _fill_melee_slots(pack: ContentPack, groups: tuple[Group, ...]) -> tuple[Group, ...]:

@@ -104,7 +104,7 @@ class Group(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     damage: int = 0
     attack_bonus: int = 0
     armor_bonus: int = 0
-    acted: bool = False
+    acted: int = 0  # the round in which it last acted (0: not yet); a new round needs no reset
 
     @property
     def alive(self) -> bool:
@@ -390,11 +390,11 @@ def replace_group(groups: tuple[Group, ...], group: Group) -> tuple[Group, ...]:
 def pick_candidates(combat: Combat) -> list[Group]:
     """The groups that may act next: highest initiative first, the attacker's groups
     first on ties between players; ties within one player are the owner's choice."""
-    groups, side = combat.groups, combat.allies.get
+    groups, side, this_round = combat.groups, combat.allies.get, combat.round
     found: list[Group] = []
     for i in combat.order:  # sorted, so the candidates come first and together
         g = groups[i]
-        if not g.units or g.acted:
+        if not g.units or g.acted == this_round:
             continue
         if found and (
             g.initiative != found[0].initiative
