@@ -921,20 +921,24 @@ def decide_combat(
     if pending is None:
         raise IllegalCommand("N-COMBAT-10", "no decision is pending in this combat")
     who, options = pending
+    if seat != who or command not in options:
+        raise _refusal(combat, seat, who, command)
+    env._folds.clear()
+    events = _command_events(env, combat, seat, command, dice)
+    for event in events:
+        combat = env.fold(combat, event)
+    more, _ = advance(env, combat, dice)
+    return (*events, *more) if more else events
+
+
+def _refusal(combat: Combat, seat: str, who: str, command: Command) -> IllegalCommand:
+    """The error for ``seat``'s refused ``command`` when ``who`` decides now."""
     rule = STAGE_RULES.get(combat.stage, "N-COMBAT-10")
     if combat.pending:
         rule = "N-CIV-3" if combat.pending[0][1].startswith("embrace") else "N-COMBAT-8"
     if seat != who:
-        raise IllegalCommand(rule, f"{who} decides now in this combat, not {seat}")
-    if command not in options:
-        rule, why = _why_not(combat, command, rule)
-        raise IllegalCommand(rule, why)
-    env._folds.clear()
-    events = list(_command_events(env, combat, seat, command, dice))
-    for event in events:
-        combat = env.fold(combat, event)
-    more, _ = advance(env, combat, dice)
-    return (*events, *more)
+        return IllegalCommand(rule, f"{who} decides now in this combat, not {seat}")
+    return IllegalCommand(*_why_not(combat, command, rule))
 
 
 def _why_not(combat: Combat, command: Command, rule: str) -> tuple[str, str]:
