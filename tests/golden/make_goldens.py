@@ -2,41 +2,77 @@
 
     python tests/golden/make_goldens.py
 
-Three complete 2-player learning games between seeded bots. After a rules change, run it
-and review the change as a diff (``git diff tests/golden``): every changed byte is a
-changed decision, event or result. ``test_golden.py`` checks the files are reproduced.
+Complete games between seeded bots: three 2-player learning games of random legal players,
+and one game each of team play, conquest and advanced mode with map structuring between
+heuristic players. After a rules change, run it and review the change as a diff
+(``git diff tests/golden``): every changed byte is a changed decision, event or result.
+``test_golden.py`` checks the files are reproduced.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, Literal, NamedTuple
 
-from nataterra_core.bots import RandomPlayer, play
+from nataterra_core.bots import HeuristicPlayer, Player, RandomPlayer, play
 from nataterra_core.game import new_game
 
 HERE = Path(__file__).resolve().parent
-GOLDEN_SEEDS = (11, 12, 13)
 MAX_TURNS = 200
 
 
-def golden_log(seed: int) -> bytes:
-    """The log of golden game ``seed``: random legal players, seeded, to the end."""
-    session = new_game(2, seed=seed, options={"max_turns": MAX_TURNS})
-    players = {seat: RandomPlayer(seed * 10 + i) for i, seat in enumerate(session.header.seats)}
+class GoldenGame(NamedTuple):
+    """How one golden game is played."""
+
+    seats: int
+    seed: int
+    options: dict[str, Any]
+    players: Literal["random", "heuristic"]
+
+
+GOLDEN_GAMES: dict[str, GoldenGame] = {
+    "seed-11": GoldenGame(2, 11, {"max_turns": MAX_TURNS}, "random"),
+    "seed-12": GoldenGame(2, 12, {"max_turns": MAX_TURNS}, "random"),
+    "seed-13": GoldenGame(2, 13, {"max_turns": MAX_TURNS}, "random"),
+    # Two combats with allies on a side (N-TEAM-4), a team win.
+    "teams-seed-2": GoldenGame(
+        4, 2, {"teams": ["velathi+humans", "beasts+naga"], "max_turns": MAX_TURNS}, "heuristic"
+    ),
+    # Three bases conquered, one retaken (N-WIN-5).
+    "conquest-seed-1": GoldenGame(
+        4, 1, {"conquest": True, "dominance_cubes": 8, "max_turns": MAX_TURNS}, "heuristic"
+    ),
+    # Map structuring (N-MAP-4), advanced conditions and the opening discard (N-SETUP-8).
+    "advanced-structured-seed-2": GoldenGame(
+        3, 2, {"mode": "advanced", "map_structuring": True, "max_turns": MAX_TURNS}, "heuristic"
+    ),
+}
+
+
+def golden_log(name: str) -> bytes:
+    """The log of golden game ``name``, played to the end."""
+    game = GOLDEN_GAMES[name]
+    session = new_game(game.seats, seed=game.seed, options=game.options)
+    seats = session.header.seats
+    players: dict[str, Player]
+    if game.players == "random":
+        players = {seat: RandomPlayer(game.seed * 10 + i) for i, seat in enumerate(seats)}
+    else:
+        players = {seat: HeuristicPlayer(game.seed * 4 + i) for i, seat in enumerate(seats)}
     play(session, players)
     session.close()
     return session.log_bytes()
 
 
-def golden_path(seed: int) -> Path:
-    """Where golden game ``seed`` is kept."""
-    return HERE / f"game-seed-{seed}.jsonl"
+def golden_path(name: str) -> Path:
+    """Where golden game ``name`` is kept."""
+    return HERE / f"game-{name}.jsonl"
 
 
 def main() -> None:
-    for seed in GOLDEN_SEEDS:
-        path = golden_path(seed)
-        path.write_bytes(golden_log(seed))
+    for name in GOLDEN_GAMES:
+        path = golden_path(name)
+        path.write_bytes(golden_log(name))
         print(f"wrote {path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path}")
 
 

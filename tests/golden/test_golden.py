@@ -5,36 +5,42 @@ diff when the rules change on purpose."""
 from __future__ import annotations
 
 import pytest
-from make_goldens import GOLDEN_SEEDS, golden_log, golden_path
+from make_goldens import GOLDEN_GAMES, golden_log, golden_path
 
 from nataterra_core.game import decider_for, verify_log
 from nataterra_core.kernel import DiceStream, read_log, replay_states
 
 # Legal-command counts at fixed records of the golden games (depth 1 and 2 of the tree).
-PERFT_AT: dict[tuple[int, int], tuple[int, int]] = {
-    (11, 30): (8, 62),
-    (11, 150): (2, 4),
-    (12, 150): (27, 558),
-    (13, 30): (13, 67),
-    (13, 90): (1, 1),
-    (13, 150): (2, 2),
+PERFT_AT: dict[tuple[str, int], tuple[int, int]] = {
+    ("seed-11", 30): (8, 62),
+    ("seed-11", 150): (2, 4),
+    ("seed-12", 150): (27, 558),
+    ("seed-13", 30): (13, 67),
+    ("seed-13", 90): (1, 1),
+    ("seed-13", 150): (2, 2),
+    ("teams-seed-2", 20): (5, 36),
+    ("teams-seed-2", 60): (10, 102),
+    ("conquest-seed-1", 20): (11, 56),
+    ("conquest-seed-1", 120): (1, 16),
+    ("advanced-structured-seed-2", 20): (17, 141),
+    ("advanced-structured-seed-2", 120): (3, 6),
 }
 
 
-@pytest.mark.parametrize("seed", GOLDEN_SEEDS)
-def test_golden_game_replays_byte_for_byte(seed: int) -> None:
-    assert golden_log(seed) == golden_path(seed).read_bytes()
+@pytest.mark.parametrize("name", GOLDEN_GAMES)
+def test_golden_game_replays_byte_for_byte(name: str) -> None:
+    assert golden_log(name) == golden_path(name).read_bytes()
 
 
-@pytest.mark.parametrize("seed", GOLDEN_SEEDS)
-def test_golden_game_verifies_and_ends_with_a_result(seed: int) -> None:
-    verdict = verify_log(golden_path(seed).read_bytes())
+@pytest.mark.parametrize("name", GOLDEN_GAMES)
+def test_golden_game_verifies_and_ends_with_a_result(name: str) -> None:
+    verdict = verify_log(golden_path(name).read_bytes())
     assert verdict.valid, verdict
     assert verdict.result is not None
 
 
-def perft(seed: int, seq: int, depth: int) -> int:
-    log = read_log(golden_path(seed).read_bytes(), decider_for)
+def perft(name: str, seq: int, depth: int) -> int:
+    log = read_log(golden_path(name).read_bytes(), decider_for)
     decider = log.decider
     state = next(s for q, s in replay_states(decider, log.header, log.records) if q == seq)
     reveal = next(r for r in log.records if type(r).__name__ == "RevealRecord")
@@ -56,6 +62,6 @@ def perft(seed: int, seq: int, depth: int) -> int:
     return count(state, depth)
 
 
-@pytest.mark.parametrize("seed,seq", sorted(PERFT_AT))
-def test_perft_at_golden_positions(seed: int, seq: int) -> None:
-    assert (perft(seed, seq, 1), perft(seed, seq, 2)) == PERFT_AT[(seed, seq)]
+@pytest.mark.parametrize("name,seq", sorted(PERFT_AT))
+def test_perft_at_golden_positions(name: str, seq: int) -> None:
+    assert (perft(name, seq, 1), perft(name, seq, 2)) == PERFT_AT[(name, seq)]
