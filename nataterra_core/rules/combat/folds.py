@@ -554,9 +554,7 @@ def _supported(pack: ContentPack, combat: Combat, event: Supported) -> Combat:
 
 
 def _activation_ended(pack: ContentPack, combat: Combat, event: ActivationEnded) -> Combat:
-    groups = replace_group(
-        combat.groups, _replace(combat.groups[event.group], acted=combat.round)
-    )
+    groups = replace_group(combat.groups, _replace(combat.groups[event.group], acted=combat.round))
     return _next_group(_replace(combat, groups=groups, stage="pick", active=-1))
 
 
