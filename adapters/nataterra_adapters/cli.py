@@ -198,11 +198,19 @@ ModeOption = Annotated[
 ]
 
 
-def _options(turns: int, mode: Mode) -> dict[str, Any]:
-    """The header options (``mode`` only when it is not the default learning mode)."""
+StructuredOption = Annotated[
+    bool, typer.Option(help="The players build the map first (N-MAP-4 map structuring).")
+]
+
+
+def _options(turns: int, mode: Mode, structured: bool = False) -> dict[str, Any]:
+    """The header options (``mode`` only when it is not the default learning mode,
+    ``map_structuring`` only when asked for)."""
     options: dict[str, Any] = {"max_turns": turns}
     if mode is not Mode.learning:
         options["mode"] = mode.value
+    if structured:
+        options["map_structuring"] = True
     return options
 
 
@@ -228,15 +236,11 @@ def demo(
         Bot, typer.Option(help="random: random legal moves; heuristic: purposeful seeded bots.")
     ] = Bot.heuristic,
     mode: ModeOption = Mode.learning,
-    structured: Annotated[
-        bool, typer.Option(help="The bots build the map first (N-MAP-4 map structuring).")
-    ] = False,
+    structured: StructuredOption = False,
 ) -> None:
     """Play a seeded game between bots, write its log and verify it."""
     out.unlink(missing_ok=True)
-    options = _options(turns, mode)
-    if structured:
-        options["map_structuring"] = True
+    options = _options(turns, mode, structured)
     with LogWriter(out) as writer:
         session = new_game(
             players,
@@ -284,6 +288,7 @@ def play_command(
     out: Annotated[Path | None, typer.Option(help="Write the log here, record by record.")] = None,
     content: ContentOption = None,
     mode: ModeOption = Mode.learning,
+    structured: StructuredOption = False,
 ) -> None:
     """Hot-seat game in this terminal: pick commands by number; u undo, r redo, q quit.
 
@@ -298,29 +303,31 @@ def play_command(
         session = new_game(
             players,
             seed=seed,
-            options=_options(turns, mode),
+            options=_options(turns, mode, structured),
             content=content,
             sink=writer.write if writer is not None else None,
         )
-        game_map = _game_map(session.decider, session.state)
-        _hot_seat(session, game_map)
+        _hot_seat(session)
         result = session.close()
     finally:
         if writer is not None:
             writer.close()
     console.rule("game over")
-    console.print(render_view(seat_view(session.state, None), game_map))
+    console.print(
+        render_view(seat_view(session.state, None), _game_map(session.decider, session.state))
+    )
     console.print(f"result: {describe_outcome(result)}")
     where = f"; log {out}" if out is not None else ""
     console.print(f"{len(session.lines)} records{where}; head {session.head}")
 
 
-def _hot_seat(session: GameSession, game_map: GameMap | None) -> None:
+def _hot_seat(session: GameSession) -> None:
     """Prompt the acting seat until the game ends or someone quits."""
     while session.outcome() is None:
         seat = session.acting_seats()[0]
         commands = session.legal_commands(seat)
         console.rule(f"{seat} to play")
+        game_map = _game_map(session.decider, session.state)  # it grows while structuring
         console.print(render_view(seat_view(session.state, seat), game_map))
         console.print(
             Columns(

@@ -43,6 +43,18 @@ from nataterra_core.rules.setup import (
     StartingBonus,
 )
 from nataterra_core.rules.state import Resources
+from nataterra_core.rules.structuring import (
+    AttachMapTile,
+    MapStructured,
+    MapTileAttached,
+    MapTilesDrawn,
+    ModifierPlaced,
+    PlaceModifier,
+    PlacePlayerTile,
+    PlaceSharedTile,
+    PlayerTilePlaced,
+    SharedTilePlaced,
+)
 from nataterra_core.rules.tactic_play import MovementGranted, TacticOptionPlayed
 from nataterra_core.rules.tactics import ResourcesGained, TacticCardDrawn
 from nataterra_core.rules.turns import EndPhase, GameEnded, PhaseStarted, TurnStarted
@@ -130,6 +142,44 @@ def _(command: PlayTactic, seat: str | None = None) -> str:
     return f"{who} option {command.option + 1} of {command.card}" + (f" ({extra})" if extra else "")
 
 
+# Map structuring (N-MAP-4): the command and its event read alike.
+
+
+@describe_command.register
+def _(command: PlaceSharedTile, seat: str | None = None) -> str:
+    who = f"{seat} places" if seat else "place"
+    return f"{who} shared tile 0 side {command.side} up in the middle"
+
+
+@describe_command.register
+def _(command: AttachMapTile, seat: str | None = None) -> str:
+    who = f"{seat} attaches" if seat else "attach"
+    return f"{who} map tile {command.tile} {_placed(command.at, command.rotation)}"
+
+
+@describe_command.register
+def _(command: PlacePlayerTile, seat: str | None = None) -> str:
+    who = f"{seat} places" if seat else "place"
+    return f"{who} the player tile {_placed(command.at, command.rotation)}"
+
+
+@describe_command.register
+def _(command: PlaceModifier, seat: str | None = None) -> str:
+    who = f"{seat} places" if seat else "place"
+    return f"{who} a {command.side} modifier {_modifier_spot(command.zone, command.at)}"
+
+
+def _placed(at: tuple[int, int], rotation: int) -> str:
+    turned = "not turned" if rotation % 6 == 0 else f"turned {rotation % 6 * 60}°"
+    return f"at hex ({at[0]}, {at[1]}), {turned}"
+
+
+def _modifier_spot(zone: str | None, at: tuple[int, int] | None) -> str:
+    if zone is not None or at is None:
+        return f"on {zone}"
+    return f"beyond the edge at hex ({at[0]}, {at[1]})"
+
+
 @describe_command.register
 def _(command: DiscardOpeningTactic, seat: str | None = None) -> str:
     who = f"{seat} discards" if seat else "discard"
@@ -150,6 +200,36 @@ def _(command: SwearOath, seat: str | None = None) -> str:
 def describe_event(event: Event) -> str:
     """What happened, as a sentence."""
     return fallback(event)
+
+
+@describe_event.register
+def _(event: MapTilesDrawn) -> str:
+    return f"{event.seat} draws {len(event.tiles)} map tiles in secret"  # never which
+
+
+@describe_event.register
+def _(event: SharedTilePlaced) -> str:
+    return f"{event.seat} places shared tile {event.tile} in the middle"
+
+
+@describe_event.register
+def _(event: MapTileAttached) -> str:
+    return f"{event.seat} attaches map tile {event.tile} {_placed(event.at, event.rotation)}"
+
+
+@describe_event.register
+def _(event: PlayerTilePlaced) -> str:
+    return f"{event.seat} places player tile {event.tile} {_placed(event.at, event.rotation)}"
+
+
+@describe_event.register
+def _(event: ModifierPlaced) -> str:
+    return f"{event.seat} places a {event.side} modifier {_modifier_spot(event.zone, event.at)}"
+
+
+@describe_event.register
+def _(event: MapStructured) -> str:
+    return "the map is complete"
 
 
 @describe_event.register

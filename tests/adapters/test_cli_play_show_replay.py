@@ -211,3 +211,15 @@ def test_sentences() -> None:
 
 def test_describe_doctest() -> None:
     assert doctest.testmod(nataterra_adapters.describe).failed == 0
+
+
+def test_play_structured_builds_the_map_first(tmp_path: Path) -> None:
+    output, out = played(tmp_path, ["1", "1", "q"], "--structured")
+    assert "  1 place shared tile 0 side a up in the middle" in output
+    assert "-> velathi places shared tile t0a in the middle" in output
+    assert "  1 attach map tile t14 at hex (-4, 1), not turned" in output
+    assert "draws 2 map tiles in secret" not in output  # drawn before the first prompt
+    header = out.read_bytes().splitlines()[0]
+    assert b'"map_structuring":true' in header
+    verdict = verify_log(out.read_bytes())
+    assert verdict.valid, verdict
