@@ -661,14 +661,21 @@ def _winner(combat: Combat) -> str | None:
 def _initiative(env: CombatEnv, combat: Combat, card: str | None) -> dict[str, int]:
     """N-COMBAT-6/7: each type's marker, +1 per matching essence, +1 for mountain defenders."""
     essences = env.pack.biome_cards[card].essences if card else ()
+    mountain = combat.biome == "mountain"
+    bonuses: dict[str, int] = {}  # by owner: the same for all of an owner's types
     values: dict[str, int] = {}
     for group in combat.groups:
-        if f"{group.owner}/{group.unit}" in values:  # one marker per type and owner
-            continue
-        bonus = sum(1 for e in essences if e in env.essences[group.owner])
-        if combat.biome == "mountain" and combat.side(group.owner) == combat.defender:
-            bonus += 1
         key = f"{group.owner}/{group.unit}"
+        if key in values:  # one marker per type and owner
+            continue
+        owner = group.owner
+        bonus = bonuses.get(owner)
+        if bonus is None:
+            owned = env.essences[owner]
+            bonus = len([e for e in essences if e in owned])
+            if mountain and combat.side(owner) == combat.defender:
+                bonus += 1
+            bonuses[owner] = bonus
         base = combat_unit(env.pack, group.unit).initiative + combat.initiative_bonus.get(key, 0)
         values[key] = min(INITIATIVE_CAP, base + bonus)
     return values

@@ -97,7 +97,11 @@ _replace = msgspec.structs.replace
 
 def _live_markers(markers: dict[str, int], groups: tuple[Group, ...]) -> dict[str, int]:
     """N-COMBAT-17: the marker of a type whose last group has left the board goes too."""
-    live = {f"{g.owner}/{g.unit}" for g in groups if g.units}
+    return _markers_of(markers, {f"{g.owner}/{g.unit}" for g in groups if g.units})
+
+
+def _markers_of(markers: dict[str, int], live: set[str]) -> dict[str, int]:
+    """The markers of the ``live`` types (``markers`` itself when they all are)."""
     if all(key in live for key in markers):
         return markers
     return {key: value for key, value in markers.items() if key in live}
@@ -248,20 +252,31 @@ def _initiative_raised(pack: ContentPack, combat: Combat, event: InitiativeRaise
 
 
 def _with_markers(combat: Combat, markers: dict[str, int]) -> Combat:
-    """The groups take their type's marker; the order is by marker, attacker first on ties
-    (N-COMBAT-10). A defeated type has no marker any more (N-COMBAT-17): its spent groups
-    keep the value they had."""
-    groups = tuple(
-        _replace(g, initiative=markers.get(f"{g.owner}/{g.unit}", g.initiative))
-        for g in combat.groups
-    )
-    order = tuple(
-        g.id
-        for g in sorted(
-            groups, key=lambda g: (-g.initiative, combat.side(g.owner) != combat.attacker, g.id)
-        )
-    )
+    """The groups take their type's marker, in initiative order (:func:`_placed`)."""
+    groups, order, _ = _placed(combat, markers)
     return _replace(combat, initiative=markers, groups=groups, order=order)
+
+
+def _placed(
+    combat: Combat, markers: dict[str, int]
+) -> tuple[tuple[Group, ...], tuple[int, ...], set[str]]:
+    """The groups with their type's marker, their order by marker, attacker first on ties
+    (N-COMBAT-10), and the types on the board. A defeated type has no marker any more
+    (N-COMBAT-17): its spent groups keep the value they had."""
+    side, attacker = combat.allies.get, combat.attacker
+    groups: list[Group] = []
+    ranks: list[tuple[int, bool, int]] = []
+    live: set[str] = set()
+    for g in combat.groups:  # one pass: this runs for every group when the combat opens
+        key = f"{g.owner}/{g.unit}"
+        value = markers.get(key, g.initiative)
+        if value != g.initiative:
+            g = _replace(g, initiative=value)
+        if g.units:
+            live.add(key)
+        groups.append(g)
+        ranks.append((-value, side(g.owner, g.owner) != attacker, g.id))
+    return tuple(groups), tuple([rank[2] for rank in sorted(ranks)]), live
 
 
 _GRANTABLE = {
@@ -449,13 +464,17 @@ def _aftermath(pack: ContentPack, combat: Combat, event: Aftermath) -> Combat:
 
 
 def _opened(pack: ContentPack, combat: Combat, event: CombatOpened) -> Combat:
-    combat = _with_markers(combat, event.initiative)
+    groups, order, live = _placed(combat, event.initiative)
     return _replace(
         combat,
+        groups=groups,
+        order=order,
         # Markers only of types still on the board (N-COMBAT-17), so that later folds need
         # to look again only when a group leaves the board.
-        initiative=_live_markers(combat.initiative, combat.groups),
-        melee_waiting=any(g.support_only for g in combat.groups),
+        initiative=_markers_of(event.initiative, live),
+        melee_waiting=any(
+            g.cls == "melee" and g.slot == "ranged" and not g.flexible for g in groups
+        ),
         stage="round_start",
     )
 
