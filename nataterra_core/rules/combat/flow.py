@@ -282,26 +282,31 @@ def start_combat(
 # -- decisions --------------------------------------------------------------------------
 
 
-def _slot_counts(env: CombatEnv, combat: Combat, seat: str) -> dict[str, int]:
+def _slot_counts(env: CombatEnv, combat: Combat, seat: str) -> tuple[int, int, int]:
+    """``seat``'s free melee, ranged and flex slots."""
     board = env.pack.civilisations[seat].combat_board
-    free = {"melee": board.melee, "ranged": board.ranged, "flex": board.flex}
+    melee, ranged, flex = board.melee, board.ranged, board.flex
     for g in combat.groups:
         if g.owner == seat and g.units > 0:
-            free[g.slot] -= 1
-    return free
+            if g.slot == "melee":
+                melee -= 1
+            elif g.slot == "ranged":
+                ranged -= 1
+            else:
+                flex -= 1
+    return melee, ranged, flex
 
 
 def _deploy_options(env: CombatEnv, combat: Combat, seat: str) -> list[Command]:
-    free = _slot_counts(env, combat, seat)
-    free_slots = (free["melee"], free["ranged"], free["flex"])
+    free_slots = _slot_counts(env, combat, seat)
     sides = combat.sides.get(seat, {})
     pack = env.pack
     options: list[Command] = []
     for force in combat.reserve:
         if force.owner == seat and force.count > 0:  # Combat.reserve_of, inlined
             unit = force.unit
-            options.extend(
-                _force_deploys(pack, unit, force.count, force.origin, sides.get(unit), free_slots)
+            options += _force_deploys(
+                pack, unit, force.count, force.origin, sides.get(unit), free_slots
             )
     return options
 

@@ -131,7 +131,8 @@ def _take_damage(group: Group, damage: int, deaths: int) -> Group:
 
 def _deployed(pack: ContentPack, combat: Combat, event: GroupDeployed) -> Combat:
     side = combat.sides.get(event.seat, {}).get(event.unit)
-    boost = combat.boosts.get(f"{event.seat}@{event.origin or combat.zone}")
+    boosts = combat.boosts  # usually none: no need to name the key
+    boost = boosts.get(f"{event.seat}@{event.origin or combat.zone}") if boosts else None
     group = make_group(
         pack,
         event.group,
