@@ -102,7 +102,7 @@ def _live_markers(markers: dict[str, int], groups: tuple[Group, ...]) -> dict[st
 
 def _markers_of(markers: dict[str, int], live: set[str]) -> dict[str, int]:
     """The markers of the ``live`` types (``markers`` itself when they all are)."""
-    if all(key in live for key in markers):
+    if live.issuperset(markers):
         return markers
     return {key: value for key, value in markers.items() if key in live}
 
@@ -151,14 +151,11 @@ def _deployed(pack: ContentPack, combat: Combat, event: GroupDeployed) -> Combat
 def _take_reserve(
     reserve: tuple[Force, ...], owner: str, unit: str, n: int, origin: str = ""
 ) -> tuple[Force, ...]:
-    return tuple(
-        [
-            _replace(f, count=f.count - n)
-            if f.unit == unit and f.owner == owner and f.origin == origin
-            else f
-            for f in reserve
-        ]
-    )
+    taken = list(reserve)
+    for i, f in enumerate(reserve):  # every matching entry (Strategise may repeat one)
+        if f.unit == unit and f.owner == owner and f.origin == origin:
+            taken[i] = _replace(f, count=f.count - n)
+    return tuple(taken)
 
 
 def _strategise_offered(pack: ContentPack, combat: Combat, event: StrategiseOffered) -> Combat:
@@ -202,6 +199,8 @@ _START_CHOICES = {
 
 
 def _target_fixed(pack: ContentPack, combat: Combat, event: BiomeTargetFixed) -> Combat:
+    if combat.biome_card is None and event.redirected_by is None:  # no card: nothing to bind
+        return _replace(combat, holders=event.holders, stage="effects")
     changes: dict[str, Any] = {"holders": event.holders, "stage": "effects"}
     if combat.biome_card is not None:
         kind = pack.biome_cards[combat.biome_card].effect.kind
@@ -264,7 +263,7 @@ def _placed(
     """The groups with their type's marker, their order by marker, attacker first on ties
     (N-COMBAT-10), and the types on the board. A defeated type has no marker any more
     (N-COMBAT-17): its spent groups keep the value they had."""
-    side, attacker = combat.allies.get, combat.attacker
+    allies, attacker = combat.allies, combat.attacker
     groups: list[Group] = []
     ranks: list[tuple[int, bool, int]] = []
     live: set[str] = set()
@@ -276,7 +275,8 @@ def _placed(
         if g.units:
             live.add(key)
         groups.append(g)
-        ranks.append((-value, side(g.owner, g.owner) != attacker, g.id))
+        side = allies.get(g.owner, g.owner) if allies else g.owner  # Combat.side, inlined
+        ranks.append((-value, side != attacker, g.id))
     return tuple(groups), tuple([rank[2] for rank in sorted(ranks)]), live
 
 
@@ -473,8 +473,8 @@ def _opened(pack: ContentPack, combat: Combat, event: CombatOpened) -> Combat:
         # Markers only of types still on the board (N-COMBAT-17), so that later folds need
         # to look again only when a group leaves the board.
         initiative=_markers_of(event.initiative, live),
-        melee_waiting=any(
-            g.cls == "melee" and g.slot == "ranged" and not g.flexible for g in groups
+        melee_waiting=any(  # Group.support_only, inlined
+            [g.cls == "melee" and g.slot == "ranged" and not g.flexible for g in groups]
         ),
         stage="round_start",
     )
@@ -590,7 +590,7 @@ def _backstab_ended(pack: ContentPack, combat: Combat, event: BackstabEnded) -> 
 
 def _decided(pack: ContentPack, combat: Combat, event: CombatDecided) -> Combat:
     injuries = tuple(
-        g.id for g in combat.groups if g.units > 0 and g.injury and g.damage >= g.injury
+        [g.id for g in combat.groups if g.units > 0 and g.injury and g.damage >= g.injury]
     )
     return _replace(combat, winner=event.winner, decided=True, stage="injuries", injuries=injuries)
 
