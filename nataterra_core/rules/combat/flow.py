@@ -289,26 +289,31 @@ def start_combat(
 # -- decisions --------------------------------------------------------------------------
 
 
-def _slot_counts(env: CombatEnv, combat: Combat, seat: str) -> dict[str, int]:
+def _slot_counts(env: CombatEnv, combat: Combat, seat: str) -> tuple[int, int, int]:
+    """``seat``'s free melee, ranged and flex slots."""
     board = env.pack.civilisations[seat].combat_board
-    free = {"melee": board.melee, "ranged": board.ranged, "flex": board.flex}
+    melee, ranged, flex = board.melee, board.ranged, board.flex
     for g in combat.groups:
         if g.owner == seat and g.units > 0:
-            free[g.slot] -= 1
-    return free
+            if g.slot == "melee":
+                melee -= 1
+            elif g.slot == "ranged":
+                ranged -= 1
+            else:
+                flex -= 1
+    return melee, ranged, flex
 
 
 def _deploy_options(env: CombatEnv, combat: Combat, seat: str) -> list[Command]:
-    free = _slot_counts(env, combat, seat)
-    free_slots = (free["melee"], free["ranged"], free["flex"])
+    free_slots = _slot_counts(env, combat, seat)
     sides = combat.sides.get(seat, {})
     pack = env.pack
     options: list[Command] = []
     for force in combat.reserve:
         if force.owner == seat and force.count > 0:  # Combat.reserve_of, inlined
             unit = force.unit
-            options.extend(
-                _force_deploys(pack, unit, force.count, force.origin, sides.get(unit), free_slots)
+            options += _force_deploys(
+                pack, unit, force.count, force.origin, sides.get(unit), free_slots
             )
     return options
 
@@ -650,14 +655,21 @@ def _winner(combat: Combat) -> str | None:
 def _initiative(env: CombatEnv, combat: Combat, card: str | None) -> dict[str, int]:
     """N-COMBAT-6/7: each type's marker, +1 per matching essence, +1 for mountain defenders."""
     essences = env.pack.biome_cards[card].essences if card else ()
+    mountain = combat.biome == "mountain"
+    bonuses: dict[str, int] = {}  # by owner: the same for all of an owner's types
     values: dict[str, int] = {}
     for group in combat.groups:
-        if f"{group.owner}/{group.unit}" in values:  # one marker per type and owner
-            continue
-        bonus = sum(1 for e in essences if e in env.essences[group.owner])
-        if combat.biome == "mountain" and combat.side(group.owner) == combat.defender:
-            bonus += 1
         key = f"{group.owner}/{group.unit}"
+        if key in values:  # one marker per type and owner
+            continue
+        owner = group.owner
+        bonus = bonuses.get(owner)
+        if bonus is None:
+            owned = env.essences[owner]
+            bonus = len([e for e in essences if e in owned])
+            if mountain and combat.side(owner) == combat.defender:
+                bonus += 1
+            bonuses[owner] = bonus
         base = combat_unit(env.pack, group.unit).initiative + combat.initiative_bonus.get(key, 0)
         values[key] = min(INITIATIVE_CAP, base + bonus)
     return values

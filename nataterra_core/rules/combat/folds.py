@@ -105,8 +105,12 @@ _replace = msgspec.structs.replace
 
 def _live_markers(markers: dict[str, int], groups: tuple[Group, ...]) -> dict[str, int]:
     """N-COMBAT-17: the marker of a type whose last group has left the board goes too."""
-    live = {f"{g.owner}/{g.unit}" for g in groups if g.units}
-    if all(key in live for key in markers):
+    return _markers_of(markers, {f"{g.owner}/{g.unit}" for g in groups if g.units})
+
+
+def _markers_of(markers: dict[str, int], live: set[str]) -> dict[str, int]:
+    """The markers of the ``live`` types (``markers`` itself when they all are)."""
+    if live.issuperset(markers):
         return markers
     return {key: value for key, value in markers.items() if key in live}
 
@@ -135,7 +139,8 @@ def _take_damage(group: Group, damage: int, deaths: int) -> Group:
 
 def _deployed(pack: ContentPack, combat: Combat, event: GroupDeployed) -> Combat:
     side = combat.sides.get(event.seat, {}).get(event.unit)
-    boost = combat.boosts.get(f"{event.seat}@{event.origin or combat.zone}")
+    boosts = combat.boosts  # usually none: no need to name the key
+    boost = boosts.get(f"{event.seat}@{event.origin or combat.zone}") if boosts else None
     group = make_group(
         pack,
         event.group,
@@ -154,14 +159,11 @@ def _deployed(pack: ContentPack, combat: Combat, event: GroupDeployed) -> Combat
 def _take_reserve(
     reserve: tuple[Force, ...], owner: str, unit: str, n: int, origin: str = ""
 ) -> tuple[Force, ...]:
-    return tuple(
-        [
-            _replace(f, count=f.count - n)
-            if f.unit == unit and f.owner == owner and f.origin == origin
-            else f
-            for f in reserve
-        ]
-    )
+    taken = list(reserve)
+    for i, f in enumerate(reserve):  # every matching entry (Strategise may repeat one)
+        if f.unit == unit and f.owner == owner and f.origin == origin:
+            taken[i] = _replace(f, count=f.count - n)
+    return tuple(taken)
 
 
 def _strategise_offered(pack: ContentPack, combat: Combat, event: StrategiseOffered) -> Combat:
@@ -205,6 +207,8 @@ _START_CHOICES = {
 
 
 def _target_fixed(pack: ContentPack, combat: Combat, event: BiomeTargetFixed) -> Combat:
+    if combat.biome_card is None and event.redirected_by is None:  # no card: nothing to bind
+        return _replace(combat, holders=event.holders, stage="effects")
     changes: dict[str, Any] = {"holders": event.holders, "stage": "effects"}
     if combat.biome_card is not None:
         kind = pack.biome_cards[combat.biome_card].effect.kind
@@ -256,20 +260,32 @@ def _initiative_raised(pack: ContentPack, combat: Combat, event: InitiativeRaise
 
 
 def _with_markers(combat: Combat, markers: dict[str, int]) -> Combat:
-    """The groups take their type's marker; the order is by marker, attacker first on ties
-    (N-COMBAT-10). A defeated type has no marker any more (N-COMBAT-17): its spent groups
-    keep the value they had."""
-    groups = tuple(
-        _replace(g, initiative=markers.get(f"{g.owner}/{g.unit}", g.initiative))
-        for g in combat.groups
-    )
-    order = tuple(
-        g.id
-        for g in sorted(
-            groups, key=lambda g: (-g.initiative, combat.side(g.owner) != combat.attacker, g.id)
-        )
-    )
+    """The groups take their type's marker, in initiative order (:func:`_placed`)."""
+    groups, order, _ = _placed(combat, markers)
     return _replace(combat, initiative=markers, groups=groups, order=order)
+
+
+def _placed(
+    combat: Combat, markers: dict[str, int]
+) -> tuple[tuple[Group, ...], tuple[int, ...], set[str]]:
+    """The groups with their type's marker, their order by marker, attacker first on ties
+    (N-COMBAT-10), and the types on the board. A defeated type has no marker any more
+    (N-COMBAT-17): its spent groups keep the value they had."""
+    allies, attacker = combat.allies, combat.attacker
+    groups: list[Group] = []
+    ranks: list[tuple[int, bool, int]] = []
+    live: set[str] = set()
+    for g in combat.groups:  # one pass: this runs for every group when the combat opens
+        key = f"{g.owner}/{g.unit}"
+        value = markers.get(key, g.initiative)
+        if value != g.initiative:
+            g = _replace(g, initiative=value)
+        if g.units:
+            live.add(key)
+        groups.append(g)
+        side = allies.get(g.owner, g.owner) if allies else g.owner  # Combat.side, inlined
+        ranks.append((-value, side != attacker, g.id))
+    return tuple(groups), tuple([rank[2] for rank in sorted(ranks)]), live
 
 
 _GRANTABLE = {
@@ -457,13 +473,15 @@ def _aftermath(pack: ContentPack, combat: Combat, event: Aftermath) -> Combat:
 
 
 def _opened(pack: ContentPack, combat: Combat, event: CombatOpened) -> Combat:
-    combat = _with_markers(combat, event.initiative)
+    groups, order, live = _placed(combat, event.initiative)
     combat = _replace(
         combat,
+        groups=groups,
+        order=order,
         # Markers only of types still on the board (N-COMBAT-17), so that later folds need
         # to look again only when a group leaves the board.
-        initiative=_live_markers(combat.initiative, combat.groups),
-        melee_waiting=any(g.support_only for g in combat.groups),
+        initiative=_markers_of(event.initiative, live),
+        melee_waiting=any(g.support_only for g in groups),
     )
     return _start_round(pack, combat, 1)
 
@@ -609,7 +627,7 @@ def _backstab_ended(pack: ContentPack, combat: Combat, event: BackstabEnded) -> 
 
 def _decided(pack: ContentPack, combat: Combat, event: CombatDecided) -> Combat:
     injuries = tuple(
-        g.id for g in combat.groups if g.units > 0 and g.injury and g.damage >= g.injury
+        [g.id for g in combat.groups if g.units > 0 and g.injury and g.damage >= g.injury]
     )
     return _replace(combat, winner=event.winner, decided=True, stage="injuries", injuries=injuries)
 

@@ -349,6 +349,8 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
     @property
     def seats(self) -> tuple[str, ...]:
         """Every player of the combat: the attacker's side, then the defender's."""
+        if not self.allies:  # two players: asked at every step of the flow
+            return (self.attacker, self.defender)
         return (*self.seats_of(self.attacker), *self.seats_of(self.defender))
 
     def groups_of(self, owner: str) -> list[Group]:

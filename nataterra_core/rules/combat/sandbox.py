@@ -137,6 +137,9 @@ class Sandbox:
         self._envs: dict[int, tuple[Battle, CombatEnv]] = {}
         self._last: tuple[Battle | None, CombatEnv] = (None, CombatEnv(pack))
         self._decoded: tuple[str, Battle] | None = None
+        # The last battle's opening event and the combat it opens: pure functions of the
+        # battle, built once for the many runs of one battle (the battle calculator).
+        self._opening: tuple[Battle, messages.CombatStarted, Combat] | None = None
 
     def env(self, battle: Battle) -> CombatEnv:
         """The battle's environment: its biome card (or none) is drawn, and retreats use
@@ -222,14 +225,47 @@ class Sandbox:
                 )
         return battle
 
-    @staticmethod
-    def _combat(battle: Battle, started: messages.CombatStarted) -> Combat:
+    def _combat(self, battle: Battle, started: messages.CombatStarted) -> Combat:
         """The combat with the battle's bonus tokens (boosts act on deployment)."""
+        known = self._opening
+        if known is not None and known[0] is battle and known[1] is started:
+            return known[2]  # the combat decide() opened: its decision is remembered too
+        return self._boosted(battle, started)
+
+    @staticmethod
+    def _boosted(battle: Battle, started: messages.CombatStarted) -> Combat:
         combat = combat_from_start(started)
         if not battle.boosts:
             return combat
         boosts = {f"{owner}@{battle.zone}": boost for owner, boost in battle.boosts.items()}
         return msgspec.structs.replace(combat, boosts=boosts)
+
+    def _start(self, battle: Battle) -> tuple[messages.CombatStarted, Combat]:
+        """The event that opens ``battle`` and the combat it opens (remembered)."""
+        known = self._opening
+        if known is not None and known[0] is battle:
+            return known[1], known[2]
+        counts: dict[tuple[str, str], int] = {}
+        for spec in battle.forces:
+            counts[spec.owner, spec.unit] = counts.get((spec.owner, spec.unit), 0) + spec.count
+        sides: dict[str, dict[str, Side]] = {battle.attacker: {}, battle.defender: {}}
+        for spec in battle.forces:
+            if spec.side is not None:
+                sides[spec.owner][spec.unit] = spec.side
+        started = start_combat(
+            zone=battle.zone,
+            biome=battle.biome,
+            attacker=battle.attacker,
+            defender=battle.defender,
+            forces=[Force(o, u, n) for (o, u), n in counts.items()],
+            sides=sides,
+            stocks={
+                c: battle.stocks.get(c, Resources()) for c in (battle.attacker, battle.defender)
+            },
+        )
+        combat = self._boosted(battle, started)
+        self._opening = (battle, started, combat)
+        return started, combat
 
     def initial_state(self, setup: Setup) -> SandboxState:
         """The described battle, not started."""
@@ -252,25 +288,8 @@ class Sandbox:
         if isinstance(command, StartBattle):
             if seat is not None or state.combat is not None:
                 raise IllegalCommand("N-COMBAT-1", "the battle has already started")
-            counts: dict[tuple[str, str], int] = {}
-            for spec in battle.forces:
-                counts[spec.owner, spec.unit] = counts.get((spec.owner, spec.unit), 0) + spec.count
-            sides: dict[str, dict[str, Side]] = {battle.attacker: {}, battle.defender: {}}
-            for spec in battle.forces:
-                if spec.side is not None:
-                    sides[spec.owner][spec.unit] = spec.side
-            started = start_combat(
-                zone=battle.zone,
-                biome=battle.biome,
-                attacker=battle.attacker,
-                defender=battle.defender,
-                forces=[Force(o, u, n) for (o, u), n in counts.items()],
-                sides=sides,
-                stocks={
-                    c: battle.stocks.get(c, Resources()) for c in (battle.attacker, battle.defender)
-                },
-            )
-            more, _ = advance(env, self._combat(battle, started), dice)
+            started, combat = self._start(battle)
+            more, _ = advance(env, combat, dice)
             return (started, *more)
         if state.combat is None or seat is None:
             raise IllegalCommand("N-COMBAT-1", "the battle has not started")
