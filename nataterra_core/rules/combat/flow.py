@@ -738,9 +738,10 @@ def _resolve_attack(
     survivors = group.units - attacker_deaths
     if owner_ability == "for_the_king" and deaths and survivors:
         claim = deaths * support_amount(group.armor, survivors, group.reinforce)
-    drawn: tuple[int | None, ...] = (None,) * 5  # the roll's fields, if recorded here
+    # The roll's fields (m, counter_before, counter_after, value, face), if recorded here.
+    m = before = after = value = None
     if roll is not None:
-        drawn = (len(env.faces), roll[0], roll[1], face_index, face.value)
+        m, before, after, value = len(env.faces), roll[0], roll[1], face.value
     over = _activation_over(combat, group, target, attacker_deaths, deaths, claim)
     resolved = AttackResolved(  # positionally: see _RESOLVED_FIELDS
         group.id,
@@ -757,7 +758,11 @@ def _resolve_attack(
         claim,
         deaths if owner_ability == "flare" else 0,
         bool(over),
-        *drawn,  # m, counter_before, counter_after, value, face
+        m,
+        before,
+        after,
+        face_index if roll is not None else None,
+        value,
     )
     if over is None and not _extra_attack_left(env, combat, resolved):
         return _replace(resolved, ends_activation=True)
