@@ -197,6 +197,8 @@ def test_N_COMBAT_8_every_biome_card_effect_plays(card_id: str) -> None:
         (joined,) = fight.of(m.AmbushJoined)
         deployed = [e for e in fight.of(m.GroupDeployed) if e.unit == joined.unit]  # type: ignore[attr-defined]
         assert deployed and deployed[-1].units == 1  # type: ignore[attr-defined]
+        # Regression: the joined unit was taken from every reserve entry of its type.
+        assert all(f.count >= 0 for f in fight.combat.reserve)
     elif kind == "raise_initiative":
         (raised,) = fight.of(m.InitiativeRaised)
         opened = fight.of(m.CombatOpened)[0]
@@ -577,3 +579,43 @@ def test_N_ABL_7_joining_part_of_a_stack_leaves_the_rest_to_choose() -> None:
     assert m.Strategise(unit="disciple", origin="z20", count=1) in decider.legal_commands(
         state, "velathi"
     )
+
+
+def test_N_ABL_7_joining_one_stack_twice_keeps_every_unit() -> None:
+    # Regression: two joins from one zone made two reserve entries, and deploying from
+    # either took the units from both (found while speeding up the set-up).
+    from nataterra_core.rules.combat_phase import StartCombat
+    from nataterra_core.rules.game import Nataterra
+
+    ctx, state = position(
+        grid_map(["V . . . . E"]),
+        [
+            ("velathi", "disciple", "z20", 3),
+            ("velathi", "zealot", "z30", 1),
+            ("beasts", "orc", "z30", 1),
+        ],
+        active="velathi",
+        phase="combat",
+        sides={"velathi": {"disciple": "a"}},
+    )
+    decider = Nataterra(ctx.pack, contexts=[ctx])
+
+    def play(command: Command) -> None:
+        nonlocal state
+        for event in decider.decide(state, command, DiceStream(SEED, GAME, ""), seat="velathi"):
+            state = decider.evolve(state, event)
+
+    play(StartCombat(zone="z30", defender="beasts"))
+    play(m.Strategise(unit="disciple", origin="z20", count=1))
+    play(m.Strategise(unit="disciple", origin="z20", count=2))
+    assert state.combat is not None
+    joined = [f for f in state.combat.reserve if f.origin == "z20"]
+    assert sum(f.count for f in joined) == 3
+    deploy = m.DeployGroup(unit="disciple", size=3, slot="melee", origin="z20")
+    assert deploy in decider.legal_commands(state, "velathi")
+    play(deploy)
+    assert state.combat is not None
+    assert all(f.count >= 0 for f in state.combat.reserve)
+    group = state.combat.groups[-1]
+    assert (group.unit, group.units, group.origin) == ("disciple", 3, "z20")
+    assert sum(f.count for f in state.combat.reserve if f.origin == "z20") == 0

@@ -159,11 +159,14 @@ def _deployed(pack: ContentPack, combat: Combat, event: GroupDeployed) -> Combat
 def _take_reserve(
     reserve: tuple[Force, ...], owner: str, unit: str, n: int, origin: str = ""
 ) -> tuple[Force, ...]:
+    """``reserve`` less ``n`` units of its one entry for (owner, unit, origin); a negative
+    ``n`` adds them, as a new entry if there is none."""
     taken = list(reserve)
-    for i, f in enumerate(reserve):  # every matching entry (Strategise may repeat one)
+    for i, f in enumerate(reserve):
         if f.unit == unit and f.owner == owner and f.origin == origin:
             taken[i] = _replace(f, count=f.count - n)
-    return tuple(taken)
+            return tuple(taken)
+    return (*reserve, Force(owner, unit, -n, origin)) if n < 0 else reserve
 
 
 def _strategise_offered(pack: ContentPack, combat: Combat, event: StrategiseOffered) -> Combat:
@@ -172,8 +175,10 @@ def _strategise_offered(pack: ContentPack, combat: Combat, event: StrategiseOffe
 
 
 def _strategise_joined(pack: ContentPack, combat: Combat, event: StrategiseJoined) -> Combat:
+    # A second join from the same zone adds to the units already waiting from there.
+    reserve = _take_reserve(combat.reserve, event.seat, event.unit, -event.count, event.origin)
     force = Force(event.seat, event.unit, event.count, event.origin)
-    return _replace(combat, reserve=(*combat.reserve, force), joined=(*combat.joined, force))
+    return _replace(combat, reserve=reserve, joined=(*combat.joined, force))
 
 
 def _deployment_ended(pack: ContentPack, combat: Combat, event: DeploymentEnded) -> Combat:
@@ -346,7 +351,7 @@ def _ambush_joined(pack: ContentPack, combat: Combat, event: AmbushJoined) -> Co
     force = Force(event.seat, event.unit, 1)
     return _replace(
         combat,
-        reserve=(*combat.reserve, force),
+        reserve=_take_reserve(combat.reserve, event.seat, event.unit, -1),
         ambush=(*combat.ambush, force),
         stage="deploy",
         deploying=event.seat,
