@@ -48,6 +48,7 @@ from nataterra_core.kernel import (
 )
 from nataterra_core.rules.game import Nataterra
 from nataterra_core.rules.hexmap import GameMap
+from nataterra_core.rules.map_layout import is_structured
 from nataterra_core.rules.state import GameState
 from nataterra_core.rules.views import seat_view
 
@@ -193,24 +194,29 @@ ModeOption = Annotated[
     Mode,
     typer.Option(
         help="learning: Battlefield Dominance; advanced: one victory condition per category "
-        "(N-SETUP-8), 2 players on the advanced map."
+        "(N-SETUP-8), 2 to 4 players on a map they build (N-MAP-4)."
     ),
 ]
 
 
 StructuredOption = Annotated[
-    bool, typer.Option(help="The players build the map first (N-MAP-4 map structuring).")
+    bool | None,
+    typer.Option(
+        "--structured/--no-structured",
+        help="The players build the map first (N-MAP-4 map structuring); by default only "
+        "in advanced mode (N-SETUP-8), where --no-structured plays the fixed advanced map.",
+    ),
 ]
 
 
-def _options(turns: int, mode: Mode, structured: bool = False) -> dict[str, Any]:
+def _options(turns: int, mode: Mode, structured: bool | None = None) -> dict[str, Any]:
     """The header options (``mode`` only when it is not the default learning mode,
-    ``map_structuring`` only when asked for)."""
+    ``map_structuring`` only when asked for either way)."""
     options: dict[str, Any] = {"max_turns": turns}
     if mode is not Mode.learning:
         options["mode"] = mode.value
-    if structured:
-        options["map_structuring"] = True
+    if structured is not None:
+        options["map_structuring"] = structured
     return options
 
 
@@ -236,7 +242,7 @@ def demo(
         Bot, typer.Option(help="random: random legal moves; heuristic: purposeful seeded bots.")
     ] = Bot.heuristic,
     mode: ModeOption = Mode.learning,
-    structured: StructuredOption = False,
+    structured: StructuredOption = None,
 ) -> None:
     """Play a seeded game between bots, write its log and verify it."""
     out.unlink(missing_ok=True)
@@ -259,8 +265,9 @@ def demo(
         commands = play(session, bots)
         result = session.close()
     state = session.state
+    built = is_structured(state.map_id)
     console.print(
-        f"[bold]Nataterra[/] {mode.value} game{' on a structured map' if structured else ''}, "
+        f"[bold]Nataterra[/] {mode.value} game{' on a structured map' if built else ''}, "
         f"seed {seed}: {', '.join(DEFAULT_SEATS[players])}; "
         f"{state.turn} turns, {commands} commands by {bot.value} players"
     )
@@ -288,7 +295,7 @@ def play_command(
     out: Annotated[Path | None, typer.Option(help="Write the log here, record by record.")] = None,
     content: ContentOption = None,
     mode: ModeOption = Mode.learning,
-    structured: StructuredOption = False,
+    structured: StructuredOption = None,
 ) -> None:
     """Hot-seat game in this terminal: pick commands by number; u undo, r redo, q quit.
 

@@ -200,7 +200,7 @@ class Nataterra:
         options = setup.parse_options(config.options)
         setup.check_seats(self.pack, config.seats, options.mode)
         teams.check_teams(config.seats, options.team_seats())
-        if options.map_structuring:  # N-MAP-4: the players build the map
+        if options.structured:  # N-MAP-4: the players build the map
             return structuring.initial_state(self.pack, config.seats, options)
         map_id = options.map or setup.default_map(self.pack, config.seats, options.mode)
         return setup.initial_state(self.context(map_id), config.seats, options)

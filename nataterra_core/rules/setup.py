@@ -140,8 +140,17 @@ class GameOptions(msgspec.Struct, frozen=True, kw_only=True):
         """The teams as tuples of seats."""
         return tuple(tuple(team.split("+")) for team in self.teams)
 
-    map_structuring: bool = False
-    """Advanced map structuring (N-MAP-4): the players build the map at set-up."""
+    map_structuring: bool | None = None
+    """Advanced map structuring (N-MAP-4): the players build the map at set-up. ``None``
+    (the default) follows the mode: advanced set-up includes it (N-SETUP-8) unless a
+    ``map`` is given; learning mode plays a scenario map."""
+
+    @property
+    def structured(self) -> bool:
+        """Whether the players build the map (``map_structuring``, or the mode's default)."""
+        if self.map_structuring is None:
+            return self.mode == "advanced" and self.map is None
+        return self.map_structuring
 
 
 def parse_options(options: Mapping[str, Any]) -> GameOptions:
@@ -157,7 +166,7 @@ def parse_options(options: Mapping[str, Any]) -> GameOptions:
         raise ValueError(f"mode {parsed.mode!r}: one of {list(MODES)}")
     if parsed.max_turns < 0:
         raise ValueError("N-WIN-6: max_turns must be 0 (off) or positive")
-    if parsed.map_structuring and parsed.map is not None:
+    if parsed.structured and parsed.map is not None:
         raise ValueError("N-MAP-4: a structured map is built by the players; give no map")
     if parsed.dominance_cubes < 1:
         raise ValueError("N-WIN-2: dominance_cubes must be at least 1 (4 by default)")

@@ -106,9 +106,21 @@ STRONG = [("velathi", "zealot", "z30", 3), ("velathi", "disciple", "z30", 3)]
 
 # -- N-SETUP-8: advanced set-up ---------------------------------------------------------------
 
+# Advanced mode on the fixed 2-player advanced map (without it the players build the map).
+FIXED_MAP = {"mode": "advanced", "map": "advanced"}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_N_SETUP_8_advanced_set_up_builds_the_map_by_default(players: int) -> None:
+    session = new_game(players, seed=3, options={"mode": "advanced"})
+    assert session.state.structuring is not None  # N-MAP-4 comes first
+    assert "map_structuring" not in session.header.options  # the mode's default
+    fixed = new_game(2, seed=3, options=FIXED_MAP)
+    assert fixed.state.structuring is None and fixed.state.map_id == "advanced"
+
 
 def test_N_SETUP_8_one_condition_per_category_drawn_into_the_start_record() -> None:
-    session = new_game(2, seed=4, options={"mode": "advanced"})
+    session = new_game(2, seed=4, options=FIXED_MAP)
     assert session.header.options["mode"] == "advanced"
     start = msgspec.json.decode(session.log_bytes().splitlines()[1])
     drawn = [e for e in start["events"] if e["type"] == "victory_conditions_drawn.v1"]
@@ -136,7 +148,7 @@ def test_N_SETUP_8_the_draw_follows_the_seed() -> None:
 
 
 def test_N_SETUP_8_three_tactic_cards_each_and_one_discarded_in_turn_order() -> None:
-    session = new_game(2, seed=4, options={"mode": "advanced"})
+    session = new_game(2, seed=4, options=FIXED_MAP)
     state = session.state
     first = state.seats[state.first]
     second = next(s for s in state.seats if s != first)
@@ -172,7 +184,7 @@ def test_N_SETUP_8_three_tactic_cards_each_and_one_discarded_in_turn_order() -> 
 
 
 def test_N_SETUP_8_the_start_record_deals_and_awaits_the_discards() -> None:
-    session = new_game(2, seed=9, options={"mode": "advanced"})
+    session = new_game(2, seed=9, options=FIXED_MAP)
     start = msgspec.json.decode(session.log_bytes().splitlines()[1])
     types = [e["type"] for e in start["events"]]
     assert types.count("tactic_card_drawn.v1") == 6
@@ -187,8 +199,12 @@ def test_N_SETUP_8_options_and_maps() -> None:
         new_game(2, seed=1, options={"mode": "expert"})
     with pytest.raises(ValueError, match="N-SETUP-8"):
         new_game(2, seed=1, options={"mode": "advanced", "map": "learning"})
-    with pytest.raises(ValueError, match="N-MAP-5"):  # no advanced 3-player map yet
-        new_game(3, seed=1, options={"mode": "advanced"})
+    with pytest.raises(ValueError, match="N-MAP-5"):  # no fixed advanced 3-player map
+        new_game(3, seed=1, options={"mode": "advanced", "map_structuring": False})
+    with pytest.raises(ValueError, match="N-MAP-4"):  # a built map takes no scenario map
+        new_game(
+            2, seed=1, options={"mode": "advanced", "map_structuring": True, "map": "advanced"}
+        )
     # Learning games are unchanged: no conditions, no opening hand, turn 1 at once.
     learning = new_game(2, seed=1)
     assert learning.state.conditions == () and learning.state.turn == 1
