@@ -29,8 +29,9 @@ from nataterra_core.rules.combat.flow import (
 )
 from nataterra_core.rules.combat.model import Combat, Force
 from nataterra_core.rules.combat.policies import DefaultPolicy
-from nataterra_core.rules.combat_phase import combat_env
-from nataterra_core.rules.state import Resources
+from nataterra_core.rules.combat_phase import StartCombat, combat_env
+from nataterra_core.rules.game import Nataterra
+from nataterra_core.rules.state import GameState, Resources
 from nataterra_core.rules.tactics import TacticCardDrawn
 
 PACK = load_pack(Path(__file__).resolve().parents[1] / "packs" / "made_up_tactics")
@@ -498,9 +499,6 @@ def test_N_COMBAT_1a_three_players_fight_one_opponent_at_a_time() -> None:
 
 
 def test_N_ABL_7_strategise_joins_from_next_door_once_per_turn_and_stays_on_retreat() -> None:
-    from nataterra_core.rules.combat_phase import StartCombat
-    from nataterra_core.rules.game import Nataterra
-
     ctx, state = position(
         grid_map(["V . . . . E", ". . . . . ."]),
         [
@@ -551,16 +549,13 @@ def test_N_ABL_7_strategise_joins_from_next_door_once_per_turn_and_stays_on_retr
     assert not any(isinstance(c, m.Strategise) for c in decider.legal_commands(state, "velathi"))
 
 
-def test_N_ABL_7_joining_part_of_a_stack_leaves_the_rest_to_choose() -> None:
-    # Regression: the combat and the turn both counted a join, so after joining one of two
-    # Disciples nobody was left to decide (found by random play).
-    from nataterra_core.rules.combat_phase import StartCombat
-    from nataterra_core.rules.game import Nataterra
-
+def _strategising(disciples: int, *commands: Command) -> tuple[Nataterra, GameState]:
+    """Velathi attack z30 with Disciples (tech A: Strategise) next door in z20; after
+    ``commands`` (the combat has started)."""
     ctx, state = position(
         grid_map(["V . . . . E"]),
         [
-            ("velathi", "disciple", "z20", 2),
+            ("velathi", "disciple", "z20", disciples),
             ("velathi", "zealot", "z30", 1),
             ("beasts", "orc", "z30", 1),
         ],
@@ -569,12 +564,16 @@ def test_N_ABL_7_joining_part_of_a_stack_leaves_the_rest_to_choose() -> None:
         sides={"velathi": {"disciple": "a"}},
     )
     decider = Nataterra(ctx.pack, contexts=[ctx])
-    for command in (
-        StartCombat(zone="z30", defender="beasts"),
-        m.Strategise(unit="disciple", origin="z20", count=1),
-    ):
+    for command in (StartCombat(zone="z30", defender="beasts"), *commands):
         for event in decider.decide(state, command, DiceStream(SEED, GAME, ""), seat="velathi"):
             state = decider.evolve(state, event)
+    return decider, state
+
+
+def test_N_ABL_7_joining_part_of_a_stack_leaves_the_rest_to_choose() -> None:
+    # Regression: the combat and the turn both counted a join, so after joining one of two
+    # Disciples nobody was left to decide (found by random play).
+    decider, state = _strategising(2, m.Strategise(unit="disciple", origin="z20", count=1))
     assert decider.acting_seats(state) == ("velathi",)
     assert m.Strategise(unit="disciple", origin="z20", count=1) in decider.legal_commands(
         state, "velathi"
@@ -584,36 +583,16 @@ def test_N_ABL_7_joining_part_of_a_stack_leaves_the_rest_to_choose() -> None:
 def test_N_ABL_7_joining_one_stack_twice_keeps_every_unit() -> None:
     # Regression: two joins from one zone made two reserve entries, and deploying from
     # either took the units from both (found while speeding up the set-up).
-    from nataterra_core.rules.combat_phase import StartCombat
-    from nataterra_core.rules.game import Nataterra
-
-    ctx, state = position(
-        grid_map(["V . . . . E"]),
-        [
-            ("velathi", "disciple", "z20", 3),
-            ("velathi", "zealot", "z30", 1),
-            ("beasts", "orc", "z30", 1),
-        ],
-        active="velathi",
-        phase="combat",
-        sides={"velathi": {"disciple": "a"}},
-    )
-    decider = Nataterra(ctx.pack, contexts=[ctx])
-
-    def play(command: Command) -> None:
-        nonlocal state
-        for event in decider.decide(state, command, DiceStream(SEED, GAME, ""), seat="velathi"):
-            state = decider.evolve(state, event)
-
-    play(StartCombat(zone="z30", defender="beasts"))
-    play(m.Strategise(unit="disciple", origin="z20", count=1))
-    play(m.Strategise(unit="disciple", origin="z20", count=2))
-    assert state.combat is not None
-    joined = [f for f in state.combat.reserve if f.origin == "z20"]
-    assert sum(f.count for f in joined) == 3
     deploy = m.DeployGroup(unit="disciple", size=3, slot="melee", origin="z20")
+    joins = (
+        m.Strategise(unit="disciple", origin="z20", count=1),
+        m.Strategise(unit="disciple", origin="z20", count=2),
+    )
+    decider, state = _strategising(3, *joins)
+    assert state.combat is not None
+    assert sum(f.count for f in state.combat.reserve if f.origin == "z20") == 3
     assert deploy in decider.legal_commands(state, "velathi")
-    play(deploy)
+    decider, state = _strategising(3, *joins, deploy)
     assert state.combat is not None
     assert all(f.count >= 0 for f in state.combat.reserve)
     group = state.combat.groups[-1]
