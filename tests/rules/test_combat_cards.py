@@ -2,8 +2,10 @@
 Stoneskin (N-CIV-2), Spirit's Embrace and the Naga's redirection (N-CIV-3, N-COMBAT-8),
 each played through a combat.
 
-Tactic options come from a test-only overlay of made-up options
-(``tests/packs/made_up_tactics``): the printed cards are compiled by a later issue.
+Tactic options come from a test-only overlay (``tests/packs/made_up_tactics``): one
+made-up option per window kind on four printed card ids, so that each window is tested
+with an option of known, simple effect. The printed options themselves are played in
+``test_tactic_cards.py``.
 """
 
 from __future__ import annotations
