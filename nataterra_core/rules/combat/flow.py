@@ -448,6 +448,13 @@ def _support_kinds(
     return tuple(kind for kind, amount in amounts if amount > 0)
 
 
+@lru_cache(maxsize=4096)
+def _heal_options(healable: tuple[int, ...]) -> tuple[Command, ...]:
+    """A Heal of each group of ``healable``: commands are immutable values, so each list
+    is built once rather than at every heal (as :data:`_ACTION_OPTIONS`)."""
+    return tuple([HealGroup(target=group) for group in healable])
+
+
 def _stabber(combat: Combat) -> str:
     """Who may backstab now: the next player of the side that stays (N-COMBAT-24)."""
     assert combat.retreating is not None
@@ -584,9 +591,10 @@ def _decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | Non
     group = combat.groups[combat.active] if combat.active >= 0 else None
     if stage == "heal" and group is not None:
         mates = combat.seats_of(combat.side(group.owner))  # N-TEAM-5: Heal an ally too
-        return group.owner, [
-            HealGroup(target=g.id) for seat in mates for g in combat.groups_of(seat)
-        ]
+        healable = tuple(
+            [g.id for seat in mates for g in combat.groups if g.units and g.owner == seat]
+        )
+        return group.owner, list(_heal_options(healable))
     if stage == "deception" and group is not None:
         return group.owner, [Reroll(reroll=True), Reroll(reroll=False)]
     if stage == "after_attack" and group is not None and combat.pending_gain > 0:
