@@ -11,7 +11,7 @@ command's record holds everything up to the next choice. Events are folded by
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any, Literal
 
 import msgspec
@@ -382,11 +382,11 @@ def _support_amounts(group: Group) -> list[tuple[Literal["attack", "armor"], int
     return [(kind, amount) for kind, amount in amounts if amount > 0]
 
 
-# Action options by (attack targets, allies, support kinds): a few hundred distinct lists
-# over a whole battle calculator run, so one dict lookup instead of building commands.
+# Action options by (attack targets, allies to support, the group's attack, armor, units
+# and Reinforce): a few hundred distinct lists over a whole battle calculator run, so one
+# dict lookup instead of building commands.
 _ACTION_OPTIONS: dict[
-    tuple[tuple[int, ...], tuple[int, ...], tuple[Literal["attack", "armor"], ...]],
-    tuple[Command, ...],
+    tuple[tuple[int, ...], tuple[int, ...], int, int, int, int], tuple[Command, ...]
 ] = {}
 _ACTION_OPTIONS_MAX = 4096
 
@@ -396,7 +396,6 @@ def _action_options(combat: Combat, group: Group) -> list[Command]:
     bonus kind the group can give. One pass over the groups (hot path); commands are
     immutable values, so the same lists are reused rather than rebuilt."""
     owner, me = group.owner, group.id
-    enemies: list[Group] = []
     allies: list[int] = []
     attacks: tuple[int, ...] = ()
     if combat.allies:  # N-TEAM-5: allies' groups are supported, never attacked
@@ -407,45 +406,37 @@ def _action_options(combat: Combat, group: Group) -> list[Command]:
         if not group.support_only:
             attacks = tuple([t.id for t in _team_targets(combat, group)])
     else:
+        enemies: list[int] = []
+        melee: list[int] = []  # the enemies that are melee targets (Group.melee_target)
         for g in combat.groups:
             if g.units:
                 if g.owner != owner:
-                    enemies.append(g)
+                    enemies.append(g.id)
+                    if g.cls == "melee" or g.slot == "melee":
+                        melee.append(g.id)
                 elif g.id != me:
                     allies.append(g.id)
-    if group.support_only or combat.allies:
-        pass
-    elif group.cls == "ranged" or group.aim:
-        attacks = tuple([t.id for t in enemies])
-    else:  # as targets() says, with Group.melee_target inlined
-        attacks = tuple([t.id for t in enemies if t.cls == "melee" or t.slot == "melee"])
-        attacks = attacks or tuple([t.id for t in enemies])
-    kinds: tuple[Literal["attack", "armor"], ...] = ()
-    if combat.attacks_made == 0 and allies:  # N-COMBAT-18: a group that attacked cannot support
-        kinds = _support_kinds(group.attack, group.armor, group.units, group.reinforce)
-    key = (attacks, tuple(allies) if kinds else (), kinds)
+        if group.support_only:
+            pass
+        elif group.cls == "ranged" or group.aim:  # as targets() says
+            attacks = tuple(enemies)
+        else:
+            attacks = tuple(melee or enemies)
+    # N-COMBAT-18: a group that attacked cannot support; what a support gives depends on
+    # the group's attack, armor, units and Reinforce (N-COMBAT-19).
+    supported = tuple(allies) if combat.attacks_made == 0 else ()
+    key = (attacks, supported, group.attack, group.armor, group.units, group.reinforce)
     options = _ACTION_OPTIONS.get(key)
     if options is None:
+        kinds = [kind for kind, _ in _support_amounts(group)] if supported else []
         options = (
             *(Attack(target=t) for t in attacks),
-            *(Support(target=ally, bonus=kind) for ally in key[1] for kind in kinds),
+            *(Support(target=ally, bonus=kind) for ally in supported for kind in kinds),
         )
         if len(_ACTION_OPTIONS) >= _ACTION_OPTIONS_MAX:
             _ACTION_OPTIONS.clear()
         _ACTION_OPTIONS[key] = options
     return list(options)
-
-
-@cache
-def _support_kinds(
-    attack: int, armor: int, units: int, reinforce: int
-) -> tuple[Literal["attack", "armor"], ...]:
-    """The bonus kinds a group gives when it supports (N-COMBAT-19: only positive ones)."""
-    amounts: tuple[tuple[Literal["attack", "armor"], int], ...] = (
-        ("attack", support_amount(attack, units, reinforce)),
-        ("armor", support_amount(armor, units, reinforce)),
-    )
-    return tuple(kind for kind, amount in amounts if amount > 0)
 
 
 @lru_cache(maxsize=4096)
