@@ -11,8 +11,8 @@ command's record holds everything up to the next choice. Events are folded by
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import cache, lru_cache
-from typing import Literal
+from functools import lru_cache
+from typing import Any, Literal
 
 import msgspec
 
@@ -382,11 +382,11 @@ def _support_amounts(group: Group) -> list[tuple[Literal["attack", "armor"], int
     return [(kind, amount) for kind, amount in amounts if amount > 0]
 
 
-# Action options by (attack targets, allies, support kinds): a few hundred distinct lists
-# over a whole battle calculator run, so one dict lookup instead of building commands.
+# Action options by (attack targets, allies to support, the group's attack, armor, units
+# and Reinforce): a few hundred distinct lists over a whole battle calculator run, so one
+# dict lookup instead of building commands.
 _ACTION_OPTIONS: dict[
-    tuple[tuple[int, ...], tuple[int, ...], tuple[Literal["attack", "armor"], ...]],
-    tuple[Command, ...],
+    tuple[tuple[int, ...], tuple[int, ...], int, int, int, int], tuple[Command, ...]
 ] = {}
 _ACTION_OPTIONS_MAX = 4096
 
@@ -396,7 +396,6 @@ def _action_options(combat: Combat, group: Group) -> list[Command]:
     bonus kind the group can give. One pass over the groups (hot path); commands are
     immutable values, so the same lists are reused rather than rebuilt."""
     owner, me = group.owner, group.id
-    enemies: list[Group] = []
     allies: list[int] = []
     attacks: tuple[int, ...] = ()
     if combat.allies:  # N-TEAM-5: allies' groups are supported, never attacked
@@ -407,28 +406,32 @@ def _action_options(combat: Combat, group: Group) -> list[Command]:
         if not group.support_only:
             attacks = tuple([t.id for t in _team_targets(combat, group)])
     else:
+        enemies: list[int] = []
+        melee: list[int] = []  # the enemies that are melee targets (Group.melee_target)
         for g in combat.groups:
             if g.units:
                 if g.owner != owner:
-                    enemies.append(g)
+                    enemies.append(g.id)
+                    if g.cls == "melee" or g.slot == "melee":
+                        melee.append(g.id)
                 elif g.id != me:
                     allies.append(g.id)
-    if group.support_only or combat.allies:
-        pass
-    elif group.cls == "ranged" or group.aim:
-        attacks = tuple([t.id for t in enemies])
-    else:  # as targets() says, with Group.melee_target inlined
-        attacks = tuple([t.id for t in enemies if t.cls == "melee" or t.slot == "melee"])
-        attacks = attacks or tuple([t.id for t in enemies])
-    kinds: tuple[Literal["attack", "armor"], ...] = ()
-    if combat.attacks_made == 0 and allies:  # N-COMBAT-18: a group that attacked cannot support
-        kinds = _support_kinds(group.attack, group.armor, group.units, group.reinforce)
-    key = (attacks, tuple(allies) if kinds else (), kinds)
+        if group.support_only:
+            pass
+        elif group.cls == "ranged" or group.aim:  # as targets() says
+            attacks = tuple(enemies)
+        else:
+            attacks = tuple(melee or enemies)
+    # N-COMBAT-18: a group that attacked cannot support; what a support gives depends on
+    # the group's attack, armor, units and Reinforce (N-COMBAT-19).
+    supported = tuple(allies) if combat.attacks_made == 0 else ()
+    key = (attacks, supported, group.attack, group.armor, group.units, group.reinforce)
     options = _ACTION_OPTIONS.get(key)
     if options is None:
+        kinds = [kind for kind, _ in _support_amounts(group)] if supported else []
         options = (
             *(Attack(target=t) for t in attacks),
-            *(Support(target=ally, bonus=kind) for ally in key[1] for kind in kinds),
+            *(Support(target=ally, bonus=kind) for ally in supported for kind in kinds),
         )
         if len(_ACTION_OPTIONS) >= _ACTION_OPTIONS_MAX:
             _ACTION_OPTIONS.clear()
@@ -436,16 +439,11 @@ def _action_options(combat: Combat, group: Group) -> list[Command]:
     return list(options)
 
 
-@cache
-def _support_kinds(
-    attack: int, armor: int, units: int, reinforce: int
-) -> tuple[Literal["attack", "armor"], ...]:
-    """The bonus kinds a group gives when it supports (N-COMBAT-19: only positive ones)."""
-    amounts: tuple[tuple[Literal["attack", "armor"], int], ...] = (
-        ("attack", support_amount(attack, units, reinforce)),
-        ("armor", support_amount(armor, units, reinforce)),
-    )
-    return tuple(kind for kind, amount in amounts if amount > 0)
+@lru_cache(maxsize=4096)
+def _heal_options(healable: tuple[int, ...]) -> tuple[Command, ...]:
+    """A Heal of each group of ``healable``: commands are immutable values, so each list
+    is built once rather than at every heal (as :data:`_ACTION_OPTIONS`)."""
+    return tuple([HealGroup(target=group) for group in healable])
 
 
 def _stabber(combat: Combat) -> str:
@@ -584,9 +582,10 @@ def _decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | Non
     group = combat.groups[combat.active] if combat.active >= 0 else None
     if stage == "heal" and group is not None:
         mates = combat.seats_of(combat.side(group.owner))  # N-TEAM-5: Heal an ally too
-        return group.owner, [
-            HealGroup(target=g.id) for seat in mates for g in combat.groups_of(seat)
-        ]
+        healable = tuple(
+            [g.id for seat in mates for g in combat.groups if g.units and g.owner == seat]
+        )
+        return group.owner, list(_heal_options(healable))
     if stage == "deception" and group is not None:
         return group.owner, [Reroll(reroll=True), Reroll(reroll=False)]
     if stage == "after_attack" and group is not None and combat.pending_gain > 0:
@@ -974,73 +973,142 @@ def _why_not(combat: Combat, command: Command, rule: str) -> tuple[str, str]:
 def _command_events(
     env: CombatEnv, combat: Combat, seat: str, command: Command, dice: DiceStream
 ) -> tuple[Event, ...]:
-    if combat.pending or isinstance(command, RedirectBiome):
+    if combat.pending or type(command) is RedirectBiome:
         chosen = tactics.play_events(env, combat, seat, command, dice)
         if chosen is None:
             chosen = biome.choice_events(env, combat, seat, command, dice)
         if chosen is not None:
             return chosen
-    if isinstance(command, Attack):  # the common commands first
-        return _attack(env, combat, combat.groups[combat.active], command.target, dice)
-    if isinstance(command, Retreat):
-        return (RetreatChosen(seat=seat, retreat=command.retreat),)
-    if isinstance(command, HealGroup):
-        group = combat.groups[combat.active]
-        target = combat.groups[command.target]
-        amount = min(target.damage, heal_amount(group.units, group.heal))
-        return (Healed(group=group.id, target=target.id, amount=amount),)
-    if isinstance(command, DeployGroup):
-        return (
-            GroupDeployed(  # positionally: seat, group, unit, units, slot, origin
-                seat, len(combat.groups), command.unit, command.size, command.slot, command.origin
-            ),
-        )
-    if isinstance(command, Strategise):
-        return (
-            StrategiseJoined(
-                seat=seat, unit=command.unit, origin=command.origin, count=command.count
-            ),
-        )
-    if isinstance(command, StrategiseDone):
-        return (ChoiceResolved(seat=seat, choice="strategise", declined=True),)
-    if isinstance(command, ChooseGroup):
-        return _activate(env, combat, combat.groups[command.group])
-    if isinstance(command, Support):
-        group = combat.groups[combat.active]
-        amount = dict(_support_amounts(group))[command.bonus]
-        return (
-            Supported(group=group.id, target=command.target, bonus=command.bonus, amount=amount),
-        )
-    if isinstance(command, Reroll):
-        group = combat.groups[combat.active]
-        if command.reroll:  # only the kept face's swords count (N-COMBAT-15)
-            roll = _roll(env, dice, group, combat.target, reroll=True)
-            return (roll, _resolve(env, combat, roll.value))
-        return (_resolve(env, combat, combat.roll_face),)
-    if isinstance(command, ClaimArmor):
-        amount = combat.pending_gain if command.accept else 0
-        return (ArmorClaimed(group=combat.active, amount=amount),)
-    if isinstance(command, Backstab):
-        if command.group is None or command.target is None:
-            return (BackstabDeclined(seat=seat),)
-        declared = BackstabDeclared(seat=seat, group=command.group, target=command.target)
-        stabbing = evolve_combat(env.pack, combat, declared)
-        group = stabbing.groups[command.group]
-        return (declared, *_attack(env, stabbing, group, command.target, dice))
-    if isinstance(command, PayInjury):
-        group = combat.groups[command.group]
-        return (
-            InjuryResolved(
-                group=group.id, paid=command.pay, fee=group.fee if command.pay else Resources()
-            ),
-        )
-    if isinstance(command, RetreatUnits):
-        return (
-            UnitsRetreated(
-                seat=seat, unit=command.unit, count=command.count, destination=command.destination
-            ),
-        )
-    raise IllegalCommand("N-COMBAT-10", f"{type(command).__name__} is not a combat command")
+    handler = _COMMAND_EVENTS.get(type(command))
+    if handler is None:
+        raise IllegalCommand("N-COMBAT-10", f"{type(command).__name__} is not a combat command")
+    return handler(env, combat, seat, command, dice)
+
+
+def _attacked(
+    env: CombatEnv, combat: Combat, seat: str, command: Attack, dice: DiceStream
+) -> tuple[Event, ...]:
+    return _attack(env, combat, combat.groups[combat.active], command.target, dice)
+
+
+def _retreat(
+    env: CombatEnv, combat: Combat, seat: str, command: Retreat, dice: DiceStream
+) -> tuple[Event, ...]:
+    return (RetreatChosen(seat=seat, retreat=command.retreat),)
+
+
+def _heal(
+    env: CombatEnv, combat: Combat, seat: str, command: HealGroup, dice: DiceStream
+) -> tuple[Event, ...]:
+    group = combat.groups[combat.active]
+    target = combat.groups[command.target]
+    amount = min(target.damage, heal_amount(group.units, group.heal))
+    return (Healed(group=group.id, target=target.id, amount=amount),)
+
+
+def _deploy(
+    env: CombatEnv, combat: Combat, seat: str, command: DeployGroup, dice: DiceStream
+) -> tuple[Event, ...]:
+    return (
+        GroupDeployed(  # positionally: seat, group, unit, units, slot, origin
+            seat, len(combat.groups), command.unit, command.size, command.slot, command.origin
+        ),
+    )
+
+
+def _strategise(
+    env: CombatEnv, combat: Combat, seat: str, command: Strategise, dice: DiceStream
+) -> tuple[Event, ...]:
+    return (
+        StrategiseJoined(seat=seat, unit=command.unit, origin=command.origin, count=command.count),
+    )
+
+
+def _strategise_done(
+    env: CombatEnv, combat: Combat, seat: str, command: StrategiseDone, dice: DiceStream
+) -> tuple[Event, ...]:
+    return (ChoiceResolved(seat=seat, choice="strategise", declined=True),)
+
+
+def _chosen_group(
+    env: CombatEnv, combat: Combat, seat: str, command: ChooseGroup, dice: DiceStream
+) -> tuple[Event, ...]:
+    return _activate(env, combat, combat.groups[command.group])
+
+
+def _support(
+    env: CombatEnv, combat: Combat, seat: str, command: Support, dice: DiceStream
+) -> tuple[Event, ...]:
+    group = combat.groups[combat.active]
+    amount = dict(_support_amounts(group))[command.bonus]
+    return (Supported(group=group.id, target=command.target, bonus=command.bonus, amount=amount),)
+
+
+def _reroll(
+    env: CombatEnv, combat: Combat, seat: str, command: Reroll, dice: DiceStream
+) -> tuple[Event, ...]:
+    group = combat.groups[combat.active]
+    if command.reroll:  # only the kept face's swords count (N-COMBAT-15)
+        roll = _roll(env, dice, group, combat.target, reroll=True)
+        return (roll, _resolve(env, combat, roll.value))
+    return (_resolve(env, combat, combat.roll_face),)
+
+
+def _claim_armor(
+    env: CombatEnv, combat: Combat, seat: str, command: ClaimArmor, dice: DiceStream
+) -> tuple[Event, ...]:
+    amount = combat.pending_gain if command.accept else 0
+    return (ArmorClaimed(group=combat.active, amount=amount),)
+
+
+def _backstab(
+    env: CombatEnv, combat: Combat, seat: str, command: Backstab, dice: DiceStream
+) -> tuple[Event, ...]:
+    if command.group is None or command.target is None:
+        return (BackstabDeclined(seat=seat),)
+    declared = BackstabDeclared(seat=seat, group=command.group, target=command.target)
+    stabbing = evolve_combat(env.pack, combat, declared)
+    group = stabbing.groups[command.group]
+    return (declared, *_attack(env, stabbing, group, command.target, dice))
+
+
+def _pay_injury(
+    env: CombatEnv, combat: Combat, seat: str, command: PayInjury, dice: DiceStream
+) -> tuple[Event, ...]:
+    group = combat.groups[command.group]
+    fee = group.fee if command.pay else Resources()
+    return (InjuryResolved(group=group.id, paid=command.pay, fee=fee),)
+
+
+def _retreat_units(
+    env: CombatEnv, combat: Combat, seat: str, command: RetreatUnits, dice: DiceStream
+) -> tuple[Event, ...]:
+    return (
+        UnitsRetreated(
+            seat=seat, unit=command.unit, count=command.count, destination=command.destination
+        ),
+    )
+
+
+# The events of each command type once no choice is pending (one lookup, where a chain of
+# isinstance tests cost the later types up to half a microsecond).
+_COMMAND_EVENTS: dict[
+    type[Command], Callable[[CombatEnv, Combat, str, Any, DiceStream], tuple[Event, ...]]
+] = {
+    Attack: _attacked,
+    Retreat: _retreat,
+    HealGroup: _heal,
+    DeployGroup: _deploy,
+    Strategise: _strategise,
+    StrategiseDone: _strategise_done,
+    ChooseGroup: _chosen_group,
+    Support: _support,
+    Reroll: _reroll,
+    ClaimArmor: _claim_armor,
+    Backstab: _backstab,
+    PayInjury: _pay_injury,
+    RetreatUnits: _retreat_units,
+}
 
 
 def _attack(

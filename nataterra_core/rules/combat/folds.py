@@ -73,6 +73,7 @@ from .model import (
     Combat,
     Force,
     Group,
+    Stage,
     make_group,
     pick_candidates,
     replace_group,
@@ -519,24 +520,36 @@ def _activated(pack: ContentPack, combat: Combat, event: GroupActivated) -> Comb
 
 
 def _activate(combat: Combat, group: Group) -> Combat:
-    """``group`` becomes the active group (N-COMBAT-10); a healer heals first (N-COMBAT-11a)."""
-    stage = "heal" if group.heal else "action"
-    return _replace(combat, active=group.id, attacks_made=0, stage=stage)
+    """``group`` becomes the active group (N-COMBAT-10)."""
+    return _replace(combat, active=group.id, attacks_made=0, stage=_first_stage(group))
+
+
+def _first_stage(group: Group) -> Stage:
+    """The stage an activation of ``group`` opens with: a healer heals first (N-COMBAT-11a)."""
+    return "heal" if group.heal else "action"
 
 
 def _next_group(combat: Combat, *, standing: bool = False) -> Combat:
-    """``combat``, in the pick stage, with its next group active when the rules leave
-    nothing to choose (N-COMBAT-10): one group may act, both sides stand, no choice is
-    pending, and nobody holds a tactic card (so no per-group window can open). The log
-    then records no ``GroupActivated``: it records choices and chance, and what follows
-    from them alone is folded here. ``standing``: both sides are known to stand."""
+    """``combat``, in the pick stage, with :func:`_lone_candidate` active if there is one."""
+    group = _lone_candidate(combat, standing=standing)
+    return combat if group is None else _activate(combat, group)
+
+
+def _lone_candidate(
+    combat: Combat, groups: tuple[Group, ...] | None = None, *, standing: bool = False
+) -> Group | None:
+    """The group to make active next when the rules leave nothing to choose (N-COMBAT-10):
+    one group may act, both sides stand, no choice is pending, and nobody holds a tactic
+    card (so no per-group window can open). The log then records no ``GroupActivated``: it
+    records choices and chance, and what follows from them alone is folded. ``groups``: the
+    groups a fold is about to give the combat; ``standing``: both sides are known to stand."""
     if combat.pending or not (standing or combat.both_standing()):
-        return combat
+        return None
     hands = combat.hands
     if hands and any(hands.values()):
-        return combat
-    candidates = pick_candidates(combat)
-    return _activate(combat, candidates[0]) if len(candidates) == 1 else combat
+        return None
+    candidates = pick_candidates(combat, groups)
+    return candidates[0] if len(candidates) == 1 else None
 
 
 def _healed(pack: ContentPack, combat: Combat, event: Healed) -> Combat:
@@ -713,21 +726,30 @@ def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolve
         markers = _marker_gone(markers, new_groups, target)
     if not g_units:
         markers = _marker_gone(markers, new_groups, group)
-    after = _replace(
+    if combat.melee_waiting:
+        new_groups = _fill_melee_slots(pack, new_groups)
+    stage: Stage = "after_attack"
+    active, attacks_made = combat.active, combat.attacks_made + 1
+    if event.ends_activation:
+        # An attack ends its group's activation only while both sides stand (flow.py). The
+        # next group, if it is known, becomes active in this same replace (a hot path).
+        stage, active = "pick", -1
+        lone = _lone_candidate(combat, new_groups, standing=True)
+        if lone is not None:
+            stage, active, attacks_made = _first_stage(lone), lone.id, 0
+    return _replace(
         combat,
         initiative=markers,
-        groups=_fill_melee_slots(pack, new_groups) if combat.melee_waiting else new_groups,
+        groups=new_groups,
         killed=killed,
         destroyed=destroyed,
         flare=flare,
-        attacks_made=combat.attacks_made + 1,
+        attacks_made=attacks_made,
         pending_gain=event.armor_claim,
         roll_face=-1,
-        stage="pick" if event.ends_activation else "after_attack",
-        active=-1 if event.ends_activation else combat.active,
+        stage=stage,
+        active=active,
     )
-    # An attack ends its group's activation only while both sides stand (flow.py).
-    return _next_group(after, standing=True) if event.ends_activation else after
 
 
 def _fill_melee_slots(pack: ContentPack, groups: tuple[Group, ...]) -> tuple[Group, ...]:

@@ -389,10 +389,13 @@ def replace_group(groups: tuple[Group, ...], group: Group) -> tuple[Group, ...]:
     return (*groups[: group.id], group, *groups[group.id + 1 :])
 
 
-def pick_candidates(combat: Combat) -> list[Group]:
+def pick_candidates(combat: Combat, groups: tuple[Group, ...] | None = None) -> list[Group]:
     """The groups that may act next: highest initiative first, the attacker's groups
-    first on ties between players; ties within one player are the owner's choice."""
-    groups, side, this_round = combat.groups, combat.allies.get, combat.round
+    first on ties between players; ties within one player are the owner's choice.
+    ``groups``: the combat's groups as a fold is about to set them (the same order)."""
+    if groups is None:
+        groups = combat.groups
+    side, this_round = combat.allies.get, combat.round
     found: list[Group] = []
     for i in combat.order:  # sorted, so the candidates come first and together
         g = groups[i]
