@@ -38,6 +38,7 @@ from nataterra_core.rules.combat.flow import (
     start_combat,
 )
 from nataterra_core.rules.combat.messages import (
+    ActivationEnded,
     Attack,
     AttackResolved,
     AttackRolled,
@@ -47,13 +48,17 @@ from nataterra_core.rules.combat.messages import (
     CombatEnded,
     CombatStarted,
     DeployGroup,
+    GroupActivated,
+    Healed,
     HealGroup,
+    PassTactics,
     PayInjury,
     Reroll,
     Retreat,
     RetreatUnits,
     RoundEnded,
     Support,
+    Supported,
     UnitsRetreated,
 )
 from nataterra_core.rules.combat.model import Combat, Force
@@ -148,9 +153,17 @@ class Played:
         self.started, self.events, self.combat = started, events, combat
 
 
-def play(battle: Battle, seed: int, *, probe: bool, passive: bool = False) -> Played:
+def play(
+    battle: Battle,
+    seed: int,
+    *,
+    probe: bool,
+    passive: bool = False,
+    hands: dict[str, tuple[str, ...]] | None = None,
+) -> Played:
     """Play ``battle`` with random legal choices; with ``probe`` also try every legal
-    command and some illegal ones at every decision."""
+    command and some illegal ones at every decision. ``hands``: tactic cards the sides
+    hold; they pass every window, and passing draws neither dice nor random choices."""
     rng = random.Random(seed)
     env = CombatEnv(PACK)
     counts: dict[tuple[str, str], int] = {}
@@ -174,7 +187,7 @@ def play(battle: Battle, seed: int, *, probe: bool, passive: bool = False) -> Pl
         return DiceStream(SERVER_SEED, GAME_ID, "", counter)
 
     events: list[Event] = [started]
-    combat = combat_from_start(started)
+    combat = combat_from_start(started, hands)
     more, combat = advance(env, combat, dice())
     events.extend(more)
     for _ in range(20_000):
@@ -195,7 +208,9 @@ def play(battle: Battle, seed: int, *, probe: bool, passive: bool = False) -> Pl
             with pytest.raises(IllegalCommand) as refused:  # the other seat may not decide
                 decide_combat(env, combat, combat.opponent(seat), legal[0], dice())
             assert refused.value.rule_id.startswith("N-")
-        step = decide_combat(env, combat, seat, choose(rng, legal, passive), dice())
+        passing = [c for c in legal if isinstance(c, PassTactics)]
+        chosen = passing[0] if passing else choose(rng, legal, passive)
+        step = decide_combat(env, combat, seat, chosen, dice())
         for event in step:
             combat = evolve_combat(PACK, combat, event)
             check_invariants(combat)
@@ -206,6 +221,35 @@ def play(battle: Battle, seed: int, *, probe: bool, passive: bool = False) -> Pl
     else:  # pragma: no cover
         raise AssertionError("the battle did not end")
     return Played(started, events, combat)
+
+
+def activation_order(events: Sequence[Event]) -> list[int]:
+    """The groups in the order they became active, logged (``GroupActivated``) or folded
+    (known by their first action)."""
+    acting = (GroupActivated, AttackResolved, Healed, Supported, ActivationEnded)
+    order: list[int] = []
+    for event in events:
+        if isinstance(event, acting) and (not order or order[-1] != event.group):
+            order.append(event.group)
+    return order
+
+
+@settings(max_examples=60, deadline=None)
+@given(battle=battles(), seed=st.integers(0, 10_000))
+def test_N_COMBAT_10_folded_activations_match_logged_ones(battle: Battle, seed: int) -> None:
+    # With a tactic card in hand every activation is logged (a window may open); without
+    # one, forced activations are folded. Passing every window, both play the same battle.
+    folded = play(battle, seed, probe=False)
+    hands = {battle.attacker: ("questionable_strategy",), battle.defender: ("out_of_the_rift",)}
+    logged = play(battle, seed, probe=False, hands=hands)
+    assert activation_order(folded.events) == activation_order(logged.events)
+    assert not any(isinstance(e, GroupActivated) for e in folded.events) or any(
+        isinstance(e, GroupActivated) for e in logged.events
+    )
+    for played in (folded, logged):
+        assert isinstance(played.events[-1], CombatEnded)
+    assert folded.events[-1] == logged.events[-1]  # winner, killed, injured
+    assert folded.combat.round == logged.combat.round
 
 
 @settings(max_examples=150, deadline=None)
