@@ -582,9 +582,7 @@ def _decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | Non
     group = combat.groups[combat.active] if combat.active >= 0 else None
     if stage == "heal" and group is not None:
         mates = combat.seats_of(combat.side(group.owner))  # N-TEAM-5: Heal an ally too
-        healable = tuple(
-            [g.id for seat in mates for g in combat.groups if g.units and g.owner == seat]
-        )
+        healable = tuple([g.id for seat in mates for g in combat.groups_of(seat)])
         return group.owner, list(_heal_options(healable))
     if stage == "deception" and group is not None:
         return group.owner, [Reroll(reroll=True), Reroll(reroll=False)]
