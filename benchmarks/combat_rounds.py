@@ -19,18 +19,18 @@ from __future__ import annotations
 import argparse
 import time
 
-from nataterra_core.content import load_pack
-from nataterra_core.content.schema import ContentPack
-from nataterra_core.kernel import DiceStream, Setup, seed_from_number
-from nataterra_core.rules.combat.messages import RoundEnded
-from nataterra_core.rules.combat.policies import DefaultPolicy
-from nataterra_core.rules.combat.sandbox import (
+from nataterra_core.games.nataterra.content import load_pack
+from nataterra_core.games.nataterra.content.schema import ContentPack
+from nataterra_core.games.nataterra.rules.combat.messages import RoundEnded
+from nataterra_core.games.nataterra.rules.combat.policies import DefaultPolicy
+from nataterra_core.games.nataterra.rules.combat.sandbox import (
     Battle,
     ForceSpec,
     Sandbox,
     StartBattle,
     battle_option,
 )
+from nataterra_core.kernel import DiceStream, Setup, seed_from_number
 
 STANDARD_BATTLE = Battle(
     attacker="velathi",

@@ -2,8 +2,8 @@
 
     python benchmarks/playout.py [--seconds S] [--players N] [--turns T]
 
-*Our side*: seeded learning games between :class:`~nataterra_core.bots.RandomPlayer` bots,
-played to the end (or ``max_turns``) and restarted with the next seed. One decision is one
+*Our side*: seeded learning games between :class:`~nataterra_core.games.nataterra.bots.RandomPlayer`
+bots, played to the end (or ``max_turns``) and restarted with the next seed. One decision is one
 ``Session.legal_commands`` (legal-command generation) plus one ``Session.apply`` of the
 command the player picked (decide, fold, log record). *python-chess*: random legal moves from
 the start position, ``list(board.legal_moves)`` then ``board.push``, restarting when the game
@@ -23,8 +23,8 @@ import time
 
 import chess
 
-from nataterra_core.bots import RandomPlayer
 from nataterra_core.game import new_game
+from nataterra_core.games.nataterra.bots import RandomPlayer
 
 
 def nataterra_decisions(seconds: float, players: int, turns: int) -> tuple[int, float, int]:

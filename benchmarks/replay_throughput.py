@@ -13,8 +13,8 @@ import argparse
 import time
 from collections.abc import Callable
 
-from nataterra_core.bots import RandomPlayer, play
 from nataterra_core.game import decider_for, new_game
+from nataterra_core.games.nataterra.bots import RandomPlayer, play
 from nataterra_core.kernel import ReadLog, read_log, replay
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from nataterra_core.odds import OddsReport, load_battle, simulate
+from nataterra_core.games.nataterra.odds import OddsReport, load_battle, simulate
 
 STANDARD_BATTLE = Path(__file__).resolve().parent / "standard_battle.json"
 

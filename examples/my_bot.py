@@ -3,8 +3,8 @@
     python examples/my_bot.py [--seed N] [--turns N]
 
 A bot is any object with ``choose(state, seat, commands) -> command`` (the
-``nataterra_core.bots.Player`` protocol); it only ever picks from the legal list, so it
-cannot break a rule. The gatherer plays the first seat against a ``RandomPlayer`` and the
+``nataterra_core.games.nataterra.bots.Player`` protocol); it only ever picks from the legal list, so
+it cannot break a rule. The gatherer plays the first seat against a ``RandomPlayer`` and the
 script prints what each side gathered.
 """
 
@@ -13,14 +13,14 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from nataterra_core.bots import Player, RandomPlayer
 from nataterra_core.game import decider_for, new_game, verify_log
+from nataterra_core.games.nataterra.bots import Player, RandomPlayer
+from nataterra_core.games.nataterra.rules.context import Context
+from nataterra_core.games.nataterra.rules.movement import MoveUnits
+from nataterra_core.games.nataterra.rules.resources import ResourcesGathered
+from nataterra_core.games.nataterra.rules.state import GameState, Resources
+from nataterra_core.games.nataterra.rules.turns import EndPhase
 from nataterra_core.kernel import Command
-from nataterra_core.rules.context import Context
-from nataterra_core.rules.movement import MoveUnits
-from nataterra_core.rules.resources import ResourcesGathered
-from nataterra_core.rules.state import GameState, Resources
-from nataterra_core.rules.turns import EndPhase
 
 
 class Gatherer:

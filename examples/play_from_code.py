@@ -12,9 +12,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from nataterra_core.bots import RandomPlayer
 from nataterra_core.game import new_game, verify_log
-from nataterra_core.rules.movement import MoveUnits
+from nataterra_core.games.nataterra.bots import RandomPlayer
+from nataterra_core.games.nataterra.rules.movement import MoveUnits
 
 
 def main() -> None:

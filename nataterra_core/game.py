@@ -15,7 +15,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from nataterra_core.content import load_pack
+from nataterra_core.games.nataterra.content import load_pack
+from nataterra_core.games.nataterra.rules.game import RULES, Nataterra
+from nataterra_core.games.nataterra.rules.state import GameState
 from nataterra_core.kernel import (
     Command,
     Event,
@@ -28,8 +30,6 @@ from nataterra_core.kernel import (
     seed_from_number,
     verify,
 )
-from nataterra_core.rules.game import RULES, Nataterra
-from nataterra_core.rules.state import GameState
 
 __all__ = ["GameSession", "decider_for", "new_game", "verify_log"]
 

@@ -1,4 +1,4 @@
-"""The rules-coverage report (``nataterra_core.coverage``, ``nataterra coverage``).
+"""The rules-coverage report (``nataterra_core.games.nataterra.coverage``, ``nataterra coverage``).
 
 Small synthetic rules texts and test directories pin the matching rules and the statuses;
 one test runs the report on this repository and prints what still lacks a test.
@@ -13,9 +13,9 @@ import pytest
 from nataterra_adapters.cli import app
 from typer.testing import CliRunner
 
-from nataterra_core.content import load_pack
-from nataterra_core.content.schema import ContentPack
-from nataterra_core.coverage import (
+from nataterra_core.games.nataterra.content import load_pack
+from nataterra_core.games.nataterra.content.schema import ContentPack
+from nataterra_core.games.nataterra.coverage import (
     KINDS,
     CoverageError,
     CoverageReport,

@@ -29,9 +29,14 @@ from rich.prompt import Prompt
 from rich.table import Table
 from rich.text import Text
 
-from nataterra_core.bots import HeuristicPlayer, Player, RandomPlayer, play
-from nataterra_core.content import load_pack
 from nataterra_core.game import DEFAULT_SEATS, GameSession, decider_for, new_game, verify_log
+from nataterra_core.games.nataterra.bots import HeuristicPlayer, Player, RandomPlayer, play
+from nataterra_core.games.nataterra.content import load_pack
+from nataterra_core.games.nataterra.rules.game import Nataterra
+from nataterra_core.games.nataterra.rules.hexmap import GameMap
+from nataterra_core.games.nataterra.rules.map_layout import is_structured
+from nataterra_core.games.nataterra.rules.state import GameState
+from nataterra_core.games.nataterra.views import seat_view
 from nataterra_core.kernel import (
     CommandRecord,
     ContentError,
@@ -46,11 +51,6 @@ from nataterra_core.kernel import (
     replay_states,
     split_lines,
 )
-from nataterra_core.rules.game import Nataterra
-from nataterra_core.rules.hexmap import GameMap
-from nataterra_core.rules.map_layout import is_structured
-from nataterra_core.rules.state import GameState
-from nataterra_core.rules.views import seat_view
 
 from .coverage_command import coverage
 from .describe import describe_command, describe_event, describe_outcome, describe_record

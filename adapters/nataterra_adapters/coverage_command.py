@@ -1,11 +1,11 @@
 """``nataterra coverage``: the rules-coverage report on the command line.
 
 Lists every rule ID of the rules text and every card, structure and victory condition of the
-provisional content pack with the tests that exercise it (:mod:`nataterra_core.coverage`), as a
-rich table or as one JSON object (``--json``), then a count per kind and the summary line
-``covered=<n> deferred=<n> pending=<n> missing=<n>``. Exit code 0 when nothing is missing
-and the pending list is up to date, 1 otherwise (also when the report cannot be made).
-``docs/COVERAGE.md`` is the reference.
+provisional content pack with the tests that exercise it
+(:mod:`nataterra_core.games.nataterra.coverage`), as a rich table or as one JSON object
+(``--json``), then a count per kind and the summary line ``covered=<n> deferred=<n> pending=<n>
+missing=<n>``. Exit code 0 when nothing is missing and the pending list is up to date, 1 otherwise
+(also when the report cannot be made). ``docs/COVERAGE.md`` is the reference.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import typer
 from rich.console import Console
 from rich.table import Column, Table
 
-from nataterra_core.content import load_pack
-from nataterra_core.coverage import (
+from nataterra_core.games.nataterra.content import load_pack
+from nataterra_core.games.nataterra.coverage import (
     KINDS,
     CoverageError,
     CoverageReport,

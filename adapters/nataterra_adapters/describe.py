@@ -1,6 +1,6 @@
 """One English sentence per command, event and log record, for ``play`` and ``replay``.
 
-    >>> from nataterra_core.rules.movement import UnitsMoved
+    >>> from nataterra_core.games.nataterra.rules.movement import UnitsMoved
     >>> describe_event(UnitsMoved(seat="velathi", unit="hunter", origin="t1.z1", count=2,
     ...                           path=("t1.z2", "t1.z3")))
     'velathi moves 2 hunter from t1.z1 to t1.z3 via t1.z2'
@@ -17,6 +17,45 @@ from typing import Any
 
 import msgspec
 
+from nataterra_core.games.nataterra.rules.combat.messages import PlayTactic
+from nataterra_core.games.nataterra.rules.movement import MoveUnits, UnitsMoved
+from nataterra_core.games.nataterra.rules.resources import ResourcesGathered
+from nataterra_core.games.nataterra.rules.setup import (
+    DeckShuffled,
+    DiscardOpeningTactic,
+    FirstPlayerDrawn,
+    OpeningDiscardsAwaited,
+    OpeningTacticDiscarded,
+    StartGame,
+    StartingBonus,
+)
+from nataterra_core.games.nataterra.rules.state import Resources
+from nataterra_core.games.nataterra.rules.structuring import (
+    AttachMapTile,
+    MapStructured,
+    MapTileAttached,
+    MapTilesDrawn,
+    ModifierPlaced,
+    PlaceModifier,
+    PlacePlayerTile,
+    PlaceSharedTile,
+    PlayerTilePlaced,
+    SharedTilePlaced,
+)
+from nataterra_core.games.nataterra.rules.tactic_play import MovementGranted, TacticOptionPlayed
+from nataterra_core.games.nataterra.rules.tactics import ResourcesGained, TacticCardDrawn
+from nataterra_core.games.nataterra.rules.turns import (
+    EndPhase,
+    GameEnded,
+    PhaseStarted,
+    TurnStarted,
+)
+from nataterra_core.games.nataterra.rules.victory import (
+    CubeScored,
+    OathSworn,
+    SwearOath,
+    VictoryConditionsDrawn,
+)
 from nataterra_core.kernel import (
     Command,
     CommandRecord,
@@ -30,35 +69,6 @@ from nataterra_core.kernel import (
     UndoRecord,
     Wire,
 )
-from nataterra_core.rules.combat.messages import PlayTactic
-from nataterra_core.rules.movement import MoveUnits, UnitsMoved
-from nataterra_core.rules.resources import ResourcesGathered
-from nataterra_core.rules.setup import (
-    DeckShuffled,
-    DiscardOpeningTactic,
-    FirstPlayerDrawn,
-    OpeningDiscardsAwaited,
-    OpeningTacticDiscarded,
-    StartGame,
-    StartingBonus,
-)
-from nataterra_core.rules.state import Resources
-from nataterra_core.rules.structuring import (
-    AttachMapTile,
-    MapStructured,
-    MapTileAttached,
-    MapTilesDrawn,
-    ModifierPlaced,
-    PlaceModifier,
-    PlacePlayerTile,
-    PlaceSharedTile,
-    PlayerTilePlaced,
-    SharedTilePlaced,
-)
-from nataterra_core.rules.tactic_play import MovementGranted, TacticOptionPlayed
-from nataterra_core.rules.tactics import ResourcesGained, TacticCardDrawn
-from nataterra_core.rules.turns import EndPhase, GameEnded, PhaseStarted, TurnStarted
-from nataterra_core.rules.victory import CubeScored, OathSworn, SwearOath, VictoryConditionsDrawn
 
 __all__ = [
     "describe_command",

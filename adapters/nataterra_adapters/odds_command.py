@@ -24,11 +24,11 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from nataterra_core.battles import BattleError, load_battle
-from nataterra_core.content import load_pack
+from nataterra_core.games.nataterra.battles import BattleError, load_battle
+from nataterra_core.games.nataterra.content import load_pack
+from nataterra_core.games.nataterra.odds import Estimate, OddsReport, simulate
+from nataterra_core.games.nataterra.rules.combat.policies import CombatPolicy, DefaultPolicy
 from nataterra_core.kernel import ContentError
-from nataterra_core.odds import Estimate, OddsReport, simulate
-from nataterra_core.rules.combat.policies import CombatPolicy, DefaultPolicy
 
 __all__ = ["odds", "report_tables"]
 

@@ -1,6 +1,6 @@
 """A compact rich rendering of a position as one seat sees it (``play`` and ``show``).
 
-Only a :class:`~nataterra_core.rules.views.SeatView` is rendered, never the full state, so
+Only a :class:`~nataterra_core.games.nataterra.views.SeatView` is rendered, never the full state, so
 the terminal shows exactly what that seat may know: its own hands, counts of everything else.
 """
 
@@ -13,9 +13,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from nataterra_core.games.nataterra.rules.hexmap import GameMap
+from nataterra_core.games.nataterra.views import SeatView
 from nataterra_core.kernel import Outcome
-from nataterra_core.rules.hexmap import GameMap
-from nataterra_core.rules.views import SeatView
 
 from .describe import describe_outcome
 

@@ -25,10 +25,10 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, Protocol
 
-from nataterra_core.content.loader import load_pack, pack_files
 from nataterra_core.game import decider_for
+from nataterra_core.games.nataterra.content.loader import load_pack, pack_files
+from nataterra_core.games.nataterra.rules.game import RULES
 from nataterra_core.kernel import ContentRef, Decider, Header, RulesRef, Verdict, verify
-from nataterra_core.rules.game import RULES
 
 __all__ = [
     "EXIT_CODES",

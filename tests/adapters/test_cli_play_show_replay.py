@@ -12,13 +12,13 @@ from nataterra_adapters.describe import describe_command, describe_event, descri
 from typer.testing import CliRunner
 
 from nataterra_core.game import new_game, verify_log
+from nataterra_core.games.nataterra.rules.combat.messages import PlayTactic
+from nataterra_core.games.nataterra.rules.movement import MoveUnits
+from nataterra_core.games.nataterra.rules.state import Resources
+from nataterra_core.games.nataterra.rules.tactic_play import MovementGranted, TacticOptionPlayed
+from nataterra_core.games.nataterra.rules.tactics import ResourcesGained
+from nataterra_core.games.nataterra.rules.turns import EndPhase
 from nataterra_core.kernel import Event, UndoRecord
-from nataterra_core.rules.combat.messages import PlayTactic
-from nataterra_core.rules.movement import MoveUnits
-from nataterra_core.rules.state import Resources
-from nataterra_core.rules.tactic_play import MovementGranted, TacticOptionPlayed
-from nataterra_core.rules.tactics import ResourcesGained
-from nataterra_core.rules.turns import EndPhase
 
 runner = CliRunner()
 

@@ -9,7 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from nataterra_core.content import PROVISIONAL_DIR, ContentPack, effective_sha256, load_pack
+from nataterra_core.games.nataterra.content import (
+    PROVISIONAL_DIR,
+    ContentPack,
+    effective_sha256,
+    load_pack,
+)
 from nataterra_core.kernel.errors import ContentError, ContentProblem
 
 CIVS = ("velathi", "beasts", "humans", "naga")

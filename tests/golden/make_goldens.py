@@ -14,8 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
-from nataterra_core.bots import HeuristicPlayer, Player, RandomPlayer, play
 from nataterra_core.game import new_game
+from nataterra_core.games.nataterra.bots import HeuristicPlayer, Player, RandomPlayer, play
 
 HERE = Path(__file__).resolve().parent
 MAX_TURNS = 200

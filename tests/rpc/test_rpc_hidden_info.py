@@ -20,15 +20,21 @@ from nataterra_adapters.rpc.errors import rejected
 from nataterra_adapters.rpc.games import CreateParams, CreateResult
 from nataterra_adapters.rpc.server import Server
 
-from nataterra_core.bots import RandomPlayer, play
 from nataterra_core.game import GameSession
+from nataterra_core.games.nataterra.bots import RandomPlayer, play
+from nataterra_core.games.nataterra.rules.game import COMMANDS, EVENTS
+from nataterra_core.games.nataterra.rules.movement import MoveUnits
+from nataterra_core.games.nataterra.rules.state import PHASES, GameState, PlayerState
+from nataterra_core.games.nataterra.rules.turns import EndPhase
+from nataterra_core.games.nataterra.views import (
+    PUBLIC,
+    REDACTIONS,
+    hide_from_others,
+    log_view,
+    seat_view,
+)
 from nataterra_core.kernel import Command, CommandRejected, Decider, DiceStream, Event
 from nataterra_core.kernel.log import GENESIS, line_hash
-from nataterra_core.rules.game import COMMANDS, EVENTS
-from nataterra_core.rules.movement import MoveUnits
-from nataterra_core.rules.state import PHASES, GameState, PlayerState
-from nataterra_core.rules.turns import EndPhase
-from nataterra_core.rules.views import PUBLIC, REDACTIONS, hide_from_others, log_view, seat_view
 
 replace = msgspec.structs.replace
 encode = msgspec.json.encode

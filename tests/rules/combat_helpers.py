@@ -14,10 +14,9 @@ from typing import Literal
 
 import msgspec
 
-from nataterra_core.content import load_pack
-from nataterra_core.content.schema import ContentPack
-from nataterra_core.kernel import Command, DiceStream, Event, seed_from_number
-from nataterra_core.rules.combat.flow import (
+from nataterra_core.games.nataterra.content import load_pack
+from nataterra_core.games.nataterra.content.schema import ContentPack
+from nataterra_core.games.nataterra.rules.combat.flow import (
     CombatEnv,
     advance,
     combat_from_start,
@@ -26,8 +25,9 @@ from nataterra_core.rules.combat.flow import (
     evolve_combat,
     start_combat,
 )
-from nataterra_core.rules.combat.model import Combat, Force, Group, replace_group
-from nataterra_core.rules.state import Resources
+from nataterra_core.games.nataterra.rules.combat.model import Combat, Force, Group, replace_group
+from nataterra_core.games.nataterra.rules.state import Resources
+from nataterra_core.kernel import Command, DiceStream, Event, seed_from_number
 
 PACK: ContentPack = load_pack()
 FACES: tuple[tuple[int, int], ...] = tuple((f.value, f.swords) for f in PACK.die.faces)
@@ -154,7 +154,7 @@ class Fight:
 
     def deploy_largest(self) -> None:
         """Deploy every group, largest first, in the first slot offered (the default)."""
-        from nataterra_core.rules.combat.messages import DeployGroup
+        from nataterra_core.games.nataterra.rules.combat.messages import DeployGroup
 
         while self.combat.stage == "deploy" and self.pending is not None:
             options = [c for c in self.options if isinstance(c, DeployGroup)]

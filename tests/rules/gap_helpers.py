@@ -10,10 +10,9 @@ import msgspec
 from combat_helpers import any_dice
 from positions import Table, position
 
-from nataterra_core.content import load_pack
-from nataterra_core.content.schema import ContentPack
-from nataterra_core.kernel import Command, DiceStream, Event
-from nataterra_core.rules.combat.flow import (
+from nataterra_core.games.nataterra.content import load_pack
+from nataterra_core.games.nataterra.content.schema import ContentPack
+from nataterra_core.games.nataterra.rules.combat.flow import (
     CombatEnv,
     advance,
     combat_from_start,
@@ -22,10 +21,11 @@ from nataterra_core.rules.combat.flow import (
     evolve_combat,
     start_combat,
 )
-from nataterra_core.rules.combat.model import Force, Group
-from nataterra_core.rules.hexmap import GameMap
-from nataterra_core.rules.state import Phase, Resources
-from nataterra_core.rules.tactics import TacticCardDrawn
+from nataterra_core.games.nataterra.rules.combat.model import Force, Group
+from nataterra_core.games.nataterra.rules.hexmap import GameMap
+from nataterra_core.games.nataterra.rules.state import Phase, Resources
+from nataterra_core.games.nataterra.rules.tactics import TacticCardDrawn
+from nataterra_core.kernel import Command, DiceStream, Event
 
 SEED_NUMBER = 31
 TACTICS_PACK: ContentPack = load_pack(

@@ -8,16 +8,16 @@ from collections.abc import Callable, Iterable, Sequence
 import msgspec
 import pytest
 
-from nataterra_core.content import load_pack
-from nataterra_core.content.schema import Biome, ContentPack, Resource
+from nataterra_core.games.nataterra.content import load_pack
+from nataterra_core.games.nataterra.content.schema import Biome, ContentPack, Resource
+from nataterra_core.games.nataterra.rules.combat.model import Combat, Group
+from nataterra_core.games.nataterra.rules.combat.policies import DefaultPolicy
+from nataterra_core.games.nataterra.rules.context import Context
+from nataterra_core.games.nataterra.rules.game import Nataterra
+from nataterra_core.games.nataterra.rules.hexmap import GameMap, Hex, Zone
+from nataterra_core.games.nataterra.rules.setup import GameOptions, initial_state
+from nataterra_core.games.nataterra.rules.state import GameState, Phase, UnitStack
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand, seed_from_number
-from nataterra_core.rules.combat.model import Combat, Group
-from nataterra_core.rules.combat.policies import DefaultPolicy
-from nataterra_core.rules.context import Context
-from nataterra_core.rules.game import Nataterra
-from nataterra_core.rules.hexmap import GameMap, Hex, Zone
-from nataterra_core.rules.setup import GameOptions, initial_state
-from nataterra_core.rules.state import GameState, Phase, UnitStack
 
 # One character per zone: biome, and for bases whose base it is.
 BIOMES: dict[str, Biome] = {

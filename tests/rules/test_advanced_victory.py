@@ -10,30 +10,30 @@ import pytest
 from combat_helpers import deployed, dice_giving
 from positions import Table, grid_map, position
 
-from nataterra_core.content import load_pack
 from nataterra_core.game import new_game, verify_log
-from nataterra_core.kernel import Command, IllegalCommand, NotYourTurn
-from nataterra_core.rules.combat.folds import evolve_combat
-from nataterra_core.rules.combat.messages import (
+from nataterra_core.games.nataterra.content import load_pack
+from nataterra_core.games.nataterra.rules.combat.folds import evolve_combat
+from nataterra_core.games.nataterra.rules.combat.messages import (
     Attack,
     CombatEnded,
     EffectDamage,
     InjuryResolved,
     PayInjury,
 )
-from nataterra_core.rules.combat.model import Combat, replace_group
-from nataterra_core.rules.combat.policies import DefaultPolicy
-from nataterra_core.rules.combat_phase import StartCombat
-from nataterra_core.rules.hexmap import GameMap
-from nataterra_core.rules.setup import DiscardOpeningTactic
-from nataterra_core.rules.state import Phase, PlacedStructure, Resources
-from nataterra_core.rules.turns import EndPhase, GameEnded, TurnStarted
-from nataterra_core.rules.victory import (
+from nataterra_core.games.nataterra.rules.combat.model import Combat, replace_group
+from nataterra_core.games.nataterra.rules.combat.policies import DefaultPolicy
+from nataterra_core.games.nataterra.rules.combat_phase import StartCombat
+from nataterra_core.games.nataterra.rules.hexmap import GameMap
+from nataterra_core.games.nataterra.rules.setup import DiscardOpeningTactic
+from nataterra_core.games.nataterra.rules.state import Phase, PlacedStructure, Resources
+from nataterra_core.games.nataterra.rules.turns import EndPhase, GameEnded, TurnStarted
+from nataterra_core.games.nataterra.rules.victory import (
     SIMULTANEOUS,
     CubeScored,
     OathSworn,
     SwearOath,
 )
+from nataterra_core.kernel import Command, IllegalCommand, NotYourTurn
 
 PACK = load_pack()
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import statistics
 from collections.abc import Sequence
 
-from nataterra_core.bots import HeuristicPlayer, RandomPlayer, play
 from nataterra_core.game import GameSession, new_game, verify_log
+from nataterra_core.games.nataterra.bots import HeuristicPlayer, RandomPlayer, play
 from nataterra_core.kernel import Command
 
 MAX_TURNS = 200

@@ -17,10 +17,9 @@ import msgspec
 import pytest
 from positions import grid_map, position
 
-from nataterra_core.content import load_pack
-from nataterra_core.kernel import Command, DiceStream, Event, seed_from_number
-from nataterra_core.rules.combat import messages as m
-from nataterra_core.rules.combat.flow import (
+from nataterra_core.games.nataterra.content import load_pack
+from nataterra_core.games.nataterra.rules.combat import messages as m
+from nataterra_core.games.nataterra.rules.combat.flow import (
     CombatEnv,
     advance,
     combat_from_start,
@@ -29,12 +28,13 @@ from nataterra_core.rules.combat.flow import (
     evolve_combat,
     start_combat,
 )
-from nataterra_core.rules.combat.model import Combat, Force
-from nataterra_core.rules.combat.policies import DefaultPolicy
-from nataterra_core.rules.combat_phase import StartCombat, combat_env
-from nataterra_core.rules.game import Nataterra
-from nataterra_core.rules.state import GameState, Resources
-from nataterra_core.rules.tactics import TacticCardDrawn
+from nataterra_core.games.nataterra.rules.combat.model import Combat, Force
+from nataterra_core.games.nataterra.rules.combat.policies import DefaultPolicy
+from nataterra_core.games.nataterra.rules.combat_phase import StartCombat, combat_env
+from nataterra_core.games.nataterra.rules.game import Nataterra
+from nataterra_core.games.nataterra.rules.state import GameState, Resources
+from nataterra_core.games.nataterra.rules.tactics import TacticCardDrawn
+from nataterra_core.kernel import Command, DiceStream, Event, seed_from_number
 
 PACK = load_pack(Path(__file__).resolve().parents[1] / "packs" / "made_up_tactics")
 SEED, GAME = seed_from_number(77)
@@ -474,7 +474,7 @@ def test_N_COMBAT_8_all_effects_cannot_be_redirected() -> None:
 
 
 def test_N_COMBAT_1a_three_players_fight_one_opponent_at_a_time() -> None:
-    from nataterra_core.rules.combat_phase import attacker_in, contested
+    from nataterra_core.games.nataterra.rules.combat_phase import attacker_in, contested
 
     _ctx, state = position(
         grid_map(["V E H . . ."]),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from nataterra_core.rules.combat.damage import (
+from nataterra_core.games.nataterra.rules.combat.damage import (
     attack_total,
     damage_dealt,
     heal_amount,

@@ -16,8 +16,7 @@ import pytest
 from combat_helpers import FACES, GAME_ID, PACK, Fight, any_dice, deployed, dice_giving
 from positions import grid_map, position
 
-from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand, Setup
-from nataterra_core.rules.combat.messages import (
+from nataterra_core.games.nataterra.rules.combat.messages import (
     ActivationEnded,
     ArmorClaimed,
     Attack,
@@ -50,24 +49,25 @@ from nataterra_core.rules.combat.messages import (
     Supported,
     UnitsRetreated,
 )
-from nataterra_core.rules.combat.model import Force
-from nataterra_core.rules.combat.policies import DefaultPolicy
-from nataterra_core.rules.combat.sandbox import (
+from nataterra_core.games.nataterra.rules.combat.model import Force
+from nataterra_core.games.nataterra.rules.combat.policies import DefaultPolicy
+from nataterra_core.games.nataterra.rules.combat.sandbox import (
     Battle,
     ForceSpec,
     Sandbox,
     StartBattle,
     battle_option,
 )
-from nataterra_core.rules.combat_phase import (
+from nataterra_core.games.nataterra.rules.combat_phase import (
     StartCombat,
     combat_decision,
     decide_combat_phase,
     legal_combat_phase,
 )
-from nataterra_core.rules.context import Context
-from nataterra_core.rules.game import Nataterra
-from nataterra_core.rules.state import GameState, Resources
+from nataterra_core.games.nataterra.rules.context import Context
+from nataterra_core.games.nataterra.rules.game import Nataterra
+from nataterra_core.games.nataterra.rules.state import GameState, Resources
+from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand, Setup
 
 E = TypeVar("E", bound=Event)
 

@@ -17,17 +17,7 @@ from combat_helpers import PACK
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nataterra_core.kernel import (
-    Command,
-    DiceStream,
-    Event,
-    IllegalCommand,
-    RecordCodec,
-    Session,
-    seed_from_number,
-    verify,
-)
-from nataterra_core.rules.combat.flow import (
+from nataterra_core.games.nataterra.rules.combat.flow import (
     ROUND_CAP,
     CombatEnv,
     advance,
@@ -37,7 +27,7 @@ from nataterra_core.rules.combat.flow import (
     evolve_combat,
     start_combat,
 )
-from nataterra_core.rules.combat.messages import (
+from nataterra_core.games.nataterra.rules.combat.messages import (
     ActivationEnded,
     Attack,
     AttackResolved,
@@ -61,9 +51,24 @@ from nataterra_core.rules.combat.messages import (
     Supported,
     UnitsRetreated,
 )
-from nataterra_core.rules.combat.model import Combat, Force
-from nataterra_core.rules.combat.sandbox import Battle, ForceSpec, Sandbox, battle_option
-from nataterra_core.rules.state import Resources
+from nataterra_core.games.nataterra.rules.combat.model import Combat, Force
+from nataterra_core.games.nataterra.rules.combat.sandbox import (
+    Battle,
+    ForceSpec,
+    Sandbox,
+    battle_option,
+)
+from nataterra_core.games.nataterra.rules.state import Resources
+from nataterra_core.kernel import (
+    Command,
+    DiceStream,
+    Event,
+    IllegalCommand,
+    RecordCodec,
+    Session,
+    seed_from_number,
+    verify,
+)
 
 CIVS = sorted(PACK.civilisations)
 BIOMES = ["forest", "hills", "swamp", "desert", "mountain", "lake"]

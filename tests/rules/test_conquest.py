@@ -6,15 +6,20 @@ from __future__ import annotations
 import msgspec
 from positions import Table, grid_map, position
 
-from nataterra_core.bots import HeuristicPlayer, play
 from nataterra_core.game import new_game, verify_log
+from nataterra_core.games.nataterra.bots import HeuristicPlayer, play
+from nataterra_core.games.nataterra.rules.conquest import RETAKE_GAIN, BaseConquered, BaseRetaken
+from nataterra_core.games.nataterra.rules.resources import ResourcesGathered
+from nataterra_core.games.nataterra.rules.state import Resources
+from nataterra_core.games.nataterra.rules.tactics import TacticCardDrawn
+from nataterra_core.games.nataterra.rules.turns import (
+    EndPhase,
+    GameEnded,
+    PlayerEliminated,
+    TurnStarted,
+)
+from nataterra_core.games.nataterra.rules.victory import BaseDestroyed, score_combat
 from nataterra_core.kernel import Event
-from nataterra_core.rules.conquest import RETAKE_GAIN, BaseConquered, BaseRetaken
-from nataterra_core.rules.resources import ResourcesGathered
-from nataterra_core.rules.state import Resources
-from nataterra_core.rules.tactics import TacticCardDrawn
-from nataterra_core.rules.turns import EndPhase, GameEnded, PlayerEliminated, TurnStarted
-from nataterra_core.rules.victory import BaseDestroyed, score_combat
 
 ROWS = ["V . . . E"]  # z00 Velathi base, z40 Beasts base
 STOCK = Resources(5, 4, 3)

@@ -6,18 +6,18 @@ import msgspec
 import pytest
 
 from nataterra_core.game import GameSession, new_game
-from nataterra_core.kernel import IllegalCommand
-from nataterra_core.rules.development import (
+from nataterra_core.games.nataterra.rules.development import (
     BonusResolved,
     Recruit,
     Research,
     TechResolved,
     legal_development,
 )
-from nataterra_core.rules.state import GameState, PlayerState
-from nataterra_core.rules.stock import Resources
-from nataterra_core.rules.tactics import TacticCardDrawn
-from nataterra_core.rules.turns import EndPhase
+from nataterra_core.games.nataterra.rules.state import GameState, PlayerState
+from nataterra_core.games.nataterra.rules.stock import Resources
+from nataterra_core.games.nataterra.rules.tactics import TacticCardDrawn
+from nataterra_core.games.nataterra.rules.turns import EndPhase
+from nataterra_core.kernel import IllegalCommand
 
 RICH = Resources(20, 20, 20)
 
@@ -142,7 +142,7 @@ def test_N_FAQ_19_blood_brothers() -> None:
     assert player.locked["orc"] == locked_before - moved
     orc = session.decider.pack.units["orc"].cost
     ctx = session.decider.context(session.state.map_id)
-    from nataterra_core.rules.development import unit_cost
+    from nataterra_core.games.nataterra.rules.development import unit_cost
 
     assert unit_cost(ctx, player, "orc") == Resources(orc.food - 1, orc.wood, orc.metal)
 
@@ -226,7 +226,7 @@ NAMED_TECHS = [
 def test_N_DEV_4_N_DEV_5_named_techs_select_their_side(
     title: str, civ: str, unit: str, side: str
 ) -> None:
-    from nataterra_core.rules.combat.model import make_group
+    from nataterra_core.games.nataterra.rules.combat.model import make_group
 
     session = new_game(2, seed=4)
     while session.state.active_seat != civ or session.state.phase != "development":

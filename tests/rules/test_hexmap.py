@@ -9,10 +9,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nataterra_core.content import ContentPack, load_pack
-from nataterra_core.content.schema import rotate_offset
+from nataterra_core.games.nataterra.content import ContentPack, load_pack
+from nataterra_core.games.nataterra.content.schema import rotate_offset
+from nataterra_core.games.nataterra.rules.hexmap import (
+    DIRECTIONS,
+    GameMap,
+    Hex,
+    Zone,
+    build_map,
+    hex_distance,
+)
 from nataterra_core.kernel.errors import ContentError
-from nataterra_core.rules.hexmap import DIRECTIONS, GameMap, Hex, Zone, build_map, hex_distance
 
 hexes = st.builds(Hex, st.integers(-60, 60), st.integers(-60, 60))
 

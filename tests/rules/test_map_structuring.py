@@ -11,20 +11,19 @@ from typing import Any
 import msgspec
 import pytest
 
-from nataterra_core.bots import HeuristicPlayer, RandomPlayer, play
-from nataterra_core.content.schema import ContentPack, MapDef, TilePlacement
 from nataterra_core.game import GameSession, new_game, verify_log
-from nataterra_core.kernel import Command, DiceStream, IllegalCommand, NotYourTurn, UndoRefused
-from nataterra_core.rules.hexmap import GameMap, Hex, build_map
-from nataterra_core.rules.map_layout import (
+from nataterra_core.games.nataterra.bots import HeuristicPlayer, RandomPlayer, play
+from nataterra_core.games.nataterra.content.schema import ContentPack, MapDef, TilePlacement
+from nataterra_core.games.nataterra.rules.hexmap import GameMap, Hex, build_map
+from nataterra_core.games.nataterra.rules.map_layout import (
     PlacedModifier,
     PlacedTile,
     is_structured,
     layout_id,
     structured_map_def,
 )
-from nataterra_core.rules.state import GameState
-from nataterra_core.rules.structuring import (
+from nataterra_core.games.nataterra.rules.state import GameState
+from nataterra_core.games.nataterra.rules.structuring import (
     AttachMapTile,
     MapStructured,
     PlaceModifier,
@@ -34,8 +33,9 @@ from nataterra_core.rules.structuring import (
     placing_order,
     schedule,
 )
-from nataterra_core.rules.turns import EndPhase, TurnStarted
-from nataterra_core.rules.views import log_view, seat_view
+from nataterra_core.games.nataterra.rules.turns import EndPhase, TurnStarted
+from nataterra_core.games.nataterra.views import log_view, seat_view
+from nataterra_core.kernel import Command, DiceStream, IllegalCommand, NotYourTurn, UndoRefused
 
 OPTIONS = {"map_structuring": True, "max_turns": 200}
 

@@ -5,9 +5,14 @@ from __future__ import annotations
 import pytest
 from positions import grid_map, position
 
+from nataterra_core.games.nataterra.rules.movement import (
+    MoveUnits,
+    decide_move,
+    evolve_units_moved,
+    legal_moves,
+)
+from nataterra_core.games.nataterra.rules.pathfinding import reachable
 from nataterra_core.kernel import IllegalCommand
-from nataterra_core.rules.movement import MoveUnits, decide_move, evolve_units_moved, legal_moves
-from nataterra_core.rules.pathfinding import reachable
 
 # Row 0 is a corridor; row 1 lies below it.
 #   z00 z10 z20 z30 z40 z50

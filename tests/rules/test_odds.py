@@ -1,5 +1,5 @@
-"""The battle calculator (``nataterra_core.odds``), battle descriptions, ``nataterra odds``
-and ``examples/battle_calculator.py``."""
+"""The battle calculator (``nataterra_core.games.nataterra.odds``), battle descriptions, ``nataterra
+odds`` and ``examples/battle_calculator.py``."""
 
 from __future__ import annotations
 
@@ -14,13 +14,18 @@ import pytest
 from nataterra_adapters.cli import app
 from typer.testing import CliRunner
 
-from nataterra_core.battles import BattleError, decode_battle, encode_battle, load_battle
-from nataterra_core.content import load_pack
+from nataterra_core.games.nataterra.battles import (
+    BattleError,
+    decode_battle,
+    encode_battle,
+    load_battle,
+)
+from nataterra_core.games.nataterra.content import load_pack
+from nataterra_core.games.nataterra.odds import OddsReport, play_battle, simulate, wilson_interval
+from nataterra_core.games.nataterra.rules.combat.model import Combat
+from nataterra_core.games.nataterra.rules.combat.policies import DefaultPolicy
+from nataterra_core.games.nataterra.rules.combat.sandbox import Battle, ForceSpec
 from nataterra_core.kernel import Command
-from nataterra_core.odds import OddsReport, play_battle, simulate, wilson_interval
-from nataterra_core.rules.combat.model import Combat
-from nataterra_core.rules.combat.policies import DefaultPolicy
-from nataterra_core.rules.combat.sandbox import Battle, ForceSpec
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 STANDARD = EXAMPLES / "standard_battle.json"

@@ -9,8 +9,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nataterra_core.bots import RandomPlayer
 from nataterra_core.game import GameSession, new_game, verify_log
+from nataterra_core.games.nataterra.bots import RandomPlayer
+from nataterra_core.games.nataterra.rules.combat.messages import (
+    Attack,
+    Backstab,
+    DeployGroup,
+    PayInjury,
+    Retreat,
+    Support,
+)
+from nataterra_core.games.nataterra.rules.combat_phase import StartCombat
+from nataterra_core.games.nataterra.rules.development import Recruit, Research
+from nataterra_core.games.nataterra.rules.movement import MoveUnits
+from nataterra_core.games.nataterra.rules.state import PHASES, GameState
+from nataterra_core.games.nataterra.rules.turns import EndPhase
 from nataterra_core.kernel import (
     Command,
     CommandRejected,
@@ -19,19 +32,6 @@ from nataterra_core.kernel import (
     RecordCodec,
     seed_from_number,
 )
-from nataterra_core.rules.combat.messages import (
-    Attack,
-    Backstab,
-    DeployGroup,
-    PayInjury,
-    Retreat,
-    Support,
-)
-from nataterra_core.rules.combat_phase import StartCombat
-from nataterra_core.rules.development import Recruit, Research
-from nataterra_core.rules.movement import MoveUnits
-from nataterra_core.rules.state import PHASES, GameState
-from nataterra_core.rules.turns import EndPhase
 
 TURNS = 200
 

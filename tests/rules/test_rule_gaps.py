@@ -13,22 +13,26 @@ from combat_helpers import PACK, Fight, any_dice, deployed, dice_giving
 from gap_helpers import TACTICS_PACK, HandFight, table
 from positions import grid_map, position
 
-from nataterra_core.content.schema import Ability
 from nataterra_core.game import new_game
+from nataterra_core.games.nataterra.content.schema import Ability
+from nataterra_core.games.nataterra.rules.combat import messages as m
+from nataterra_core.games.nataterra.rules.combat.model import Combat
+from nataterra_core.games.nataterra.rules.combat_phase import StartCombat
+from nataterra_core.games.nataterra.rules.context import Context
+from nataterra_core.games.nataterra.rules.development import Recruit, Recruited
+from nataterra_core.games.nataterra.rules.movement import MoveUnits, legal_moves
+from nataterra_core.games.nataterra.rules.resources import ResourcesGathered
+from nataterra_core.games.nataterra.rules.setup import DeckShuffled
+from nataterra_core.games.nataterra.rules.state import PlacedStructure, Resources
+from nataterra_core.games.nataterra.rules.structures import (
+    StructureRecruited,
+    affects,
+    combat_boost,
+)
+from nataterra_core.games.nataterra.rules.tactics import TacticCardDrawn, draw_tactic_events
+from nataterra_core.games.nataterra.rules.turns import EndPhase
+from nataterra_core.games.nataterra.rules.victory import CubeScored
 from nataterra_core.kernel import Command, IllegalCommand
-from nataterra_core.rules.combat import messages as m
-from nataterra_core.rules.combat.model import Combat
-from nataterra_core.rules.combat_phase import StartCombat
-from nataterra_core.rules.context import Context
-from nataterra_core.rules.development import Recruit, Recruited
-from nataterra_core.rules.movement import MoveUnits, legal_moves
-from nataterra_core.rules.resources import ResourcesGathered
-from nataterra_core.rules.setup import DeckShuffled
-from nataterra_core.rules.state import PlacedStructure, Resources
-from nataterra_core.rules.structures import StructureRecruited, affects, combat_boost
-from nataterra_core.rules.tactics import TacticCardDrawn, draw_tactic_events
-from nataterra_core.rules.turns import EndPhase
-from nataterra_core.rules.victory import CubeScored
 
 # -- N-MAP-2: bases --------------------------------------------------------------------------
 

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from nataterra_core.content import load_pack
-from nataterra_core.kernel import DiceStream, Setup, seed_from_number
-from nataterra_core.rules.combat.messages import (
+from nataterra_core.games.nataterra.content import load_pack
+from nataterra_core.games.nataterra.rules.combat.messages import (
     DeployGroup,
     Retreat,
     RetreatUnits,
     UnitsRetreated,
 )
-from nataterra_core.rules.combat.model import Boost
-from nataterra_core.rules.combat.sandbox import (
+from nataterra_core.games.nataterra.rules.combat.model import Boost
+from nataterra_core.games.nataterra.rules.combat.sandbox import (
     Battle,
     ForceSpec,
     MapZone,
@@ -19,6 +18,7 @@ from nataterra_core.rules.combat.sandbox import (
     StartBattle,
     battle_option,
 )
+from nataterra_core.kernel import DiceStream, Setup, seed_from_number
 
 PACK = load_pack()
 SEED, GAME = seed_from_number(3)

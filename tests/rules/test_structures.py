@@ -7,21 +7,20 @@ from collections.abc import Sequence
 import msgspec
 from positions import Chooser, Table, grid_map, position
 
-from nataterra_core.kernel import Command
-from nataterra_core.rules.combat.messages import (
+from nataterra_core.games.nataterra.rules.combat.messages import (
     AttackResolved,
     CombatEnded,
     DeployGroup,
     GroupDeployed,
     Retreat,
 )
-from nataterra_core.rules.combat.model import Combat, Group
-from nataterra_core.rules.combat_phase import StartCombat, combat_env, contested
-from nataterra_core.rules.hexmap import GameMap
-from nataterra_core.rules.movement import MoveUnits
-from nataterra_core.rules.state import Phase, PlacedStructure
-from nataterra_core.rules.stock import Resources
-from nataterra_core.rules.structures import (
+from nataterra_core.games.nataterra.rules.combat.model import Combat, Group
+from nataterra_core.games.nataterra.rules.combat_phase import StartCombat, combat_env, contested
+from nataterra_core.games.nataterra.rules.hexmap import GameMap
+from nataterra_core.games.nataterra.rules.movement import MoveUnits
+from nataterra_core.games.nataterra.rules.state import Phase, PlacedStructure
+from nataterra_core.games.nataterra.rules.stock import Resources
+from nataterra_core.games.nataterra.rules.structures import (
     Build,
     StructureBuilt,
     StructureDestroyed,
@@ -29,8 +28,9 @@ from nataterra_core.rules.structures import (
     StructuresProduced,
     imprison,
 )
-from nataterra_core.rules.tactics import TacticCardDrawn
-from nataterra_core.rules.turns import EndPhase, TurnStarted
+from nataterra_core.games.nataterra.rules.tactics import TacticCardDrawn
+from nataterra_core.games.nataterra.rules.turns import EndPhase, TurnStarted
+from nataterra_core.kernel import Command
 
 RICH = Resources(20, 20, 20)
 Units = Sequence[tuple[str, str, str, int]]

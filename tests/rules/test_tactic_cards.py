@@ -16,11 +16,10 @@ import msgspec
 import pytest
 from positions import Table, grid_map, position
 
-from nataterra_core.content import load_pack
-from nataterra_core.content.schema import EffectSpec, TacticOption
-from nataterra_core.kernel import Command, Event
-from nataterra_core.rules.combat.biome import EMBRACE_COST
-from nataterra_core.rules.combat.messages import (
+from nataterra_core.games.nataterra.content import load_pack
+from nataterra_core.games.nataterra.content.schema import EffectSpec, TacticOption
+from nataterra_core.games.nataterra.rules.combat.biome import EMBRACE_COST
+from nataterra_core.games.nataterra.rules.combat.messages import (
     AbilityGranted,
     BackstabDeclared,
     BonusGranted,
@@ -41,15 +40,16 @@ from nataterra_core.rules.combat.messages import (
     TacticPlayed,
     WithdrawalDeclared,
 )
-from nataterra_core.rules.combat.model import Combat
-from nataterra_core.rules.combat.policies import DefaultPolicy
-from nataterra_core.rules.combat_phase import StartCombat
-from nataterra_core.rules.development import Research
-from nataterra_core.rules.movement import MoveUnits
-from nataterra_core.rules.state import PlacedStructure, Resources
-from nataterra_core.rules.structures import Build
-from nataterra_core.rules.tactics import ResourcesGained, TacticCardDrawn
-from nataterra_core.rules.turns import EndPhase
+from nataterra_core.games.nataterra.rules.combat.model import Combat
+from nataterra_core.games.nataterra.rules.combat.policies import DefaultPolicy
+from nataterra_core.games.nataterra.rules.combat_phase import StartCombat
+from nataterra_core.games.nataterra.rules.development import Research
+from nataterra_core.games.nataterra.rules.movement import MoveUnits
+from nataterra_core.games.nataterra.rules.state import PlacedStructure, Resources
+from nataterra_core.games.nataterra.rules.structures import Build
+from nataterra_core.games.nataterra.rules.tactics import ResourcesGained, TacticCardDrawn
+from nataterra_core.games.nataterra.rules.turns import EndPhase
+from nataterra_core.kernel import Command, Event
 
 COVERS_ALL_TACTIC_CARDS = True  # the tests below are parametrized over every card
 

@@ -7,10 +7,9 @@ import msgspec
 import pytest
 from positions import Table, grid_map, position
 
-from nataterra_core.bots import HeuristicPlayer, play
 from nataterra_core.game import new_game, verify_log
-from nataterra_core.kernel import Event, IllegalCommand
-from nataterra_core.rules.combat.messages import (
+from nataterra_core.games.nataterra.bots import HeuristicPlayer, play
+from nataterra_core.games.nataterra.rules.combat.messages import (
     Attack,
     Backstab,
     ChooseGroup,
@@ -22,13 +21,13 @@ from nataterra_core.rules.combat.messages import (
     RetreatChosen,
     Support,
 )
-from nataterra_core.rules.combat.policies import DefaultPolicy
-from nataterra_core.rules.combat_phase import StartCombat, contested
-from nataterra_core.rules.movement import MoveUnits
-from nataterra_core.rules.resources import ResourcesGathered
-from nataterra_core.rules.state import PlacedStructure, Resources
-from nataterra_core.rules.structures import StructureDestroyed
-from nataterra_core.rules.turns import (
+from nataterra_core.games.nataterra.rules.combat.policies import DefaultPolicy
+from nataterra_core.games.nataterra.rules.combat_phase import StartCombat, contested
+from nataterra_core.games.nataterra.rules.movement import MoveUnits
+from nataterra_core.games.nataterra.rules.resources import ResourcesGathered
+from nataterra_core.games.nataterra.rules.state import PlacedStructure, Resources
+from nataterra_core.games.nataterra.rules.structures import StructureDestroyed
+from nataterra_core.games.nataterra.rules.turns import (
     EndPhase,
     GameEnded,
     PhaseFinished,
@@ -36,6 +35,7 @@ from nataterra_core.rules.turns import (
     PlayerEliminated,
     TurnStarted,
 )
+from nataterra_core.kernel import Event, IllegalCommand
 
 SEATS = ("velathi", "beasts", "humans", "naga")
 TEAMS = (("velathi", "humans"), ("beasts", "naga"))

@@ -7,10 +7,10 @@ import pytest
 from positions import Table, grid_map, position
 
 from nataterra_core.game import new_game
-from nataterra_core.rules.combat.messages import CombatEnded, DeployGroup, Retreat
-from nataterra_core.rules.combat_phase import StartCombat
-from nataterra_core.rules.turns import EndPhase, GameEnded
-from nataterra_core.rules.victory import BaseDestroyed, CubeScored
+from nataterra_core.games.nataterra.rules.combat.messages import CombatEnded, DeployGroup, Retreat
+from nataterra_core.games.nataterra.rules.combat_phase import StartCombat
+from nataterra_core.games.nataterra.rules.turns import EndPhase, GameEnded
+from nataterra_core.games.nataterra.rules.victory import BaseDestroyed, CubeScored
 
 
 def table(units: list[tuple[str, str, str, int]], *, cubes: int = 0, target: int = 4) -> Table:
@@ -89,7 +89,7 @@ def test_N_WIN_1_own_base_and_empty_enemy_base_do_not_count() -> None:
 
 
 def test_random_learning_games_mostly_end_in_a_real_result() -> None:
-    from nataterra_core.bots import RandomPlayer, play
+    from nataterra_core.games.nataterra.bots import RandomPlayer, play
 
     reasons = []
     for seed in range(6):

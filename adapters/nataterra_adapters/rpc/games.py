@@ -21,10 +21,10 @@ import msgspec
 
 from nataterra_core import __version__
 from nataterra_core.game import DEFAULT_SEATS, GameSession, new_game, verify_log
+from nataterra_core.games.nataterra.rules.game import RULES
+from nataterra_core.games.nataterra.views import LogView, SeatView, log_view, record_view, seat_view
 from nataterra_core.kernel import Command, CommandRejected, Outcome, Verdict
 from nataterra_core.kernel.dice import check_game_id
-from nataterra_core.rules.game import RULES
-from nataterra_core.rules.views import LogView, SeatView, log_view, record_view, seat_view
 
 from .errors import GameError, GameErrorCode, rejected
 from .protocol import Method
@@ -134,7 +134,8 @@ class ActResult(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class LogResult(msgspec.Struct, frozen=True, kw_only=True):
-    """The log as the seat may see it (see :class:`~nataterra_core.rules.views.LogView`)."""
+    """The log as the seat may see it (see
+    :class:`~nataterra_core.games.nataterra.views.LogView`)."""
 
     version: int
     revealed: bool

@@ -1,0 +1,1 @@
+"""The rule systems that ship with the library, one package each."""

@@ -1,0 +1,204 @@
+"""Biome cards in combat (N-COMBAT-7/8) and the choices they and the Naga's Flare create.
+
+The card is drawn after deployment; its two essences raise initiative; its main effect
+targets ``all`` players of the combat or one civilisation, and a Naga player may take a
+civilisation-targeted effect for themselves by paying flare (N-COMBAT-8). Effects that
+need a choice queue a *pending choice* on the combat; :mod:`.flow` asks for pending
+choices before anything else.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Protocol
+
+from nataterra_core.games.nataterra.content.schema import EffectPrimitive, EffectSpec
+from nataterra_core.kernel import Command, DiceStream, Event
+
+from .effects import damage_event, effect_events
+from .messages import (
+    AmbushJoined,
+    BiomeTargetFixed,
+    ChoiceResolved,
+    ChooseEffectGroup,
+    ChoosePlayer,
+    DiscardTactic,
+    FinishMoves,
+    InitiativeRaised,
+    MoveAfterWin,
+    PlayerChosen,
+    RaiseInitiative,
+    RedirectBiome,
+    SpiritsEmbrace,
+    SpiritsEmbraced,
+    TacticDiscarded,
+    UnitsMovedAfterWin,
+)
+from .model import Combat
+from .tactics import TacticEnv
+
+__all__ = [
+    "EMBRACE_COST",
+    "choice_events",
+    "fix_target",
+    "pending_options",
+    "redirect_cost",
+    "round_end_damage",
+]
+
+EMBRACE_COST = 2  # N-CIV-3 (provisional): Spirit's Embrace costs 2 flare
+EMBRACE_BONUS = 2
+
+
+def redirect_cost(env: EnvLike, combat: Combat) -> int | None:
+    """N-COMBAT-8: what the Naga pay to take the card's civilisation effect, or ``None``
+    when they may not (not a combatant, an ``all`` effect, no lake nearby, too little flare)."""
+    if combat.biome_card is None or "naga" not in combat.seats:
+        return None
+    target = env.pack.biome_cards[combat.biome_card].target
+    if target in ("all", "naga"):
+        return None
+    cost = env.flare_cost("naga", combat.zone)
+    if cost is None or combat.flare.get("naga", 0) < cost:
+        return None
+    return cost
+
+
+def fix_target(
+    env: EnvLike, combat: Combat, dice: DiceStream, redirected: bool
+) -> tuple[Event, ...]:
+    """Who holds the card's effect, and the effects that act at once (N-COMBAT-8)."""
+    card = env.pack.biome_cards[combat.biome_card] if combat.biome_card else None
+    if card is None:
+        return (BiomeTargetFixed(holders=()),)
+    fighting = combat.seats
+    if redirected:
+        cost = redirect_cost(env, combat) or 0
+        holders: tuple[str, ...] = ("naga",)
+        fixed = BiomeTargetFixed(holders=holders, redirected_by="naga", flare_paid=cost)
+    else:
+        holders = tuple(s for s in fighting if card.target in ("all", s))
+        fixed = BiomeTargetFixed(holders=holders)
+    events: list[Event] = [fixed]
+    kind, amount = card.effect.kind, card.effect.amount
+    for seat in holders:
+        if kind == "ambush":
+            unit = env.ambush_unit(seat)
+            if unit is not None:
+                events.append(AmbushJoined(seat=seat, unit=unit))
+        elif kind == "draw_tactic":
+            for _ in range(amount):
+                events.extend(env.draw_tactic(seat, dice))
+        elif kind == "damage_per_group":
+            mine = combat.groups_of(seat)
+            spec = EffectSpec(kind="damage", amount=amount * len(mine), target="own_groups")
+            events.extend(effect_events(env, combat, seat, spec, None, dice))
+    return tuple(events)
+
+
+def round_end_damage(env: EnvLike, combat: Combat) -> tuple[Event, ...]:
+    """Drought: each group of the holders takes smite at the end of every round."""
+    card = env.pack.biome_cards[combat.biome_card] if combat.biome_card else None
+    if card is None or card.effect.kind != "smite_each_round":
+        return ()
+    return tuple(
+        damage_event(env, combat, g.id, card.effect.amount, smite=True)
+        for seat in combat.holders
+        for g in combat.groups_of(seat)
+    )
+
+
+def pending_options(env: EnvLike, combat: Combat) -> tuple[str, list[Command]] | None:
+    """The first pending choice's seat and options (``None``: nothing to choose)."""
+    seat, kind = combat.pending[0]
+    mine = combat.groups_of(seat)
+    options: list[Command] = []
+    if kind == "redirect":
+        options = [RedirectBiome(redirect=True), RedirectBiome(redirect=False)]
+    elif kind == "discard":
+        options = [DiscardTactic(card=card) for card in dict.fromkeys(combat.hands.get(seat, ()))]
+    elif kind == "initiative":
+        options = [RaiseInitiative(unit=u) for u in dict.fromkeys(g.unit for g in mine)]
+    elif kind in ("bonus_group", "heal_round"):
+        options = [ChooseEffectGroup(group=g.id) for g in mine]
+    elif kind in ("choose_discarder", "choose_no_retreat"):
+        options = [ChoosePlayer(seat=s) for s in combat.seats]
+    elif kind in ("embrace", "embrace_free"):  # a card's extra one is paid already
+        if (kind == "embrace_free" or combat.flare.get(seat, 0) >= EMBRACE_COST) and mine:
+            options = [
+                *(SpiritsEmbrace(group=g.id, bonus=b) for g in mine for b in _BONUS_KINDS),
+                SpiritsEmbrace(),
+            ]
+    elif kind == "move_after_win":
+        for unit, count in combat.movable:
+            for zone in env.after_win_destinations(seat, unit):
+                options.extend(
+                    MoveAfterWin(unit=unit, count=k, destination=zone) for k in range(1, count + 1)
+                )
+        if options:
+            options.append(FinishMoves())
+    return (seat, options) if options else None
+
+
+_BONUS_KINDS: tuple[Literal["attack", "armor"], ...] = ("attack", "armor")
+
+
+def choice_events(
+    env: EnvLike, combat: Combat, seat: str, command: Command, dice: DiceStream
+) -> tuple[Event, ...] | None:
+    """The events of a pending-choice command (``None``: not such a command)."""
+    if isinstance(command, RedirectBiome):
+        return fix_target(env, combat, dice, redirected=command.redirect)
+    if not combat.pending:
+        return None
+    kind = combat.pending[0][1]
+    card = env.pack.biome_cards[combat.biome_card] if combat.biome_card else None
+    amount = card.effect.amount if card else 0
+    resolved = ChoiceResolved(seat=seat, choice=kind)
+    if isinstance(command, DiscardTactic):
+        return (resolved, TacticDiscarded(seat=seat, card=command.card))
+    if isinstance(command, RaiseInitiative):
+        return (resolved, InitiativeRaised(seat=seat, unit=command.unit, amount=amount))
+    if isinstance(command, ChooseEffectGroup):
+        primitive: EffectPrimitive = "remove_damage" if kind == "heal_round" else "attack_bonus"
+        spec = EffectSpec(kind=primitive, amount=amount, target="own_group")
+        return (resolved, *effect_events(env, combat, seat, spec, command.group, dice))
+    if isinstance(command, ChoosePlayer):
+        return (resolved, PlayerChosen(seat=seat, chosen=command.seat, effect=kind))
+    if isinstance(command, SpiritsEmbrace):
+        if command.group is None:
+            return (ChoiceResolved(seat=seat, choice=kind, declined=True),)
+        return (
+            resolved,
+            SpiritsEmbraced(
+                seat=seat,
+                group=command.group,
+                bonus=command.bonus,
+                amount=EMBRACE_BONUS,
+                flare=0 if kind == "embrace_free" else EMBRACE_COST,
+            ),
+        )
+    if isinstance(command, MoveAfterWin):
+        return (
+            UnitsMovedAfterWin(
+                seat=seat, unit=command.unit, count=command.count, destination=command.destination
+            ),
+        )
+    if isinstance(command, FinishMoves):
+        return (ChoiceResolved(seat=seat, choice=kind, declined=True),)
+    return None
+
+
+class EnvLike(TacticEnv, Protocol):
+    """What this module reads from :class:`~.flow.CombatEnv` (which imports this module)."""
+
+    def flare_cost(self, seat: str, zone: str) -> int | None:
+        """Flare ``seat`` pays to redirect a biome effect in ``zone`` (``None``: may not)."""
+        ...
+
+    def ambush_unit(self, seat: str) -> str | None:
+        """The unit Ambush adds for ``seat``."""
+        ...
+
+    def after_win_destinations(self, seat: str, unit: str) -> list[str]:
+        """Where Quick Gains may move ``seat``'s ``unit``."""
+        ...

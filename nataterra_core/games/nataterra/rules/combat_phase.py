@@ -1,0 +1,525 @@
+"""The combat phase of a turn (rules §6.1): which zones fight, and combat on the map.
+
+The fight itself is :mod:`nataterra_core.games.nataterra.rules.combat`; this module connects it to
+the game: it finds contested zones (N-COMBAT-1), names attacker and defender (N-COMBAT-3),
+draws biome cards from the game's decks (N-COMBAT-7/8), and carries casualties, fees,
+flare and retreats over to the map, the pools and the stocks.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
+
+from . import structures, teams, victory
+from .combat import messages
+from .combat.flow import (
+    CombatEnv,
+    advance,
+    combat_from_start,
+    decide_combat,
+    decision,
+    evolve_combat,
+    start_combat,
+)
+from .combat.model import Boost, Combat, Force
+from .context import Context
+from .setup import shuffle_deck
+from .state import GameState, PlayerState, Resources, add_units, remove_units
+from .tactics import (
+    ResourcesGained,
+    TacticCardDrawn,
+    draw_tactic_events,
+    evolve_resources_gained,
+    evolve_tactic_drawn,
+)
+from .turns import GameEnded
+
+__all__ = [
+    "COMMANDS",
+    "EVENTS",
+    "BiomeCardDrawn",
+    "StartCombat",
+    "combat_decision",
+    "contested",
+    "decide_combat_phase",
+    "evolve_combat_event",
+    "legal_combat_phase",
+]
+
+
+class StartCombat(Command, frozen=True, tag="start_combat.v1"):
+    """N-COMBAT-1: the active player resolves the combat in ``zone`` against ``defender``
+    next (N-COMBAT-1a: with three or more players, one opponent at a time)."""
+
+    zone: str
+    defender: str
+
+
+class BiomeCardDrawn(Event, frozen=True, tag="biome_card_drawn.v1"):
+    """N-COMBAT-7: the top card of the ``biome`` deck was drawn for a combat."""
+
+    reveals_information = True
+
+    biome: str
+    card: str
+
+
+COMMANDS: tuple[type[Command], ...] = (StartCombat, *messages.COMMANDS)
+EVENTS: tuple[type[Event], ...] = (
+    BiomeCardDrawn,
+    TacticCardDrawn,
+    ResourcesGained,
+    *messages.EVENTS,
+)
+_COMBAT_EVENTS = frozenset(messages.EVENTS)
+
+
+def _presence(ctx: Context | None, state: GameState) -> dict[str, set[str]]:
+    """Who has units in each zone; a Bone Tower counts as a unit (N-STR-3, N-COMBAT-2)."""
+    owners: dict[str, set[str]] = {}
+    for stack in state.units:
+        owners.setdefault(stack.zone, set()).add(stack.owner)
+    if ctx is not None:
+        for placed in structures.fighting_structures(ctx, state):
+            owners.setdefault(placed.zone, set()).add(placed.owner)
+    return owners
+
+
+def present_in(ctx: Context, state: GameState, zone: str) -> set[str]:
+    """Civilisations with units (or a Bone Tower) in ``zone``."""
+    return _presence(ctx, state).get(zone, set())
+
+
+def contested(state: GameState, ctx: Context | None = None) -> list[tuple[str, str]]:
+    """(zone, defender) pairs still to fight this phase, in zone order (N-COMBAT-1).
+
+    The attacker of a zone is :func:`attacker_in`; it fights the others one at a time
+    (N-COMBAT-1a), and whoever is left fights on the same way. With the game's context a
+    Bone Tower counts as a unit: a zone where it stands alone against enemy units is
+    contested (the N-COMBAT-2 exception); other structures never make a combat.
+    """
+    owners = _presence(ctx, state)
+    pairs: list[tuple[str, str]] = []
+    for zone, present in owners.items():
+        if len(present) > 1:
+            attacker = attacker_in(state, present, zone)
+            # N-TEAM-2/4: allies share zones, and fight side by side: one combat per team,
+            # named by its first player in the zone
+            leads: list[str] = []
+            for seat in sorted(present):
+                if not teams.allied(state, seat, attacker) and not any(
+                    teams.allied(state, seat, lead) for lead in leads
+                ):
+                    leads.append(seat)
+            pairs.extend((zone, lead) for lead in leads)
+    return sorted(pairs)
+
+
+def attacker_in(state: GameState, present: set[str], zone: str | None = None) -> str:
+    """N-COMBAT-3: the player whose units entered ``zone`` last, if still there (usually
+    the active player, whose moves bring players together; a Quick Gains move can make it
+    another). Otherwise (**Ruling**, N-COMBAT-1a) the active player if there, else the next
+    player in turn order who is there."""
+    last = state.entered.get(zone) if zone is not None else None
+    if last is not None and last in present:
+        return last
+    seats = state.seats
+    for step in range(len(seats)):
+        seat = seats[(state.active + step) % len(seats)]
+        if seat in present:
+            return seat
+    raise ValueError("nobody is present")
+
+
+def combat_env(ctx: Context, state: GameState) -> CombatEnv:
+    """The combat environment on the game's map, with its biome decks."""
+    owners = _presence(ctx, state)
+    built = {p.zone: p.owner for p in state.structures}
+
+    def blocked(seat: str, zone: str) -> bool:
+        # N-COMBAT-23: enemy units, structures or an enemy base bar a retreat (own ones do
+        # not), nor do an ally's (N-TEAM-2).
+        base = ctx.map.zones[zone].base_owner
+        friends = set(teams.team_of(state, seat))
+        if bool(owners.get(zone, set()) - friends) or built.get(zone, seat) not in friends:
+            return True
+        # N-TEAM-7: an eliminated player's base is a plain zone.
+        return base is not None and base not in friends and base not in state.eliminated
+
+    drawn: dict[str, int] = {}
+
+    def draw_tactic(seat: str, dice: DiceStream) -> tuple[Event, ...]:
+        events = draw_tactic_events(state, seat, dice, drawn.get(seat, 0))
+        drawn[seat] = drawn.get(seat, 0) + sum(isinstance(e, TacticCardDrawn) for e in events)
+        return events
+
+    def flare_cost(seat: str, zone: str) -> int | None:
+        # N-COMBAT-8 (Ruling): the zone is a lake or borders one; the cost is the zones
+        # strictly between the base or the nearest soul prison and the combat zone (hex
+        # distance - 1, at least 0).
+        game_map = ctx.map
+        lakes = [game_map.zones[z].biome == "lake" for z in (zone, *game_map.neighbours(zone))]
+        origins = structures.prison_zones(ctx, state, seat)
+        if seat in game_map.bases:
+            origins.append(game_map.base_of(seat))
+        if not any(lakes) or not origins:
+            return None
+        return max(0, min(game_map.distance(o, zone) for o in origins) - 1)
+
+    def ambush(seat: str) -> str | None:
+        # Ambush (Ruling): the leftmost unit on the main board is the first type, in board
+        # order, with a token in the pool.
+        pool = state.player(seat).pool
+        return next((u for u in ctx.pack.civilisations[seat].units if pool.get(u, 0)), None)
+
+    def after_win(seat: str, unit: str) -> list[str]:
+        flying = ctx.ability(state.player(seat), unit, "flying") > 0
+        naga_base = ctx.map.bases.get("naga")
+        return [
+            z
+            for z in ctx.map.neighbours(state.combat.zone if state.combat else "")
+            if flying or z == naga_base or ctx.map.zones[z].biome != "lake"
+        ]
+
+    def strategists(seat: str, combat: Combat) -> list[tuple[str, str, int]]:
+        # N-ABL-7: units with Strategise next door join as if here, once per turn each.
+        used: dict[tuple[str, str], int] = {}
+        for owner, unit, zone, count in state.strategised:
+            if owner == seat:
+                used[unit, zone] = used.get((unit, zone), 0) + count
+        for force in combat.joined:
+            if force.owner == seat:
+                used[force.unit, force.origin] = (
+                    used.get((force.unit, force.origin), 0) + force.count
+                )
+        player = state.player(seat)
+        granted = {zone for owner, zone in combat.strategise_zones if owner == seat}
+        found = []
+        for zone in ctx.map.neighbours(combat.zone):
+            for stack in state.stacks_in(zone):
+                if stack.owner != seat:
+                    continue
+                # a card may give every unit of a zone Strategise for the turn
+                if zone in granted or ctx.ability(player, stack.unit, "strategise"):
+                    left = stack.count - used.get((stack.unit, zone), 0)
+                    if left > 0:
+                        found.append((stack.unit, zone, left))
+        return found
+
+    def next_door(seat: str, combat: Combat) -> list[str]:
+        return [z for z in ctx.map.neighbours(combat.zone) if seat in state.owners_in(z)]
+
+    def draw(combat: Combat, dice: DiceStream) -> tuple[str | None, tuple[Event, ...]]:
+        if combat.biome not in state.biome_decks:  # mountains and lakes have no deck
+            return None, ()
+        deck = state.biome_decks[combat.biome]
+        events: list[Event] = []
+        if not deck:  # N-COMBAT-8: an empty deck is reshuffled from its discard pile
+            shuffled = shuffle_deck(
+                f"biome:{combat.biome}", state.biome_discards[combat.biome], dice
+            )
+            deck = shuffled.after
+            events.append(shuffled)
+        if not deck:
+            return None, tuple(events)
+        events.append(BiomeCardDrawn(biome=combat.biome, card=deck[0]))
+        return deck[0], tuple(events)
+
+    return CombatEnv(
+        ctx.pack,
+        ctx.map,
+        blocked=blocked,
+        draw_biome=draw,
+        draw_tactics=draw_tactic,
+        flare_costs=flare_cost,
+        ambush=ambush,
+        after_win=after_win,
+        strategists=strategists,
+        next_door=next_door,
+    )
+
+
+def combat_decision(ctx: Context, state: GameState) -> tuple[str, list[Command]] | None:
+    """The pending decision of the combat in progress."""
+    assert state.combat is not None
+    return decision(combat_env(ctx, state), state.combat)
+
+
+def legal_combat_phase(ctx: Context, state: GameState) -> list[Command]:
+    """Between combats: the combats still to fight (N-COMBAT-1)."""
+    return [StartCombat(zone=zone, defender=defender) for zone, defender in contested(state, ctx)]
+
+
+def decide_combat_phase(
+    ctx: Context, state: GameState, seat: str, command: Command, dice: DiceStream
+) -> tuple[Event, ...]:
+    """Start a combat or take a decision in the one in progress."""
+    if isinstance(command, StartCombat):
+        if state.combat is not None:
+            raise IllegalCommand("N-COMBAT-1", "finish the combat in progress first")
+        if seat not in teams.turn_seats(state):
+            raise IllegalCommand("N-COMBAT-1", "the active player chooses the next combat")
+        if (command.zone, command.defender) not in contested(state, ctx):
+            raise IllegalCommand(
+                "N-COMBAT-1", f"there is no combat in {command.zone} against {command.defender}"
+            )
+        present = present_in(ctx, state, command.zone)
+        attacker = attacker_in(state, present, command.zone)
+        return _start(ctx, state, command.zone, attacker, command.defender, dice)
+    if state.combat is None:
+        raise IllegalCommand("N-COMBAT-1", "no combat is in progress; start one first")
+    events = decide_combat(combat_env(ctx, state), state.combat, seat, command, dice)
+    ended = events[-1]
+    if not isinstance(ended, messages.CombatEnded):
+        return events
+    after = state
+    final = state.combat  # the combat as it stood when it ended (what the conditions count)
+    for event in events:
+        if after.combat is not None:
+            final = after.combat
+        after = evolve_combat_event(ctx, after, event)
+    # N-COMBAT-28: the loser's structures in the zone are removed at clean-up; N-COMBAT-2:
+    # an after-combat move onto an unoccupied enemy structure destroys it without a combat.
+    fallen: tuple[structures.StructureDestroyed, ...] = ()
+    if ended.winner is not None:
+        for loser in state.combat.seats_of(state.combat.opponent(ended.winner)):
+            fallen += structures.lost_combat(after, state.combat.zone, loser)
+    for event in fallen:
+        after = structures.evolve_structure_destroyed(after, event)
+    overrun = structures.overrun(ctx, after, (p.zone for p in after.structures), "N-COMBAT-2")
+    for event in overrun:
+        after = structures.evolve_structure_destroyed(after, event)
+    events = (*events, *fallen, *overrun)
+    # N-COMBAT-28: scoring at clean-up (N-WIN-2 in learning mode, N-WIN-3 in advanced mode)
+    scored = victory.score_combat(after, ended.winner)
+    scored += victory.score_advanced_combat(ctx, after, final, ended.winner)
+    if any(isinstance(event, GameEnded) for event in scored):
+        return (*events, *scored)
+    events = (*events, *scored)
+    for event in scored:
+        if isinstance(event, victory.CubeScored):
+            after = victory.evolve_cube_scored(after, event)
+    # N-COMBAT-4 (Ruling): units that sat out fight on at once, in the same roles.
+    zone, attacker, defender = state.combat.zone, state.combat.attacker, state.combat.defender
+    present = present_in(ctx, after, zone)
+    if {attacker, defender} <= present and attacker_in(after, present, zone) == attacker:
+        return (*events, *_start(ctx, after, zone, attacker, defender, dice))
+    return events
+
+
+def _combat(ctx: Context, state: GameState, started: messages.CombatStarted) -> Combat:
+    """The combat, with what the game knows of each side beyond the logged forces: hands,
+    techs' initiative changes and what structures give the groups (N-STR-3), per zone the
+    units may fight from (the combat zone and its neighbours, for Strategise)."""
+    seats = (started.attacker, started.defender, *started.allies)
+    hands = {seat: state.player(seat).tactic_hand for seat in seats}
+    combat = combat_from_start(started, hands)
+    bonus = {
+        f"{seat}/{unit}": steps
+        for seat in seats
+        for unit, steps in state.player(seat).initiative_mods.items()
+    }
+    boosts: dict[str, Boost] = {}
+    if state.structures:
+        for seat in seats:
+            for zone in (started.zone, *ctx.map.neighbours(started.zone)):
+                boost = structures.combat_boost(ctx, state, seat, zone)
+                if boost is not None:
+                    boosts[f"{seat}@{zone}"] = boost
+    if bonus or boosts:
+        return msgspec.structs.replace(combat, initiative_bonus=bonus, boosts=boosts)
+    return combat
+
+
+def _start(
+    ctx: Context, state: GameState, zone: str, attacker: str, defender: str, dice: DiceStream
+) -> tuple[Event, ...]:
+    # N-TEAM-4: every player with units in the zone takes part, allies on their lead's side
+    present = present_in(ctx, state, zone)
+    allies = {
+        seat: lead
+        for lead in (attacker, defender)
+        for seat in state.seats
+        if seat != lead and seat in present and teams.allied(state, seat, lead)
+    }
+    seats = (attacker, defender, *allies)
+    forces = [
+        Force(s.owner, s.unit, s.count) for s in state.units if s.zone == zone and s.owner in seats
+    ]
+    forces.extend(  # N-STR-3: the Bone Tower fights as a one-unit group
+        Force(p.owner, p.structure, 1)
+        for p in structures.fighting_structures(ctx, state)
+        if p.zone == zone and p.owner in seats
+    )
+    started = start_combat(
+        zone=zone,
+        biome=ctx.map.zones[zone].biome,
+        attacker=attacker,
+        defender=defender,
+        forces=forces,
+        sides={seat: dict(state.player(seat).sides) for seat in seats},
+        stocks={seat: state.player(seat).stock for seat in seats},
+        flare={seat: state.player(seat).flare for seat in seats},
+        allies=allies,
+    )
+    combat = _combat(ctx, state, started)
+    with_combat = msgspec.structs.replace(state, combat=combat)
+    more, _ = advance(combat_env(ctx, with_combat), combat, dice)
+    return (started, *more)
+
+
+# -- evolving ---------------------------------------------------------------------------
+
+
+def _lose(state: GameState, owner: str, unit: str, zone: str, count: int) -> GameState:
+    """Units leave the map and their tokens return to the pool (N-COMBAT-28); a structure
+    fighting as a group (the Bone Tower) that dies is destroyed (N-STR-3)."""
+    if not count:
+        return state
+    placed = state.structure_in(zone)
+    if placed is not None and placed.structure == unit:
+        return msgspec.structs.replace(
+            state, structures=tuple(p for p in state.structures if p is not placed)
+        )
+    units = remove_units(state.units, owner, unit, zone, count)
+    units = tuple(
+        msgspec.structs.replace(s, moved=min(s.moved, s.count)) if s.moved > s.count else s
+        for s in units
+    )
+    player = state.player(owner)
+    pool = {**player.pool, unit: player.pool.get(unit, 0) + count}
+    state = state.with_player(msgspec.structs.replace(player, pool=pool))
+    return msgspec.structs.replace(state, units=units)
+
+
+def _pay(player: PlayerState, fee: Resources) -> PlayerState:
+    return msgspec.structs.replace(player, stock=player.stock - fee)
+
+
+def _discard(player: PlayerState, card: str) -> PlayerState:
+    hand = list(player.tactic_hand)
+    hand.remove(card)
+    return msgspec.structs.replace(
+        player, tactic_hand=tuple(hand), tactic_discard=(*player.tactic_discard, card)
+    )
+
+
+def _spend_flare(state: GameState, seat: str, flare: int) -> GameState:
+    player = state.player(seat)
+    return state.with_player(msgspec.structs.replace(player, flare=player.flare - flare))
+
+
+_REACHES_THE_MAP: frozenset[type[Event]] = frozenset(
+    {
+        messages.AttackResolved,
+        messages.EffectDamage,
+        messages.BiomeTargetFixed,
+        messages.SpiritsEmbraced,
+        messages.AmbushJoined,
+        messages.TacticDiscarded,
+        messages.TacticPlayed,
+        messages.UnitsMovedAfterWin,
+        messages.InjuryResolved,
+        messages.UnitsRetreated,
+        messages.CombatEnded,
+    }
+)
+"""Combat events that also change the game around the combat (map, pools, stocks, hands)."""
+
+
+def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameState:
+    """Fold a combat event into the game: the combat itself and its effects on the map."""
+    if isinstance(event, TacticCardDrawn | ResourcesGained):  # in a combat or outside one
+        if isinstance(event, TacticCardDrawn):
+            state = evolve_tactic_drawn(state, event)
+        else:
+            state = evolve_resources_gained(state, event)
+        if state.combat is None:
+            return state
+        return msgspec.structs.replace(state, combat=evolve_combat(ctx.pack, state.combat, event))
+    if isinstance(event, BiomeCardDrawn):
+        decks = {**state.biome_decks, event.biome: state.biome_decks[event.biome][1:]}
+        return msgspec.structs.replace(state, biome_decks=decks)
+    if isinstance(event, messages.CombatStarted):
+        return msgspec.structs.replace(state, combat=_combat(ctx, state, event))
+    combat = state.combat
+    assert combat is not None, f"{type(event).__name__} outside a combat"
+    if type(event) not in _REACHES_THE_MAP:  # most combat events change the combat only
+        return msgspec.structs.replace(state, combat=evolve_combat(ctx.pack, combat, event))
+    zone = combat.zone
+    if isinstance(event, messages.AttackResolved):
+        target = combat.groups[event.target]
+        group = combat.groups[event.group]
+        state = _lose(state, target.owner, target.unit, target.origin or zone, event.target_deaths)
+        state = _lose(state, group.owner, group.unit, group.origin or zone, event.attacker_deaths)
+        # N-STR-3 Soul Prison: each unit a player's group defeats fills a free slot
+        state = structures.imprison(ctx, state, group.owner, event.target_deaths)
+        state = structures.imprison(ctx, state, target.owner, event.attacker_deaths)
+        if event.flare:  # N-CIV-3
+            player = state.player(group.owner)
+            state = state.with_player(
+                msgspec.structs.replace(player, flare=player.flare + event.flare)
+            )
+    elif isinstance(event, messages.EffectDamage):
+        group = combat.groups[event.group]
+        state = _lose(state, group.owner, group.unit, group.origin or zone, event.deaths)
+    elif isinstance(event, messages.BiomeTargetFixed) and event.redirected_by:
+        state = _spend_flare(state, event.redirected_by, event.flare_paid)
+    elif isinstance(event, messages.SpiritsEmbraced):
+        state = _spend_flare(state, event.seat, event.flare)
+    elif isinstance(event, messages.AmbushJoined):  # the token leaves the pool for the fight
+        player = state.player(event.seat)
+        pool = {**player.pool, event.unit: player.pool[event.unit] - 1}
+        state = state.with_player(msgspec.structs.replace(player, pool=pool))
+        state = msgspec.structs.replace(
+            state, units=add_units(state.units, event.seat, event.unit, zone, 1)
+        )
+    elif isinstance(event, messages.TacticDiscarded):
+        state = state.with_player(_discard(state.player(event.seat), event.card))
+    elif isinstance(event, messages.TacticPlayed):  # N-TAC-1: playing discards the card
+        player = _discard(state.player(event.seat), event.card)
+        player = msgspec.structs.replace(_pay(player, event.cost), flare=player.flare - event.flare)
+        state = state.with_player(player)
+    elif isinstance(event, messages.UnitsMovedAfterWin):
+        units = remove_units(state.units, event.seat, event.unit, zone, event.count)
+        units = add_units(units, event.seat, event.unit, event.destination, event.count)
+        entered = {**state.entered, event.destination: event.seat}  # N-COMBAT-3
+        state = msgspec.structs.replace(state, units=units, entered=entered)
+    elif isinstance(event, messages.InjuryResolved):
+        group = combat.groups[event.group]
+        if event.paid:
+            state = state.with_player(_pay(state.player(group.owner), event.fee))
+        else:
+            state = _lose(state, group.owner, group.unit, group.origin or zone, 1)
+    elif isinstance(event, messages.UnitsRetreated):
+        if event.destination is None:
+            state = _lose(state, event.seat, event.unit, zone, event.count)
+        else:
+            units = remove_units(state.units, event.seat, event.unit, zone, event.count)
+            units = add_units(units, event.seat, event.unit, event.destination, event.count)
+            state = msgspec.structs.replace(state, units=units)
+    elif isinstance(event, messages.CombatEnded):
+        # N-ABL-7: once per turn. The combat counts its own joins until it ends; then the
+        # turn does (counting them in both places at once would count them twice).
+        joins = tuple((f.owner, f.unit, f.origin, f.count) for f in combat.joined)
+        state = msgspec.structs.replace(state, strategised=(*state.strategised, *joins))
+        for force in combat.ambush:  # Ambush units leave when the combat ends
+            here = next(
+                (s.count for s in state.units if s.key == (force.owner, force.unit, zone)), 0
+            )
+            state = _lose(state, force.owner, force.unit, zone, min(here, force.count))
+        discards = dict(state.biome_discards)
+        if combat.biome_card is not None:  # N-COMBAT-28: the biome card is discarded
+            biome = ctx.pack.biome_cards[combat.biome_card].biome
+            discards[biome] = (*discards.get(biome, ()), combat.biome_card)
+        return msgspec.structs.replace(state, combat=None, biome_discards=discards)
+    return msgspec.structs.replace(state, combat=evolve_combat(ctx.pack, combat, event))
+
+
+def is_combat_event(event: Event) -> bool:
+    """Whether :func:`evolve_combat_event` folds this event."""
+    return type(event) in _COMBAT_EVENTS or isinstance(
+        event, BiomeCardDrawn | TacticCardDrawn | ResourcesGained
+    )

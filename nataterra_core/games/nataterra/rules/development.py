@@ -1,0 +1,354 @@
+"""The development phase (rules §7, N-DEV-1..6): recruit and research; techs resolve at the
+end of the turn.
+
+N-DEV-1: in any order and as often as affordable. N-DEV-2: a recruit pays its cost, takes a
+token from the pool (never the locked supply) and stands on the base. N-DEV-3: research pays
+a tech card in hand (a unit tech's option A or B at that option's cost); the card waits until
+the end of the turn. N-DEV-4: then resource techs raise their multiplier and leave, unit techs
+turn the unit's group card to the chosen side and stay, and every bonus effect resolves.
+Structures come with their own rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+import msgspec
+
+from nataterra_core.games.nataterra.content.schema import Bonus, TechCard
+from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
+
+from .context import Context
+from .state import GameState, PlayerState, add_units
+from .stock import Resources
+from .tactics import TacticCardDrawn, draw_tactic_events
+
+__all__ = [
+    "COMMANDS",
+    "EVENTS",
+    "MAX_MULTIPLIER",
+    "Recruit",
+    "Research",
+    "decide_development",
+    "legal_development",
+    "resolve_researched",
+    "unit_cost",
+]
+
+MAX_MULTIPLIER = 4  # N-RES-4
+Side = Literal["a", "b"]
+
+
+class Recruit(Command, frozen=True, tag="recruit.v1"):
+    """N-DEV-2: recruit one ``unit`` from the pool onto your base."""
+
+    unit: str
+
+
+class Research(Command, frozen=True, tag="research.v1"):
+    """N-DEV-3: research tech card ``tech`` from your hand (``option`` A or B for unit techs)."""
+
+    tech: str
+    option: Side | None = None
+
+
+class Recruited(Event, frozen=True, tag="recruited.v1"):
+    """``seat`` paid ``cost`` and placed a ``unit`` from its pool on ``zone``."""
+
+    seat: str
+    unit: str
+    zone: str
+    cost: Resources
+
+
+class Researched(Event, frozen=True, tag="researched.v1"):
+    """``seat`` paid ``cost`` for ``tech`` (``option``); it resolves at the end of the turn."""
+
+    seat: str
+    tech: str
+    option: Side | None
+    cost: Resources
+
+
+class TechResolved(Event, frozen=True, tag="tech_resolved.v1"):
+    """N-DEV-4: a researched ``tech`` takes effect. A resource tech raises ``resource``'s
+    multiplier and leaves; a unit tech turns ``unit``'s group card to ``option``, stays, and
+    changes the unit's main-board values by ``cost``, ``movement`` and ``initiative``."""
+
+    seat: str
+    tech: str
+    option: Side | None = None
+    resource: str | None = None
+    unit: str | None = None
+    cost: Resources = Resources()
+    movement: int = 0
+    initiative: int = 0
+
+
+class BonusResolved(Event, frozen=True, tag="bonus_resolved.v1"):
+    """N-DEV-4: one bonus effect of ``tech``: ``kind`` with what it actually moved.
+
+    ``units`` maps unit types to tokens moved to the pool (workers, a tile, a unit type);
+    ``card`` is the tech card drawn or the structure unlocked.
+    """
+
+    seat: str
+    tech: str
+    kind: str
+    units: dict[str, int] = msgspec.field(default_factory=dict)
+    card: str | None = None
+
+
+COMMANDS: tuple[type[Command], ...] = (Recruit, Research)
+EVENTS: tuple[type[Event], ...] = (Recruited, Researched, TechResolved, BonusResolved)
+
+
+def unit_cost(ctx: Context, player: PlayerState, unit: str) -> Resources:
+    """What recruiting ``unit`` costs ``player``, with its techs' cost changes (never below 0)."""
+    base = Resources.of(ctx.unit(unit).cost)
+    change = player.cost_mods.get(unit)
+    if change is None:
+        return base
+    total = base + change
+    return Resources(max(0, total.food), max(0, total.wood), max(0, total.metal))
+
+
+def _tech_cost(player: PlayerState, card: TechCard, option: Side | None) -> Resources | None:
+    """What researching ``card`` (``option``) costs ``player``, less any pending tech
+    discount (a tactic card's, N-TAC-3); ``None`` when the option does not fit the card."""
+    if card.kind == "resource":
+        cost = Resources.of(card.cost) if option is None and card.cost else None
+    else:
+        cost = None if option is None else Resources.of(card.option(option).cost)
+    return None if cost is None else cost.discounted(player.tech_discount)
+
+
+def next_locked_structure(ctx: Context, seat: str, unlocked: Sequence[str]) -> str | None:
+    """The structure an "unlock a structure" effect turns: the first of ``seat``'s
+    civilisation not in ``unlocked`` (tech bonuses, N-DEV-4, and tactic cards, N-FAQ-16)."""
+    return next((s for s in ctx.pack.civilisations[seat].structures if s not in unlocked), None)
+
+
+def legal_development(ctx: Context, state: GameState, seat: str) -> list[Command]:
+    """Every recruit and research ``seat`` can afford now (N-DEV-1..3)."""
+    player = state.player(seat)
+    commands: list[Command] = []
+    for unit, tokens in sorted(player.pool.items()):
+        if tokens and player.stock.covers(unit_cost(ctx, player, unit)):
+            commands.append(Recruit(unit=unit))
+    for tech in dict.fromkeys(player.tech_hand):
+        card = ctx.pack.techs[tech]
+        options: tuple[Side | None, ...] = (None,) if card.kind == "resource" else ("a", "b")
+        for option in options:
+            cost = _tech_cost(player, card, option)
+            if cost is not None and player.stock.covers(cost):
+                commands.append(Research(tech=tech, option=option))
+    return commands
+
+
+def decide_development(
+    ctx: Context, state: GameState, seat: str, command: Command
+) -> tuple[Event, ...]:
+    """Check a recruit or research against N-DEV-2/3 and produce its event."""
+    if state.phase != "development":
+        raise IllegalCommand("N-TURN-1", f"development happens in its phase, not {state.phase}")
+    player = state.player(seat)
+    if isinstance(command, Recruit):
+        if command.unit not in player.pool:
+            raise IllegalCommand("N-DEV-2", f"{seat} has no unit type {command.unit!r}")
+        if not player.pool[command.unit]:
+            raise IllegalCommand("N-DEV-2", f"no {command.unit} token in the pool")
+        cost = unit_cost(ctx, player, command.unit)
+        if not player.stock.covers(cost):
+            raise IllegalCommand(
+                "N-DEV-2", f"a {command.unit} costs {cost}, the stock holds {player.stock}"
+            )
+        zone = ctx.map.base_of(seat)
+        return (Recruited(seat=seat, unit=command.unit, zone=zone, cost=cost),)
+    if isinstance(command, Research):
+        if command.tech not in player.tech_hand:
+            raise IllegalCommand("N-DEV-3", f"tech {command.tech!r} is not in {seat}'s hand")
+        card = ctx.pack.techs[command.tech]
+        price = _tech_cost(player, card, command.option)
+        if price is None:
+            raise IllegalCommand(
+                "N-DEV-3",
+                f"{card.title}: a unit tech needs option a or b, a resource tech none",
+            )
+        if not player.stock.covers(price):
+            raise IllegalCommand(
+                "N-DEV-3", f"{card.title} costs {price}, the stock holds {player.stock}"
+            )
+        return (Researched(seat=seat, tech=command.tech, option=command.option, cost=price),)
+    raise IllegalCommand("N-DEV-1", f"{type(command).__name__} is not a development action")
+
+
+# -- the end of the turn -----------------------------------------------------------------------
+
+
+def resolve_researched(
+    ctx: Context, state: GameState, dice: DiceStream, seat: str | None = None
+) -> tuple[Event, ...]:
+    """N-DEV-4: ``seat``'s (default: the active player's) researched techs take effect, in
+    research order."""
+    seat = seat or state.active_seat
+    player = state.player(seat)
+    events: list[Event] = []
+    drawn_tactics = 0
+    tiles = player.tiles_unlocked
+    structures = list(player.structures_unlocked)
+    workers = player.worker_supply
+    locked = dict(player.locked)
+    deck = list(player.tech_deck)
+    for tech, option in player.researching:
+        card = ctx.pack.techs[tech]
+        events.append(_tech_resolved(seat, card, option))
+        bonuses: tuple[Bonus, ...] = (
+            card.bonuses if card.kind == "resource" else card.option(option or "a").bonuses
+        )
+        for bonus in bonuses:
+            if bonus.kind == "draw_tactic":
+                for _ in range(bonus.amount):
+                    drawn = draw_tactic_events(state, seat, dice, drawn_tactics)
+                    drawn_tactics += sum(isinstance(e, TacticCardDrawn) for e in drawn)
+                    events.extend(drawn)
+                continue
+            moved: dict[str, int] = {}
+            card_id: str | None = None
+            if bonus.kind == "draw_tech":
+                number = {ctx.pack.techs[t].number: t for t in deck}
+                card_id = number.get(bonus.amount)
+                if card_id is not None:
+                    deck.remove(card_id)
+            elif bonus.kind == "add_workers":
+                n = min(bonus.amount, workers)
+                workers -= n
+                moved = {ctx.pack.worker_of(seat).id: n} if n else {}
+            elif bonus.kind == "unlock_tile":
+                if tiles < 2:
+                    tile = ("left_tile", "right_tile")[tiles]
+                    tiles += 1
+                    for unit in ctx.pack.units_of(seat):
+                        if unit.unlock == tile:
+                            n = min(bonus.amount, locked.get(unit.id, 0))
+                            locked[unit.id] = locked.get(unit.id, 0) - n
+                            moved[unit.id] = n
+                    card_id = tile
+            elif bonus.kind == "unlock_structure":
+                card_id = next_locked_structure(ctx, seat, structures)
+                if card_id is not None:
+                    structures.append(card_id)
+            elif bonus.kind == "add_units" and card.unit is not None:
+                n = min(bonus.amount, locked.get(card.unit, 0))
+                locked[card.unit] = locked.get(card.unit, 0) - n
+                moved = {card.unit: n} if n else {}
+            events.append(
+                BonusResolved(seat=seat, tech=tech, kind=bonus.kind, units=moved, card=card_id)
+            )
+    return tuple(events)
+
+
+def _tech_resolved(seat: str, card: TechCard, option: Side | None) -> TechResolved:
+    if card.kind == "resource" or option is None:
+        return TechResolved(seat=seat, tech=card.id, resource=card.resource)
+    cost, movement, initiative = Resources(), 0, 0
+    for effect in card.option(option).effects:
+        if effect.kind == "unit_cost" and effect.resource is not None:
+            cost = cost + Resources(**{effect.resource: effect.amount})
+        elif effect.kind == "movement":
+            movement += effect.amount
+        elif effect.kind == "initiative":
+            initiative += effect.amount
+    return TechResolved(
+        seat=seat,
+        tech=card.id,
+        option=option,
+        unit=card.unit,
+        cost=cost,
+        movement=movement,
+        initiative=initiative,
+    )
+
+
+# -- evolving ----------------------------------------------------------------------------------
+
+
+def evolve_recruited(state: GameState, event: Recruited) -> GameState:
+    """Pay, take the token from the pool, stand it on the base."""
+    player = state.player(event.seat)
+    pool = {**player.pool, event.unit: player.pool[event.unit] - 1}
+    state = state.with_player(
+        msgspec.structs.replace(player, stock=player.stock - event.cost, pool=pool)
+    )
+    return msgspec.structs.replace(
+        state, units=add_units(state.units, event.seat, event.unit, event.zone, 1)
+    )
+
+
+def evolve_researched(state: GameState, event: Researched) -> GameState:
+    """Pay (using up any tech discount); the card leaves the hand and waits for the end of
+    the turn."""
+    player = state.player(event.seat)
+    hand = list(player.tech_hand)
+    hand.remove(event.tech)
+    return state.with_player(
+        msgspec.structs.replace(
+            player,
+            stock=player.stock - event.cost,
+            tech_discount=Resources(),
+            tech_hand=tuple(hand),
+            researching=(*player.researching, (event.tech, event.option)),
+        )
+    )
+
+
+def evolve_tech_resolved(state: GameState, event: TechResolved) -> GameState:
+    """The tech takes effect (N-DEV-4, N-DEV-5, N-RES-4)."""
+    player = state.player(event.seat)
+    researching = tuple(r for r in player.researching if r[0] != event.tech)
+    changes: dict[str, object] = {"researching": researching}
+    if event.resource is not None:
+        m = player.multipliers
+        value = min(MAX_MULTIPLIER, getattr(m, event.resource) + 1)
+        changes["multipliers"] = msgspec.structs.replace(m, **{event.resource: value})
+    elif event.unit is not None and event.option is not None:
+        unit = event.unit
+        changes["sides"] = {**player.sides, unit: event.option}
+        changes["techs"] = (*player.techs, event.tech)
+        if event.cost != Resources():
+            changes["cost_mods"] = {
+                **player.cost_mods,
+                unit: player.cost_mods.get(unit, Resources()) + event.cost,
+            }
+        if event.movement:
+            moves = player.movement_mods.get(unit, 0) + event.movement
+            changes["movement_mods"] = {**player.movement_mods, unit: moves}
+        if event.initiative:
+            steps = player.initiative_mods.get(unit, 0) + event.initiative
+            changes["initiative_mods"] = {**player.initiative_mods, unit: steps}
+    return state.with_player(msgspec.structs.replace(player, **changes))
+
+
+def evolve_bonus_resolved(state: GameState, event: BonusResolved) -> GameState:
+    """Move what the bonus moved (N-DEV-4)."""
+    player = state.player(event.seat)
+    pool = dict(player.pool)
+    for unit, n in event.units.items():
+        pool[unit] = pool.get(unit, 0) + n
+    changes: dict[str, object] = {"pool": pool}
+    if event.kind == "add_workers":
+        changes["worker_supply"] = player.worker_supply - sum(event.units.values())
+    else:
+        locked = dict(player.locked)
+        for unit, n in event.units.items():
+            locked[unit] = locked.get(unit, 0) - n
+        changes["locked"] = locked
+    if event.kind == "draw_tech" and event.card is not None:
+        deck = tuple(t for t in player.tech_deck if t != event.card)
+        changes.update(tech_deck=deck, tech_hand=(*player.tech_hand, event.card))
+    elif event.kind == "unlock_tile" and event.card is not None:
+        changes["tiles_unlocked"] = player.tiles_unlocked + 1
+    elif event.kind == "unlock_structure" and event.card is not None:
+        changes["structures_unlocked"] = (*player.structures_unlocked, event.card)
+    return state.with_player(msgspec.structs.replace(player, **changes))

@@ -1,0 +1,358 @@
+"""The Nataterra decider: the rules modules combined behind the kernel's protocol.
+
+Each rules module owns its commands, events, ``decide_*`` and ``evolve_*`` functions; this
+module is the one place that joins them into the command and event unions and dispatches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import msgspec
+
+from nataterra_core.games.nataterra.content.schema import ContentPack
+from nataterra_core.kernel import (
+    Command,
+    ContentRef,
+    DiceStream,
+    Event,
+    IllegalCommand,
+    MalformedCommand,
+    Outcome,
+    RulesRef,
+    Setup,
+)
+
+from . import (
+    combat_phase,
+    conquest,
+    development,
+    movement,
+    resources,
+    setup,
+    structures,
+    structuring,
+    tactic_play,
+    teams,
+    turns,
+    victory,
+)
+from .combat.messages import PlayTactic
+from .context import Context
+from .hexmap import build_map
+from .map_layout import is_structured
+from .state import GameState, Phase
+
+__all__ = ["RULES", "Nataterra"]
+
+RULES = RulesRef(id="nataterra", version=3)
+
+_STRUCTURED_CACHE = 16
+"""Contexts of structured maps kept per decider (N-MAP-4: every structured game has its own
+map; the oldest is dropped and rebuilt when needed again)."""
+
+COMMANDS: tuple[type[Command], ...] = (
+    *setup.COMMANDS,
+    *turns.COMMANDS,
+    *movement.COMMANDS,
+    *combat_phase.COMMANDS,
+    *development.COMMANDS,
+    *structures.COMMANDS,
+    *victory.COMMANDS,
+    *structuring.COMMANDS,
+)
+EVENTS: tuple[type[Event], ...] = (
+    *setup.EVENTS,
+    *turns.EVENTS,
+    *movement.EVENTS,
+    *resources.EVENTS,
+    *combat_phase.EVENTS,
+    *victory.EVENTS,
+    *conquest.EVENTS,
+    *development.EVENTS,
+    *structures.EVENTS,
+    *tactic_play.EVENTS,
+    *structuring.EVENTS,
+)
+
+_EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
+    setup.FirstPlayerDrawn: setup.evolve_first_player,
+    setup.DeckShuffled: setup.evolve_deck_shuffled,
+    setup.StartingBonus: setup.evolve_starting_bonus,
+    setup.OpeningDiscardsAwaited: setup.evolve_discards_awaited,
+    setup.OpeningTacticDiscarded: setup.evolve_opening_discarded,
+    turns.TurnStarted: turns.evolve_turn_started,
+    turns.PhaseStarted: turns.evolve_phase_started,
+    turns.PhaseFinished: turns.evolve_phase_finished,
+    turns.GameEnded: turns.evolve_game_ended,
+    turns.PlayerEliminated: turns.evolve_player_eliminated,
+    movement.UnitsMoved: movement.evolve_units_moved,
+    resources.ResourcesGathered: resources.evolve_resources_gathered,
+    victory.VictoryConditionsDrawn: victory.evolve_conditions_drawn,
+    victory.CubeScored: victory.evolve_cube_scored,
+    victory.OathSworn: victory.evolve_oath_sworn,
+    victory.BaseDestroyed: victory.evolve_base_destroyed,
+    conquest.BaseConquered: conquest.evolve_base_conquered,
+    conquest.BaseRetaken: conquest.evolve_base_retaken,
+    development.Recruited: development.evolve_recruited,
+    development.Researched: development.evolve_researched,
+    development.TechResolved: development.evolve_tech_resolved,
+    development.BonusResolved: development.evolve_bonus_resolved,
+    structures.StructureBuilt: structures.evolve_structure_built,
+    structures.StructureDestroyed: structures.evolve_structure_destroyed,
+    structures.StructuresProduced: structures.evolve_structures_produced,
+    structures.StructureRecruited: structures.evolve_structure_recruited,
+    **tactic_play.EVOLVE,
+    **structuring.EVOLVE,
+}
+assert set(_EVOLVE) | set(combat_phase.EVENTS) == set(EVENTS), "every event needs an evolve"
+
+
+def _on_turn_end(ctx: Context, state: GameState, dice: DiceStream) -> tuple[Event, ...]:
+    """N-DEV-4 for each seat of the turn, then N-WIN-1 (N-WIN-4: base destruction is
+    checked after the techs)."""
+    researched: list[Event] = []
+    for seat in teams.turn_seats(state):
+        researched.extend(development.resolve_researched(ctx, state, dice, seat))
+    if not state.conquest:
+        return (*researched, *victory.bases_taken(ctx, state))
+    lost = conquest.last_turns_over(state)  # N-WIN-5: a last turn without the base back
+    if any(isinstance(event, turns.GameEnded) for event in lost):
+        return (*researched, *lost)
+    taken = victory.bases_in_reach(ctx, state)
+    return (*researched, *lost, *conquest.conquer(ctx, state, taken))
+
+
+def _on_turn_start(
+    ctx: Context, state: GameState, seat: str, dice: DiceStream
+) -> tuple[Event, ...]:
+    """What happens by itself when ``seat``'s turn begins: the advanced conditions checked
+    at the start of a turn score (N-WIN-3; a win ends the game there), then its structures
+    act (N-STR-3)."""
+    scored = victory.turn_start_cubes(ctx, state, seat)
+    if any(isinstance(event, turns.GameEnded) for event in scored):
+        return scored
+    return (*scored, *structures.turn_start_events(ctx, state, seat, dice))
+
+
+def _on_enter(ctx: Context, state: GameState, phase: Phase, dice: DiceStream) -> tuple[Event, ...]:
+    """What happens by itself when a phase begins: gathering, then structures' production
+    (N-RES-1..3, N-STR-3); at the combat phase, enemy structures standing alone among other
+    players' units fall (N-COMBAT-2); after it, conquered bases may be retaken (N-WIN-5)."""
+    if phase == "resources":  # each seat of the turn gathers (N-TURN-3, N-TEAM-2)
+        gathered: list[Event] = []
+        for seat in teams.turn_seats(state):
+            if conquest.skips_resources(state, seat):
+                continue
+            gathered.append(resources.gather(ctx, state, seat))
+            gathered.extend(structures.production(ctx, state, seat))
+        return tuple(gathered)
+    if phase == "combat" and state.structures:  # N-COMBAT-2: no units, no combat
+        return structures.overrun(ctx, state, (p.zone for p in state.structures), "N-COMBAT-2")
+    if phase == "development" and state.conquered:
+        return conquest.retake(ctx, state, dice)
+    return ()
+
+
+class Nataterra:
+    """Nataterra on the kernel: ``Session.new(Nataterra(pack), seats=..., ...)``."""
+
+    rules = RULES
+    turn_rule = "N-TURN-1"
+    command_types: Sequence[type[Command]] = COMMANDS
+    event_types: Sequence[type[Event]] = EVENTS
+
+    def __init__(self, pack: ContentPack, contexts: Sequence[Context] = ()) -> None:
+        """``contexts`` adds maps that are not in the pack (hand-made positions in tests)."""
+        self.pack = pack
+        self.content = ContentRef(id=pack.pack_id, sha256=pack.sha256)
+        self._contexts = {ctx.map.map_id: ctx for ctx in contexts}
+
+    def context(self, map_id: str) -> Context:
+        """The pack and built map for ``map_id`` (built once per decider). A structured map's
+        id is its layout (N-MAP-4), so it is built from the id like a map of the pack; only
+        the latest few structured maps are kept."""
+        ctx = self._contexts.get(map_id)
+        if ctx is None:
+            structured = [m for m in self._contexts if is_structured(m)]
+            if len(structured) >= _STRUCTURED_CACHE:  # N-MAP-4: a map per structured game
+                del self._contexts[structured[0]]
+            ctx = self._contexts[map_id] = Context(self.pack, build_map(self.pack, map_id))
+        return ctx
+
+    # -- set-up ---------------------------------------------------------------------------
+
+    def validate_options(self, options: Mapping[str, Any]) -> None:
+        """``ValueError`` for options Nataterra does not accept."""
+        parsed = setup.parse_options(options)
+        if parsed.map is not None and parsed.map not in self.pack.maps:
+            raise ValueError(f"N-MAP-5: unknown map {parsed.map!r}")
+        if (
+            parsed.mode == "advanced"
+            and parsed.map is not None
+            and not setup.has_shared_tile(self.pack, parsed.map)
+        ):
+            raise ValueError(f"N-SETUP-8: map {parsed.map!r} has no shared tile 0")
+
+    def initial_state(self, config: Setup) -> GameState:
+        """N-SETUP-1/3..7: the position before any randomness."""
+        options = setup.parse_options(config.options)
+        setup.check_seats(self.pack, config.seats, options.mode)
+        teams.check_teams(config.seats, options.team_seats())
+        if options.structured:  # N-MAP-4: the players build the map
+            return structuring.initial_state(self.pack, config.seats, options)
+        map_id = options.map or setup.default_map(self.pack, config.seats, options.mode)
+        return setup.initial_state(self.context(map_id), config.seats, options)
+
+    def start_command(self, config: Setup) -> Command:
+        """Record 1's system command."""
+        return setup.StartGame()
+
+    # -- the reducer ----------------------------------------------------------------------
+
+    def decide(
+        self, state: GameState, command: Command, dice: DiceStream, *, seat: str | None
+    ) -> tuple[Event, ...]:
+        """The events of ``command``; ``IllegalCommand`` naming the rule it breaks."""
+        events = self._decide(state, command, dice, seat)
+        if state.teams:  # N-TEAM-1: whatever a player wins, the team wins
+            events = tuple(
+                msgspec.structs.replace(e, winners=teams.team_winners(state, e.winners))
+                if isinstance(e, turns.GameEnded)
+                else e
+                for e in events
+            )
+        return events
+
+    def _decide(
+        self, state: GameState, command: Command, dice: DiceStream, seat: str | None
+    ) -> tuple[Event, ...]:
+        if state.structuring is not None and not isinstance(command, setup.StartGame):
+            return structuring.decide(self.pack, state, command, seat)
+        ctx = self.context(state.map_id)
+        if isinstance(command, setup.StartGame):
+            if seat is not None:
+                raise IllegalCommand("N-SETUP-2", "only the system starts the game")
+            events = setup.decide_start(ctx, state, dice)
+            if state.structuring is not None:  # N-MAP-4: tiles dealt, the map built first
+                return structuring.deal(self.pack, state, events, dice)
+            return events
+        if seat is None:
+            raise MalformedCommand(f"{type(command).__name__} needs a seat")
+        if isinstance(command, setup.DiscardOpeningTactic):
+            return setup.decide_opening_discard(state, seat, command)
+        if state.phase == "setup":
+            raise IllegalCommand("N-SETUP-8", "the opening tactic cards are discarded first")
+        if state.phase == "over":
+            raise IllegalCommand("N-WIN-6", "the game is over")
+        if state.phase == "combat" and not isinstance(command, turns.EndPhase):
+            return combat_phase.decide_combat_phase(ctx, state, seat, command, dice)
+        if seat not in teams.turn_seats(state):
+            raise IllegalCommand("N-TURN-1", f"it is {state.active_seat}'s turn, not {seat}'s")
+        if seat in state.phase_done:
+            raise IllegalCommand(
+                "N-TURN-3", f"{seat} has ended the {state.phase} phase; its allies have not"
+            )
+        if isinstance(command, turns.EndPhase):
+            if state.phase == "combat" and (state.combat or combat_phase.contested(state, ctx)):
+                raise IllegalCommand("N-COMBAT-1", "every contested zone must fight first")
+            return turns.decide_end_phase(
+                ctx, state, command, dice, _on_enter, _on_turn_end, _on_turn_start, seat=seat
+            )
+        if isinstance(command, PlayTactic):  # N-TURN-2: one option per phase
+            return tactic_play.decide_play(ctx, state, seat, command, dice, self.evolve)
+        if isinstance(command, movement.MoveUnits):
+            return movement.decide_move(ctx, state, seat, command)
+        if isinstance(command, development.COMMANDS):
+            return development.decide_development(ctx, state, seat, command)
+        if isinstance(command, victory.SwearOath):
+            return victory.decide_oath(ctx, state, seat, command)
+        if isinstance(command, structures.Build):
+            if state.phase != "development":
+                raise IllegalCommand(
+                    "N-TURN-1", f"structures are built in development, not {state.phase}"
+                )
+            return structures.decide_build(ctx, state, seat, command)
+        if isinstance(command, combat_phase.COMMANDS):
+            raise IllegalCommand(
+                "N-TURN-1", f"combat is fought in the combat phase, not {state.phase}"
+            )
+        if isinstance(command, structuring.COMMANDS):
+            raise IllegalCommand("N-MAP-4", "the map is built; tiles are placed only at set-up")
+        raise MalformedCommand(f"{type(command).__name__} is not a Nataterra command")
+
+    def evolve(self, state: GameState, event: Event) -> GameState:
+        """Fold one event."""
+        fold = _EVOLVE.get(type(event))
+        if fold is None:
+            after = combat_phase.evolve_combat_event(self.context(state.map_id), state, event)
+        else:
+            after = fold(state, event)
+        counter = getattr(event, "counter_after", None)
+        if counter is not None and counter != after.counter:
+            after = msgspec.structs.replace(after, counter=counter)
+        return after
+
+    # -- questions the kernel asks --------------------------------------------------------
+
+    def acting_seats(self, state: GameState) -> Sequence[str]:
+        """The active seat (with its allies in a team game, N-TURN-3, until each has ended
+        the phase), or the seat a combat asks; at set-up, the seat placing a tile or a terrain
+        modifier (N-MAP-4), then the seat whose opening discard is next (N-SETUP-8); nobody
+        once the game is over."""
+        if state.structuring is not None:
+            return structuring.acting_seats(state)
+        if state.phase == "setup":
+            return state.discarding[:1]
+        if state.phase == "over":
+            return ()
+        if state.combat is not None:
+            pending = combat_phase.combat_decision(self.context(state.map_id), state)
+            return (pending[0],) if pending else ()
+        return tuple(s for s in teams.turn_seats(state) if s not in state.phase_done)
+
+    def legal_commands(self, state: GameState, seat: str) -> Sequence[Command]:
+        """Every command ``seat`` may send now."""
+        if seat not in self.acting_seats(state):
+            return ()
+        if state.structuring is not None:
+            return structuring.legal_commands(self.pack, state, seat)
+        if state.phase == "setup":
+            return setup.legal_opening_discards(state, seat)
+        ctx = self.context(state.map_id)
+        if state.combat is not None:
+            pending = combat_phase.combat_decision(ctx, state)
+            return pending[1] if pending else ()
+        commands: list[Command] = list(tactic_play.legal_plays(ctx, state, seat))
+        if state.phase == "movement":
+            commands.extend(movement.legal_moves(ctx, state, seat))
+        if state.phase == "development":
+            commands.extend(development.legal_development(ctx, state, seat))
+            commands.extend(structures.legal_builds(ctx, state, seat))
+            commands.extend(victory.legal_oaths(ctx, state, seat))
+        if state.phase == "combat":
+            commands.extend(combat_phase.legal_combat_phase(ctx, state))
+            if commands:  # N-COMBAT-1: every contested zone fights before the phase ends
+                return commands
+        commands.append(turns.EndPhase(phase=state.phase))
+        return commands
+
+    def dice_counter(self, state: GameState) -> int:
+        """Dice words consumed so far."""
+        return state.counter
+
+    def turn_number(self, state: GameState) -> int:
+        """Player turns since the start (undo never crosses one)."""
+        return state.turn
+
+    def outcome(self, state: GameState) -> Outcome | None:
+        """The result once the game is over."""
+        if state.phase != "over" or state.result_reason is None:
+            return None
+        return Outcome(
+            winners=state.winners,
+            draw=not state.winners,
+            scores={seat: state.cubes.get(seat, 0) for seat in state.seats},
+            reason=state.result_reason,
+        )
