@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from nataterra_core.game import decider_for, new_game, verify_log
 from nataterra_core.games.nataterra.bots import Player, RandomPlayer
 from nataterra_core.games.nataterra.rules.context import Context
+from nataterra_core.games.nataterra.rules.game import Nataterra
 from nataterra_core.games.nataterra.rules.movement import MoveUnits
 from nataterra_core.games.nataterra.rules.resources import ResourcesGathered
 from nataterra_core.games.nataterra.rules.state import GameState, Resources
@@ -98,7 +99,9 @@ def main() -> None:
 
     session = new_game(2, seed=args.seed, options={"max_turns": args.turns})
     first, second = session.header.seats
-    ctx = decider_for(session.header).context(session.state.map_id)
+    decider = decider_for(session.header)
+    assert isinstance(decider, Nataterra)
+    ctx = decider.context(session.state.map_id)
     players: dict[str, Player] = {first: Gatherer(ctx), second: RandomPlayer(args.seed)}
     gathered = {seat: Resources() for seat in session.header.seats}
     while session.outcome() is None:

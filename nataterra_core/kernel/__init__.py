@@ -3,14 +3,16 @@
 Nothing here knows Nataterra; any rule system implementing :class:`Decider` runs on it.
 """
 
-from .decider import ContentRef, Decider, Outcome, RulesRef, Setup
+from .decider import ContentRef, Decided, Decider, Decision, Outcome, RulesRef, Setup
 from .dice import DICE_FORMAT, DiceStream, odds_seed, seed_commitment, seed_from_number
 from .errors import (
     ChainBroken,
     CommandRejected,
     ContentError,
     ContentProblem,
+    EngineError,
     GameOver,
+    HeaderRefused,
     HeadMismatch,
     IllegalCommand,
     LogError,
@@ -49,14 +51,18 @@ __all__ = [
     "ContentError",
     "ContentProblem",
     "ContentRef",
+    "Decided",
     "Decider",
     "DeciderFactory",
+    "Decision",
     "DiceStream",
     "EndRecord",
+    "EngineError",
     "Event",
     "GameOver",
     "HeadMismatch",
     "Header",
+    "HeaderRefused",
     "IllegalCommand",
     "LineSink",
     "LogError",

@@ -18,6 +18,7 @@ import msgspec
 
 from nataterra_core.kernel import (
     Command,
+    Decision,
     DiceStream,
     Event,
     IllegalCommand,
@@ -128,7 +129,13 @@ class Pig:
         return Start()
 
     def decide(
-        self, state: PigState, command: Command, dice: DiceStream, *, seat: str | None
+        self,
+        state: PigState,
+        command: Command,
+        dice: DiceStream,
+        *,
+        seat: str | None,
+        legal: bool = False,
     ) -> tuple[Event, ...]:
         if isinstance(command, Start):
             if seat is not None or state.active >= 0:
@@ -200,6 +207,9 @@ class Pig:
         if isinstance(event, GameWon):
             return replace(state, winner=event.seat)
         raise TypeError(event)
+
+    def decision(self, state: PigState) -> Decision[Command]:
+        return Decision(self.acting_seats(state), lambda seat: self.legal_commands(state, seat))
 
     def acting_seats(self, state: PigState) -> Sequence[str]:
         if self.outcome(state) is not None or state.active < 0:

@@ -129,7 +129,7 @@ def seat_view(state: GameState, seat: str | None) -> SeatView:
         biome_discards=dict(state.biome_discards),
         result_reason=state.result_reason,
         winners=state.winners,
-        combat=_combat_view(state.combat, seat),
+        combat=combat_view(state.combat, seat),
         cubes=dict(state.cubes),
         conditions=state.conditions,
         condition_cubes={seat: dict(by) for seat, by in state.condition_cubes.items()},
@@ -137,7 +137,7 @@ def seat_view(state: GameState, seat: str | None) -> SeatView:
     )
 
 
-def _combat_view(combat: Combat | None, seat: str | None) -> Combat | None:
+def combat_view(combat: Combat | None, seat: str | None) -> Combat | None:
     """The combat is fought in the open (boards, groups, the biome card), but the hands it
     tracks are shown only to their owner."""
     if combat is None:
