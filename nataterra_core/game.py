@@ -57,7 +57,8 @@ def new_game(
     ``seats`` names the seats in turn order (for Nataterra, the civilisations), or gives a
     player count for the system's default seats. Give either ``seed`` (``--seed N``
     derivation, design.md §3) or a 32-byte ``server_seed`` with a ``game_id``. ``content``
-    is a user pack overlaid on the system's own. Seats and options the rules refuse raise
+    is a user pack overlaid on the system's own; ``options`` default to the system's
+    ``default_options``. Seats and options the rules refuse raise
     :class:`~nataterra_core.kernel.registry.OptionsError` (a ``ValueError``).
     """
     record = system(game)
@@ -69,8 +70,10 @@ def new_game(
         game_id = game_id or derived_id
     if server_seed is None or game_id is None:
         raise ValueError("new_game needs seed, or server_seed and game_id")
+    if options is None:
+        options = record.default_options
     decider = record.decider(content)
-    record.check(decider, chosen, dict(options or {}))
+    record.check(decider, chosen, dict(options))
     return Session.new(
         decider,
         seats=chosen,

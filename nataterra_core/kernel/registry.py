@@ -117,6 +117,8 @@ class RuleSystem:
     """``(state, seat)`` -> what ``seat`` may see (``None``: a spectator)."""
     presenter: Presenter
     """Commands, events, outcomes and views in words."""
+    default_options: Mapping[str, Any] = attrs.field(factory=dict)
+    """The options of a game whose creator gives none (a sandbox's standard battle, say)."""
     players: Mapping[str, PlayerFactory] = attrs.field(factory=dict)
     """Named players (bots) by name; ``"random"`` is always there."""
     load_pack: Callable[[Path | None], Any] | None = None

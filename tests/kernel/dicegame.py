@@ -26,6 +26,7 @@ from nataterra_core.kernel import (
     RulesRef,
     Setup,
 )
+from nataterra_core.kernel.registry import RuleSystem
 
 
 class Start(Command, frozen=True, tag="start.v1"):
@@ -239,3 +240,49 @@ class Pig:
         if state.max_turns and state.turn > state.max_turns:
             return Outcome(draw=True, scores=scores, reason="turn_limit")
         return None
+
+
+class PigOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Pig's header options."""
+
+    target: int = 30
+    max_turns: int = 0
+    tournament: bool = False
+
+
+class PigView(msgspec.Struct, frozen=True, kw_only=True):
+    """Pig has no hidden information: every seat sees the whole state."""
+
+    seat: str | None
+    state: PigState
+
+
+class PigPresenter:
+    """Pig's words."""
+
+    def command(self, command: Command, seat: str | None = None) -> str:
+        return f"{seat or 'the system'}: {type(command).__name__.lower()}"
+
+    def event(self, event: Event) -> str:
+        return type(event).__name__
+
+    def view(self, view: Any) -> str:
+        state = view.state
+        return ", ".join(f"{s} {n}" for s, n in zip(state.seats, state.scores, strict=True))
+
+
+def pig_view(state: PigState, seat: str | None) -> PigView:
+    return PigView(seat=seat, state=state)
+
+
+PIG_SYSTEM = RuleSystem(
+    rules=Pig.rules,
+    title="Pig (a test dice game)",
+    decider=lambda content: Pig(),
+    player_counts=(2, 3, 4),
+    default_seats={2: ("ann", "bob"), 3: ("ann", "bob", "cy"), 4: ("ann", "bob", "cy", "di")},
+    options=PigOptions,
+    seat_view=pig_view,
+    presenter=PigPresenter(),
+)
+"""Pig as a registered rule system; the tests register it (``tests/conftest.py``)."""

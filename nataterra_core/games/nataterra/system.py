@@ -18,7 +18,14 @@ from nataterra_core.kernel.registry import RuleSystem
 from .bots import HeuristicPlayer, RandomPlayer
 from .content import load_pack
 from .presenter import describe_command, describe_event
-from .rules.combat.sandbox import SANDBOX_RULES, Sandbox, SandboxState
+from .rules.combat.sandbox import (
+    SANDBOX_RULES,
+    Battle,
+    ForceSpec,
+    Sandbox,
+    SandboxState,
+    battle_option,
+)
 from .rules.game import RULES, Nataterra
 from .rules.hexmap import GameMap, build_map
 from .rules.setup import GameOptions
@@ -134,6 +141,23 @@ def _sandbox_text(view: SandboxView) -> str:
     return "\n".join(lines)
 
 
+STANDARD_BATTLE = Battle(
+    attacker="velathi",
+    defender="beasts",
+    biome="hills",
+    forces=(
+        ForceSpec(owner="velathi", unit="disciple", count=3),
+        ForceSpec(owner="velathi", unit="zealot", count=3, side="a"),
+        ForceSpec(owner="velathi", unit="cave_golem", count=2),
+        ForceSpec(owner="velathi", unit="hunter", count=3),
+        ForceSpec(owner="beasts", unit="orc", count=3, side="b"),
+        ForceSpec(owner="beasts", unit="goblin", count=4, side="a"),
+        ForceSpec(owner="beasts", unit="ditcher", count=3),
+        ForceSpec(owner="beasts", unit="woodcutter", count=3),
+    ),
+)
+"""The battle a sandbox game fights when none is described (``examples/standard_battle.json``)."""
+
 SANDBOX = RuleSystem(
     rules=SANDBOX_RULES,
     title="Nataterra combat sandbox",
@@ -141,6 +165,7 @@ SANDBOX = RuleSystem(
     player_counts=(2,),
     default_seats={2: ("velathi", "beasts")},
     options=SandboxOptions,
+    default_options={"battle": battle_option(STANDARD_BATTLE)},
     seat_view=sandbox_view,
     presenter=NataterraPresenter(),
     players={"random": RandomPlayer},
