@@ -307,7 +307,14 @@ class Nataterra:
     # -- questions the kernel asks --------------------------------------------------------
 
     def decision(self, state: GameState) -> Decision[Command]:
-        """Who may act in ``state`` and, on demand, with which commands."""
+        """Who may act in ``state`` and, on demand, with which commands. In a combat both
+        come from the one pending combat decision (N-COMBAT-10)."""
+        if state.combat is not None and state.structuring is None and state.phase == "combat":
+            pending = combat_phase.combat_decision(self.context(state.map_id), state)
+            if pending is None:
+                return Decision((), lambda seat: ())
+            options = pending[1]
+            return Decision((pending[0],), lambda seat: options)
         return Decision(self._acting(state), lambda seat: self._legal(state, seat))
 
     def acting_seats(self, state: GameState) -> Sequence[str]:

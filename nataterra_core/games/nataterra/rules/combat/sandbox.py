@@ -323,8 +323,16 @@ class Sandbox:
 
     def decision(self, state: SandboxState) -> Decision[Command]:
         """Who decides in the combat now, and the pending decision's options."""
-        acting = self.acting_seats(state)
-        return Decision(acting, lambda seat: self.legal_commands(state, seat))
+        if state.combat is None or state.result is not None:
+            return Decision((), lambda seat: ())
+        battle = state.battle
+        last = self._last
+        env = last[1] if battle is last[0] else self.env(battle)
+        pending = decision(env, state.combat)
+        if pending is None:
+            return Decision((), lambda seat: ())
+        options = pending[1]
+        return Decision((pending[0],), lambda seat: options)
 
     def acting_seats(self, state: SandboxState) -> Sequence[str]:
         """Whoever must decide in the combat now."""
