@@ -392,6 +392,8 @@ class Session(Generic[S, C, E]):
             reason = f"record {done.seq} revealed hidden information"
         elif decider.turn_number(after) != decider.turn_number(done.before):
             reason = f"record {done.seq} ended the turn"
+        elif decider.outcome(after) is not None:
+            reason = f"record {done.seq} ended the game"
         if reason is None:
             self._undoable.append(done)
         else:
