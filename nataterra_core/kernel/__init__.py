@@ -1,6 +1,7 @@
 """The game-agnostic kernel: decider protocol, dice, hash-chained log, session, replay, verify.
 
-Nothing here knows Nataterra; any rule system implementing :class:`Decider` runs on it.
+Nothing here knows Nataterra; any rule system implementing :class:`Decider` runs on it, and
+any game's bots (:class:`Player`) play it through :func:`play` on that game's seat views.
 """
 
 from .decider import ContentRef, Decided, Decider, Decision, Outcome, RulesRef, Setup
@@ -39,6 +40,7 @@ from .log import (
     split_lines,
 )
 from .messages import Command, Event, Wire, check_tags, encode
+from .players import Player, RandomPlayer, play, player_dice
 from .replay import DeciderFactory, ReadLog, Verdict, read_log, replay, replay_states, verify
 from .session import LineSink, Session
 
@@ -71,6 +73,8 @@ __all__ = [
     "NataterraError",
     "NotYourTurn",
     "Outcome",
+    "Player",
+    "RandomPlayer",
     "ReadLog",
     "Record",
     "RecordCodec",
@@ -91,6 +95,8 @@ __all__ = [
     "check_tags",
     "encode",
     "odds_seed",
+    "play",
+    "player_dice",
     "read_log",
     "replay",
     "replay_states",
