@@ -321,5 +321,6 @@ def test_N_COMBAT_9_tactic_windows_do_not_reveal_hands() -> None:
 
 
 def _bot_choice(bot: Any, session: GameSession, seat: str) -> Command:
-    command: Command = bot.choose(session.state, seat, session.legal_commands(seat))
+    view = _system(session.header.rules.id).seat_view(session.state, seat)
+    command: Command = bot.choose(view, session.legal_commands(seat))
     return command

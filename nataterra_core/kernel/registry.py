@@ -35,6 +35,7 @@ from .decider import Decider, RulesRef, Setup
 from .errors import UnsupportedVersion
 from .log import Header
 from .messages import Command, Event
+from .players import Player, RandomPlayer
 
 __all__ = [
     "BUILTIN_PACKAGE",
@@ -52,7 +53,7 @@ __all__ = [
 BUILTIN_PACKAGE = "nataterra_core.games"
 """Imported on the first lookup; its ``__init__`` registers the systems that ship."""
 
-PlayerFactory = Callable[[int], Any]
+PlayerFactory = Callable[[int], Player]
 """A named player (bot): built from a seed, so a seeded game is the same everywhere."""
 
 
@@ -97,6 +98,11 @@ class Hooks:
     """A position format: load and dump a described position."""
 
 
+def _with_random(named: Mapping[str, PlayerFactory]) -> dict[str, PlayerFactory]:
+    """Every system offers the kernel's random legal player under the name ``random``."""
+    return {"random": RandomPlayer, **named}
+
+
 @attrs.frozen(kw_only=True)
 class RuleSystem:
     """Everything generic code needs to know about one rule system."""
@@ -119,8 +125,8 @@ class RuleSystem:
     """Commands, events, outcomes and views in words."""
     default_options: Mapping[str, Any] = attrs.field(factory=dict)
     """The options of a game whose creator gives none (a sandbox's standard battle, say)."""
-    players: Mapping[str, PlayerFactory] = attrs.field(factory=dict)
-    """Named players (bots) by name; ``"random"`` is always there."""
+    players: Mapping[str, PlayerFactory] = attrs.field(factory=dict, converter=_with_random)
+    """Named players (bots) by name; ``"random"`` (the kernel's) is always there."""
     load_pack: Callable[[Path | None], Any] | None = None
     """The content-pack loader (``None`` for a system without a pack)."""
     hooks: Hooks = Hooks()

@@ -15,7 +15,7 @@ import msgspec
 from nataterra_core.kernel import Command, Event
 from nataterra_core.kernel.registry import RuleSystem
 
-from .bots import HeuristicPlayer, RandomPlayer
+from .bots import HeuristicPlayer
 from .content import load_pack
 from .presenter import describe_command, describe_event
 from .rules.combat.sandbox import (
@@ -92,7 +92,7 @@ NATATERRA = RuleSystem(
     options=GameOptions,
     seat_view=seat_view,
     presenter=NataterraPresenter(),
-    players={"random": RandomPlayer, "heuristic": _heuristic},
+    players={"heuristic": _heuristic},
     load_pack=load_pack,
 )
 """Nataterra (``../shared/rules/nataterra.md``)."""
@@ -168,7 +168,6 @@ SANDBOX = RuleSystem(
     default_options={"battle": battle_option(STANDARD_BATTLE)},
     seat_view=sandbox_view,
     presenter=NataterraPresenter(),
-    players={"random": RandomPlayer},
     load_pack=load_pack,
 )
 """One described battle fought to its end (``docs/COMBAT_SANDBOX.md``)."""
