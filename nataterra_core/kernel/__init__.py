@@ -41,9 +41,23 @@ from .log import (
 from .messages import Command, Event, Wire, check_tags, encode
 from .replay import DeciderFactory, ReadLog, Verdict, read_log, replay, replay_states, verify
 from .session import LineSink, Session
+from .visibility import (
+    HIDDEN,
+    PUBLIC,
+    LogView,
+    MessageTypes,
+    Visibility,
+    hidden_order,
+    hide_from_others,
+    log_view,
+    record_view,
+    visibility_of,
+)
 
 __all__ = [
     "DICE_FORMAT",
+    "HIDDEN",
+    "PUBLIC",
     "ChainBroken",
     "Command",
     "CommandRecord",
@@ -66,8 +80,10 @@ __all__ = [
     "IllegalCommand",
     "LineSink",
     "LogError",
+    "LogView",
     "LogWriter",
     "MalformedCommand",
+    "MessageTypes",
     "NataterraError",
     "NotYourTurn",
     "Outcome",
@@ -87,15 +103,21 @@ __all__ = [
     "UnknownContent",
     "UnsupportedVersion",
     "Verdict",
+    "Visibility",
     "Wire",
     "check_tags",
     "encode",
+    "hidden_order",
+    "hide_from_others",
+    "log_view",
     "odds_seed",
     "read_log",
+    "record_view",
     "replay",
     "replay_states",
     "seed_commitment",
     "seed_from_number",
     "split_lines",
     "verify",
+    "visibility_of",
 ]
