@@ -43,9 +43,23 @@ from .messages import Command, Event, Wire, check_tags, encode
 from .players import Player, RandomPlayer, play, player_dice
 from .replay import DeciderFactory, ReadLog, Verdict, read_log, replay, replay_states, verify
 from .session import LineSink, Session
+from .visibility import (
+    HIDDEN,
+    PUBLIC,
+    LogView,
+    MessageTypes,
+    Visibility,
+    hidden_order,
+    hide_from_others,
+    log_view,
+    record_view,
+    visibility_of,
+)
 
 __all__ = [
     "DICE_FORMAT",
+    "HIDDEN",
+    "PUBLIC",
     "ChainBroken",
     "Command",
     "CommandRecord",
@@ -68,8 +82,10 @@ __all__ = [
     "IllegalCommand",
     "LineSink",
     "LogError",
+    "LogView",
     "LogWriter",
     "MalformedCommand",
+    "MessageTypes",
     "NataterraError",
     "NotYourTurn",
     "Outcome",
@@ -91,17 +107,23 @@ __all__ = [
     "UnknownContent",
     "UnsupportedVersion",
     "Verdict",
+    "Visibility",
     "Wire",
     "check_tags",
     "encode",
+    "hidden_order",
+    "hide_from_others",
+    "log_view",
     "odds_seed",
     "play",
     "player_dice",
     "read_log",
+    "record_view",
     "replay",
     "replay_states",
     "seed_commitment",
     "seed_from_number",
     "split_lines",
     "verify",
+    "visibility_of",
 ]

@@ -15,6 +15,8 @@ from typing import Any, ClassVar
 
 import msgspec
 
+from .visibility import Visibility
+
 __all__ = [
     "ENCODER",
     "TAG_PATTERN",
@@ -39,7 +41,13 @@ class Wire(
 
 
 class Command(Wire, tag_field="type", frozen=True, kw_only=True):
-    """A player's (or the system's) decision. Subclasses set ``tag="<name>.v<n>"``."""
+    """A player's (or the system's) decision. Subclasses set ``tag="<name>.v<n>"``.
+
+    ``visibility`` says who may see the command in a log before the seed is revealed
+    (:mod:`.visibility`); ``None`` (undeclared) hides all but its type.
+    """
+
+    visibility: ClassVar[Visibility | None] = None
 
 
 class Event(Wire, tag_field="type", frozen=True, kw_only=True):
@@ -47,9 +55,12 @@ class Event(Wire, tag_field="type", frozen=True, kw_only=True):
 
     ``reveals_information`` marks events that disclose hidden information without
     consuming dice (a card drawn from a shuffled deck, say): undo never crosses them.
+    ``visibility`` says who may see the event in a log before the seed is revealed
+    (:mod:`.visibility`); ``None`` (undeclared) hides all but its type.
     """
 
     reveals_information: ClassVar[bool] = False
+    visibility: ClassVar[Visibility | None] = None
 
 
 ENCODER = msgspec.json.Encoder(order="deterministic")

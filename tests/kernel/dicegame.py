@@ -7,6 +7,7 @@ turn total times stake and end the turn) or ``stake`` a multiplier 1..3 before y
 
 It exercises every kernel path: set-up randomness in the start record, dice events with
 counters, undoable and non-undoable commands, turn changes, rejected commands with rule ids.
+Pig has no hidden information: every command and event is declared public.
 """
 
 from __future__ import annotations
@@ -27,25 +28,30 @@ from nataterra_core.kernel import (
     Setup,
 )
 from nataterra_core.kernel.registry import RuleSystem
+from nataterra_core.kernel.visibility import PUBLIC
 
 
 class Start(Command, frozen=True, tag="start.v1"):
-    pass
+    visibility = PUBLIC
 
 
 class Roll(Command, frozen=True, tag="roll.v1"):
-    pass
+    visibility = PUBLIC
 
 
 class Hold(Command, frozen=True, tag="hold.v1"):
-    pass
+    visibility = PUBLIC
 
 
 class Stake(Command, frozen=True, tag="stake.v1"):
+    visibility = PUBLIC
+
     multiplier: int
 
 
 class FirstPlayerChosen(Event, frozen=True, tag="first_player_chosen.v1"):
+    visibility = PUBLIC
+
     m: int
     counter_before: int
     counter_after: int
@@ -54,6 +60,8 @@ class FirstPlayerChosen(Event, frozen=True, tag="first_player_chosen.v1"):
 
 
 class DieRolled(Event, frozen=True, tag="die_rolled.v1"):
+    visibility = PUBLIC
+
     m: int
     counter_before: int
     counter_after: int
@@ -62,19 +70,27 @@ class DieRolled(Event, frozen=True, tag="die_rolled.v1"):
 
 
 class StakeSet(Event, frozen=True, tag="stake_set.v1"):
+    visibility = PUBLIC
+
     multiplier: int
 
 
 class Banked(Event, frozen=True, tag="banked.v1"):
+    visibility = PUBLIC
+
     seat: str
     points: int
 
 
 class TurnEnded(Event, frozen=True, tag="turn_ended.v1"):
+    visibility = PUBLIC
+
     next_seat: str
 
 
 class GameWon(Event, frozen=True, tag="game_won.v1"):
+    visibility = PUBLIC
+
     seat: str
 
 

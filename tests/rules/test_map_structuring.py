@@ -34,8 +34,9 @@ from nataterra_core.games.nataterra.rules.structuring import (
     schedule,
 )
 from nataterra_core.games.nataterra.rules.turns import EndPhase, TurnStarted
-from nataterra_core.games.nataterra.views import log_view, seat_view
+from nataterra_core.games.nataterra.views import seat_view
 from nataterra_core.kernel import Command, DiceStream, IllegalCommand, NotYourTurn, UndoRefused
+from nataterra_core.kernel.visibility import log_view
 
 OPTIONS = {"map_structuring": True, "max_turns": 200}
 
@@ -145,7 +146,7 @@ def test_N_MAP_4_drawn_tiles_are_hidden_from_the_other_seats() -> None:
                 for tile in state.structuring.hands[other]:
                     if tile not in state.structuring.hands[seat]:
                         assert f'"{tile}"'.encode() not in text
-        logged = log_view(session.lines, seat)
+        logged = log_view(session.lines, seat, session.decider)
         draws = [e for e in logged.records[1]["events"] if e["type"] == "map_tiles_drawn.v1"]
         for draw in draws:
             assert ("tiles" in draw) == (draw["seat"] == seat)

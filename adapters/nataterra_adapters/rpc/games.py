@@ -23,9 +23,10 @@ from nataterra_core import __version__
 from nataterra_core.game import GameSession, new_game, verify_log
 from nataterra_core.games.nataterra.rules.game import RULES
 from nataterra_core.games.nataterra.system import DEFAULT_SEATS
-from nataterra_core.games.nataterra.views import LogView, SeatView, log_view, record_view, seat_view
+from nataterra_core.games.nataterra.views import SeatView, seat_view
 from nataterra_core.kernel import Command, CommandRejected, Outcome, Verdict
 from nataterra_core.kernel.dice import check_game_id
+from nataterra_core.kernel.visibility import LogView, log_view, record_view
 
 from .errors import GameError, GameErrorCode, rejected
 from .protocol import Method
@@ -281,7 +282,7 @@ class Games:
     def log(self, params: ViewParams) -> LogResult:
         """The log as the seat may see it: redacted until the seed is revealed."""
         game, seat = self._find(params.game_id, params.token)
-        view: LogView = log_view(game.session.lines, seat)
+        view: LogView = log_view(game.session.lines, seat, game.session.decider)
         return LogResult(
             version=game.version,
             revealed=view.revealed,
@@ -385,7 +386,7 @@ class Games:
         records = (
             [msgspec.json.decode(line) for line in lines]
             if session.closed
-            else [record_view(line, seat) for line in lines]
+            else [record_view(line, seat, session.decider) for line in lines]
         )
         answer = ActResult(
             version=game.version,

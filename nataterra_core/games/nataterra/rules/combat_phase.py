@@ -11,6 +11,7 @@ from __future__ import annotations
 import msgspec
 
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
+from nataterra_core.kernel.visibility import PUBLIC
 
 from . import structures, teams, victory
 from .combat import messages
@@ -53,6 +54,8 @@ class StartCombat(Command, frozen=True, tag="start_combat.v1"):
     """N-COMBAT-1: the active player resolves the combat in ``zone`` against ``defender``
     next (N-COMBAT-1a: with three or more players, one opponent at a time)."""
 
+    visibility = PUBLIC
+
     zone: str
     defender: str
 
@@ -60,6 +63,7 @@ class StartCombat(Command, frozen=True, tag="start_combat.v1"):
 class BiomeCardDrawn(Event, frozen=True, tag="biome_card_drawn.v1"):
     """N-COMBAT-7: the top card of the ``biome`` deck was drawn for a combat."""
 
+    visibility = PUBLIC
     reveals_information = True
 
     biome: str

@@ -17,6 +17,7 @@ from __future__ import annotations
 import msgspec
 
 from nataterra_core.kernel import DiceStream, Event
+from nataterra_core.kernel.visibility import PUBLIC
 
 from . import teams
 from .context import Context
@@ -48,6 +49,8 @@ class BaseConquered(Event, frozen=True, tag="base_conquered.v1"):
     """N-WIN-5: ``by`` ended its turn in ``owner``'s base and took ``taken``, all of the
     owner's resources; the owner has one last turn to win the base back."""
 
+    visibility = PUBLIC
+
     owner: str
     by: str
     taken: Resources
@@ -56,6 +59,8 @@ class BaseConquered(Event, frozen=True, tag="base_conquered.v1"):
 class BaseRetaken(Event, frozen=True, tag="base_retaken.v1"):
     """N-WIN-5: ``owner`` won its base back and receives ``gain`` (two tactic cards
     follow)."""
+
+    visibility = PUBLIC
 
     owner: str
     gain: Resources

@@ -18,6 +18,7 @@ import msgspec
 
 from nataterra_core.games.nataterra.content.schema import Bonus, TechCard
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
+from nataterra_core.kernel.visibility import PUBLIC
 
 from .context import Context
 from .state import GameState, PlayerState, add_units
@@ -43,11 +44,15 @@ Side = Literal["a", "b"]
 class Recruit(Command, frozen=True, tag="recruit.v1"):
     """N-DEV-2: recruit one ``unit`` from the pool onto your base."""
 
+    visibility = PUBLIC
+
     unit: str
 
 
 class Research(Command, frozen=True, tag="research.v1"):
     """N-DEV-3: research tech card ``tech`` from your hand (``option`` A or B for unit techs)."""
+
+    visibility = PUBLIC
 
     tech: str
     option: Side | None = None
@@ -55,6 +60,8 @@ class Research(Command, frozen=True, tag="research.v1"):
 
 class Recruited(Event, frozen=True, tag="recruited.v1"):
     """``seat`` paid ``cost`` and placed a ``unit`` from its pool on ``zone``."""
+
+    visibility = PUBLIC
 
     seat: str
     unit: str
@@ -64,6 +71,8 @@ class Recruited(Event, frozen=True, tag="recruited.v1"):
 
 class Researched(Event, frozen=True, tag="researched.v1"):
     """``seat`` paid ``cost`` for ``tech`` (``option``); it resolves at the end of the turn."""
+
+    visibility = PUBLIC
 
     seat: str
     tech: str
@@ -75,6 +84,8 @@ class TechResolved(Event, frozen=True, tag="tech_resolved.v1"):
     """N-DEV-4: a researched ``tech`` takes effect. A resource tech raises ``resource``'s
     multiplier and leaves; a unit tech turns ``unit``'s group card to ``option``, stays, and
     changes the unit's main-board values by ``cost``, ``movement`` and ``initiative``."""
+
+    visibility = PUBLIC
 
     seat: str
     tech: str
@@ -92,6 +103,8 @@ class BonusResolved(Event, frozen=True, tag="bonus_resolved.v1"):
     ``units`` maps unit types to tokens moved to the pool (workers, a tile, a unit type);
     ``card`` is the tech card drawn or the structure unlocked.
     """
+
+    visibility = PUBLIC
 
     seat: str
     tech: str

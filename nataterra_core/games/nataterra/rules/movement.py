@@ -18,6 +18,7 @@ from __future__ import annotations
 import msgspec
 
 from nataterra_core.kernel import Command, Event, IllegalCommand
+from nataterra_core.kernel.visibility import PUBLIC
 
 from . import structures, teams
 from .context import Context
@@ -30,6 +31,8 @@ __all__ = ["COMMANDS", "EVENTS", "MoveUnits", "UnitsMoved", "decide_move", "lega
 class MoveUnits(Command, frozen=True, tag="move_units.v1"):
     """Move ``count`` unmoved ``unit`` tokens from ``origin`` along ``path`` (start excluded)."""
 
+    visibility = PUBLIC
+
     unit: str
     origin: str
     count: int
@@ -38,6 +41,8 @@ class MoveUnits(Command, frozen=True, tag="move_units.v1"):
 
 class UnitsMoved(Event, frozen=True, tag="units_moved.v1"):
     """``count`` of ``seat``'s ``unit`` went from ``origin`` along ``path``."""
+
+    visibility = PUBLIC
 
     seat: str
     unit: str

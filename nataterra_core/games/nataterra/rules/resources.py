@@ -11,6 +11,7 @@ from __future__ import annotations
 import msgspec
 
 from nataterra_core.kernel import Event
+from nataterra_core.kernel.visibility import PUBLIC
 
 from .context import Context
 from .state import GameState, Resources
@@ -20,6 +21,8 @@ __all__ = ["EVENTS", "ResourcesGathered", "gather"]
 
 class ResourcesGathered(Event, frozen=True, tag="resources_gathered.v1"):
     """``seat``'s workers gathered ``gain`` from ``zones`` (multipliers applied)."""
+
+    visibility = PUBLIC
 
     seat: str
     zones: tuple[str, ...]

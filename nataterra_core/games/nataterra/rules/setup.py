@@ -20,6 +20,7 @@ import msgspec
 
 from nataterra_core.games.nataterra.content.schema import ContentPack
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
+from nataterra_core.kernel.visibility import PUBLIC, hidden_order
 
 from .context import Context
 from .state import GameState, PlayerState, Resources, UnitStack
@@ -64,9 +65,13 @@ MODES: tuple[str, ...] = ("learning", "advanced")
 class StartGame(Command, frozen=True, tag="start_game.v1"):
     """The system command of record 1: draw the first player and shuffle every deck."""
 
+    visibility = PUBLIC
+
 
 class FirstPlayerDrawn(Event, frozen=True, tag="first_player_drawn.v1"):
     """N-SETUP-2: ``draw(m)`` over the seats in header order picked ``seat``."""
+
+    visibility = PUBLIC
 
     m: int
     counter_before: int
@@ -78,6 +83,8 @@ class FirstPlayerDrawn(Event, frozen=True, tag="first_player_drawn.v1"):
 class DeckShuffled(Event, frozen=True, tag="deck_shuffled.v1"):
     """A deck was shuffled; ``after[0]`` is the top card (design.md §3)."""
 
+    visibility = hidden_order("before", "after", size_of="after")
+
     deck: str
     before: tuple[str, ...]
     after: tuple[str, ...]
@@ -88,6 +95,8 @@ class DeckShuffled(Event, frozen=True, tag="deck_shuffled.v1"):
 class StartingBonus(Event, frozen=True, tag="starting_bonus.v1"):
     """N-SETUP-3: the second player of a 2-player game gets +1 food."""
 
+    visibility = PUBLIC
+
     seat: str
     gain: Resources
 
@@ -96,17 +105,23 @@ class OpeningDiscardsAwaited(Event, frozen=True, tag="opening_discards_awaited.v
     """N-SETUP-8: ``seats``, in this order, each discard one of their opening tactic cards
     before the first turn begins."""
 
+    visibility = PUBLIC
+
     seats: tuple[str, ...]
 
 
 class DiscardOpeningTactic(Command, frozen=True, tag="discard_opening_tactic.v1"):
     """N-SETUP-8: discard ``card`` from the three opening tactic cards."""
 
+    visibility = PUBLIC
+
     card: str
 
 
 class OpeningTacticDiscarded(Event, frozen=True, tag="opening_tactic_discarded.v1"):
     """``seat`` discarded ``card`` (face up on its discard pile)."""
+
+    visibility = PUBLIC
 
     seat: str
     card: str

@@ -69,6 +69,7 @@ import msgspec
 
 from nataterra_core.games.nataterra.content.schema import Structure
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
+from nataterra_core.kernel.visibility import PUBLIC
 
 from . import teams
 from .combat.model import Boost
@@ -109,12 +110,16 @@ PRISON_FLARE = 3  # N-STR-3: 3 flare per full Soul Prison
 class Build(Command, frozen=True, tag="build.v1"):
     """N-STR-1: build ``structure`` in ``zone``."""
 
+    visibility = PUBLIC
+
     structure: str
     zone: str
 
 
 class StructureBuilt(Event, frozen=True, tag="structure_built.v1"):
     """``seat`` paid ``cost`` and placed ``structure`` in ``zone``."""
+
+    visibility = PUBLIC
 
     seat: str
     structure: str
@@ -125,6 +130,8 @@ class StructureBuilt(Event, frozen=True, tag="structure_built.v1"):
 class StructureDestroyed(Event, frozen=True, tag="structure_destroyed.v1"):
     """``owner``'s ``structure`` in ``zone`` was destroyed, by ``rule`` (N-MOV-5 moved onto,
     N-COMBAT-2 unoccupied at combat, N-COMBAT-28 lost a combat); ``cubes`` went with it."""
+
+    visibility = PUBLIC
 
     owner: str
     structure: str
@@ -137,6 +144,8 @@ class StructuresProduced(Event, frozen=True, tag="structures_produced.v1"):
     """N-STR-3/N-RES-3: ``seat``'s structures in ``zones`` produced ``gain`` and ``flare``
     in the resources phase (never multiplied)."""
 
+    visibility = PUBLIC
+
     seat: str
     zones: tuple[str, ...]
     gain: Resources
@@ -146,6 +155,8 @@ class StructuresProduced(Event, frozen=True, tag="structures_produced.v1"):
 class StructureRecruited(Event, frozen=True, tag="structure_recruited.v1"):
     """N-STR-3: at the start of ``seat``'s turn ``structure`` recruited a ``unit`` from the
     pool onto ``zone``, free."""
+
+    visibility = PUBLIC
 
     seat: str
     structure: str

@@ -56,6 +56,7 @@ from nataterra_core.games.nataterra.content.schema import (
     rotate_offset,
 )
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand, MalformedCommand
+from nataterra_core.kernel.visibility import PUBLIC, hide_from_others
 
 from . import setup
 from .context import Context
@@ -113,11 +114,15 @@ _BARRIERS = ("mountain", "lake")
 class PlaceSharedTile(Command, frozen=True, tag="place_shared_tile.v1"):
     """Put shared tile 0 in the middle of the table, ``side`` up (N-MAP-4)."""
 
+    visibility = PUBLIC
+
     side: Side
 
 
 class AttachMapTile(Command, frozen=True, tag="attach_map_tile.v1"):
     """Attach ``tile`` from the seat's hand: zones at ``rotate(offset, rotation) + at``."""
+
+    visibility = PUBLIC
 
     tile: str
     at: tuple[int, int]
@@ -127,12 +132,16 @@ class AttachMapTile(Command, frozen=True, tag="attach_map_tile.v1"):
 class PlacePlayerTile(Command, frozen=True, tag="place_player_tile.v1"):
     """Place the seat's player tile: zones at ``rotate(offset, rotation) + at``."""
 
+    visibility = PUBLIC
+
     at: tuple[int, int]
     rotation: int
 
 
 class PlaceModifier(Command, frozen=True, tag="place_modifier.v1"):
     """Place a terrain modifier ``side`` up, on ``zone`` or beyond the edge at hex ``at``."""
+
+    visibility = PUBLIC
 
     side: TerrainSide
     zone: str | None = None
@@ -145,6 +154,8 @@ class PlaceModifier(Command, frozen=True, tag="place_modifier.v1"):
 class MapTilesDrawn(Event, frozen=True, tag="map_tiles_drawn.v1"):
     """``seat`` drew ``tiles`` in secret (the other seats' views lose ``tiles``)."""
 
+    visibility = hide_from_others("tiles")  # N-MAP-4: drawn in secret
+
     seat: str
     tiles: tuple[str, ...]
     counter_before: int
@@ -155,6 +166,8 @@ class SharedTilePlaced(Event, frozen=True, tag="shared_tile_placed.v1"):
     """``seat`` put tile 0 (the side ``tile``) at the centre; the strategy marker goes on
     its centre zone."""
 
+    visibility = PUBLIC
+
     seat: str
     tile: str
 
@@ -162,6 +175,7 @@ class SharedTilePlaced(Event, frozen=True, tag="shared_tile_placed.v1"):
 class MapTileAttached(Event, frozen=True, tag="map_tile_attached.v1"):
     """``seat`` attached ``tile`` from its hand (which it shows by placing it)."""
 
+    visibility = PUBLIC
     reveals_information = True
 
     seat: str
@@ -173,6 +187,8 @@ class MapTileAttached(Event, frozen=True, tag="map_tile_attached.v1"):
 class PlayerTilePlaced(Event, frozen=True, tag="player_tile_placed.v1"):
     """``seat`` placed its player tile ``tile``."""
 
+    visibility = PUBLIC
+
     seat: str
     tile: str
     at: tuple[int, int]
@@ -182,6 +198,8 @@ class PlayerTilePlaced(Event, frozen=True, tag="player_tile_placed.v1"):
 class ModifierPlaced(Event, frozen=True, tag="modifier_placed.v1"):
     """``seat`` placed a terrain modifier on ``zone`` or beyond the edge at ``at``."""
 
+    visibility = PUBLIC
+
     seat: str
     side: TerrainSide
     zone: str | None = None
@@ -190,6 +208,8 @@ class ModifierPlaced(Event, frozen=True, tag="modifier_placed.v1"):
 
 class MapStructured(Event, frozen=True, tag="map_structured.v1"):
     """The map is complete; ``map_id`` is its layout id, used for the rest of the game."""
+
+    visibility = PUBLIC
 
     map_id: str
 

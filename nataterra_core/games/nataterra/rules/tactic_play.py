@@ -24,6 +24,7 @@ import msgspec
 
 from nataterra_core.games.nataterra.content.schema import EffectSpec, TacticOption, ZoneFilter
 from nataterra_core.kernel import DiceStream, Event, IllegalCommand
+from nataterra_core.kernel.visibility import PUBLIC
 
 from . import development, structures
 from .combat.messages import PlayTactic
@@ -58,6 +59,8 @@ class TacticOptionPlayed(Event, frozen=True, tag="tactic_option_played.v1"):
     """``seat`` played option ``option`` of ``card`` in ``phase``: the card and ``discarded``
     go to the discard pile; ``cost`` and ``flare`` are paid (N-TAC-1)."""
 
+    visibility = PUBLIC
+
     seat: str
     card: str
     option: int
@@ -71,6 +74,8 @@ class MovementGranted(Event, frozen=True, tag="movement_granted.v1"):
     """N-MOV-6: ``seat``'s units in ``zone`` that have not moved get ``movement`` extra points
     and ``stealth`` extra Stealth this turn."""
 
+    visibility = PUBLIC
+
     seat: str
     zone: str
     movement: int = 0
@@ -81,6 +86,8 @@ class UnitReplaced(Event, frozen=True, tag="unit_replaced.v1"):
     """One of ``seat``'s ``removed`` in ``zone`` went back to its pool; a ``recruited`` from
     the pool took its place."""
 
+    visibility = PUBLIC
+
     seat: str
     zone: str
     removed: str
@@ -90,6 +97,8 @@ class UnitReplaced(Event, frozen=True, tag="unit_replaced.v1"):
 class DiscountGranted(Event, frozen=True, tag="discount_granted.v1"):
     """``seat``'s next ``kind`` ("structure" or "tech") costs ``amount`` less."""
 
+    visibility = PUBLIC
+
     seat: str
     kind: str
     amount: Resources
@@ -97,6 +106,8 @@ class DiscountGranted(Event, frozen=True, tag="discount_granted.v1"):
 
 class StructureUnlocked(Event, frozen=True, tag="structure_unlocked.v1"):
     """``seat`` may build ``structure`` from now on (N-FAQ-16: this very phase)."""
+
+    visibility = PUBLIC
 
     seat: str
     structure: str

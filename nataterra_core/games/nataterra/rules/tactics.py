@@ -10,6 +10,7 @@ from __future__ import annotations
 import msgspec
 
 from nataterra_core.kernel import DiceStream, Event
+from nataterra_core.kernel.visibility import PUBLIC, hide_from_others
 
 from .setup import shuffle_deck
 from .state import GameState
@@ -28,6 +29,7 @@ __all__ = [
 class TacticCardDrawn(Event, frozen=True, tag="tactic_card_drawn.v1"):
     """``seat`` drew the top card of its tactic deck (only ``seat`` may see which)."""
 
+    visibility = hide_from_others("card")
     reveals_information = True
 
     seat: str
@@ -37,6 +39,8 @@ class TacticCardDrawn(Event, frozen=True, tag="tactic_card_drawn.v1"):
 class ResourcesGained(Event, frozen=True, tag="resources_gained.v1"):
     """``seat`` gained ``resources`` and ``flare`` from a tactic option (not multiplied,
     N-RES-3)."""
+
+    visibility = PUBLIC
 
     seat: str
     resources: Resources = Resources()

@@ -36,6 +36,7 @@ import msgspec
 
 from nataterra_core.games.nataterra.content.schema import ContentPack, VictoryCondition
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
+from nataterra_core.kernel.visibility import PUBLIC
 
 from . import teams
 from .combat.model import Combat
@@ -87,6 +88,8 @@ class SwearOath(Command, frozen=True, tag="swear_oath.v1"):
     """Oath of Asha (development phase): pay ``wood`` and ``metal`` (the card's cost in all)
     for one cube, with a worker of yours on the strategy zone."""
 
+    visibility = PUBLIC
+
     wood: int
     metal: int
 
@@ -94,6 +97,8 @@ class SwearOath(Command, frozen=True, tag="swear_oath.v1"):
 class VictoryConditionsDrawn(Event, frozen=True, tag="victory_conditions_drawn.v1"):
     """N-SETUP-8: one condition drawn per category (strategy, war, glory), each by
     ``draw(m)`` over that category's conditions in pack order; ``values`` are the draws."""
+
+    visibility = PUBLIC
 
     conditions: tuple[str, ...]
     values: tuple[int, ...]
@@ -104,6 +109,8 @@ class VictoryConditionsDrawn(Event, frozen=True, tag="victory_conditions_drawn.v
 class CubeScored(Event, frozen=True, tag="cube_scored.v1"):
     """``seat`` placed a cube on ``condition``; it now has ``cubes`` there."""
 
+    visibility = PUBLIC
+
     seat: str
     condition: str
     cubes: int
@@ -112,12 +119,16 @@ class CubeScored(Event, frozen=True, tag="cube_scored.v1"):
 class OathSworn(Event, frozen=True, tag="oath_sworn.v1"):
     """Oath of Asha: ``seat`` paid ``paid`` (a cube follows)."""
 
+    visibility = PUBLIC
+
     seat: str
     paid: Resources
 
 
 class BaseDestroyed(Event, frozen=True, tag="base_destroyed.v1"):
     """N-WIN-1: ``by`` ended its turn with units in ``owner``'s base zone."""
+
+    visibility = PUBLIC
 
     owner: str
     by: str

@@ -30,6 +30,7 @@ from nataterra_core.kernel import (
     RulesRef,
     Setup,
 )
+from nataterra_core.kernel.visibility import PUBLIC
 
 from ..hexmap import GameMap, Hex, Zone
 from ..stock import Resources
@@ -104,6 +105,8 @@ class Battle(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tr
 
 class StartBattle(Command, frozen=True, tag="start_battle.v1"):
     """The system command that opens the described combat."""
+
+    visibility = PUBLIC
 
 
 class SandboxState(msgspec.Struct, frozen=True, kw_only=True):
