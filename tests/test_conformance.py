@@ -324,3 +324,15 @@ def _bot_choice(bot: Any, session: GameSession, seat: str) -> Command:
     view = _system(session.header.rules.id).seat_view(session.state, seat)
     command: Command = bot.choose(view, session.legal_commands(seat))
     return command
+
+
+@pytest.mark.parametrize("rules_id", _ids())
+def test_every_command_and_event_type_declares_its_visibility(rules_id: str) -> None:
+    """Undeclared means hidden (the log shows only the type); every system declares all."""
+    decider = _system(rules_id).decider(None)
+    undeclared = [
+        cls.__name__
+        for cls in (*decider.command_types, *decider.event_types)
+        if cls.visibility is None
+    ]
+    assert not undeclared, f"{rules_id}: no visibility declared on {undeclared}"
