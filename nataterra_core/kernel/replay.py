@@ -44,7 +44,7 @@ from .log import (
     check_header,
     split_lines,
 )
-from .messages import Command, Event
+from .messages import Command, Event, encode
 from .session import Session
 
 __all__ = [
@@ -99,8 +99,14 @@ def read_log(data: bytes, deciders: DeciderFactory) -> ReadLog:
     split.raise_if_torn()
     if not split.lines:
         raise LogError("the log is empty", 0)
+    _check_line_endings(split.lines)
     header = check_header(split.lines[0])
-    decider = deciders(header)
+    try:
+        decider = deciders(header)
+    except LogError:
+        raise
+    except Exception as exc:  # a factory that fails is still a verdict, never a traceback
+        raise HeaderRefused(f"no decider for this header: {type(exc).__name__}: {exc}", 0) from exc
     if header.rules != decider.rules:
         raise UnsupportedVersion(
             f"the log is for rules {header.rules.id} v{header.rules.version}; this decider "
@@ -118,6 +124,29 @@ def read_log(data: bytes, deciders: DeciderFactory) -> ReadLog:
     if not isinstance(records[0], Header):
         raise LogError("record 0 must be the header", 0)
     return ReadLog(header, decider, split.lines, records)
+
+
+def _check_line_endings(lines: Sequence[bytes]) -> None:
+    """Records end in ``\n`` alone (§4); a file converted to CRLF is named as such."""
+    crlf = [seq for seq, line in enumerate(lines) if line.endswith(b"\r")]
+    if not crlf:
+        return
+    if len(crlf) == len(lines):
+        raise LogError(
+            "every line ends in CRLF: the file was converted to Windows line endings (by an "
+            "editor or git's autocrlf); convert it back to LF to verify it",
+            0,
+        )
+    raise LogError("the line ends in CRLF; records end in LF alone", crlf[0])
+
+
+def _first_uncanonical(log: ReadLog) -> int | None:
+    """The first record whose bytes are not its canonical encoding (step 4 would catch it;
+    a log in progress does not reach step 4, so its bytes are checked here)."""
+    for seq, (line, record) in enumerate(zip(log.lines, log.records, strict=True)):
+        if encode(record) != line:
+            return seq
+    return None
 
 
 def _pack_name(header: Header) -> str:
@@ -180,6 +209,10 @@ class Verdict(msgspec.Struct, frozen=True, kw_only=True):
         """True when every check passed."""
         return self.status == "valid"
 
+    def __bool__(self) -> bool:
+        """A verdict is truthy exactly when the log is valid."""
+        return self.status == "valid"
+
 
 def verify(data: bytes, deciders: DeciderFactory, *, expect_head: str | None = None) -> Verdict:
     """Verify a whole log; never raises for a bad log, returns a :class:`Verdict` instead."""
@@ -206,7 +239,15 @@ def verify(data: bytes, deciders: DeciderFactory, *, expect_head: str | None = N
         return Verdict(status="invalid", failure=failure, seq=exc.seq, reason=exc.reason, **base)
 
     reveal = next((r for r in log.records if isinstance(r, RevealRecord)), None)
+    end = next((r for r in log.records if isinstance(r, EndRecord)), None)
+    if reveal is None and end is not None:
+        reason = "an end record with no reveal before it (the seed must be revealed first)"
+        return Verdict(status="invalid", failure="replay", seq=end.seq, reason=reason, **base)
     if reveal is None:
+        edited = _first_uncanonical(log)
+        if edited is not None:
+            reason = "the record is not in the log's canonical encoding (it was edited)"
+            return Verdict(status="invalid", failure="read", seq=edited, reason=reason, **base)
         return Verdict(
             status="incomplete",
             seq=len(log.lines),
@@ -222,6 +263,9 @@ def verify(data: bytes, deciders: DeciderFactory, *, expect_head: str | None = N
         Session.from_log(log.decider, log.header, log.records, log.lines, seed)
     except ReplayDiverged as exc:
         return Verdict(status="invalid", failure="replay", seq=exc.seq, reason=exc.reason, **base)
+    except Exception as exc:  # the rules could not even start from this header
+        reason = f"re-execution failed: {type(exc).__name__}: {exc}"
+        return Verdict(status="invalid", failure="replay", seq=0, reason=reason, **base)
 
     end = log.records[-1]
     result = end.result if isinstance(end, EndRecord) else None
