@@ -1,8 +1,19 @@
 """The game-agnostic kernel: decider protocol, dice, hash-chained log, session, replay, verify.
 
+Random events (``chance``) carry what an auditor needs to recompute them from the seed alone.
 Nothing here knows Nataterra; any rule system implementing :class:`Decider` runs on it.
 """
 
+from .chance import (
+    DrawEvent,
+    DrawsEvent,
+    RandomEvent,
+    ShuffleEvent,
+    recheck,
+    record_draw,
+    record_draws,
+    record_shuffle,
+)
 from .decider import ContentRef, Decider, Outcome, RulesRef, Setup
 from .dice import DICE_FORMAT, DiceStream, odds_seed, seed_commitment, seed_from_number
 from .errors import (
@@ -52,6 +63,8 @@ __all__ = [
     "Decider",
     "DeciderFactory",
     "DiceStream",
+    "DrawEvent",
+    "DrawsEvent",
     "EndRecord",
     "Event",
     "GameOver",
@@ -65,6 +78,7 @@ __all__ = [
     "NataterraError",
     "NotYourTurn",
     "Outcome",
+    "RandomEvent",
     "ReadLog",
     "Record",
     "RecordCodec",
@@ -74,6 +88,7 @@ __all__ = [
     "SeedMismatch",
     "Session",
     "Setup",
+    "ShuffleEvent",
     "StartRecord",
     "TornRecord",
     "UndoRecord",
@@ -86,6 +101,10 @@ __all__ = [
     "encode",
     "odds_seed",
     "read_log",
+    "recheck",
+    "record_draw",
+    "record_draws",
+    "record_shuffle",
     "replay",
     "replay_states",
     "seed_commitment",

@@ -19,6 +19,7 @@ import msgspec
 from nataterra_core.kernel import (
     Command,
     DiceStream,
+    DrawEvent,
     Event,
     IllegalCommand,
     Outcome,
@@ -43,7 +44,7 @@ class Stake(Command, frozen=True, tag="stake.v1"):
     multiplier: int
 
 
-class FirstPlayerChosen(Event, frozen=True, tag="first_player_chosen.v1"):
+class FirstPlayerChosen(DrawEvent, frozen=True, tag="first_player_chosen.v1"):
     m: int
     counter_before: int
     counter_after: int
@@ -51,7 +52,7 @@ class FirstPlayerChosen(Event, frozen=True, tag="first_player_chosen.v1"):
     seat: str
 
 
-class DieRolled(Event, frozen=True, tag="die_rolled.v1"):
+class DieRolled(DrawEvent, frozen=True, tag="die_rolled.v1"):
     m: int
     counter_before: int
     counter_after: int

@@ -183,7 +183,7 @@ def _without(value: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
 REDACTIONS: dict[str, Redactor] = {
     "deck_shuffled.v1": _redact_shuffle,
     "tactic_card_drawn.v1": hide_from_others("card"),
-    "map_tiles_drawn.v1": hide_from_others("tiles"),  # N-MAP-4: drawn in secret
+    "map_tiles_drawn.v2": hide_from_others("tiles", "values"),  # N-MAP-4: drawn in secret
 }
 """How each command or event holding hidden information is cut down, by ``type`` tag."""
 
@@ -212,7 +212,7 @@ PUBLIC: frozenset[str] = frozenset(
         "cube_scored.v1",
         # advanced mode (N-SETUP-8, N-WIN-3): conditions are laid out face up; an opening
         # tactic card is discarded face up; the oath is sworn in the open
-        "victory_conditions_drawn.v1",
+        "victory_conditions_drawn.v2",
         "opening_discards_awaited.v1",
         "discard_opening_tactic.v1",
         "opening_tactic_discarded.v1",
