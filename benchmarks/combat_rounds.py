@@ -86,12 +86,13 @@ def engine_rounds(
             state = decider.evolve(state, event)
         while decider.outcome(state) is None:
             t0 = clock() if profile else 0.0
-            seat = decider.acting_seats(state)[0]
-            legal = decider.legal_commands(state, seat)
+            decision = decider.decision(state)
+            seat = decision.acting[0]
+            legal = decision.legal(seat)
             command = policy.choose(state.combat, seat, legal)  # type: ignore[arg-type]
             t1 = clock() if profile else 0.0
             dice = DiceStream(server_seed, game_id, "", state.counter)
-            events = decider.decide(state, command, dice, seat=seat)
+            events = decider.decide(state, command, dice, seat=seat, legal=True)
             t2 = clock() if profile else 0.0
             for event in events:
                 state = decider.evolve(state, event)

@@ -25,6 +25,7 @@ import chess
 
 from nataterra_core.game import new_game
 from nataterra_core.games.nataterra.bots import RandomPlayer
+from nataterra_core.games.nataterra.views import seat_view
 
 
 def nataterra_decisions(seconds: float, players: int, turns: int) -> tuple[int, float, int]:
@@ -38,7 +39,7 @@ def nataterra_decisions(seconds: float, players: int, turns: int) -> tuple[int, 
         while session.outcome() is None:
             seat = session.acting_seats()[0]
             commands = session.legal_commands(seat)
-            session.apply(seat, bots[seat].choose(session.state, seat, commands))
+            session.apply(seat, bots[seat].choose(seat_view(session.state, seat), commands))
             decisions += 1
         games += 1
         elapsed = time.perf_counter() - start

@@ -2,10 +2,14 @@
 
     python examples/my_bot.py [--seed N] [--turns N]
 
-A bot is any object with ``choose(state, seat, commands) -> command`` (the
-``nataterra_core.games.nataterra.bots.Player`` protocol); it only ever picks from the legal list, so
-it cannot break a rule. The gatherer plays the first seat against a ``RandomPlayer`` and the
-script prints what each side gathered.
+A bot is any object with ``choose(view, legal_commands) -> command`` (the
+``nataterra_core.kernel.Player`` protocol). ``view`` is what its seat may see (a
+``nataterra_core.games.nataterra.views.SeatView``: the board, stocks, its own hands, only
+counts of decks and of other hands), never the game state, so a bot plays on what a human
+in its seat would know; it only ever picks from the legal list, so it cannot break a rule.
+Public content (the pack, the map the view's ``map_id`` names) may be read freely. The
+gatherer plays the first seat against a ``RandomPlayer`` and the script prints what each
+side gathered.
 """
 
 from __future__ import annotations
@@ -14,13 +18,14 @@ import argparse
 from collections.abc import Sequence
 
 from nataterra_core.game import decider_for, new_game, verify_log
-from nataterra_core.games.nataterra.bots import Player, RandomPlayer
 from nataterra_core.games.nataterra.rules.context import Context
+from nataterra_core.games.nataterra.rules.game import Nataterra
 from nataterra_core.games.nataterra.rules.movement import MoveUnits
 from nataterra_core.games.nataterra.rules.resources import ResourcesGathered
-from nataterra_core.games.nataterra.rules.state import GameState, Resources
+from nataterra_core.games.nataterra.rules.state import Resources
 from nataterra_core.games.nataterra.rules.turns import EndPhase
-from nataterra_core.kernel import Command
+from nataterra_core.games.nataterra.views import SeatView, seat_view
+from nataterra_core.kernel import Command, Player, RandomPlayer
 
 
 class Gatherer:
@@ -36,20 +41,23 @@ class Gatherer:
         self.map = ctx.map
         self.workers = ctx.workers
 
-    def choose(self, state: object, seat: str, commands: Sequence[Command]) -> Command:
+    def choose(self, view: object, legal_commands: Sequence[Command]) -> Command:
         """The most useful worker move, else ending the phase."""
-        assert isinstance(state, GameState)
+        assert isinstance(view, SeatView) and view.seat is not None
+        commands, seat = legal_commands, view.seat
         held = {
             s.zone
-            for s in state.stacks_of(seat)
-            if s.unit in self.workers and self.map.zones[s.zone].resource is not None
+            for s in view.units
+            if s.owner == seat
+            and s.unit in self.workers
+            and self.map.zones[s.zone].resource is not None
         }
         free = [z for z in self.map.zones.values() if z.resource is not None and z.id not in held]
-        stock = state.player(seat).stock
+        stock = view.players[view.seats.index(seat)].stock
         best: tuple[int, int, int] | None = None
         choice: Command | None = None
         for i, command in enumerate(commands):
-            if not self._may_leave(state, seat, command):
+            if not self._may_leave(view, seat, command):
                 continue
             assert isinstance(command, MoveUnits)
             target = self.map.zones[command.path[-1]]
@@ -69,7 +77,7 @@ class Gatherer:
             return choice
         return next((c for c in commands if isinstance(c, EndPhase)), commands[0])
 
-    def _may_leave(self, state: GameState, seat: str, command: Command) -> bool:
+    def _may_leave(self, view: SeatView, seat: str, command: Command) -> bool:
         """A single worker whose zone keeps another of ours if it produces a resource."""
         if not isinstance(command, MoveUnits) or command.unit not in self.workers:
             return False
@@ -79,8 +87,8 @@ class Gatherer:
             return True
         staying = sum(
             s.count
-            for s in state.stacks_of(seat)
-            if s.zone == command.origin and s.unit in self.workers
+            for s in view.units
+            if s.owner == seat and s.zone == command.origin and s.unit in self.workers
         )
         return staying > 1
 
@@ -98,12 +106,15 @@ def main() -> None:
 
     session = new_game(2, seed=args.seed, options={"max_turns": args.turns})
     first, second = session.header.seats
-    ctx = decider_for(session.header).context(session.state.map_id)
+    decider = decider_for(session.header)
+    assert isinstance(decider, Nataterra)
+    ctx = decider.context(session.state.map_id)
     players: dict[str, Player] = {first: Gatherer(ctx), second: RandomPlayer(args.seed)}
     gathered = {seat: Resources() for seat in session.header.seats}
     while session.outcome() is None:
         seat = session.acting_seats()[0]
-        command = players[seat].choose(session.state, seat, session.legal_commands(seat))
+        view = seat_view(session.state, seat)  # what this seat may see, never the state
+        command = players[seat].choose(view, session.legal_commands(seat))
         for event in session.apply(seat, command):
             if isinstance(event, ResourcesGathered):
                 gathered[event.seat] = gathered[event.seat] + event.gain

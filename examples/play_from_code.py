@@ -15,6 +15,7 @@ from pathlib import Path
 from nataterra_core.game import new_game, verify_log
 from nataterra_core.games.nataterra.bots import RandomPlayer
 from nataterra_core.games.nataterra.rules.movement import MoveUnits
+from nataterra_core.games.nataterra.views import seat_view
 
 
 def main() -> None:
@@ -35,7 +36,7 @@ def main() -> None:
     while session.outcome() is None:
         seat = session.acting_seats()[0]
         commands = session.legal_commands(seat)
-        command = bots[seat].choose(session.state, seat, commands)
+        command = bots[seat].choose(seat_view(session.state, seat), commands)
         session.apply(seat, command)
         applied += 1
         moves += isinstance(command, MoveUnits)

@@ -1,12 +1,13 @@
-"""The game facade: start, load and verify Nataterra games in one call each.
+"""The game facade: start, load and verify games of any registered rule system, one call each.
 
     >>> from nataterra_core.game import new_game
     >>> session = new_game(seed=7, options={"max_turns": 10})
     >>> session.acting_seats()  # the first player was drawn from the seed
     ('beasts',)
 
-Everything here is a thin composition of the kernel (sessions, logs, verification), the
-content pack loader and the Nataterra rules.
+``game`` picks the rule system (``"nataterra"`` by default; see
+:func:`nataterra_core.kernel.registry.systems`). Everything here is a thin composition of
+the kernel (sessions, logs, verification) and the registry.
 """
 
 from __future__ import annotations
@@ -15,37 +16,34 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from nataterra_core.games.nataterra.content import load_pack
-from nataterra_core.games.nataterra.rules.game import RULES, Nataterra
-from nataterra_core.games.nataterra.rules.state import GameState
 from nataterra_core.kernel import (
     Command,
+    Decider,
     Event,
     Header,
+    HeaderRefused,
     LineSink,
     Session,
     UnknownContent,
-    UnsupportedVersion,
     Verdict,
     seed_from_number,
     verify,
 )
+from nataterra_core.kernel.registry import OptionsError, RuleSystem, system, system_for
 
-__all__ = ["GameSession", "decider_for", "new_game", "verify_log"]
+__all__ = ["DEFAULT_GAME", "GameSession", "decider_for", "new_game", "verify_log"]
 
-GameSession = Session[GameState, Command, Event]
-"""A live Nataterra game."""
+DEFAULT_GAME = "nataterra"
+"""The rule system a game is of when the caller names none."""
 
-DEFAULT_SEATS: dict[int, tuple[str, ...]] = {
-    2: ("velathi", "beasts"),
-    3: ("velathi", "beasts", "humans"),
-    4: ("velathi", "beasts", "humans", "naga"),
-}
+GameSession = Session[Any, Command, Event]
+"""A live game of any rule system."""
 
 
 def new_game(
     seats: Sequence[str] | int = 2,
     *,
+    game: str = DEFAULT_GAME,
     seed: int | None = None,
     server_seed: bytes | None = None,
     game_id: str | None = None,
@@ -54,14 +52,17 @@ def new_game(
     content: Path | None = None,
     sink: LineSink | None = None,
 ) -> GameSession:
-    """Start a game and write its header and ``start`` record.
+    """Start a game of the rule system ``game`` and write its header and ``start`` record.
 
-    ``seats`` is the civilisations in turn order (or a player count for the learning
-    seating, N-SETUP-1). Give either ``seed`` (``--seed N`` derivation, design.md §3) or a
-    32-byte ``server_seed`` with a ``game_id``. ``content`` is a user pack overlaid on the
-    provisional one.
+    ``seats`` names the seats in turn order (for Nataterra, the civilisations), or gives a
+    player count for the system's default seats. Give either ``seed`` (``--seed N``
+    derivation, design.md §3) or a 32-byte ``server_seed`` with a ``game_id``. ``content``
+    is a user pack overlaid on the system's own; ``options`` default to the system's
+    ``default_options``. Seats and options the rules refuse raise
+    :class:`~nataterra_core.kernel.registry.OptionsError` (a ``ValueError``).
     """
-    civs = DEFAULT_SEATS[seats] if isinstance(seats, int) else tuple(seats)
+    record = system(game)
+    chosen = record.seats(seats)
     if seed is not None:
         if server_seed is not None:
             raise ValueError("give seed or server_seed, not both")
@@ -69,9 +70,13 @@ def new_game(
         game_id = game_id or derived_id
     if server_seed is None or game_id is None:
         raise ValueError("new_game needs seed, or server_seed and game_id")
+    if options is None:
+        options = record.default_options
+    decider = record.decider(content)
+    record.check(decider, chosen, dict(options))
     return Session.new(
-        Nataterra(load_pack(content)),
-        seats=civs,
+        decider,
+        seats=chosen,
         server_seed=server_seed,
         game_id=game_id,
         client_seed=client_seed,
@@ -80,33 +85,36 @@ def new_game(
     )
 
 
-def decider_for(header: Header, content: Path | None = None) -> Nataterra:
+def decider_for(header: Header, content: Path | None = None) -> Decider[Any, Any, Any]:
     """The decider a log's header asks for (a ``DeciderFactory`` for the kernel's verify).
 
-    Raises :class:`UnsupportedVersion` for another rule system or version and
-    :class:`UnknownContent` when the effective pack here (provisional, plus ``content``)
-    is not the one the log was played with.
+    Raises :class:`~nataterra_core.kernel.UnsupportedVersion` for an unknown rule system or
+    version, :class:`UnknownContent` when the effective pack here (the system's own, plus
+    ``content``) is not the one the log was played with, and :class:`HeaderRefused` for
+    seats or options the rules refuse — checked exactly as at creation.
     """
-    if header.rules != RULES:
-        raise UnsupportedVersion(
-            f"rules {header.rules.id} v{header.rules.version}: this library runs "
-            f"{RULES.id} v{RULES.version}",
-            0,
-        )
-    decider = Nataterra(load_pack(content))
+    record = system_for(header)
+    decider = record.decider(content)
     if header.content != decider.content:
         logged = header.content.sha256 if header.content else "none"
+        here = decider.content.sha256 if decider.content else "none"
         hint = "" if content else " (was it played with a user pack? pass it as content)"
         raise UnknownContent(
-            f"the log's content pack sha256 {logged} is not the pack here "
-            f"({decider.content.sha256}){hint}",
-            0,
+            f"the log's content pack sha256 {logged} is not the pack here ({here}){hint}", 0
         )
+    _check_header(record, decider, header)
     return decider
+
+
+def _check_header(record: RuleSystem, decider: Decider[Any, Any, Any], header: Header) -> None:
+    try:
+        record.check(decider, header.seats, header.options)
+    except OptionsError as exc:
+        raise HeaderRefused(f"the rules refuse the header: {exc}", 0) from exc
 
 
 def verify_log(
     data: bytes, *, content: Path | None = None, expect_head: str | None = None
 ) -> Verdict:
-    """Verify a Nataterra log; see :func:`nataterra_core.kernel.verify`."""
+    """Verify a log of any registered rule system; see :func:`nataterra_core.kernel.verify`."""
     return verify(data, lambda header: decider_for(header, content), expect_head=expect_head)

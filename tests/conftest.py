@@ -1,11 +1,23 @@
-"""Test-wide settings: hypothesis without deadlines (CI machines are noisy).
+"""Test-wide settings: hypothesis without deadlines (CI machines are noisy), and the test dice
+game registered as a rule system (it is never registered outside the tests).
 
 Long randomised runs are marked ``soak`` and skipped unless ``pytest -m soak`` is given.
 """
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 from hypothesis import settings
+
+sys.path.insert(0, str(Path(__file__).parent / "kernel"))
+
+from dicegame import PIG_SYSTEM
+
+from nataterra_core.kernel.registry import register
 
 settings.register_profile("default", deadline=None, print_blob=True)
 settings.load_profile("default")
+
+register(PIG_SYSTEM, replace=True)

@@ -29,17 +29,25 @@ from rich.prompt import Prompt
 from rich.table import Table
 from rich.text import Text
 
-from nataterra_core.game import DEFAULT_SEATS, GameSession, decider_for, new_game, verify_log
+from nataterra_core.game import GameSession, decider_for, new_game, verify_log
 from nataterra_core.games.nataterra.bots import HeuristicPlayer, Player, RandomPlayer, play
 from nataterra_core.games.nataterra.content import load_pack
+from nataterra_core.games.nataterra.presenter import (
+    describe_command,
+    describe_event,
+    describe_outcome,
+    describe_record,
+)
 from nataterra_core.games.nataterra.rules.game import Nataterra
 from nataterra_core.games.nataterra.rules.hexmap import GameMap
 from nataterra_core.games.nataterra.rules.map_layout import is_structured
 from nataterra_core.games.nataterra.rules.state import GameState
+from nataterra_core.games.nataterra.system import DEFAULT_SEATS
 from nataterra_core.games.nataterra.views import seat_view
 from nataterra_core.kernel import (
     CommandRecord,
     ContentError,
+    HeaderRefused,
     LogError,
     LogWriter,
     ReadLog,
@@ -53,7 +61,6 @@ from nataterra_core.kernel import (
 )
 
 from .coverage_command import coverage
-from .describe import describe_command, describe_event, describe_outcome, describe_record
 from .odds_command import odds
 from .render import render_view
 from .verify_many import (
@@ -166,6 +173,8 @@ def _log_failed(path: Path, exc: LogError) -> NoReturn:
         if isinstance(exc, UnsupportedVersion)
         else "content"
         if isinstance(exc, UnknownContent)
+        else "header"
+        if isinstance(exc, HeaderRefused)
         else "read"
     )
     err_console.print(f"[red]cannot read {path}[/] ({failure}): {_escape(str(exc))}")

@@ -13,11 +13,10 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from nataterra_core.games.nataterra.presenter import describe_outcome
 from nataterra_core.games.nataterra.rules.hexmap import GameMap
 from nataterra_core.games.nataterra.views import SeatView
 from nataterra_core.kernel import Outcome
-
-from .describe import describe_outcome
 
 __all__ = ["render_view"]
 

@@ -48,6 +48,7 @@ EXIT_CODES: dict[str, int] = {
     "version": 4,
     "content": 5,
     "read": 6,
+    "header": 6,
     "head": 7,
     "seed": 8,
     "chain": 9,

@@ -1,1 +1,11 @@
-"""The rule systems that ship with the library, one package each."""
+"""The rule systems that ship with the library, one package each.
+
+Adding a game means adding its package and one registration line below.
+"""
+
+from nataterra_core.kernel.registry import register
+
+from .nataterra.system import NATATERRA, SANDBOX
+
+register(NATATERRA)
+register(SANDBOX)

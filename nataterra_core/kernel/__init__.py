@@ -1,7 +1,8 @@
 """The game-agnostic kernel: decider protocol, dice, hash-chained log, session, replay, verify.
 
 Random events (``chance``) carry what an auditor needs to recompute them from the seed alone.
-Nothing here knows Nataterra; any rule system implementing :class:`Decider` runs on it.
+Nothing here knows Nataterra; any rule system implementing :class:`Decider` runs on it, and
+any game's bots (:class:`Player`) play it through :func:`play` on that game's seat views.
 """
 
 from .chance import (
@@ -14,14 +15,16 @@ from .chance import (
     record_draws,
     record_shuffle,
 )
-from .decider import ContentRef, Decider, Outcome, RulesRef, Setup
+from .decider import ContentRef, Decided, Decider, Decision, Outcome, RulesRef, Setup
 from .dice import DICE_FORMAT, DiceStream, odds_seed, seed_commitment, seed_from_number
 from .errors import (
     ChainBroken,
     CommandRejected,
     ContentError,
     ContentProblem,
+    EngineError,
     GameOver,
+    HeaderRefused,
     HeadMismatch,
     IllegalCommand,
     LogError,
@@ -48,6 +51,7 @@ from .log import (
     split_lines,
 )
 from .messages import Command, Event, Wire, check_tags, encode
+from .players import Player, RandomPlayer, play, player_dice
 from .replay import DeciderFactory, ReadLog, Verdict, read_log, replay, replay_states, verify
 from .session import LineSink, Session
 
@@ -60,16 +64,20 @@ __all__ = [
     "ContentError",
     "ContentProblem",
     "ContentRef",
+    "Decided",
     "Decider",
     "DeciderFactory",
+    "Decision",
     "DiceStream",
     "DrawEvent",
     "DrawsEvent",
     "EndRecord",
+    "EngineError",
     "Event",
     "GameOver",
     "HeadMismatch",
     "Header",
+    "HeaderRefused",
     "IllegalCommand",
     "LineSink",
     "LogError",
@@ -78,7 +86,9 @@ __all__ = [
     "NataterraError",
     "NotYourTurn",
     "Outcome",
+    "Player",
     "RandomEvent",
+    "RandomPlayer",
     "ReadLog",
     "Record",
     "RecordCodec",
@@ -100,6 +110,8 @@ __all__ = [
     "check_tags",
     "encode",
     "odds_seed",
+    "play",
+    "player_dice",
     "read_log",
     "recheck",
     "record_draw",

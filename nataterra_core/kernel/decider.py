@@ -8,20 +8,30 @@ A rule system is three pure functions over immutable values::
 
 plus a few read-only questions the kernel asks (who may act, which turn it is, the dice
 counter, the result). ``decide`` takes the acting seat as a keyword because allied seats
-act at the same time in team play (N-TURN-3): the command alone does not say who sent it.
+act at the same time in team play: the command alone does not say who sent it.
+
+**One decision per state.** Who may act and with which commands is a value derived from the
+immutable state: :meth:`Decider.decision` answers it once, as a :class:`Decision`, and the
+session, ``acting_seats``, ``legal_commands`` and ``decide`` share that one answer. A
+command found in the list is accepted by membership (python-chess's ``move in
+board.legal_moves``) and the list's own instance is what gets logged; ``decide`` is then
+told ``legal=True`` and may skip its checks. Only a command outside the list is checked rule
+by rule, so that the error names the rule it breaks. ``decide`` may hand back the state
+after its events as a :class:`Decided`, sparing the session a second fold; a property test
+checks that folding the events gives that same state.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 import msgspec
 
 from .dice import DiceStream
 from .messages import Command, Event, Wire
 
-__all__ = ["ContentRef", "Decider", "Outcome", "RulesRef", "Setup"]
+__all__ = ["ContentRef", "Decided", "Decider", "Decision", "Outcome", "RulesRef", "Setup"]
 
 S = TypeVar("S")
 C = TypeVar("C", bound=Command)
@@ -63,6 +73,52 @@ class Outcome(Wire, frozen=True, kw_only=True):
     reason: str
 
 
+class Decision(Generic[C]):
+    """Who may act in one state, and each acting seat's legal commands (built on demand, once).
+
+    ``legal`` is a function of the seat, called at most once per seat; the lists are kept.
+    A front end, a bot and the session asking about the same state share one instance.
+    """
+
+    __slots__ = ("_lister", "_lists", "_lookup", "acting")
+
+    def __init__(self, acting: Sequence[str], legal: Callable[[str], Sequence[C]]) -> None:
+        self.acting: tuple[str, ...] = tuple(acting)
+        self._lister = legal
+        self._lists: dict[str, tuple[C, ...]] = {}
+        self._lookup: dict[str, dict[C, C] | None] = {}
+
+    def legal(self, seat: str) -> tuple[C, ...]:
+        """Every command ``seat`` may send now (empty when it may not act)."""
+        found = self._lists.get(seat)
+        if found is None:
+            found = tuple(self._lister(seat)) if seat in self.acting else ()
+            self._lists[seat] = found
+        return found
+
+    def find(self, seat: str, command: C) -> C | None:
+        """The listed instance equal to ``command``, or ``None`` when it is not listed."""
+        if seat not in self._lookup:
+            try:
+                self._lookup[seat] = {listed: listed for listed in reversed(self.legal(seat))}
+            except TypeError:  # a command holding a dict is unhashable: compare one by one
+                self._lookup[seat] = None
+        table = self._lookup[seat]
+        if table is not None:
+            try:
+                return table.get(command)
+            except TypeError:
+                return None
+        return next((listed for listed in self.legal(seat) if listed == command), None)
+
+
+class Decided(NamedTuple, Generic[S, E]):
+    """What ``decide`` may return instead of bare events: the events and the state after them."""
+
+    events: tuple[E, ...]
+    state: S
+
+
 class Decider(Protocol[S, C, E]):
     """A rule system the kernel can run, replay and verify.
 
@@ -93,17 +149,20 @@ class Decider(Protocol[S, C, E]):
     def start_command(self, setup: Setup) -> C:
         """The system command of record 1, whose events hold all set-up randomness."""
 
-    def decide(self, state: S, command: C, dice: DiceStream, *, seat: str | None) -> tuple[E, ...]:
-        """The events ``command`` produces, or raise ``IllegalCommand``. ``seat`` None = system."""
+    def decide(
+        self, state: S, command: C, dice: DiceStream, *, seat: str | None, legal: bool = False
+    ) -> tuple[E, ...] | Decided[S, E]:
+        """The events ``command`` produces, or raise ``IllegalCommand``. ``seat`` None = system.
+
+        ``legal`` is true when the command came from this state's decision, so the rules
+        checks may be skipped. The events may come with the state after them (:class:`Decided`).
+        """
+
+    def decision(self, state: S) -> Decision[C]:
+        """Who may act now and with which commands (empty ``acting`` when the game is over)."""
 
     def evolve(self, state: S, event: E) -> S:
         """The state after ``event``."""
-
-    def acting_seats(self, state: S) -> Sequence[str]:
-        """Seats that may send a command now (empty when the game is over)."""
-
-    def legal_commands(self, state: S, seat: str) -> Sequence[C]:
-        """Every command ``seat`` may send now."""
 
     def dice_counter(self, state: S) -> int:
         """Dice words consumed so far."""

@@ -1,6 +1,7 @@
 """The error hierarchy shared by every layer (design.md §5).
 
-Every error the library raises on bad input derives from :class:`NataterraError`.
+Every error the library raises on bad input derives from :class:`EngineError` (the
+game-neutral name; ``NataterraError`` is kept as an alias).
 Rejected commands are also :class:`ValueError` (a bad argument, as in python-chess's
 ``IllegalMoveError``); log problems name the record (``seq``) where they were found.
 """
@@ -15,8 +16,10 @@ __all__ = [
     "CommandRejected",
     "ContentError",
     "ContentProblem",
+    "EngineError",
     "GameOver",
     "HeadMismatch",
+    "HeaderRefused",
     "IllegalCommand",
     "LogError",
     "MalformedCommand",
@@ -31,14 +34,18 @@ __all__ = [
 ]
 
 
-class NataterraError(Exception):
-    """Base class of every error raised by nataterra_core."""
+class EngineError(Exception):
+    """Base class of every error raised by nataterra_core, whatever the game."""
+
+
+NataterraError = EngineError
+"""The base's former name, kept as an alias."""
 
 
 # --- Commands -----------------------------------------------------------------------------
 
 
-class CommandRejected(NataterraError, ValueError):
+class CommandRejected(EngineError, ValueError):
     """A command was not accepted. State and log are unchanged."""
 
     rule_id: str | None = None
@@ -110,7 +117,7 @@ class ContentProblem:
         return hash((self.file, self.path, self.message))
 
 
-class ContentError(NataterraError):
+class ContentError(EngineError):
     """A content pack is invalid. ``problems`` lists every problem found, not just the first."""
 
     def __init__(self, problems: Iterable[ContentProblem]) -> None:
@@ -123,7 +130,7 @@ class ContentError(NataterraError):
 # --- Logs ---------------------------------------------------------------------------------
 
 
-class LogError(NataterraError):
+class LogError(EngineError):
     """A log could not be read or does not verify. ``seq`` is the first bad record, if known."""
 
     def __init__(self, message: str, seq: int | None = None) -> None:
@@ -168,3 +175,7 @@ class UnsupportedVersion(LogError):
 
 class UnknownContent(LogError):
     """The log names a content pack whose effective hash is not available here."""
+
+
+class HeaderRefused(LogError):
+    """The header's seats or options are ones the rule system refuses (record 0)."""

@@ -22,6 +22,7 @@ import msgspec
 from .decider import Decider, Outcome, Setup
 from .errors import (
     ChainBroken,
+    HeaderRefused,
     HeadMismatch,
     LogError,
     ReplayDiverged,
@@ -65,7 +66,9 @@ DeciderFactory = Callable[[Header], Decider[Any, Any, Any]]
 """Given a log's header, the decider to re-run it with. Raises :class:`UnsupportedVersion`
 for a rule-system version it does not have, :class:`UnknownContent` for an unknown pack."""
 
-FailureClass = Literal["torn", "read", "version", "content", "chain", "seed", "replay", "head"]
+FailureClass = Literal[
+    "torn", "read", "version", "content", "header", "chain", "seed", "replay", "head"
+]
 
 
 class ReadLog:
@@ -190,6 +193,8 @@ def verify(data: bytes, deciders: DeciderFactory, *, expect_head: str | None = N
         return Verdict(status="invalid", failure="version", seq=exc.seq, reason=exc.reason, **base)
     except UnknownContent as exc:
         return Verdict(status="invalid", failure="content", seq=exc.seq, reason=exc.reason, **base)
+    except HeaderRefused as exc:
+        return Verdict(status="invalid", failure="header", seq=exc.seq, reason=exc.reason, **base)
     except LogError as exc:
         return Verdict(status="invalid", failure="read", seq=exc.seq, reason=exc.reason, **base)
     base.update(game_id=log.header.game_id, seats=log.header.seats)

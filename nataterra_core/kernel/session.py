@@ -19,7 +19,7 @@ from typing import Any, Generic, TypeVar
 import msgspec
 
 from .chance import RandomEvent
-from .decider import Decider, Outcome, Setup
+from .decider import Decided, Decider, Decision, Outcome, Setup
 from .dice import DICE_FORMAT, DiceStream, check_game_id, seed_commitment
 from .errors import (
     CommandRejected,
@@ -45,7 +45,7 @@ from .log import (
 )
 from .messages import Command, Event, encode
 
-__all__ = ["LineSink", "Session", "first_difference"]
+__all__ = ["LineSink", "Session", "first_difference", "well_typed"]
 
 S = TypeVar("S")
 C = TypeVar("C", bound=Command)
@@ -93,6 +93,7 @@ class Session(Generic[S, C, E]):
         self._redoable: list[_Done[S, C, E]] = []
         self._undo_barrier = "nothing to undo"
         self._closed = False
+        self._decision: tuple[S, Decision[C]] | None = None
         self.setup = Setup(game_id=header.game_id, seats=header.seats, options=header.options)
         self.state: S = decider.initial_state(self.setup)
         self._append(header)
@@ -219,17 +220,26 @@ class Session(Generic[S, C, E]):
         """The result if the game is over, else ``None``."""
         return self.decider.outcome(self.state)
 
+    def decision(self) -> Decision[C]:
+        """This state's decision (who may act, with which commands), computed once per state."""
+        cached = self._decision
+        if cached is not None and cached[0] is self.state:
+            return cached[1]
+        decision = self.decider.decision(self.state)
+        self._decision = (self.state, decision)
+        return decision
+
     def acting_seats(self) -> Sequence[str]:
         """Seats that may send a command now."""
         if self._closed:
             return ()
-        return self.decider.acting_seats(self.state)
+        return self.decision().acting
 
     def legal_commands(self, seat: str) -> Sequence[C]:
         """Every command ``seat`` may send now (empty if it may not act)."""
-        if seat not in self.acting_seats():
+        if self._closed:
             return ()
-        return self.decider.legal_commands(self.state, seat)
+        return self.decision().legal(seat)
 
     def can_undo(self, seat: str) -> bool:
         """Whether :meth:`undo` would succeed for ``seat``."""
@@ -320,11 +330,19 @@ class Session(Generic[S, C, E]):
             raise MalformedCommand(f"{command!r} is not a command of {self.decider.rules.id}")
         if seat not in self.header.seats:
             raise MalformedCommand(f"unknown seat {seat!r}; seats are {list(self.header.seats)}")
-        if seat not in self.decider.acting_seats(self.state):
+        decision = self.decision()
+        if seat not in decision.acting:
             rule = getattr(self.decider, "turn_rule", None)
             raise NotYourTurn(seat, f"seat {seat!r} may not act now", rule)
+        listed = decision.find(seat, command)
+        if listed is not command:  # not the list's own instance (True == 1, 1.0 == 1 ...)
+            command = well_typed(command)
+        if listed is not None:  # accepted by membership: the list's own instance is logged
+            command, legal = listed, True
+        else:  # checked rule by rule, so that the error names the rule it breaks
+            legal = False
         before = self.state
-        events, after = self._run(command, seat)
+        events, after = self._run(command, seat, legal)
         seq = len(self._lines)
         self._append(
             CommandRecord(seq=seq, prev=self._prev(), seat=seat, command=command, events=events)
@@ -333,17 +351,24 @@ class Session(Generic[S, C, E]):
         self._track_undo(_Done(seq, seat, command, events, before), after)
         return events
 
-    def _run(self, command: C, seat: str | None) -> tuple[tuple[E, ...], S]:
+    def _run(self, command: C, seat: str | None, legal: bool = False) -> tuple[tuple[E, ...], S]:
         """Decide and fold one command without touching the session."""
         decider = self.decider
         counter = decider.dice_counter(self.state)
         dice = DiceStream(self._seed, self.header.game_id, self.header.client_seed, counter)
-        events = tuple(decider.decide(self.state, command, dice, seat=seat))
+        decided = decider.decide(self.state, command, dice, seat=seat, legal=legal)
+        if isinstance(decided, Decided):  # the decider folded its events itself
+            events, given = tuple(decided.events), decided.state
+        else:
+            events, given = tuple(decided), None
         state = self.state
         for event in events:
             if isinstance(event, RandomEvent):
                 counter = _chained(counter, event)
-            state = decider.evolve(state, event)
+            if given is None:
+                state = decider.evolve(state, event)
+        if given is not None:
+            state = given
         if counter != dice.counter or decider.dice_counter(state) != dice.counter:
             # Every draw must be recorded in an event (design.md §3): a rules bug, not input.
             raise AssertionError(
@@ -361,6 +386,8 @@ class Session(Generic[S, C, E]):
             reason = f"record {done.seq} revealed hidden information"
         elif decider.turn_number(after) != decider.turn_number(done.before):
             reason = f"record {done.seq} ended the turn"
+        elif decider.outcome(after) is not None:
+            reason = f"record {done.seq} ended the game"
         if reason is None:
             self._undoable.append(done)
         else:
@@ -397,6 +424,22 @@ def _chained(counter: int, event: RandomEvent) -> int:
             f"{type(event).__name__} records words {before}..{after}, the stream was at {counter}"
         )
     return after
+
+
+def well_typed(command: C) -> C:
+    """``command`` with every field of its declared type, or :class:`MalformedCommand`.
+
+    msgspec does not validate on construction, so ``count=1.5``, ``count=True`` or an
+    unknown literal would otherwise be logged and make the log unverifiable. The command is
+    round-tripped through its own schema (strictly: no bool for an int, no float for an
+    int); the round-tripped value, with tuples where tuples are declared, is what the rules
+    see and the log holds.
+    """
+    try:
+        return msgspec.convert(msgspec.to_builtins(command), type(command), strict=True)
+    except (msgspec.ValidationError, TypeError) as exc:
+        tag = type(command).__struct_config__.tag
+        raise MalformedCommand(f"{tag}: {exc}") from exc
 
 
 def _kind(records: Sequence[Record], seq: int) -> str | None:

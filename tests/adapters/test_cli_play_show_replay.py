@@ -5,13 +5,17 @@ from __future__ import annotations
 import doctest
 from pathlib import Path
 
-import nataterra_adapters.describe
 import pytest
 from nataterra_adapters.cli import EXIT_CODES, app
-from nataterra_adapters.describe import describe_command, describe_event, describe_record
 from typer.testing import CliRunner
 
+import nataterra_core.games.nataterra.presenter
 from nataterra_core.game import new_game, verify_log
+from nataterra_core.games.nataterra.presenter import (
+    describe_command,
+    describe_event,
+    describe_record,
+)
 from nataterra_core.games.nataterra.rules.combat.messages import PlayTactic
 from nataterra_core.games.nataterra.rules.movement import MoveUnits
 from nataterra_core.games.nataterra.rules.state import Resources
@@ -210,7 +214,7 @@ def test_sentences() -> None:
 
 
 def test_describe_doctest() -> None:
-    assert doctest.testmod(nataterra_adapters.describe).failed == 0
+    assert doctest.testmod(nataterra_core.games.nataterra.presenter).failed == 0
 
 
 def test_play_structured_builds_the_map_first(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ import msgspec
 
 from nataterra_core.kernel import (
     Command,
+    Decision,
     DiceStream,
     DrawEvent,
     Event,
@@ -26,6 +27,7 @@ from nataterra_core.kernel import (
     RulesRef,
     Setup,
 )
+from nataterra_core.kernel.registry import RuleSystem
 
 
 class Start(Command, frozen=True, tag="start.v1"):
@@ -129,7 +131,13 @@ class Pig:
         return Start()
 
     def decide(
-        self, state: PigState, command: Command, dice: DiceStream, *, seat: str | None
+        self,
+        state: PigState,
+        command: Command,
+        dice: DiceStream,
+        *,
+        seat: str | None,
+        legal: bool = False,
     ) -> tuple[Event, ...]:
         if isinstance(command, Start):
             if seat is not None or state.active >= 0:
@@ -202,6 +210,9 @@ class Pig:
             return replace(state, winner=event.seat)
         raise TypeError(event)
 
+    def decision(self, state: PigState) -> Decision[Command]:
+        return Decision(self.acting_seats(state), lambda seat: self.legal_commands(state, seat))
+
     def acting_seats(self, state: PigState) -> Sequence[str]:
         if self.outcome(state) is not None or state.active < 0:
             return ()
@@ -230,3 +241,49 @@ class Pig:
         if state.max_turns and state.turn > state.max_turns:
             return Outcome(draw=True, scores=scores, reason="turn_limit")
         return None
+
+
+class PigOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Pig's header options."""
+
+    target: int = 30
+    max_turns: int = 0
+    tournament: bool = False
+
+
+class PigView(msgspec.Struct, frozen=True, kw_only=True):
+    """Pig has no hidden information: every seat sees the whole state."""
+
+    seat: str | None
+    state: PigState
+
+
+class PigPresenter:
+    """Pig's words."""
+
+    def command(self, command: Command, seat: str | None = None) -> str:
+        return f"{seat or 'the system'}: {type(command).__name__.lower()}"
+
+    def event(self, event: Event) -> str:
+        return type(event).__name__
+
+    def view(self, view: Any) -> str:
+        state = view.state
+        return ", ".join(f"{s} {n}" for s, n in zip(state.seats, state.scores, strict=True))
+
+
+def pig_view(state: PigState, seat: str | None) -> PigView:
+    return PigView(seat=seat, state=state)
+
+
+PIG_SYSTEM = RuleSystem(
+    rules=Pig.rules,
+    title="Pig (a test dice game)",
+    decider=lambda content: Pig(),
+    player_counts=(2, 3, 4),
+    default_seats={2: ("ann", "bob"), 3: ("ann", "bob", "cy"), 4: ("ann", "bob", "cy", "di")},
+    options=PigOptions,
+    seat_view=pig_view,
+    presenter=PigPresenter(),
+)
+"""Pig as a registered rule system; the tests register it (``tests/conftest.py``)."""

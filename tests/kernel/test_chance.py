@@ -206,9 +206,15 @@ class Skewed(Pig):
         self.before, self.after = before, after
 
     def decide(
-        self, state: PigState, command: Command, dice: DiceStream, *, seat: str | None
+        self,
+        state: PigState,
+        command: Command,
+        dice: DiceStream,
+        *,
+        seat: str | None,
+        legal: bool = False,
     ) -> tuple[Event, ...]:
-        events = super().decide(state, command, dice, seat=seat)
+        events = super().decide(state, command, dice, seat=seat, legal=legal)
         return tuple(
             msgspec.structs.replace(
                 e,
@@ -250,9 +256,15 @@ def test_random_events_ending_elsewhere_than_the_stream_is_a_rules_bug() -> None
 def test_a_draw_recorded_in_no_random_event_is_a_rules_bug() -> None:
     class Unrecorded(Pig):
         def decide(
-            self, state: PigState, command: Command, dice: DiceStream, *, seat: str | None
+            self,
+            state: PigState,
+            command: Command,
+            dice: DiceStream,
+            *,
+            seat: str | None,
+            legal: bool = False,
         ) -> tuple[Event, ...]:
-            events = super().decide(state, command, dice, seat=seat)
+            events = super().decide(state, command, dice, seat=seat, legal=legal)
             if isinstance(command, Roll):
                 dice.draw(2)  # a draw no event records
             return events

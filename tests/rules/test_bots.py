@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from nataterra_core.game import GameSession, new_game, verify_log
 from nataterra_core.games.nataterra.bots import HeuristicPlayer, RandomPlayer, play
+from nataterra_core.games.nataterra.views import SeatView
 from nataterra_core.kernel import Command
 
 MAX_TURNS = 200
@@ -21,9 +22,10 @@ class LegalOnly:
         self.player = player
         self.choices = 0
 
-    def choose(self, state: object, seat: str, commands: Sequence[Command]) -> Command:
-        choice = self.player.choose(state, seat, commands)
-        assert any(choice is c for c in commands), choice
+    def choose(self, view: object, legal_commands: Sequence[Command]) -> Command:
+        assert isinstance(view, SeatView)  # never the state
+        choice = self.player.choose(view, legal_commands)
+        assert any(choice is c for c in legal_commands), choice
         self.choices += 1
         return choice
 

@@ -175,7 +175,7 @@ def test_N_MAP_4_every_step_offers_a_placement(players: int) -> None:
         while session.state.structuring is not None:
             seat, commands = placer(session), legal(session)
             assert commands, (seed, current_task(session.state))
-            session.apply(seat, bot.choose(session.state, seat, commands))
+            session.apply(seat, bot.choose(seat_view(session.state, seat), commands))
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -491,7 +491,9 @@ def test_N_MAP_4_a_complete_structured_set_up_hands_over_to_turn_1() -> None:
     events: list[Any] = []
     while session.state.structuring is not None:
         seat = placer(session)
-        events += session.apply(seat, bots[seat].choose(session.state, seat, legal(session)))
+        events += session.apply(
+            seat, bots[seat].choose(seat_view(session.state, seat), legal(session))
+        )
     state = session.state
     done = [e for e in events if isinstance(e, MapStructured)]
     assert len(done) == 1 and done[0].map_id == state.map_id
@@ -588,7 +590,9 @@ def test_N_MAP_4_advanced_mode_builds_the_map_then_discards_then_plays(
     events: list[Any] = []
     while session.state.turn == 0:
         seat = placer(session)
-        events += session.apply(seat, bots[seat].choose(session.state, seat, legal(session)))
+        events += session.apply(
+            seat, bots[seat].choose(seat_view(session.state, seat), legal(session))
+        )
     kinds = [type(e).__name__ for e in events]
     structured_at = kinds.index("MapStructured")
     assert "TurnStarted" not in kinds[: structured_at + 1]

@@ -24,6 +24,7 @@ from nataterra_core.games.nataterra.rules.development import Recruit, Research
 from nataterra_core.games.nataterra.rules.movement import MoveUnits
 from nataterra_core.games.nataterra.rules.state import PHASES, GameState
 from nataterra_core.games.nataterra.rules.turns import EndPhase
+from nataterra_core.games.nataterra.views import seat_view
 from nataterra_core.kernel import (
     Command,
     CommandRejected,
@@ -105,7 +106,7 @@ def play_checked(seed: int, players: int, turns: int) -> GameSession:
                 with pytest.raises(CommandRejected) as refused:
                     session.apply(other, legal[0])
                 assert refused.value.rule_id == "N-TURN-1"
-        session.apply(seat, bots[seat].choose(session.state, seat, legal))
+        session.apply(seat, bots[seat].choose(seat_view(session.state, seat), legal))
         record = codec.decode(session.lines[-1], len(session.lines) - 1)
         for event in record.events:  # type: ignore[attr-defined]
             replayed = decider.evolve(replayed, event)
@@ -163,7 +164,8 @@ def position_at(players: int, seed: int, turn: int) -> GameSession:
     bots = {seat: RandomPlayer(seed) for seat in session.header.seats}
     while session.state.turn < turn:
         seat = session.acting_seats()[0]
-        session.apply(seat, bots[seat].choose(session.state, seat, session.legal_commands(seat)))
+        view = seat_view(session.state, seat)
+        session.apply(seat, bots[seat].choose(view, session.legal_commands(seat)))
     return session
 
 

@@ -20,8 +20,9 @@ from typing import Annotated, Any, Union
 import msgspec
 
 from nataterra_core import __version__
-from nataterra_core.game import DEFAULT_SEATS, GameSession, new_game, verify_log
+from nataterra_core.game import GameSession, new_game, verify_log
 from nataterra_core.games.nataterra.rules.game import RULES
+from nataterra_core.games.nataterra.system import DEFAULT_SEATS
 from nataterra_core.games.nataterra.views import LogView, SeatView, log_view, record_view, seat_view
 from nataterra_core.kernel import Command, CommandRejected, Outcome, Verdict
 from nataterra_core.kernel.dice import check_game_id

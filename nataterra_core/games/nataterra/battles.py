@@ -28,7 +28,7 @@ import msgspec
 from nataterra_core.games.nataterra.content import load_pack
 from nataterra_core.games.nataterra.content.schema import Biome, ContentPack
 from nataterra_core.games.nataterra.rules.combat.sandbox import Battle, Sandbox, battle_option
-from nataterra_core.kernel import NataterraError
+from nataterra_core.kernel import EngineError
 
 __all__ = ["BattleError", "check_battle", "decode_battle", "encode_battle", "load_battle"]
 
@@ -36,7 +36,7 @@ _BIOMES = frozenset(get_args(Biome))
 _NO_BIOME_CARD = frozenset({"mountain", "lake"})  # N-COMBAT-7: these biomes have no deck
 
 
-class BattleError(NataterraError, ValueError):
+class BattleError(EngineError, ValueError):
     """A battle description that cannot be played; the message names the file and field."""
 
 

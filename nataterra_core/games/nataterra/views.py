@@ -57,13 +57,19 @@ class PlayerView(msgspec.Struct, frozen=True, kw_only=True):
     tactic_hand_count: int
     tactic_deck_count: int
     tactic_discard: tuple[str, ...]
+    techs: tuple[str, ...] = ()
+    cost_mods: dict[str, Resources] = msgspec.field(default_factory=dict)
+    movement_mods: dict[str, int] = msgspec.field(default_factory=dict)
 
 
 class SeatView(msgspec.Struct, frozen=True, kw_only=True):
     """A position as ``seat`` sees it (``seat`` None: a spectator, who sees no hand).
 
     Advanced mode: ``conditions`` are the victory conditions in play and ``condition_cubes``
-    each seat's cubes on them (N-WIN-3); ``cubes`` is each seat's total.
+    each seat's cubes on them (N-WIN-3); ``cubes`` is each seat's total. ``teams`` are the
+    allied seats (N-TEAM-1) and ``bases_destroyed`` the civilisations whose base is gone.
+    Each player's researched ``techs`` and the unit cost and movement changes they
+    brought are public too (researches and tactic plays are made in the open).
     """
 
     seat: str | None
@@ -87,6 +93,8 @@ class SeatView(msgspec.Struct, frozen=True, kw_only=True):
     conditions: tuple[str, ...] = ()
     condition_cubes: dict[str, dict[str, int]] = msgspec.field(default_factory=dict)
     structuring: StructuringView | None = None
+    teams: tuple[tuple[str, ...], ...] = ()
+    bases_destroyed: tuple[str, ...] = ()
 
 
 def _player_view(player: PlayerState, own: bool) -> PlayerView:
@@ -107,6 +115,9 @@ def _player_view(player: PlayerState, own: bool) -> PlayerView:
         tactic_hand_count=len(player.tactic_hand),
         tactic_deck_count=len(player.tactic_deck),
         tactic_discard=player.tactic_discard,
+        techs=player.techs,
+        cost_mods=dict(player.cost_mods),
+        movement_mods=dict(player.movement_mods),
     )
 
 
@@ -129,15 +140,17 @@ def seat_view(state: GameState, seat: str | None) -> SeatView:
         biome_discards=dict(state.biome_discards),
         result_reason=state.result_reason,
         winners=state.winners,
-        combat=_combat_view(state.combat, seat),
+        combat=combat_view(state.combat, seat),
         cubes=dict(state.cubes),
         conditions=state.conditions,
         condition_cubes={seat: dict(by) for seat, by in state.condition_cubes.items()},
         structuring=structuring_view(state, seat),
+        teams=state.teams,
+        bases_destroyed=state.bases_destroyed,
     )
 
 
-def _combat_view(combat: Combat | None, seat: str | None) -> Combat | None:
+def combat_view(combat: Combat | None, seat: str | None) -> Combat | None:
     """The combat is fought in the open (boards, groups, the biome card), but the hands it
     tracks are shown only to their owner."""
     if combat is None:

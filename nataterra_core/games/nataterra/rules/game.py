@@ -15,6 +15,7 @@ from nataterra_core.games.nataterra.content.schema import ContentPack
 from nataterra_core.kernel import (
     Command,
     ContentRef,
+    Decision,
     DiceStream,
     Event,
     IllegalCommand,
@@ -212,9 +213,18 @@ class Nataterra:
     # -- the reducer ----------------------------------------------------------------------
 
     def decide(
-        self, state: GameState, command: Command, dice: DiceStream, *, seat: str | None
+        self,
+        state: GameState,
+        command: Command,
+        dice: DiceStream,
+        *,
+        seat: str | None,
+        legal: bool = False,
     ) -> tuple[Event, ...]:
-        """The events of ``command``; ``IllegalCommand`` naming the rule it breaks."""
+        """The events of ``command``; ``IllegalCommand`` naming the rule it breaks.
+
+        ``legal`` (the command came from this state's decision) changes nothing yet: every
+        command is still checked rule by rule."""
         events = self._decide(state, command, dice, seat)
         if state.teams:  # N-TEAM-1: whatever a player wins, the team wins
             events = tuple(
@@ -296,7 +306,28 @@ class Nataterra:
 
     # -- questions the kernel asks --------------------------------------------------------
 
+    def decision(self, state: GameState) -> Decision[Command]:
+        """Who may act in ``state`` and, on demand, with which commands. In a combat both
+        come from the one pending combat decision (N-COMBAT-10)."""
+        if state.combat is not None and state.structuring is None and state.phase == "combat":
+            pending = combat_phase.combat_decision(self.context(state.map_id), state)
+            if pending is None:
+                return Decision((), lambda seat: ())
+            options = pending[1]
+            return Decision((pending[0],), lambda seat: options)
+        return Decision(self._acting(state), lambda seat: self._legal(state, seat))
+
     def acting_seats(self, state: GameState) -> Sequence[str]:
+        """Seats that may send a command now (see :meth:`decision`)."""
+        return self._acting(state)
+
+    def legal_commands(self, state: GameState, seat: str) -> Sequence[Command]:
+        """Every command ``seat`` may send now (see :meth:`decision`)."""
+        if seat not in self._acting(state):
+            return ()
+        return self._legal(state, seat)
+
+    def _acting(self, state: GameState) -> tuple[str, ...]:
         """The active seat (with its allies in a team game, N-TURN-3, until each has ended
         the phase), or the seat a combat asks; at set-up, the seat placing a tile or a terrain
         modifier (N-MAP-4), then the seat whose opening discard is next (N-SETUP-8); nobody
@@ -304,7 +335,7 @@ class Nataterra:
         if state.structuring is not None:
             return structuring.acting_seats(state)
         if state.phase == "setup":
-            return state.discarding[:1]
+            return tuple(state.discarding[:1])
         if state.phase == "over":
             return ()
         if state.combat is not None:
@@ -312,10 +343,8 @@ class Nataterra:
             return (pending[0],) if pending else ()
         return tuple(s for s in teams.turn_seats(state) if s not in state.phase_done)
 
-    def legal_commands(self, state: GameState, seat: str) -> Sequence[Command]:
-        """Every command ``seat`` may send now."""
-        if seat not in self.acting_seats(state):
-            return ()
+    def _legal(self, state: GameState, seat: str) -> Sequence[Command]:
+        """Every command ``seat``, which may act, may send now."""
         if state.structuring is not None:
             return structuring.legal_commands(self.pack, state, seat)
         if state.phase == "setup":

@@ -953,6 +953,9 @@ def _refusal(combat: Combat, seat: str, who: str, command: Command) -> IllegalCo
 
 def _why_not(combat: Combat, command: Command, rule: str) -> tuple[str, str]:
     """The rule a refused command breaks, and why (more precise than the stage's rule)."""
+    active = combat.groups[combat.active] if combat.active >= 0 else None
+    if isinstance(command, Support) and active is not None and command.target == active.id:
+        return "N-COMBAT-19", "a group supports another allied group, never itself"
     if isinstance(command, Attack) and combat.active >= 0 and combat.stage == "action":
         group = combat.groups[combat.active]
         if group.support_only:

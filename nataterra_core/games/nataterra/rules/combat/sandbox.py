@@ -22,6 +22,7 @@ from nataterra_core.games.nataterra.content.schema import Biome, ContentPack, Si
 from nataterra_core.kernel import (
     Command,
     ContentRef,
+    Decision,
     DiceStream,
     Event,
     IllegalCommand,
@@ -279,7 +280,13 @@ class Sandbox:
         return StartBattle()
 
     def decide(
-        self, state: SandboxState, command: Command, dice: DiceStream, *, seat: str | None
+        self,
+        state: SandboxState,
+        command: Command,
+        dice: DiceStream,
+        *,
+        seat: str | None,
+        legal: bool = False,
     ) -> tuple[Event, ...]:
         """Open the battle, or play one combat decision."""
         battle = state.battle
@@ -313,6 +320,19 @@ class Sandbox:
         if type(event) is messages.CombatEnded:
             return _replace(state, combat=combat, result=event)
         return _replace(state, combat=combat)
+
+    def decision(self, state: SandboxState) -> Decision[Command]:
+        """Who decides in the combat now, and the pending decision's options."""
+        if state.combat is None or state.result is not None:
+            return Decision((), lambda seat: ())
+        battle = state.battle
+        last = self._last
+        env = last[1] if battle is last[0] else self.env(battle)
+        pending = decision(env, state.combat)
+        if pending is None:
+            return Decision((), lambda seat: ())
+        options = pending[1]
+        return Decision((pending[0],), lambda seat: options)
 
     def acting_seats(self, state: SandboxState) -> Sequence[str]:
         """Whoever must decide in the combat now."""

@@ -1,0 +1,233 @@
+"""Rule systems as registered plug-ins: one frozen record per system, found by id or header.
+
+The kernel, the front ends and the tools know no game. Each rule system describes itself
+once in a :class:`RuleSystem` record (OpenSpiel's ``GameType`` plus ``register_game``,
+python-chess's ``VARIANTS``) and registers it; everything generic — starting a game,
+verifying a log, serving it over RPC, rendering it, running bots against it — looks the
+system up here::
+
+    >>> from nataterra_core.kernel.registry import system, systems
+    >>> system("nataterra").player_counts
+    (2, 3, 4)
+    >>> "nataterra-combat-sandbox" in [s.rules.id for s in systems()]
+    True
+
+The systems that ship with the library register themselves when
+``nataterra_core.games`` is imported, which the first lookup does (one registration line
+per game there). Tests and plug-ins call :func:`register` with their own records.
+
+Optional hooks (board geometry, SVG, observation encoder, action codec, determiniser,
+scenarios, positions) have typed slots in :class:`Hooks`, so generic tools find them in
+one place; a system that lacks one simply leaves it ``None``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import attrs
+import msgspec
+
+from .decider import Decider, RulesRef, Setup
+from .errors import UnsupportedVersion
+from .log import Header
+from .messages import Command, Event
+
+__all__ = [
+    "BUILTIN_PACKAGE",
+    "Hooks",
+    "OptionsError",
+    "PlayerFactory",
+    "Presenter",
+    "RuleSystem",
+    "register",
+    "system",
+    "system_for",
+    "systems",
+]
+
+BUILTIN_PACKAGE = "nataterra_core.games"
+"""Imported on the first lookup; its ``__init__`` registers the systems that ship."""
+
+PlayerFactory = Callable[[int], Any]
+"""A named player (bot): built from a seed, so a seeded game is the same everywhere."""
+
+
+class OptionsError(ValueError):
+    """Options or seats the rule system refuses (at creation and when a log is verified)."""
+
+
+class Presenter(Protocol):
+    """A rule system's words: each command, event and outcome in a sentence, a view as text."""
+
+    def command(self, command: Command, seat: str | None = None) -> str:
+        """One sentence for ``command`` sent by ``seat`` (``None``: the system)."""
+
+    def event(self, event: Event) -> str:
+        """One sentence for ``event``; never shows hidden information."""
+
+    def view(self, view: Any) -> str:
+        """A seat's view as plain text (the board, the players, any combat)."""
+
+
+@attrs.frozen(kw_only=True)
+class Hooks:
+    """Optional per-system capabilities that later tools look for (``None``: not offered).
+
+    Each slot is typed loosely on purpose: its protocol is defined by the tool that uses
+    it, and a system fills it when that tool lands.
+    """
+
+    board_geometry: Callable[[Any], Any] | None = None
+    """View -> what a client needs to draw the board and map clicks to commands."""
+    svg: Callable[[Any], str] | None = None
+    """View -> an SVG picture of the board."""
+    observation: Any | None = None
+    """An observation encoder: view -> fixed-shape features (research environments)."""
+    action_codec: Any | None = None
+    """A stable codec: the same index means the same command in every state."""
+    determiniser: Callable[[Any, Any, int], Any] | None = None
+    """(view, pack, seed) -> a state consistent with the view (search players)."""
+    scenarios: Mapping[str, Any] | None = None
+    """Named starting set-ups."""
+    positions: Any | None = None
+    """A position format: load and dump a described position."""
+
+
+@attrs.frozen(kw_only=True)
+class RuleSystem:
+    """Everything generic code needs to know about one rule system."""
+
+    rules: RulesRef
+    """Id and version, as written into every log header."""
+    title: str
+    """A human name (``"Nataterra"``)."""
+    decider: Callable[[Path | None], Decider[Any, Any, Any]]
+    """The decider for an optional user content pack overlaid on the system's own."""
+    player_counts: tuple[int, ...]
+    """How many seats a game may have."""
+    default_seats: Mapping[int, tuple[str, ...]]
+    """The seats for a player count when the caller names none."""
+    options: type[msgspec.Struct]
+    """The typed options schema: unknown options and wrong types are refused."""
+    seat_view: Callable[[Any, str | None], Any]
+    """``(state, seat)`` -> what ``seat`` may see (``None``: a spectator)."""
+    presenter: Presenter
+    """Commands, events, outcomes and views in words."""
+    default_options: Mapping[str, Any] = attrs.field(factory=dict)
+    """The options of a game whose creator gives none (a sandbox's standard battle, say)."""
+    players: Mapping[str, PlayerFactory] = attrs.field(factory=dict)
+    """Named players (bots) by name; ``"random"`` is always there."""
+    load_pack: Callable[[Path | None], Any] | None = None
+    """The content-pack loader (``None`` for a system without a pack)."""
+    hooks: Hooks = Hooks()
+    """Optional capabilities."""
+
+    @property
+    def id(self) -> str:
+        """The rules id (``nataterra``)."""
+        return self.rules.id
+
+    def seats(self, seats: Sequence[str] | int) -> tuple[str, ...]:
+        """Seats given by name, or the default seats of a player count."""
+        if isinstance(seats, int):
+            if seats not in self.default_seats:
+                raise OptionsError(
+                    f"{self.id} is for {_counts(self.player_counts)} players, not {seats}"
+                )
+            return self.default_seats[seats]
+        return tuple(seats)
+
+    def check(
+        self, decider: Decider[Any, Any, Any], seats: Sequence[str], options: Mapping[str, Any]
+    ) -> None:
+        """Raise :class:`OptionsError` for seats or options the system refuses.
+
+        The same check runs when a game is created and when a log is verified, so a log
+        whose header the rules refuse is a failure of its own, never a traceback.
+        """
+        if len(seats) not in self.player_counts:
+            raise OptionsError(
+                f"{self.id} is for {_counts(self.player_counts)} players, got {len(seats)}"
+            )
+        if len(set(seats)) != len(seats):
+            raise OptionsError(f"seats must be distinct, got {list(seats)}")
+        try:
+            msgspec.convert(dict(options), self.options, strict=True)
+        except msgspec.ValidationError as exc:
+            raise OptionsError(f"bad options for {self.id}: {exc}") from exc
+        unknown = set(options) - set(self.options.__struct_fields__)
+        if unknown:
+            raise OptionsError(f"unknown options for {self.id}: {sorted(unknown)}")
+        try:
+            decider.validate_options(options)
+            # The seats against the options (a learning game's civilisations, say).
+            decider.initial_state(Setup(game_id="check", seats=tuple(seats), options=dict(options)))
+        except ValueError as exc:
+            raise OptionsError(str(exc)) from exc
+
+
+def _counts(counts: tuple[int, ...]) -> str:
+    if len(counts) > 1 and counts == tuple(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]} to {counts[-1]}"
+    return " or ".join(str(n) for n in counts)
+
+
+_SYSTEMS: dict[str, RuleSystem] = {}
+_loaded = False
+
+
+def register(record: RuleSystem, *, replace: bool = False) -> RuleSystem:
+    """Add a rule system; ``ValueError`` if its id is taken (unless ``replace``)."""
+    if record.id in _SYSTEMS and not replace and _SYSTEMS[record.id] is not record:
+        raise ValueError(f"a rule system {record.id!r} is already registered")
+    _SYSTEMS[record.id] = record
+    return record
+
+
+def _load_builtins() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        importlib.import_module(BUILTIN_PACKAGE)
+
+
+def systems() -> tuple[RuleSystem, ...]:
+    """Every registered rule system, sorted by id."""
+    _load_builtins()
+    return tuple(_SYSTEMS[key] for key in sorted(_SYSTEMS))
+
+
+def system(rules_id: str) -> RuleSystem:
+    """The rule system with this id; ``KeyError`` naming the known ones otherwise."""
+    _load_builtins()
+    try:
+        return _SYSTEMS[rules_id]
+    except KeyError:
+        known = ", ".join(sorted(_SYSTEMS)) or "none"
+        raise KeyError(f"no rule system {rules_id!r} (known: {known})") from None
+
+
+def system_for(header: Header) -> RuleSystem:
+    """The rule system a log's header names, at that version.
+
+    Raises :class:`UnsupportedVersion` (record 0) for an unknown system or another version.
+    """
+    _load_builtins()
+    found = _SYSTEMS.get(header.rules.id)
+    if found is None:
+        known = ", ".join(sorted(_SYSTEMS))
+        raise UnsupportedVersion(
+            f"rules {header.rules.id!r}: this library has no such rule system (known: {known})",
+            0,
+        )
+    if found.rules.version != header.rules.version:
+        raise UnsupportedVersion(
+            f"rules {header.rules.id} v{header.rules.version}: this library runs "
+            f"{found.rules.id} v{found.rules.version}",
+            0,
+        )
+    return found
