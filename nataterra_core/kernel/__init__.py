@@ -1,9 +1,20 @@
 """The game-agnostic kernel: decider protocol, dice, hash-chained log, session, replay, verify.
 
+Random events (``chance``) carry what an auditor needs to recompute them from the seed alone.
 Nothing here knows Nataterra; any rule system implementing :class:`Decider` runs on it, and
 any game's bots (:class:`Player`) play it through :func:`play` on that game's seat views.
 """
 
+from .chance import (
+    DrawEvent,
+    DrawsEvent,
+    RandomEvent,
+    ShuffleEvent,
+    recheck,
+    record_draw,
+    record_draws,
+    record_shuffle,
+)
 from .decider import ContentRef, Decided, Decider, Decision, Outcome, RulesRef, Setup
 from .dice import DICE_FORMAT, DiceStream, odds_seed, seed_commitment, seed_from_number
 from .errors import (
@@ -72,6 +83,8 @@ __all__ = [
     "DeciderFactory",
     "Decision",
     "DiceStream",
+    "DrawEvent",
+    "DrawsEvent",
     "EndRecord",
     "EngineError",
     "Event",
@@ -90,6 +103,7 @@ __all__ = [
     "NotYourTurn",
     "Outcome",
     "Player",
+    "RandomEvent",
     "RandomPlayer",
     "ReadLog",
     "Record",
@@ -100,6 +114,7 @@ __all__ = [
     "SeedMismatch",
     "Session",
     "Setup",
+    "ShuffleEvent",
     "StartRecord",
     "TornRecord",
     "UndoRecord",
@@ -118,6 +133,10 @@ __all__ = [
     "play",
     "player_dice",
     "read_log",
+    "recheck",
+    "record_draw",
+    "record_draws",
+    "record_shuffle",
     "record_view",
     "replay",
     "replay_states",

@@ -267,6 +267,6 @@ def verify(data: bytes, deciders: DeciderFactory, *, expect_head: str | None = N
         reason = f"re-execution failed: {type(exc).__name__}: {exc}"
         return Verdict(status="invalid", failure="replay", seq=0, reason=reason, **base)
 
-    end = log.records[-1]
-    result = end.result if isinstance(end, EndRecord) else None
+    last = log.records[-1]
+    result = last.result if isinstance(last, EndRecord) else None
     return Verdict(status="valid", result=result, **base)

@@ -18,6 +18,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
+from .chance import RandomEvent
 from .decider import Decided, Decider, Decision, Outcome, Setup
 from .dice import DICE_FORMAT, DiceStream, check_game_id, seed_commitment
 from .errors import (
@@ -362,15 +363,8 @@ class Session(Generic[S, C, E]):
             events, given = tuple(decided), None
         state = self.state
         for event in events:
-            before = getattr(event, "counter_before", None)
-            if before is not None and before != counter:
-                raise AssertionError(
-                    f"{type(event).__name__}.counter_before is {before}, "
-                    f"the stream was at {counter}"
-                )
-            after = getattr(event, "counter_after", None)  # None: this event drew nothing
-            if after is not None:
-                counter = after
+            if isinstance(event, RandomEvent):
+                counter = _chained(counter, event)
             if given is None:
                 state = decider.evolve(state, event)
         if given is not None:
@@ -414,6 +408,22 @@ class Session(Generic[S, C, E]):
         if mine != logged[seq]:
             path, was, now = first_difference(logged[seq], mine)
             raise ReplayDiverged(seq, path, was, now)
+
+
+def _chained(counter: int, event: RandomEvent) -> int:
+    """The counter after ``event``, which must start where the last random event ended.
+
+    Random events chain (design.md §3): each ``counter_before`` is the previous one's
+    ``counter_after``. A break is a rules bug, not bad input, hence ``AssertionError``.
+    """
+    before, after = event.counter_before, event.counter_after
+    if before is None and after is None:  # this one drew nothing
+        return counter
+    if before != counter or after is None or after < counter:
+        raise AssertionError(
+            f"{type(event).__name__} records words {before}..{after}, the stream was at {counter}"
+        )
+    return after
 
 
 def well_typed(command: C) -> C:

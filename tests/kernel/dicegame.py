@@ -21,6 +21,7 @@ from nataterra_core.kernel import (
     Command,
     Decision,
     DiceStream,
+    DrawEvent,
     Event,
     IllegalCommand,
     Outcome,
@@ -49,7 +50,7 @@ class Stake(Command, frozen=True, tag="stake.v1"):
     multiplier: int
 
 
-class FirstPlayerChosen(Event, frozen=True, tag="first_player_chosen.v1"):
+class FirstPlayerChosen(DrawEvent, frozen=True, tag="first_player_chosen.v1"):
     visibility = PUBLIC
 
     m: int
@@ -59,7 +60,7 @@ class FirstPlayerChosen(Event, frozen=True, tag="first_player_chosen.v1"):
     seat: str
 
 
-class DieRolled(Event, frozen=True, tag="die_rolled.v1"):
+class DieRolled(DrawEvent, frozen=True, tag="die_rolled.v1"):
     visibility = PUBLIC
 
     m: int

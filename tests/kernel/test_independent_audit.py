@@ -175,12 +175,16 @@ def check_random_event(dice: Dice, event: dict[str, Any], expected_counter: int)
         value = dice.draw(event["m"])
         if value != event["value"]:
             raise ValueError(f"value {event['value']}, recomputed {value}")
+    elif {"ms", "values"} <= event.keys():
+        values = [dice.draw(m) for m in event["ms"]]
+        if values != event["values"]:
+            raise ValueError(f"values {event['values']}, recomputed {values}")
     elif {"before", "after"} <= event.keys():
         after = dice.shuffle(event["before"])
         if after != event["after"]:
             raise ValueError(f"shuffle after {event['after']}, recomputed {after}")
     else:
-        raise ValueError("a random event without m/value or before/after")
+        raise ValueError("a random event without m/value, ms/values or before/after")
     if dice.counter != event["counter_after"]:
         raise ValueError(f"counter_after {event['counter_after']}, recomputed {dice.counter}")
     counter_after: int = event["counter_after"]
@@ -386,6 +390,30 @@ def test_shuffle_event_is_recomputed() -> None:
     event["after"] = [6, 7, 0, 4, 3, 1, 2, 8, 9, 5]
     with pytest.raises(ValueError):
         check_random_event(Dice(seed, "demo-0001", ""), event, 0)
+
+
+def test_several_draws_event_is_recomputed() -> None:
+    """An event of several draws as DICE.md §6 describes it, from the reference vector."""
+    seed = bytes(range(32))
+    event: dict[str, Any] = {
+        "type": "tiles_drawn.v1",
+        "ms": [10, 10, 6],
+        "values": [5, 5, 1],  # draw(10) twice from counter 0, then draw(6): word 2 mod 6
+        "counter_before": 0,
+        "counter_after": 3,
+    }
+    assert check_random_event(Dice(seed, "demo-0001", ""), event, 0) == 3
+    event["values"] = [5, 5, 0]
+    with pytest.raises(ValueError):
+        check_random_event(Dice(seed, "demo-0001", ""), event, 0)
+
+
+@pytest.mark.parametrize("path", sorted(GOLDEN.parent.glob("game-*.jsonl")), ids=lambda p: p.stem)
+def test_nataterra_golden_logs_pass_the_independent_audit(path: Path) -> None:
+    """Every random event of a real game, the several-draws ones included, rechecks."""
+    report = audit(path.read_bytes())
+    assert report["status"] == "valid"
+    assert report["random_events"] > 0 and report["counter"] > 0
 
 
 def test_reference_vector_as_documented() -> None:

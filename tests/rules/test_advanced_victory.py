@@ -123,7 +123,7 @@ def test_N_SETUP_8_one_condition_per_category_drawn_into_the_start_record() -> N
     session = new_game(2, seed=4, options=FIXED_MAP)
     assert session.header.options["mode"] == "advanced"
     start = msgspec.json.decode(session.log_bytes().splitlines()[1])
-    drawn = [e for e in start["events"] if e["type"] == "victory_conditions_drawn.v1"]
+    drawn = [e for e in start["events"] if e["type"] == "victory_conditions_drawn.v2"]
     assert len(drawn) == 1
     conditions = session.state.conditions
     assert tuple(drawn[0]["conditions"]) == conditions
@@ -131,7 +131,7 @@ def test_N_SETUP_8_one_condition_per_category_drawn_into_the_start_record() -> N
     assert categories == ["strategy", "war", "glory"]
     # Drawn before the first player (N-MAP-4: "after victory conditions and first player").
     types = [e["type"] for e in start["events"]]
-    assert types.index("victory_conditions_drawn.v1") < types.index("first_player_drawn.v1")
+    assert types.index("victory_conditions_drawn.v2") < types.index("first_player_drawn.v1")
     # The map has shared tile 0; the strategy marker stands on its centre zone.
     assert session.state.map_id == "advanced"
     decider = session.decider

@@ -108,7 +108,7 @@ def test_N_MAP_4_workers_wait_on_the_base_zone_of_the_player_tile() -> None:
 def test_N_MAP_4_each_player_secretly_draws_two_random_map_tiles(players: int) -> None:
     session = structured(players, seed=players)
     pack = session.decider.pack
-    draws = [e for e in start_events(session) if e["type"] == "map_tiles_drawn.v1"]
+    draws = [e for e in start_events(session) if e["type"] == "map_tiles_drawn.v2"]
     assert [d["seat"] for d in draws] == list(session.header.seats)
     drawn = [t for d in draws for t in d["tiles"]]
     assert len(drawn) == 2 * players == len(set(drawn))
@@ -117,7 +117,7 @@ def test_N_MAP_4_each_player_secretly_draws_two_random_map_tiles(players: int) -
     assert session.state.structuring.hands == {d["seat"]: tuple(d["tiles"]) for d in draws}
     # The draws come after the first player, and the first turn waits for the map.
     types = [e["type"] for e in start_events(session)]
-    assert types.index("first_player_drawn.v1") < types.index("map_tiles_drawn.v1")
+    assert types.index("first_player_drawn.v1") < types.index("map_tiles_drawn.v2")
     assert "turn_started.v1" not in types
     assert session.state.turn == 0 and session.state.phase == "setup"
 
@@ -147,9 +147,9 @@ def test_N_MAP_4_drawn_tiles_are_hidden_from_the_other_seats() -> None:
                     if tile not in state.structuring.hands[seat]:
                         assert f'"{tile}"'.encode() not in text
         logged = log_view(session.lines, seat, session.decider)
-        draws = [e for e in logged.records[1]["events"] if e["type"] == "map_tiles_drawn.v1"]
+        draws = [e for e in logged.records[1]["events"] if e["type"] == "map_tiles_drawn.v2"]
         for draw in draws:
-            assert ("tiles" in draw) == (draw["seat"] == seat)
+            assert ("tiles" in draw) == ("values" in draw) == (draw["seat"] == seat)
     spectator = seat_view(state, None)
     assert spectator.structuring is not None and spectator.structuring.hand is None
 

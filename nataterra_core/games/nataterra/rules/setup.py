@@ -19,7 +19,16 @@ from typing import Any
 import msgspec
 
 from nataterra_core.games.nataterra.content.schema import ContentPack
-from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
+from nataterra_core.kernel import (
+    Command,
+    DiceStream,
+    DrawEvent,
+    Event,
+    IllegalCommand,
+    ShuffleEvent,
+    record_draw,
+    record_shuffle,
+)
 from nataterra_core.kernel.visibility import PUBLIC, hidden_order
 
 from .context import Context
@@ -68,7 +77,7 @@ class StartGame(Command, frozen=True, tag="start_game.v1"):
     visibility = PUBLIC
 
 
-class FirstPlayerDrawn(Event, frozen=True, tag="first_player_drawn.v1"):
+class FirstPlayerDrawn(DrawEvent, frozen=True, tag="first_player_drawn.v1"):
     """N-SETUP-2: ``draw(m)`` over the seats in header order picked ``seat``."""
 
     visibility = PUBLIC
@@ -80,7 +89,7 @@ class FirstPlayerDrawn(Event, frozen=True, tag="first_player_drawn.v1"):
     seat: str
 
 
-class DeckShuffled(Event, frozen=True, tag="deck_shuffled.v1"):
+class DeckShuffled(ShuffleEvent, frozen=True, tag="deck_shuffled.v1"):
     """A deck was shuffled; ``after[0]`` is the top card (design.md §3)."""
 
     visibility = hidden_order("before", "after", size_of="after")
@@ -293,17 +302,9 @@ def decide_start(ctx: Context, state: GameState, dice: DiceStream) -> tuple[Even
     advanced = state.mode == "advanced"
     if advanced:
         events.append(draw_conditions(ctx.pack, dice))
-    before = dice.counter
-    first = dice.draw(len(state.seats))
-    events.append(
-        FirstPlayerDrawn(
-            m=len(state.seats),
-            counter_before=before,
-            counter_after=dice.counter,
-            value=first,
-            seat=state.seats[first],
-        )
-    )
+    drawn = record_draw(dice, len(state.seats))
+    first = drawn["value"]
+    events.append(FirstPlayerDrawn(**drawn, seat=state.seats[first]))
     decks = [(f"tactic:{p.civ}", p.tactic_deck) for p in state.players]
     decks += [(f"biome:{biome}", cards) for biome, cards in state.biome_decks.items()]
     shuffled = [shuffle_deck(deck, cards, dice) for deck, cards in decks]
@@ -360,11 +361,7 @@ def legal_opening_discards(state: GameState, seat: str) -> list[DiscardOpeningTa
 
 def shuffle_deck(deck: str, cards: tuple[str, ...], dice: DiceStream) -> DeckShuffled:
     """Shuffle ``cards`` (pack order, or a discard pile being reshuffled) into ``deck``."""
-    before = dice.counter
-    after = tuple(dice.shuffle(cards))
-    return DeckShuffled(
-        deck=deck, before=cards, after=after, counter_before=before, counter_after=dice.counter
-    )
+    return DeckShuffled(deck=deck, **record_shuffle(dice, cards))
 
 
 def evolve_first_player(state: GameState, event: FirstPlayerDrawn) -> GameState:

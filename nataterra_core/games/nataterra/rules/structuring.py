@@ -55,7 +55,15 @@ from nataterra_core.games.nataterra.content.schema import (
     TerrainSide,
     rotate_offset,
 )
-from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand, MalformedCommand
+from nataterra_core.kernel import (
+    Command,
+    DiceStream,
+    DrawsEvent,
+    Event,
+    IllegalCommand,
+    MalformedCommand,
+    record_draws,
+)
 from nataterra_core.kernel.visibility import PUBLIC, hide_from_others
 
 from . import setup
@@ -151,13 +159,18 @@ class PlaceModifier(Command, frozen=True, tag="place_modifier.v1"):
 # -- events -------------------------------------------------------------------------------
 
 
-class MapTilesDrawn(Event, frozen=True, tag="map_tiles_drawn.v1"):
-    """``seat`` drew ``tiles`` in secret (the other seats' views lose ``tiles``)."""
+class MapTilesDrawn(DrawsEvent, frozen=True, tag="map_tiles_drawn.v2"):
+    """``seat`` drew ``tiles`` in secret (the other seats' views lose ``tiles`` and
+    ``values``): tile i is taken out of the pile by ``draw(ms[i])``, an index into the tiles
+    still in it (pack order, earlier picks removed). v2: v1 recorded neither ``ms`` nor the
+    draws, so an auditor could not recheck them."""
 
-    visibility = hide_from_others("tiles")  # N-MAP-4: drawn in secret
+    visibility = hide_from_others("tiles", "values")  # N-MAP-4: drawn in secret
 
     seat: str
     tiles: tuple[str, ...]
+    ms: tuple[int, ...]
+    values: tuple[int, ...]
     counter_before: int
     counter_after: int
 
@@ -302,11 +315,9 @@ def deal(
     events = [e for e in start_events if not isinstance(e, TurnStarted)]
     pile = list(_map_tiles(pack))
     for seat in state.seats:
-        before = dice.counter
-        drawn = tuple(pile.pop(dice.draw(len(pile))) for _ in range(TILES_EACH))
-        events.append(
-            MapTilesDrawn(seat=seat, tiles=drawn, counter_before=before, counter_after=dice.counter)
-        )
+        drawn = record_draws(dice, range(len(pile), len(pile) - TILES_EACH, -1))
+        tiles = tuple(pile.pop(value) for value in drawn["values"])
+        events.append(MapTilesDrawn(seat=seat, tiles=tiles, **drawn))
     return tuple(events)
 
 

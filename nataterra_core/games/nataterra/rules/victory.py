@@ -35,7 +35,14 @@ from collections.abc import Iterable
 import msgspec
 
 from nataterra_core.games.nataterra.content.schema import ContentPack, VictoryCondition
-from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
+from nataterra_core.kernel import (
+    Command,
+    DiceStream,
+    DrawsEvent,
+    Event,
+    IllegalCommand,
+    record_draws,
+)
 from nataterra_core.kernel.visibility import PUBLIC
 
 from . import teams
@@ -94,13 +101,15 @@ class SwearOath(Command, frozen=True, tag="swear_oath.v1"):
     metal: int
 
 
-class VictoryConditionsDrawn(Event, frozen=True, tag="victory_conditions_drawn.v1"):
-    """N-SETUP-8: one condition drawn per category (strategy, war, glory), each by
-    ``draw(m)`` over that category's conditions in pack order; ``values`` are the draws."""
+class VictoryConditionsDrawn(DrawsEvent, frozen=True, tag="victory_conditions_drawn.v2"):
+    """N-SETUP-8: one condition drawn per category (strategy, war, glory), the i-th by
+    ``draw(ms[i])`` over that category's conditions in pack order; ``values`` are the draws.
+    v2: v1 had no ``ms``, so an auditor needed the pack to recheck the draws."""
 
     visibility = PUBLIC
 
     conditions: tuple[str, ...]
+    ms: tuple[int, ...]
     values: tuple[int, ...]
     counter_before: int
     counter_after: int
@@ -148,22 +157,15 @@ def conditions_of(pack: ContentPack, category: str) -> tuple[VictoryCondition, .
 
 def draw_conditions(pack: ContentPack, dice: DiceStream) -> VictoryConditionsDrawn:
     """N-SETUP-8: draw one condition of each advanced category."""
-    before = dice.counter
-    drawn: list[str] = []
-    values: list[int] = []
-    for category in ADVANCED_CATEGORIES:
-        cards = conditions_of(pack, category)
+    categories = [conditions_of(pack, category) for category in ADVANCED_CATEGORIES]
+    for category, cards in zip(ADVANCED_CATEGORIES, categories, strict=True):
         if not cards:
             raise ValueError(f"N-SETUP-8: the content pack has no {category} condition")
-        value = dice.draw(len(cards))
-        values.append(value)
-        drawn.append(cards[value].id)
-    return VictoryConditionsDrawn(
-        conditions=tuple(drawn),
-        values=tuple(values),
-        counter_before=before,
-        counter_after=dice.counter,
+    drawn = record_draws(dice, (len(cards) for cards in categories))
+    conditions = tuple(
+        cards[value].id for cards, value in zip(categories, drawn["values"], strict=True)
     )
+    return VictoryConditionsDrawn(conditions=conditions, **drawn)
 
 
 # -- scoring -----------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from typing import Any, Literal
 import msgspec
 
 from nataterra_core.games.nataterra.content.schema import ContentPack, Side
-from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
+from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand, record_draw
 
 from ..hexmap import GameMap
 from ..stock import Resources
@@ -675,16 +675,12 @@ def _initiative(env: CombatEnv, combat: Combat, card: str | None) -> dict[str, i
 def _roll(
     env: CombatEnv, dice: DiceStream, group: Group, target: int, reroll: bool
 ) -> AttackRolled:
-    before = dice.counter
-    value = dice.draw(len(env.faces))
-    face = env.faces[value]
+    drawn = record_draw(dice, len(env.faces))
+    face = env.faces[drawn["value"]]
     return AttackRolled(
         group=group.id,
         target=target,
-        m=len(env.faces),
-        counter_before=before,
-        counter_after=dice.counter,
-        value=value,
+        **drawn,
         face=face.value,
         swords=face.swords,
         reroll=reroll,
@@ -1118,10 +1114,9 @@ def _attack(
     if group.deception:  # N-ABL-8: the owner sees the die, then keeps or re-rolls it
         return (_roll(env, dice, group, target, reroll=False),)
     # Otherwise the roll and its result are one event (AttackResolved records the die).
-    before = dice.counter
-    value = dice.draw(len(env.faces))
-    roll = (before, dice.counter)
-    return (_resolve_attack(env, combat, group, combat.groups[target], value, roll),)
+    drawn = record_draw(dice, len(env.faces))
+    roll = (drawn["counter_before"], drawn["counter_after"])
+    return (_resolve_attack(env, combat, group, combat.groups[target], drawn["value"], roll),)
 
 
 def _activation_over(

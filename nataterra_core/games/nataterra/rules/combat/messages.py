@@ -10,7 +10,7 @@ from typing import Literal
 
 import msgspec
 
-from nataterra_core.kernel import Command, Event
+from nataterra_core.kernel import Command, DrawEvent, Event
 from nataterra_core.kernel.visibility import PUBLIC
 
 from ..stock import Resources
@@ -584,7 +584,7 @@ class Healed(Event, frozen=True, tag="healed.v1"):
     amount: int
 
 
-class AttackRolled(Event, frozen=True, tag="attack_rolled.v1"):
+class AttackRolled(DrawEvent, frozen=True, tag="attack_rolled.v1"):
     """The attack die for ``group`` against ``target``, shown before its result because a
     Deception choice comes first (N-ABL-8): ``value`` indexes the pack's faces. Without
     Deception, :class:`AttackResolved` records the roll itself."""
@@ -602,7 +602,7 @@ class AttackRolled(Event, frozen=True, tag="attack_rolled.v1"):
     reroll: bool = False
 
 
-class AttackResolved(Event, frozen=True, tag="attack_resolved.v2"):
+class AttackResolved(DrawEvent, frozen=True, tag="attack_resolved.v2"):
     """What the attack did (N-COMBAT-14..17, N-ABL-1/9/12, N-CIV-1/3/4), and in the common
     case the die roll that did it.
 
