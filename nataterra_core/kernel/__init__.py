@@ -16,7 +16,14 @@ from .chance import (
     record_shuffle,
 )
 from .decider import ContentRef, Decided, Decider, Decision, Outcome, RulesRef, Setup
-from .dice import DICE_FORMAT, DiceStream, odds_seed, seed_commitment, seed_from_number
+from .dice import (
+    DICE_FORMAT,
+    DiceStream,
+    join_client_seeds,
+    odds_seed,
+    seed_commitment,
+    seed_from_number,
+)
 from .errors import (
     ChainBroken,
     CommandRejected,
@@ -128,6 +135,7 @@ __all__ = [
     "encode",
     "hidden_order",
     "hide_from_others",
+    "join_client_seeds",
     "log_view",
     "odds_seed",
     "play",

@@ -17,15 +17,18 @@ from __future__ import annotations
 import hashlib
 import re
 import struct
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
 __all__ = [
+    "CONTRIBUTION_PATTERN",
     "DICE_FORMAT",
     "GAME_ID_PATTERN",
     "DiceStream",
+    "check_contribution",
     "check_game_id",
+    "join_client_seeds",
     "odds_seed",
     "seed_commitment",
     "seed_from_number",
@@ -50,6 +53,37 @@ def check_game_id(game_id: str) -> None:
     """Raise ``ValueError`` unless ``game_id`` is ASCII ``[A-Za-z0-9._-]{1,64}``."""
     if not _GAME_ID.fullmatch(game_id):
         raise ValueError(f"game_id must match {GAME_ID_PATTERN}, got {game_id!r}")
+
+
+CONTRIBUTION_PATTERN = GAME_ID_PATTERN
+"""A seat's client-seed contribution: ASCII ``[A-Za-z0-9._-]{1,64}`` (design.md §3)."""
+
+
+def check_contribution(contribution: str) -> None:
+    """Raise ``ValueError`` unless a seat's contribution is ASCII ``[A-Za-z0-9._-]{1,64}``."""
+    if not _GAME_ID.fullmatch(contribution):
+        raise ValueError(
+            f"a client-seed contribution must match {CONTRIBUTION_PATTERN}, got {contribution!r}"
+        )
+
+
+def join_client_seeds(seats: Sequence[str], contributions: Mapping[str, str]) -> str:
+    """The header's ``client_seed`` when every seat contributed (design.md §3, binding).
+
+    The contributions in header seat order, each as ``seat:contribution``, joined by ``;``::
+
+        >>> join_client_seeds(("velathi", "beasts"), {"beasts": "x-1", "velathi": "k3J9"})
+        'velathi:k3J9;beasts:x-1'
+
+    Every seat must have sent exactly one valid contribution; the dice stream is unchanged.
+    """
+    missing = [seat for seat in seats if seat not in contributions]
+    unknown = sorted(set(contributions) - set(seats))
+    if missing or unknown:
+        raise ValueError(f"contributions missing for {missing}, from unknown seats {unknown}")
+    for seat in seats:
+        check_contribution(contributions[seat])
+    return ";".join(f"{seat}:{contributions[seat]}" for seat in seats)
 
 
 def seed_commitment(server_seed: bytes) -> str:

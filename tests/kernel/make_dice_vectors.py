@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from nataterra_core.kernel.dice import DiceStream
+from nataterra_core.kernel.dice import DiceStream, join_client_seeds
 
 CASES: list[tuple[bytes, str, str, int]] = [
     (bytes(range(32)), "demo-0001", "", 10),  # design.md §3 reference vector
@@ -24,6 +24,24 @@ CASES: list[tuple[bytes, str, str, int]] = [
     (bytes(32), "a", "", 1),
     (bytes([0xFF] * 32), "x" * 64, "client seed with spaces", 4294967296),
     (hashlib.sha256(b"vector-7").digest(), "seed-7", "", 47),
+]
+
+JOINED: list[tuple[bytes, str, tuple[str, ...], dict[str, str], int]] = [
+    # Client seeds from every seat (design.md §3): contributions joined in header seat order.
+    (
+        bytes(range(32)),
+        "demo-0001",
+        ("velathi", "beasts"),
+        {"velathi": "k3J9", "beasts": "x-1"},
+        10,
+    ),
+    (
+        hashlib.sha256(b"vector-8").digest(),
+        "cup.final-1",
+        ("velathi", "beasts", "humans", "naga"),
+        {"naga": "N4g4", "humans": "h.0", "beasts": "B_e", "velathi": "v"},
+        6,
+    ),
 ]
 
 
@@ -48,7 +66,17 @@ def vector(server_seed: bytes, game_id: str, client_seed: str, m: int) -> dict[s
 
 def main() -> None:
     out = Path("docs/dice-vectors.json")
-    out.write_text(json.dumps([vector(*case) for case in CASES], indent=1) + "\n")
+    vectors = [vector(*case) for case in CASES]
+    for server_seed, game_id, seats, contributions, m in JOINED:
+        joined = join_client_seeds(seats, contributions)
+        vectors.append(
+            {
+                "seats": list(seats),
+                "contributions": contributions,
+                **vector(server_seed, game_id, joined, m),
+            }
+        )
+    out.write_text(json.dumps(vectors, indent=1) + "\n")
     print(f"wrote {out}")
 
 

@@ -453,3 +453,21 @@ def test_dice_vectors(case: dict[str, Any]) -> None:
     shuffler = Dice(*args)
     assert shuffler.shuffle(list(range(case["shuffle"]["n"]))) == case["shuffle"]["after"]
     assert shuffler.counter == case["shuffle"]["counter"]
+
+
+def joined_client_seed(seats: Sequence[str], contributions: dict[str, str]) -> str:
+    """DICE.md §6a: every seat's contribution, in header seat order, ``seat:contribution``
+    joined by ``;``; each contribution is ASCII ``[A-Za-z0-9._-]{1,64}``."""
+    for seat in seats:
+        text = contributions[seat]
+        assert 1 <= len(text) <= 64 and set(text) <= GAME_ID_CHARS
+    return ";".join(f"{seat}:{contributions[seat]}" for seat in seats)
+
+
+def test_joined_client_seed_vectors_as_documented() -> None:
+    joined = [case for case in load_vectors() if "contributions" in case]
+    assert len(joined) >= 2
+    for case in joined:
+        assert joined_client_seed(case["seats"], case["contributions"]) == case["client_seed"]
+    doc = DICE_DOC.read_text(encoding="utf-8")
+    assert "velathi:k3J9;beasts:x-1" in doc
