@@ -72,8 +72,8 @@ def join_client_seeds(seats: Sequence[str], contributions: Mapping[str, str]) ->
 
     The contributions in header seat order, each as ``seat:contribution``, joined by ``;``::
 
-        >>> join_client_seeds(("velathi", "beasts"), {"beasts": "x-1", "velathi": "k3J9"})
-        'velathi:k3J9;beasts:x-1'
+        >>> join_client_seeds(("ann", "bob"), {"bob": "x-1", "ann": "k3J9"})
+        'ann:k3J9;bob:x-1'
 
     Every seat must have sent exactly one valid contribution; the dice stream is unchanged.
     """

@@ -6,15 +6,15 @@ seat sees another's contribution before all have sent theirs. Only then is the g
 ``client_seed`` fixed (:func:`~nataterra_core.kernel.dice.join_client_seeds`), so neither the
 server (already committed) nor any single seat (blind to the others) could steer the dice::
 
-    >>> ceremony = SeedCeremony(bytes(range(32)), ("velathi", "beasts"))
+    >>> ceremony = SeedCeremony(bytes(range(32)), ("ann", "bob"))
     >>> ceremony.commitment[:16]
     '630dcd2966c43366'
-    >>> ceremony.contribute("beasts", "x-1")
+    >>> ceremony.contribute("bob", "x-1")
     >>> ceremony.waiting_for
-    ('velathi',)
-    >>> ceremony.contribute("velathi", "k3J9")
+    ('ann',)
+    >>> ceremony.contribute("ann", "k3J9")
     >>> ceremony.client_seed()
-    'velathi:k3J9;beasts:x-1'
+    'ann:k3J9;bob:x-1'
 
 The ceremony holds no game: the front end starts the session with the joined client seed
 once :attr:`complete` is true. Collusion between the server and another seat is the residual

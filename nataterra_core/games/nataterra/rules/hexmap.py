@@ -1,4 +1,4 @@
-"""The hex map (rules §2a): axial coordinates, zones, adjacency and distances.
+"""The hex map (rules §2a): zones, adjacency and distances.
 
 Zones are hexes in axial coordinates ``(q, r)``; the six neighbours of a hex differ by the
 :data:`DIRECTIONS`, and two zones are adjacent when their hexes share an edge, across tiles too
@@ -10,6 +10,11 @@ extends the map beyond its edge (N-MAP-3) is zone ``"m<n>"``, ``n`` its 1-based 
 map's modifier list. Ids are plain strings, so their lexicographic order (used to break ties
 between paths, N-MOV-1) is Python's string order.
 
+The geometry (:class:`Hex`, :data:`DIRECTIONS`, :func:`hex_distance`, re-exported here) and the
+breadth-first searches come from the shared toolkit :mod:`nataterra_core.boards.hexgrid`; this
+module adds what a zone is in Nataterra. :data:`DIRECTIONS` turns the way map tiles rotate
+(:func:`~nataterra_core.games.nataterra.content.schema.rotate_offset`).
+
 A modifier token covers the printed zone: the zone takes the token's biome (mountain or lake)
 and loses its printed resource; ``printed_biome`` and ``printed_resource`` keep what the tile
 shows.
@@ -17,49 +22,18 @@ shows.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
-from typing import NamedTuple
 
 import attrs
 
+from nataterra_core.boards import hexgrid
+from nataterra_core.boards.hexgrid import DIRECTIONS, Hex, hex_distance
 from nataterra_core.games.nataterra.content.schema import Biome, ContentPack, Resource, TerrainSide
 
 from .map_layout import structured_map_def
 
 __all__ = ["DIRECTIONS", "GameMap", "Hex", "Zone", "build_map", "hex_distance"]
-
-
-class Hex(NamedTuple):
-    """A hex in axial coordinates."""
-
-    q: int
-    r: int
-
-    def neighbour(self, direction: int) -> Hex:
-        """The neighbouring hex in direction ``direction`` (0..5, see :data:`DIRECTIONS`)."""
-        step = DIRECTIONS[direction % 6]
-        return Hex(self.q + step.q, self.r + step.r)
-
-    def neighbours(self) -> tuple[Hex, ...]:
-        """The six hexes sharing an edge with this one."""
-        return tuple(Hex(self.q + d.q, self.r + d.r) for d in DIRECTIONS)
-
-    def distance(self, other: Hex) -> int:
-        """Steps between this hex and ``other`` on an unobstructed grid."""
-        return hex_distance(self, other)
-
-
-DIRECTIONS: tuple[Hex, ...] = (Hex(1, 0), Hex(0, 1), Hex(-1, 1), Hex(-1, 0), Hex(0, -1), Hex(1, -1))
-"""The six axial steps to a neighbouring hex. Each is the one before turned by 60° the way map
-tiles rotate (:func:`~nataterra_core.games.nataterra.content.schema.rotate_offset`)."""
-
-
-def hex_distance(a: Hex, b: Hex) -> int:
-    """Hex distance: the fewest steps between ``a`` and ``b`` ignoring terrain."""
-    dq, dr = a.q - b.q, a.r - b.r
-    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
 @attrs.frozen
@@ -176,15 +150,10 @@ class GameMap:
         ``can_enter(zone)`` decides whether a path may enter ``zone`` (``start`` itself is never
         asked); by default every zone is enterable.
         """
-        steps = {start: 0}
-        queue = deque([start])
-        while queue:
-            current = queue.popleft()
-            for nxt in self._adjacent[current]:
-                if nxt not in steps and (can_enter is None or can_enter(self.zones[nxt])):
-                    steps[nxt] = steps[current] + 1
-                    queue.append(nxt)
-        return steps
+        if can_enter is None:
+            return hexgrid.steps_from(start, self._adjacent.__getitem__)
+        zones = self.zones
+        return hexgrid.steps_from(start, self._adjacent.__getitem__, lambda z: can_enter(zones[z]))
 
     def shortest_path(
         self, start: str, goal: str, can_enter: Callable[[Zone], bool] | None = None
@@ -194,35 +163,12 @@ class GameMap:
         Among the shortest paths through enterable zones it is the lexicographically smallest
         sequence of zone ids (N-MOV-1's tie-break).
         """
-        if start == goal:
-            return (start,)
-
-        def enterable(zone_id: str) -> bool:
-            return can_enter is None or can_enter(self.zones[zone_id])
-
-        if not enterable(goal):
-            return None
-        # Steps to the goal, searched backwards: a zone counts only if paths may enter it.
-        to_goal = {goal: 0}
-        queue = deque([goal])
-        while queue:
-            current = queue.popleft()
-            for previous in self._adjacent[current]:
-                if previous in to_goal:
-                    continue
-                if previous == start:
-                    to_goal[start] = to_goal[current] + 1  # paths never pass through start
-                elif enterable(previous):
-                    to_goal[previous] = to_goal[current] + 1
-                    queue.append(previous)
-        if start not in to_goal:
-            return None
-        # Neighbours are sorted, so the first one a step closer is the smallest next id.
-        path = [start]
-        while path[-1] != goal:
-            remaining = to_goal[path[-1]] - 1
-            path.append(next(n for n in self._adjacent[path[-1]] if to_goal.get(n) == remaining))
-        return tuple(path)
+        if can_enter is None:
+            return hexgrid.shortest_path(start, goal, self._adjacent.__getitem__)
+        zones = self.zones
+        return hexgrid.shortest_path(
+            start, goal, self._adjacent.__getitem__, lambda z: can_enter(zones[z])
+        )
 
     def is_connected(self) -> bool:
         """Whether every zone can be reached from every other one."""

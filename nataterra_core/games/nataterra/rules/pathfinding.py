@@ -1,16 +1,20 @@
 """Where a moving stack can go, with the canonical path to each destination (N-MOV-1..4).
 
-Kept apart from the movement rules because it knows nothing of units or players: it is
-a breadth-first search over (zone, stealth used) given what each zone does to a mover.
+Kept apart from the movement rules because it knows nothing of units or players: it states
+what each zone does to a mover as a search over (zone, stealth used), and leaves the
+breadth-first search itself to :func:`nataterra_core.boards.hexgrid.canonical_paths`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+
+from nataterra_core.boards.hexgrid import canonical_paths
 
 __all__ = ["reachable"]
 
 Path = tuple[str, ...]
+_State = tuple[str, int]
 
 
 def reachable(
@@ -31,29 +35,19 @@ def reachable(
     through one enemy zone. The canonical path is the shortest legal one, ties broken by
     the lexicographically smallest sequence of zone ids (N-MOV-1).
     """
-    best: dict[str, Path] = {}
-    seen: set[tuple[str, int]] = {(start, 0)}
-    frontier: dict[tuple[str, int], Path] = {(start, 0): ()}
-    for _ in range(movement):
-        following: dict[tuple[str, int], Path] = {}
-        # Expanding in path order makes the first path found for a state the smallest.
-        for (zone, used), path in sorted(frontier.items(), key=lambda item: item[1]):
-            for step in sorted(neighbours(zone)):
-                if step == start or not can_enter(step):
-                    continue
-                route = (*path, step)
-                if step not in best:
-                    best[step] = route
-                if ends_move(step):
-                    continue
-                spent = used
-                if enemy_occupied(step):
-                    if used >= stealth:
-                        continue
-                    spent = used + 1
-                state = (step, spent)
-                if state not in seen:
-                    seen.add(state)
-                    following[state] = route
-        frontier = following
-    return best
+
+    def moves(state: _State) -> Iterator[tuple[str, _State | None]]:
+        zone, used = state
+        for step in sorted(neighbours(zone)):
+            if step == start or not can_enter(step):
+                continue
+            if ends_move(step):
+                yield step, None
+            elif not enemy_occupied(step):
+                yield step, (step, used)
+            elif used < stealth:
+                yield step, (step, used + 1)
+            else:
+                yield step, None
+
+    return canonical_paths((start, 0), movement, moves)
