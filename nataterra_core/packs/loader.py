@@ -237,6 +237,26 @@ def load(schema: PackSchema[P], base_dir: Path, overlay_dir: Path | None = None)
     Raises:
         ContentError: listing every problem found, each with its file and path.
     """
+    try:
+        return _load(schema, base_dir, overlay_dir)
+    except ContentError:
+        raise
+    except RecursionError:
+        raise ContentError(
+            [ContentProblem("overlay/", "$", "the pack's values are nested too deeply")]
+        ) from None
+    except Exception as exc:  # a loader bug must still name the pack, never a traceback
+        where = "overlay/" if overlay_dir is not None else "base/"
+        raise ContentError(
+            [
+                ContentProblem(
+                    where, "$", f"the pack could not be loaded: {type(exc).__name__}: {exc}"
+                )
+            ]
+        ) from exc
+
+
+def _load(schema: PackSchema[P], base_dir: Path, overlay_dir: Path | None) -> P:
     problems = _Problems()
     base = _read_layer(schema, "base", base_dir, problems)
     overlay = None
@@ -314,7 +334,17 @@ def _read_layer(
         return data
     for rel, path in pack_files(directory):
         name = f"{layer}/{rel}"
-        content = path.read_bytes()
+        try:
+            name.encode("utf-8")
+        except UnicodeEncodeError:  # the pack hash names files in UTF-8 (design.md §1)
+            shown = name.encode("utf-8", "backslashreplace").decode("ascii", "replace")
+            problems.add(shown, "$", "the file name is not valid UTF-8; rename the file")
+            continue
+        try:
+            content = path.read_bytes()
+        except OSError as exc:
+            problems.add(name, "$", f"cannot read the file: {exc.strerror or exc}")
+            continue
         data.named_bytes.append((name, content))
         try:
             document = tomllib.loads(content.decode("utf-8"))
@@ -323,6 +353,9 @@ def _read_layer(
             continue
         except tomllib.TOMLDecodeError as exc:
             problems.add(name, "$", f"invalid TOML: {exc}")
+            continue
+        except RecursionError:
+            problems.add(name, "$", "invalid TOML: arrays or tables nested too deeply")
             continue
         _read_document(schema, name, rel, document, data, problems)
     if data.info is None:
