@@ -31,7 +31,7 @@ from typing import Any, Protocol
 import attrs
 import msgspec
 
-from .decider import Decider, RulesRef, Setup
+from .decider import Decider, Outcome, RulesRef, Setup
 from .errors import UnsupportedVersion
 from .log import Header
 from .messages import Command, Event
@@ -69,6 +69,9 @@ class Presenter(Protocol):
 
     def event(self, event: Event) -> str:
         """One sentence for ``event``; never shows hidden information."""
+
+    def outcome(self, outcome: Outcome) -> str:
+        """The result in words (``won by velathi (base_destroyed)``)."""
 
     def view(self, view: Any) -> str:
         """A seat's view as plain text (the board, the players, any combat)."""

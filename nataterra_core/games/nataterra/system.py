@@ -12,12 +12,12 @@ from typing import Any
 
 import msgspec
 
-from nataterra_core.kernel import Command, Event
+from nataterra_core.kernel import Command, Event, Outcome
 from nataterra_core.kernel.registry import RuleSystem
 
 from .bots import HeuristicPlayer
 from .content import load_pack
-from .presenter import describe_command, describe_event
+from .presenter import describe_command, describe_event, describe_outcome
 from .rules.combat.sandbox import (
     SANDBOX_RULES,
     Battle,
@@ -52,6 +52,10 @@ class NataterraPresenter:
     def event(self, event: Event) -> str:
         """One sentence for an event (never a hidden card or deck order)."""
         return describe_event(event)
+
+    def outcome(self, outcome: Outcome) -> str:
+        """The result in words, with the scores."""
+        return describe_outcome(outcome)
 
     def view(self, view: Any) -> str:
         """A Nataterra seat view, or a sandbox battle view, as text."""
