@@ -71,7 +71,7 @@ class Presenter(Protocol):
         """One sentence for ``event``; never shows hidden information."""
 
     def outcome(self, outcome: Outcome) -> str:
-        """The result in words (``won by velathi (base_destroyed)``)."""
+        """The result in words (``won by ann (target_reached)``)."""
 
     def view(self, view: Any) -> str:
         """A seat's view as plain text (the board, the players, any combat)."""
