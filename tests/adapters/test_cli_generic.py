@@ -12,7 +12,7 @@ from pathlib import Path
 import attrs
 import pytest
 import typer
-from nataterra_adapters.cli import app, build_app
+from nataterra_adapters.cli import app, build_app, verdict_line
 from typer.testing import CliRunner
 
 from nataterra_core.game import verify_log
@@ -177,3 +177,30 @@ def test_systems_add_their_own_commands_through_the_hook(monkeypatch: pytest.Mon
     monkeypatch.setitem(registry._SYSTEMS, "toy", clash)
     with pytest.raises(ValueError, match="'tally'"):
         build_app()
+
+
+def test_a_valid_verdict_states_the_result_in_the_systems_words(
+    battle_log: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Shouting:
+        """A presenter that words outcomes its own way (the rest is never called here)."""
+
+        def outcome(self, outcome: object) -> str:
+            return "A BATTLE WAS WON"
+
+    verdict = verify_log(battle_log.read_bytes())
+    assert verdict.result is not None
+    shouted = verdict_line("b.jsonl", verdict, Shouting())  # type: ignore[arg-type]
+    assert shouted.endswith("records, A BATTLE WAS WON")
+    plain = verdict_line("b.jsonl", verdict)  # the system unknown: the kernel's words
+    assert plain.endswith(
+        "records, won by "
+        + ", ".join(verdict.result.winners)
+        + " (battle_won)"
+        + "; scores "
+        + ", ".join(f"{s} {n}" for s, n in verdict.result.scores.items())
+    )
+    # nataterra verify finds the presenter through the log's header.
+    monkeypatch.setattr(system(SANDBOX).presenter, "outcome", lambda outcome: "SANDBOX WORDS")
+    result = runner.invoke(app, ["verify", str(battle_log)])
+    assert result.exit_code == 0 and "records, SANDBOX WORDS" in result.output, result.output

@@ -24,7 +24,7 @@ from .newgame import (
     play_bots,
     start,
 )
-from .words import describe_outcome, verdict_line
+from .words import verdict_line
 
 __all__ = ["demo"]
 
@@ -94,7 +94,9 @@ def demo(
         soft_wrap=True,
     )
     console.print(Text(record.presenter.view(record.seat_view(session.state, None))))
-    console.print(f"result: {describe_outcome(result)}; log {out} ({len(session.lines)} records)")
+    console.print(
+        f"result: {record.presenter.outcome(result)}; log {out} ({len(session.lines)} records)"
+    )
     console.print(f"head {session.head}")
     verdict = verify_log(out.read_bytes(), content=content)
-    console.print(verdict_line(str(out), verdict), soft_wrap=True)
+    console.print(verdict_line(str(out), verdict, record.presenter), soft_wrap=True)

@@ -30,7 +30,7 @@ from .newgame import (
     game_options,
     start,
 )
-from .words import describe_outcome, view_text
+from .words import view_text
 
 __all__ = ["play_command"]
 
@@ -90,7 +90,7 @@ def play_command(
             writer.close()
     console.rule("game over")
     console.print(view_text(record, session.state, None))
-    console.print(f"result: {describe_outcome(result)}")
+    console.print(f"result: {record.presenter.outcome(result)}")
     where = f"; log {out}" if out is not None else ""
     console.print(f"{len(session.lines)} records{where}; head {session.head}")
 

@@ -17,7 +17,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from nataterra_core.kernel import Verdict
+from nataterra_core.kernel import LogError, Verdict
+from nataterra_core.kernel.log import check_header
+from nataterra_core.kernel.registry import Presenter, system_for
 
 from .common import SETUP_FAILED, ContentOption, check_content_any, console, err_console, escape
 from .verify_many import EXIT_CODES, ClusterUnavailable, bundle_pack, exit_code, verify_many
@@ -77,7 +79,8 @@ def verify_command(
                 if json_lines:
                     typer.echo(_json_line(path, verdict, code))
                 else:
-                    console.print(verdict_line(str(path), verdict), soft_wrap=True)
+                    line = verdict_line(str(path), verdict, _presenter(path, verdict))
+                    console.print(line, soft_wrap=True)
                 counts[verdict.failure or verdict.status] += 1
                 worst = max(worst, code)
                 progress.advance(task)
@@ -93,6 +96,20 @@ def verify_command(
         raise typer.Exit(max(worst, SETUP_FAILED)) from exc
     _print_summary(out, counts, worst)
     raise typer.Exit(worst)
+
+
+def _presenter(path: Path, verdict: Verdict) -> Presenter | None:
+    """The presenter of a valid log's system, to word its result (its header, read again).
+
+    ``None`` for an invalid log (no result is printed) or a file that changed under us.
+    """
+    if not verdict.valid:
+        return None
+    try:
+        with path.open("rb") as file:
+            return system_for(check_header(file.readline().rstrip(b"\n"))).presenter
+    except (OSError, LogError):
+        return None
 
 
 def _progress() -> Progress:

@@ -1,8 +1,8 @@
 """Log records, outcomes and verdicts in words, for any rule system.
 
-Commands and events are worded by the system's presenter (``RuleSystem.presenter``); the
-records around them (header, undo, reveal, end) and outcomes are the kernel's, so they read
-the same in every game.
+Commands, events and outcomes are worded by the system's presenter
+(``RuleSystem.presenter``); the records around them (header, undo, reveal) are the kernel's,
+so they read the same in every game.
 """
 
 from __future__ import annotations
@@ -26,11 +26,12 @@ from nataterra_core.kernel.registry import Presenter, RuleSystem
 
 from .common import escape
 
-__all__ = ["describe_outcome", "describe_record", "verdict_line", "view_text"]
+__all__ = ["describe_record", "plain_outcome", "verdict_line", "view_text"]
 
 
-def describe_outcome(result: Outcome) -> str:
-    """``won by velathi (target_reached)``, ``drawn (turn_limit)``, with any scores."""
+def plain_outcome(result: Outcome) -> str:
+    """``won by velathi (target_reached)``, ``drawn (turn_limit)``, with any scores: the
+    kernel's words, for a verdict whose log's system is not known here."""
     if result.winners:
         text = f"won by {', '.join(result.winners)} ({result.reason})"
     else:
@@ -62,7 +63,7 @@ def describe_record(presenter: Presenter, record: Record) -> tuple[str, tuple[st
     if isinstance(record, RevealRecord):
         return f"the server seed is revealed: {record.server_seed}", ()
     if isinstance(record, EndRecord):
-        return f"result: {describe_outcome(record.result)}", ()
+        return f"result: {presenter.outcome(record.result)}", ()
     raise TypeError(f"not a log record: {type(record).__name__}")
 
 
@@ -70,11 +71,13 @@ def _events(presenter: Presenter, events: tuple[Any, ...]) -> tuple[str, ...]:
     return tuple(presenter.event(event) for event in events)
 
 
-def verdict_line(name: str, verdict: Verdict) -> str:
-    """One line of rich markup for a verdict."""
+def verdict_line(name: str, verdict: Verdict, presenter: Presenter | None = None) -> str:
+    """One line of rich markup for a verdict; the result in ``presenter``'s words (that of
+    the log's system), or the kernel's when the system is not known."""
     if verdict.valid:
         result = verdict.result
-        outcome = describe_outcome(result) if result else "no result"
+        words = presenter.outcome if presenter is not None else plain_outcome
+        outcome = escape(words(result)) if result else "no result"
         return f"[green]VALID[/] {name}: {verdict.records} records, {outcome}"
     where = f"record {verdict.seq}" if verdict.seq is not None else "log"
     label = "INCOMPLETE" if verdict.status == "incomplete" else f"INVALID ({verdict.failure})"
