@@ -99,6 +99,10 @@ class Hooks:
     """Named starting set-ups."""
     positions: Any | None = None
     """A position format: load and dump a described position."""
+    cli_commands: Callable[[], Sequence[Any]] | None = None
+    """The system's own ``nataterra`` sub-commands: typer command functions (registered
+    under their names) or ``typer.Typer`` sub-apps. A function, so the CLI library is
+    imported only by the command line, never by the core."""
 
 
 def _with_random(named: Mapping[str, PlayerFactory]) -> dict[str, PlayerFactory]:

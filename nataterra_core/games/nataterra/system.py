@@ -7,13 +7,14 @@ view, the presenter and the named players — is declared here once.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from nataterra_core.kernel import Command, Event, Outcome
-from nataterra_core.kernel.registry import RuleSystem
+from nataterra_core.kernel.registry import Hooks, RuleSystem
 
 from .bots import HeuristicPlayer
 from .content import load_pack
@@ -87,6 +88,13 @@ def _heuristic(seed: int) -> HeuristicPlayer:
     return HeuristicPlayer(seed)
 
 
+def _cli_commands() -> Sequence[Callable[..., Any]]:
+    """``nataterra odds`` and ``nataterra coverage`` (imported here: only the CLI needs typer)."""
+    from .cli_commands import commands
+
+    return commands()
+
+
 NATATERRA = RuleSystem(
     rules=RULES,
     title="Nataterra",
@@ -98,6 +106,7 @@ NATATERRA = RuleSystem(
     presenter=NataterraPresenter(),
     players={"heuristic": _heuristic},
     load_pack=load_pack,
+    hooks=Hooks(cli_commands=_cli_commands),
 )
 """Nataterra (``../shared/rules/nataterra.md``)."""
 
