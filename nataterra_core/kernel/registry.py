@@ -53,8 +53,13 @@ __all__ = [
 BUILTIN_PACKAGE = "nataterra_core.games"
 """Imported on the first lookup; its ``__init__`` registers the systems that ship."""
 
-PlayerFactory = Callable[[int], Player]
-"""A named player (bot): built from a seed, so a seeded game is the same everywhere."""
+
+class PlayerFactory(Protocol):
+    """Builds a named player (bot) from a seed, so a seeded game is the same everywhere, and
+    the game's user content pack if there is one (a bot must judge by the pack in play)."""
+
+    def __call__(self, seed: int, *, content: Path | None = None) -> Player:
+        """A player seeded with ``seed``."""
 
 
 class OptionsError(ValueError):
@@ -105,9 +110,14 @@ class Hooks:
     imported only by the command line, never by the core."""
 
 
+def _random_player(seed: int, *, content: Path | None = None) -> Player:
+    """The kernel's random legal player (it reads no pack)."""
+    return RandomPlayer(seed)
+
+
 def _with_random(named: Mapping[str, PlayerFactory]) -> dict[str, PlayerFactory]:
     """Every system offers the kernel's random legal player under the name ``random``."""
-    return {"random": RandomPlayer, **named}
+    return {"random": _random_player, **named}
 
 
 @attrs.frozen(kw_only=True)

@@ -80,7 +80,7 @@ def demo(
         session = start(
             record, players, seed=seed, options=options, content=content, sink=writer.write
         )
-        bots = make_bots(record, chosen, session.header.seats, seed)
+        bots = make_bots(record, chosen, session.header.seats, seed, content)
         commands = play_bots(record, session, bots)
         result = session.close()
     header = session.header

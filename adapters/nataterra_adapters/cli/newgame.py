@@ -139,11 +139,17 @@ def check_bot(record: RuleSystem, bot: str | None) -> str:
     return chosen
 
 
-def make_bots(record: RuleSystem, bot: str, seats: Sequence[str], seed: int) -> dict[str, Player]:
+def make_bots(
+    record: RuleSystem,
+    bot: str,
+    seats: Sequence[str],
+    seed: int,
+    content: Path | None = None,
+) -> dict[str, Player]:
     """One ``bot`` (checked by :func:`check_bot`) per seat, seat ``i`` seeded
-    ``seed * 16 + i`` (as ``demo`` always has)."""
+    ``seed * 16 + i`` (as ``demo`` always has), judging by the game's content pack."""
     factory = record.players[bot]
-    return {seat: factory(seed * 16 + i) for i, seat in enumerate(seats)}
+    return {seat: factory(seed * 16 + i, content=content) for i, seat in enumerate(seats)}
 
 
 def play_bots(record: RuleSystem, session: GameSession, bots: Mapping[str, Player]) -> int:

@@ -84,8 +84,8 @@ def _sandbox(content: Path | None) -> Sandbox:
     return Sandbox(load_pack(content))
 
 
-def _heuristic(seed: int) -> HeuristicPlayer:
-    return HeuristicPlayer(seed)
+def _heuristic(seed: int, *, content: Path | None = None) -> HeuristicPlayer:
+    return HeuristicPlayer(seed, pack=load_pack(content))
 
 
 def _cli_commands() -> Sequence[Callable[..., Any]]:
