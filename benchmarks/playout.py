@@ -25,7 +25,6 @@ import chess
 
 from nataterra_core.game import new_game
 from nataterra_core.games.nataterra.bots import RandomPlayer
-from nataterra_core.games.nataterra.views import seat_view
 
 
 def nataterra_decisions(seconds: float, players: int, turns: int) -> tuple[int, float, int]:
@@ -39,7 +38,8 @@ def nataterra_decisions(seconds: float, players: int, turns: int) -> tuple[int, 
         while session.outcome() is None:
             seat = session.acting_seats()[0]
             commands = session.legal_commands(seat)
-            session.apply(seat, bots[seat].choose(seat_view(session.state, seat), commands))
+            # The random player reads no view; a decision is the legal list plus the apply.
+            session.apply(seat, bots[seat].choose(None, commands))
             decisions += 1
         games += 1
         elapsed = time.perf_counter() - start

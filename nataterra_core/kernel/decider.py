@@ -80,13 +80,12 @@ class Decision(Generic[C]):
     A front end, a bot and the session asking about the same state share one instance.
     """
 
-    __slots__ = ("_lister", "_lists", "_lookup", "acting")
+    __slots__ = ("_lister", "_lists", "acting")
 
     def __init__(self, acting: Sequence[str], legal: Callable[[str], Sequence[C]]) -> None:
         self.acting: tuple[str, ...] = tuple(acting)
         self._lister = legal
         self._lists: dict[str, tuple[C, ...]] = {}
-        self._lookup: dict[str, dict[C, C] | None] = {}
 
     def legal(self, seat: str) -> tuple[C, ...]:
         """Every command ``seat`` may send now (empty when it may not act)."""
@@ -97,19 +96,16 @@ class Decision(Generic[C]):
         return found
 
     def find(self, seat: str, command: C) -> C | None:
-        """The listed instance equal to ``command``, or ``None`` when it is not listed."""
-        if seat not in self._lookup:
-            try:
-                self._lookup[seat] = {listed: listed for listed in reversed(self.legal(seat))}
-            except TypeError:  # a command holding a dict is unhashable: compare one by one
-                self._lookup[seat] = None
-        table = self._lookup[seat]
-        if table is not None:
-            try:
-                return table.get(command)
-            except TypeError:
-                return None
-        return next((listed for listed in self.legal(seat) if listed == command), None)
+        """The listed instance equal to ``command``, or ``None`` when it is not listed.
+
+        ``tuple.index`` compares in C, identity first: a bot's pick from the list is found
+        without hashing or comparing field by field.
+        """
+        listed = self.legal(seat)
+        try:
+            return listed[listed.index(command)]
+        except ValueError:
+            return None
 
 
 class Decided(NamedTuple, Generic[S, E]):
