@@ -669,3 +669,21 @@ def test_N_ABL_7_joining_one_stack_twice_keeps_every_unit() -> None:
     group = state.combat.groups[-1]
     assert (group.unit, group.units, group.origin) == ("disciple", 3, "z20")
     assert sum(f.count for f in state.combat.reserve if f.origin == "z20") == 0
+
+
+def test_N_COMBAT_9_window_messages_have_sentences() -> None:
+    # play and replay print the windows in words, never by the fallback tag.
+    from nataterra_core.games.nataterra.presenter import describe_command, describe_event
+
+    said = [
+        describe_command(m.PassTactics(), "velathi"),
+        describe_command(m.StandingPass(), "velathi"),
+        describe_event(m.WindowOpened(window="group", seats=("beasts", "velathi"))),
+        describe_event(m.StandingPassGiven(seat="velathi")),
+    ]
+    assert said == [
+        "velathi passes in this tactic window",
+        "velathi passes in every tactic window left in this combat",
+        "the group tactic window asks beasts, velathi",
+        "velathi will not be asked in this combat's tactic windows again",
+    ]
