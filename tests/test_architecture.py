@@ -166,10 +166,6 @@ def test_layers_depend_only_downwards(name: str) -> None:
     assert not violations(LAYERS[name])
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="issue 13 item 3: adapters still import Nataterra's modules directly (being fixed)",
-)
 def test_adapters_use_only_the_kernel_facade_and_registry() -> None:
     assert not violations(LAYERS["adapters"])
 

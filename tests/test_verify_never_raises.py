@@ -122,5 +122,7 @@ def test_verification_returns_a_verdict_for_every_forgery(data: st.DataObject) -
     assert verdict.status in ("valid", "incomplete", "invalid")
     if verdict.status == "invalid":
         assert verdict.failure is not None and verdict.seq is not None and verdict.reason
-    if forged != LOG:
-        assert verdict.status != "valid" or kind == "reencode"
+    if forged != LOG and kind in ("flip", "reorder", "truncate"):
+        # (A header forged with the chain recomputed can be a consistent other game, say
+        # one without a turn limit that ended early; only a published head catches that.)
+        assert verdict.status != "valid"

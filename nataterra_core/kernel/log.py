@@ -42,6 +42,7 @@ __all__ = [
     "check_chain",
     "check_header",
     "line_hash",
+    "receipt_record",
     "split_lines",
 ]
 
@@ -284,3 +285,17 @@ class LogWriter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def receipt_record(data: bytes, receipt: str) -> int | None:
+    """The seq of the line whose SHA-256 is ``receipt`` (a head a player was given after a
+    command), or ``None`` when no line of ``data`` has it.
+
+    With a valid chain, a receipt found at seq ``s`` proves records ``0..s`` are the ones the
+    player saw acknowledged (``docs/TOURNAMENTS.md`` §2).
+    """
+    wanted = receipt.lower()
+    for seq, line in enumerate(split_lines(data).lines):
+        if line_hash(line) == wanted:
+            return seq
+    return None

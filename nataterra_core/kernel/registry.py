@@ -31,7 +31,7 @@ from typing import Any, Protocol
 import attrs
 import msgspec
 
-from .decider import Decider, RulesRef, Setup
+from .decider import Decider, Outcome, RulesRef, Setup
 from .errors import UnsupportedVersion
 from .log import Header
 from .messages import Command, Event
@@ -70,6 +70,9 @@ class Presenter(Protocol):
     def event(self, event: Event) -> str:
         """One sentence for ``event``; never shows hidden information."""
 
+    def outcome(self, outcome: Outcome) -> str:
+        """The result in words (``won by ann (target_reached)``)."""
+
     def view(self, view: Any) -> str:
         """A seat's view as plain text (the board, the players, any combat)."""
 
@@ -96,6 +99,10 @@ class Hooks:
     """Named starting set-ups."""
     positions: Any | None = None
     """A position format: load and dump a described position."""
+    cli_commands: Callable[[], Sequence[Any]] | None = None
+    """The system's own ``nataterra`` sub-commands: typer command functions (registered
+    under their names) or ``typer.Typer`` sub-apps. A function, so the CLI library is
+    imported only by the command line, never by the core."""
 
 
 def _with_random(named: Mapping[str, PlayerFactory]) -> dict[str, PlayerFactory]:

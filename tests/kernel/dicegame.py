@@ -283,6 +283,9 @@ class PigPresenter:
     def event(self, event: Event) -> str:
         return type(event).__name__
 
+    def outcome(self, outcome: Outcome) -> str:
+        return f"{', '.join(outcome.winners) or 'nobody'} won ({outcome.reason})"
+
     def view(self, view: Any) -> str:
         state = view.state
         return ", ".join(f"{s} {n}" for s, n in zip(state.seats, state.scores, strict=True))

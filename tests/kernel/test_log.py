@@ -232,3 +232,22 @@ def test_header_without_kind_is_unreadable() -> None:
 def test_options_must_be_json_safe(value: object) -> None:
     with pytest.raises(ValueError, match="bad option"):
         new_session(1, target=value)
+
+
+def test_a_receipt_names_the_record_it_acknowledged() -> None:
+    from conftest import new_session
+
+    from nataterra_core.kernel.log import receipt_record
+
+    session = new_session(5, target=10)
+    seat = session.acting_seats()[0]
+    session.apply(seat, session.legal_commands(seat)[0])
+    receipt, seq = session.head, len(session.lines) - 1
+    seat = session.acting_seats()[0]
+    session.apply(seat, session.legal_commands(seat)[0])
+    data = session.log_bytes()
+    assert receipt_record(data, receipt) == seq
+    assert receipt_record(data, receipt.upper()) == seq
+    forged = data.replace(session.lines[seq], session.lines[seq].replace(b'"seat"', b'"seat" '))
+    assert receipt_record(forged, receipt) is None
+    assert receipt_record(data, "0" * 64) is None

@@ -178,7 +178,7 @@ def test_the_views_readings_agree_with_the_rules() -> None:
             shown = reading.player_of(view, p.civ)
             for unit in pack.units:
                 assert reading.group_side(ctx, shown, unit) == ctx.group_side(p, unit)[0]
-                assert reading.unit_cost(ctx, shown, unit) == unit_cost(ctx, p, unit)
+                assert unit_cost(ctx, shown, unit) == unit_cost(ctx, p, unit)
             for other in state.seats:
                 assert reading.allied(view, p.civ, other) == allied(state, p.civ, other)
         for effect in per_effects:

@@ -3,7 +3,9 @@ odds`` and ``examples/battle_calculator.py``."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import struct
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -11,7 +13,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from nataterra_adapters.cli import app
+from nataterra_adapters.cli import EXIT_CODES, app
 from typer.testing import CliRunner
 
 from nataterra_core.games.nataterra.battles import (
@@ -260,6 +262,64 @@ def test_cli_odds_tables_and_errors(tmp_path: Path) -> None:
     result = runner.invoke(app, ["odds", str(bad), "--runs", "5"])
     assert result.exit_code == 1
     assert "$.forces[0].count" in result.output
+
+
+def test_cli_odds_log_dir_writes_the_simulated_runs_as_verifiable_logs(tmp_path: Path) -> None:
+    """design.md §3: run i of seed S is the sandbox game with server seed
+    sha256("nataterra-odds-v1" || u64be(S) || u64be(i)); its log verifies like any game's."""
+    runner = CliRunner()
+    path = tmp_path / "skirmish.json"
+    path.write_bytes(encode_battle(SKIRMISH))
+    logs = tmp_path / "logs"
+    args = ["odds", str(path), "--runs", "12", "--seed", "5", "--retreat-below", "0.5"]
+    result = runner.invoke(app, [*args, "--json", "--log-dir", str(logs)])
+    assert result.exit_code == 0, result.output
+    report = msgspec.json.decode(result.stdout.strip().splitlines()[-1], type=OddsReport)
+    names = sorted(p.name for p in logs.iterdir())
+    assert names == sorted(f"skirmish-seed-5-run-{i}.jsonl" for i in range(12))
+    pack = load_pack()
+    policies = {seat: DefaultPolicy(pack, 0.5) for seat in ("velathi", "beasts")}
+    winners: list[str | None] = []
+    for run in range(12):
+        lines = (logs / f"skirmish-seed-5-run-{run}.jsonl").read_bytes().splitlines()
+        assert b'"id":"nataterra-combat-sandbox"' in lines[0]
+        reveal, end = json.loads(lines[-2]), json.loads(lines[-1])
+        assert (reveal["kind"], end["kind"]) == ("reveal", "end")
+        seed = hashlib.sha256(b"nataterra-odds-v1" + struct.pack(">QQ", 5, run)).hexdigest()
+        assert reveal["server_seed"] == seed
+        logged = end["result"]["winners"]
+        simulated = play_battle(SKIRMISH, run, seed=5, policies=policies).result
+        assert simulated is not None
+        assert logged == ([simulated.winner] if simulated.winner else [])
+        winners.append(simulated.winner)
+    assert winners.count("velathi") == report.attacker_wins.count
+    assert winners.count("beasts") == report.defender_wins.count
+    assert 0 < report.attacker_wins.count < 12  # both sides win: a forged winner shows
+    # The same report as without --log-dir: writing logs changes nothing.
+    plain = runner.invoke(app, [*args, "--json"])
+    assert msgspec.json.decode(plain.stdout.strip().splitlines()[-1], type=OddsReport) == report
+
+    every = [str(p) for p in sorted(logs.iterdir())]
+    verified = runner.invoke(app, ["verify", *every])
+    assert verified.exit_code == 0, verified.output
+    assert verified.output.count("INVALID") == 0 and verified.output.count("VALID ") == 12
+
+    # Forge one winner: edit the end record, fix nothing else.
+    victim = logs / "skirmish-seed-5-run-0.jsonl"
+    data = victim.read_bytes()
+    head, _, last = data.rstrip(b"\n").rpartition(b"\n")
+    claimed = json.loads(last)["result"]["winners"]
+    other = [{"velathi": "beasts", "beasts": "velathi"}[w] for w in claimed] or ["velathi"]
+    forged = last.replace(
+        b'"winners":' + json.dumps(claimed, separators=(",", ":")).encode(),
+        b'"winners":' + json.dumps(other, separators=(",", ":")).encode(),
+    )
+    assert forged != last and json.loads(forged)["result"]["winners"] == other
+    victim.write_bytes(head + b"\n" + forged + b"\n")
+    caught = runner.invoke(app, ["verify", *every])
+    assert caught.exit_code in (EXIT_CODES["replay"], EXIT_CODES["chain"]), caught.output
+    assert caught.output.count("\nVALID ") + caught.output.startswith("VALID ") == 11
+    assert "INVALID (replay)" in caught.output or "INVALID (chain)" in caught.output
 
 
 def test_the_example_script_runs() -> None:

@@ -1,4 +1,8 @@
-"""The method table: games held in memory, one secret token per seat.
+"""The method table: games of any registered rule system held in memory, one token per seat.
+
+``game.create`` names the rule system (``rules``, a registry id); everything after that is
+read from its :class:`~nataterra_core.kernel.registry.RuleSystem` record and its decider —
+seats, options, the command union, the seat view — so this module knows no game.
 
 Every game method names the game (``game_id``) and the caller's seat by its token; a view
 or log without a token is a spectator's. Acting methods take ``expected_version`` (the last
@@ -20,12 +24,10 @@ from typing import Annotated, Any, Union
 import msgspec
 
 from nataterra_core import __version__
-from nataterra_core.game import GameSession, new_game, verify_log
-from nataterra_core.games.nataterra.rules.game import RULES
-from nataterra_core.games.nataterra.system import DEFAULT_SEATS
-from nataterra_core.games.nataterra.views import SeatView, seat_view
+from nataterra_core.game import DEFAULT_GAME, GameSession, new_game, verify_log
 from nataterra_core.kernel import Command, CommandRejected, Outcome, Verdict
 from nataterra_core.kernel.dice import check_game_id
+from nataterra_core.kernel.registry import RuleSystem, system, systems
 from nataterra_core.kernel.visibility import LogView, log_view, record_view
 
 from .errors import GameError, GameErrorCode, rejected
@@ -42,14 +44,20 @@ class _Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 
 
 class CreateParams(_Params, frozen=True, kw_only=True):
-    """``game.create``: give ``players`` or ``seats`` (default 2 players)."""
+    """``game.create``: the rule system, ``players`` or ``seats``, and the system's options.
 
-    players: Annotated[int, msgspec.Meta(ge=2, le=4)] | None = None
+    Without ``players`` and ``seats`` the system's smallest default seating is used; without
+    ``options``, its ``default_options``. ``rules`` comes last so positional clients written
+    before it existed keep working.
+    """
+
+    players: Annotated[int, msgspec.Meta(ge=1)] | None = None
     seats: list[str] | None = None
     seed: Seed | None = None
     game_id: str | None = None
     client_seed: str = ""
-    options: dict[str, Any] = msgspec.field(default_factory=dict)
+    options: dict[str, Any] | None = None
+    rules: str = DEFAULT_GAME
 
 
 class SeatParams(_Params, frozen=True, kw_only=True):
@@ -108,10 +116,10 @@ class CreateResult(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class ViewResult(msgspec.Struct, frozen=True, kw_only=True):
-    """A seat's view of the position."""
+    """A seat's view of the position: ``view`` is the system's seat view as plain JSON."""
 
     version: int
-    view: SeatView
+    view: Any
     acting: tuple[str, ...]
     can_undo: bool
     can_redo: bool
@@ -136,8 +144,7 @@ class ActResult(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class LogResult(msgspec.Struct, frozen=True, kw_only=True):
-    """The log as the seat may see it (see
-    :class:`~nataterra_core.games.nataterra.views.LogView`)."""
+    """The log as the seat may see it (see :class:`~nataterra_core.kernel.visibility.LogView`)."""
 
     version: int
     revealed: bool
@@ -148,6 +155,7 @@ class LogResult(msgspec.Struct, frozen=True, kw_only=True):
 
 @dataclass
 class _Game:
+    system: RuleSystem
     session: GameSession
     tokens: dict[str, str]
     # (seat, command_id) -> (what was asked, the answer): successful acts only, since a
@@ -157,6 +165,32 @@ class _Game:
     @property
     def version(self) -> int:
         return len(self.session.lines) - 1
+
+
+def _system(rules_id: str) -> RuleSystem:
+    """The registered system ``rules_id``, or a set-up error naming the known ones."""
+    try:
+        return system(rules_id)
+    except KeyError:
+        known = [record.id for record in systems()]
+        raise GameError(
+            GameErrorCode.SETUP_REJECTED,
+            f"no rule system {rules_id!r} (known: {', '.join(known)})",
+            known_rules=known,
+        ) from None
+
+
+def _describe(record: RuleSystem) -> dict[str, Any]:
+    """A system as ``server.info`` lists it; the options schema is derived from its Struct."""
+    return {
+        "id": record.rules.id,
+        "version": record.rules.version,
+        "title": record.title,
+        "player_counts": list(record.player_counts),
+        "default_seats": {str(n): list(s) for n, s in sorted(record.default_seats.items())},
+        "options_schema": msgspec.json.schema(record.options),
+        "default_options": dict(record.default_options),
+    }
 
 
 @cache
@@ -192,11 +226,14 @@ class Games:
     # -- methods ----------------------------------------------------------------------------
 
     def create(self, params: CreateParams) -> CreateResult:
-        """Start a game; the answer holds every seat's token."""
+        """Start a game of ``params.rules``; the answer holds every seat's token."""
+        record = _system(params.rules)
         if params.players is not None and params.seats is not None:
             raise GameError(GameErrorCode.SETUP_REJECTED, "give players or seats, not both")
-        seats: Sequence[str] = (
-            params.seats if params.seats is not None else DEFAULT_SEATS[params.players or 2]
+        seats: Sequence[str] | int = (
+            params.seats
+            if params.seats is not None
+            else params.players or min(record.default_seats)
         )
         if params.seed is not None and params.seed >= 2**64:
             raise GameError(GameErrorCode.SETUP_REJECTED, "seed must be below 2**64")
@@ -212,7 +249,8 @@ class Games:
         try:
             check_game_id(game_id)
             session = new_game(
-                list(seats),
+                seats if isinstance(seats, int) else list(seats),
+                game=record.id,
                 seed=params.seed,
                 server_seed=server_seed,
                 game_id=game_id,
@@ -221,7 +259,9 @@ class Games:
             )
         except (ValueError, CommandRejected) as exc:
             raise rejected(exc) from exc
-        game = _Game(session, {seat: secrets.token_hex(16) for seat in session.header.seats})
+        game = _Game(
+            record, session, {seat: secrets.token_hex(16) for seat in session.header.seats}
+        )
         self._games[game_id] = game
         return CreateResult(
             game_id=game_id,
@@ -238,7 +278,7 @@ class Games:
         session = game.session
         return ViewResult(
             version=game.version,
-            view=seat_view(session.state, seat),
+            view=msgspec.to_builtins(game.system.seat_view(session.state, seat)),
             acting=tuple(session.acting_seats()),
             can_undo=seat is not None and session.can_undo(seat),
             can_redo=seat is not None and session.can_redo(seat),
@@ -297,11 +337,13 @@ class Games:
         return verify_log(data, expect_head=params.expect_head)
 
     def info(self, params: NoParams) -> dict[str, Any]:
-        """The server, the rule system it runs and its methods."""
+        """The server, every rule system it can run (what ``game.create`` accepts) and its
+        methods."""
         return {
             "server": "nataterra-rpc",
             "version": __version__,
-            "rules": RULES,
+            "default_rules": DEFAULT_GAME,
+            "systems": [_describe(record) for record in systems()],
             "methods": sorted(self.methods()),
         }
 

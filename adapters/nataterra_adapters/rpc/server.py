@@ -108,7 +108,8 @@ def _positive(text: str) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="nataterra-rpc",
-        description="Nataterra games over JSON-RPC 2.0 (stdio by default). See docs/RPC.md.",
+        description="Games of every registered rule system over JSON-RPC 2.0 (stdio by "
+        "default). See docs/RPC.md.",
     )
     parser.add_argument(
         "--framing",

@@ -41,7 +41,7 @@ from nataterra_core.games.nataterra.rules.combat.sandbox import (
     StartBattle,
     battle_option,
 )
-from nataterra_core.kernel import DiceStream, Setup, odds_seed
+from nataterra_core.kernel import Command, DiceStream, Event, LineSink, Session, Setup, odds_seed
 
 __all__ = [
     "CONFIDENCE",
@@ -51,6 +51,7 @@ __all__ = [
     "SideLosses",
     "UnitSurvival",
     "load_battle",
+    "logged_battle",
     "play_battle",
     "simulate",
     "wilson_interval",
@@ -270,6 +271,41 @@ def play_battle(
     event): the battle :func:`simulate` counts as that run."""
     _check_seed(seed)
     return _Runner(battle, pack or load_pack(), policies).play(seed, run)[0]
+
+
+def logged_battle(
+    battle: Battle,
+    run: int = 0,
+    *,
+    seed: int = 0,
+    policies: Mapping[str, CombatPolicy] | None = None,
+    pack: ContentPack | None = None,
+    sink: LineSink | None = None,
+) -> Session[SandboxState, Command, Event]:
+    """Play run ``run`` of ``seed`` as a logged combat-sandbox game, closed (reveal, end).
+
+    The same battle :func:`simulate` counts as that run — the same server seed
+    (``odds_seed(seed, run)``), game id and policies — but through a kernel session, so its
+    log (written line by line to ``sink``) verifies like any game's and lets anyone audit a
+    calculator run with ``nataterra verify``.
+    """
+    _check_seed(seed)
+    runner = _Runner(battle, pack or load_pack(), policies)
+    session: Session[SandboxState, Command, Event] = Session.new(
+        runner.sandbox,
+        seats=(battle.attacker, battle.defender),
+        server_seed=odds_seed(seed, run),
+        game_id=f"odds-{seed}-{run}",
+        options={"battle": battle_option(battle)},
+        sink=sink,
+    )
+    while session.outcome() is None:
+        seat = session.acting_seats()[0]
+        legal = session.legal_commands(seat)
+        combat = session.state.combat
+        session.apply(seat, runner.policies[seat].choose(combat, seat, legal))  # type: ignore[arg-type]
+    session.close()
+    return session
 
 
 # -- many battles -------------------------------------------------------------------------

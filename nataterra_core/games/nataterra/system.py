@@ -7,17 +7,18 @@ view, the presenter and the named players — is declared here once.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from nataterra_core.kernel import Command, Event
-from nataterra_core.kernel.registry import RuleSystem
+from nataterra_core.kernel import Command, Event, Outcome
+from nataterra_core.kernel.registry import Hooks, RuleSystem
 
 from .bots import HeuristicPlayer
 from .content import load_pack
-from .presenter import describe_command, describe_event
+from .presenter import describe_command, describe_event, describe_outcome
 from .rules.combat.sandbox import (
     SANDBOX_RULES,
     Battle,
@@ -53,6 +54,10 @@ class NataterraPresenter:
         """One sentence for an event (never a hidden card or deck order)."""
         return describe_event(event)
 
+    def outcome(self, outcome: Outcome) -> str:
+        """The result in words, with the scores."""
+        return describe_outcome(outcome)
+
     def view(self, view: Any) -> str:
         """A Nataterra seat view, or a sandbox battle view, as text."""
         if isinstance(view, SeatView):
@@ -83,6 +88,13 @@ def _heuristic(seed: int) -> HeuristicPlayer:
     return HeuristicPlayer(seed)
 
 
+def _cli_commands() -> Sequence[Callable[..., Any]]:
+    """``nataterra odds`` and ``nataterra coverage`` (imported here: only the CLI needs typer)."""
+    from .cli_commands import commands
+
+    return commands()
+
+
 NATATERRA = RuleSystem(
     rules=RULES,
     title="Nataterra",
@@ -94,6 +106,7 @@ NATATERRA = RuleSystem(
     presenter=NataterraPresenter(),
     players={"heuristic": _heuristic},
     load_pack=load_pack,
+    hooks=Hooks(cli_commands=_cli_commands),
 )
 """Nataterra (``../shared/rules/nataterra.md``)."""
 

@@ -35,8 +35,9 @@ from nataterra_core.games.nataterra.rules.victory import SwearOath
 from nataterra_core.games.nataterra.views import PlayerView, SeatView
 from nataterra_core.kernel import Command, player_dice
 
+from ..rules.development import unit_cost
 from .movement import MovementPlanner, end_phase
-from .reading import Board, Reading, counted, group_side, player_of, unit_cost
+from .reading import Board, Reading, counted, group_side, player_of
 
 __all__ = ["HeuristicPlayer", "effect_value_per"]
 

@@ -15,7 +15,7 @@ from typing import TypeVar
 from nataterra_core.games.nataterra.content.schema import EffectSpec, GroupSide
 from nataterra_core.games.nataterra.rules.context import Context
 from nataterra_core.games.nataterra.rules.hexmap import Zone
-from nataterra_core.games.nataterra.rules.state import Resources, UnitStack
+from nataterra_core.games.nataterra.rules.state import UnitStack
 from nataterra_core.games.nataterra.rules.tactic_play import zone_passes
 from nataterra_core.games.nataterra.views import PlayerView, SeatView
 from nataterra_core.kernel import DiceStream
@@ -30,7 +30,6 @@ __all__ = [
     "counted",
     "group_side",
     "player_of",
-    "unit_cost",
 ]
 
 T = TypeVar("T")
@@ -51,16 +50,6 @@ Force = tuple[str, str, int]
 def group_side(ctx: Context, player: PlayerView, unit: str) -> GroupSide:
     """The group-card side ``player`` uses for ``unit`` (N-DEV-5; as ``Context.group_side``)."""
     return ctx.pack.units[unit].side("b" if player.sides.get(unit) == "b" else "a")
-
-
-def unit_cost(ctx: Context, player: PlayerView, unit: str) -> Resources:
-    """What recruiting ``unit`` costs ``player`` (as ``development.unit_cost``)."""
-    base = Resources.of(ctx.unit(unit).cost)
-    change = player.cost_mods.get(unit)
-    if change is None:
-        return base
-    total = base + change
-    return Resources(max(0, total.food), max(0, total.wood), max(0, total.metal))
 
 
 def counted(ctx: Context, view: SeatView, spec: EffectSpec) -> int:

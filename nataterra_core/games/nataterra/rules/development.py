@@ -11,8 +11,8 @@ Structures come with their own rules.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Literal
+from collections.abc import Mapping, Sequence
+from typing import Literal, Protocol
 
 import msgspec
 
@@ -117,7 +117,15 @@ COMMANDS: tuple[type[Command], ...] = (Recruit, Research)
 EVENTS: tuple[type[Event], ...] = (Recruited, Researched, TechResolved, BonusResolved)
 
 
-def unit_cost(ctx: Context, player: PlayerState, unit: str) -> Resources:
+class CostChanged(Protocol):
+    """A player's record of its techs' unit-cost changes: its state, or its seat's view of it."""
+
+    @property
+    def cost_mods(self) -> Mapping[str, Resources]:
+        """Cost change per unit type."""
+
+
+def unit_cost(ctx: Context, player: CostChanged, unit: str) -> Resources:
     """What recruiting ``unit`` costs ``player``, with its techs' cost changes (never below 0)."""
     base = Resources.of(ctx.unit(unit).cost)
     change = player.cost_mods.get(unit)

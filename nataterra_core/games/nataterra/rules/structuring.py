@@ -42,7 +42,7 @@ empty hex next to the map; the workers of N-SETUP-5 stand on the base zone from 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable
 from typing import Any, Literal
 
 import msgspec
@@ -53,7 +53,6 @@ from nataterra_core.games.nataterra.content.schema import (
     MapTile,
     Side,
     TerrainSide,
-    rotate_offset,
 )
 from nataterra_core.kernel import (
     Command,
@@ -67,6 +66,7 @@ from nataterra_core.kernel import (
 from nataterra_core.kernel.visibility import PUBLIC, hide_from_others
 
 from . import setup
+from . import structuring_geometry as geometry
 from .context import Context
 from .hexmap import GameMap, Hex, Zone, build_map
 from .map_layout import PlacedModifier, PlacedTile, Structuring, layout_id
@@ -107,13 +107,9 @@ TILES_EACH = 2
 """Map tiles each seat draws (N-MAP-4)."""
 MODIFIERS_EACH = 2
 """Terrain modifiers each seat places (N-MAP-4)."""
-MIN_BARRIER_DISTANCE = 2
-"""A modifier lies at least this many zones from every mountain and lake (N-MAP-4)."""
 
 Task = Literal["shared_tile", "map_tile", "player_tile", "modifier"]
 """What a placement step asks for."""
-
-_BARRIERS = ("mountain", "lake")
 
 
 # -- commands -----------------------------------------------------------------------------
@@ -356,101 +352,6 @@ def acting_seats(state: GameState) -> tuple[str, ...]:
     return () if task is None else (task[1],)
 
 
-# -- geometry -----------------------------------------------------------------------------
-
-
-def _cells(tile: MapTile, at: tuple[int, int], rotation: int) -> tuple[Hex, ...]:
-    return tuple(
-        Hex(q + at[0], r + at[1])
-        for q, r in (rotate_offset(zone.at, rotation) for zone in tile.zones)
-    )
-
-
-def _taken(pack: ContentPack, structuring: Structuring) -> dict[Hex, str]:
-    """Every hex covered by a placed tile, with the kind of its tile."""
-    taken: dict[Hex, str] = {}
-    for placed in structuring.tiles:
-        tile = pack.map_tiles[placed.tile]
-        for cell in _cells(tile, placed.at, placed.rotation):
-            taken[cell] = tile.kind
-    return taken
-
-
-def _placements(
-    tile: MapTile, taken: Mapping[Hex, str], player: bool
-) -> Iterator[tuple[tuple[int, int], int]]:
-    """Every (at, rotation) putting ``tile`` next to the placed tiles without overlap; for
-    a player tile, touching a map tile and neither tile 0 nor a player tile."""
-    border = sorted({n for h in taken for n in h.neighbours() if n not in taken})
-    for rotation in range(6):
-        offsets = [rotate_offset(zone.at, rotation) for zone in tile.zones]
-        anchors = sorted({(b.q - q, b.r - r) for b in border for q, r in offsets})
-        for at in anchors:
-            if _fault(tile, taken, at, rotation, player) is None:
-                yield at, rotation
-
-
-def _fault(
-    tile: MapTile, taken: Mapping[Hex, str], at: tuple[int, int], rotation: int, player: bool
-) -> str | None:
-    """Why ``tile`` may not go at (at, rotation), or ``None`` if it may."""
-    if not 0 <= rotation < 6:
-        return f"rotation {rotation} is not 0..5"
-    cells = _cells(tile, at, rotation)
-    if any(cell in taken for cell in cells):
-        return "it would overlap a placed tile"
-    touched = {taken[n] for cell in cells for n in cell.neighbours() if n in taken}
-    if not touched:
-        return "it must be attached to the tiles already placed"
-    if player:
-        if "map" not in touched:
-            return "a player tile must touch a placed map tile"
-        if "shared" in touched:
-            return "a player tile may not touch tile 0"
-        if "player" in touched:
-            return "a player tile may not touch another player tile"
-    return None
-
-
-def _barriers(game_map: GameMap) -> tuple[Hex, ...]:
-    return tuple(z.hex for z in game_map.zones.values() if z.biome in _BARRIERS)
-
-
-def _near_barrier(at: Hex, barriers: tuple[Hex, ...]) -> bool:
-    return any(at.distance(b) < MIN_BARRIER_DISTANCE for b in barriers)
-
-
-def _modifier_fault(game_map: GameMap, zone: str | None, at: tuple[int, int] | None) -> str | None:
-    """Why a modifier may not go on ``zone`` / at hex ``at``, or ``None`` if it may."""
-    if (zone is None) == (at is None):
-        return "a modifier goes on a zone or on an empty hex, exactly one"
-    if zone is not None:
-        placed = game_map.zones.get(zone)
-        if placed is None:
-            return f"zone {zone!r} is not on the map"
-        if placed.base_owner is not None:
-            return f"zone {zone!r} is a base"
-        if zone == game_map.strategy_zone:
-            return f"zone {zone!r} holds the strategy marker"
-        cell = placed.hex
-    else:
-        assert at is not None
-        cell = Hex(*at)
-        if game_map.zone_at(cell) is not None:
-            return f"hex {at} holds a zone: place the modifier on the zone"
-        if not any(game_map.zone_at(n) is not None for n in cell.neighbours()):
-            return f"hex {at} is not at the edge of the map"
-    if _near_barrier(cell, _barriers(game_map)):
-        return "it must be at least two zones from every mountain and lake"
-    return None
-
-
-def _edge(game_map: GameMap) -> list[Hex]:
-    """The empty hexes next to the map, sorted."""
-    cells = {z.hex for z in game_map.zones.values()}
-    return sorted({n for c in cells for n in c.neighbours() if n not in cells})
-
-
 # -- the legal list -----------------------------------------------------------------------
 
 
@@ -465,31 +366,33 @@ def legal_commands(pack: ContentPack, state: GameState, seat: str) -> list[Comma
         return [PlaceSharedTile(side="a"), PlaceSharedTile(side="b")]
     if kind == "modifier":
         game_map = build_map(pack, state.map_id)
-        barriers = _barriers(game_map)
+        barriers = geometry.barriers(game_map)
         zones = [
             z.id
             for z in game_map.zones.values()
             if z.base_owner is None
             and z.id != game_map.strategy_zone
-            and not _near_barrier(z.hex, barriers)
+            and not geometry.near_barrier(z.hex, barriers)
         ]
-        edge = [(h.q, h.r) for h in _edge(game_map) if not _near_barrier(h, barriers)]
+        edge = [
+            (h.q, h.r) for h in geometry.edge(game_map) if not geometry.near_barrier(h, barriers)
+        ]
         sides: tuple[TerrainSide, ...] = ("mountain", "lake")
         commands: list[Command] = [PlaceModifier(side=s, zone=z) for s in sides for z in zones]
         commands += [PlaceModifier(side=s, at=at) for s in sides for at in edge]
         return commands
-    taken = _taken(pack, structuring)
+    taken = geometry.taken(pack, structuring)
     if kind == "player_tile":
         tile = player_tile(pack, seat)
         assert tile is not None
         return [
             PlacePlayerTile(at=at, rotation=rotation)
-            for at, rotation in _placements(tile, taken, player=True)
+            for at, rotation in geometry.placements(tile, taken, player=True)
         ]
     return [
         AttachMapTile(tile=tile_id, at=at, rotation=rotation)
         for tile_id in sorted(structuring.hands.get(seat, ()))
-        for at, rotation in _placements(pack.map_tiles[tile_id], taken, player=False)
+        for at, rotation in geometry.placements(pack.map_tiles[tile_id], taken, player=False)
     ]
 
 
@@ -530,9 +433,9 @@ def decide(
             raise IllegalCommand(
                 "N-MAP-4", f"{command.tile!r} is not in {seat}'s hand of map tiles"
             )
-        fault = _fault(
+        fault = geometry.fault(
             pack.map_tiles[command.tile],
-            _taken(pack, structuring),
+            geometry.taken(pack, structuring),
             command.at,
             command.rotation,
             player=False,
@@ -545,17 +448,19 @@ def decide(
     elif isinstance(command, PlacePlayerTile):
         own = player_tile(pack, seat)
         assert own is not None  # checked at set-up
-        fault = _fault(own, _taken(pack, structuring), command.at, command.rotation, player=True)
+        fault = geometry.fault(
+            own, geometry.taken(pack, structuring), command.at, command.rotation, player=True
+        )
         if fault is not None:
             raise IllegalCommand("N-MAP-4", f"{own.id} cannot go there: {fault}")
         event = PlayerTilePlaced(seat=seat, tile=own.id, at=command.at, rotation=command.rotation)
     else:
         assert isinstance(command, PlaceModifier)
-        if command.side not in _BARRIERS:
+        if command.side not in geometry.BARRIERS:
             raise IllegalCommand(
                 "N-MAP-4", f"a modifier is a mountain or a lake, not {command.side!r}"
             )
-        fault = _modifier_fault(build_map(pack, state.map_id), command.zone, command.at)
+        fault = geometry.modifier_fault(build_map(pack, state.map_id), command.zone, command.at)
         if fault is not None:
             raise IllegalCommand("N-MAP-4", f"no {command.side} there: {fault}")
         event = ModifierPlaced(seat=seat, side=command.side, zone=command.zone, at=command.at)

@@ -26,13 +26,13 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from nataterra_core.game import decider_for
-from nataterra_core.games.nataterra.content.loader import load_pack, pack_files
-from nataterra_core.games.nataterra.rules.game import RULES
 from nataterra_core.kernel import ContentRef, Decider, Header, RulesRef, Verdict, verify
+from nataterra_core.kernel.registry import systems
 
 __all__ = [
     "EXIT_CODES",
     "ClusterUnavailable",
+    "EngineId",
     "PackBundle",
     "bundle_pack",
     "engine_id",
@@ -74,17 +74,39 @@ def exit_code(verdict: Verdict) -> int:
 
 
 def bundle_pack(directory: Path) -> PackBundle:
-    """The files of the user pack in ``directory`` that its hash covers, with their bytes."""
-    return tuple((rel, path.read_bytes()) for rel, path in pack_files(directory))
+    """The files of the user pack in ``directory`` that its hash covers, with their bytes.
+
+    Content packs are TOML files outside hidden folders (the ``nataterra_core.packs``
+    format, design.md §1); anything else in the folder is not part of the pack.
+    """
+    found = sorted(
+        (path.relative_to(directory).as_posix(), path)
+        for path in directory.rglob("*.toml")
+        if path.is_file() and not any(p.startswith(".") for p in path.relative_to(directory).parts)
+    )
+    return tuple((rel, path.read_bytes()) for rel, path in found)
 
 
-def engine_id() -> tuple[str, int, str]:
-    """The rule system and the provisional pack this process verifies with.
+EngineId = tuple[tuple[str, int, str | None], ...]
+"""Each registered rule system's id, version and own pack's sha256 (``None``: no pack)."""
+
+
+def engine_id() -> EngineId:
+    """The rule systems and their own packs this process verifies with.
 
     Two processes with equal ids give equal verdicts; a cluster worker with another id would
     judge logs by other rules, so :func:`verify_many` refuses such a cluster.
     """
-    return (RULES.id, RULES.version, load_pack().sha256)
+    return tuple(
+        (record.id, record.rules.version, _pack_sha(record.load_pack)) for record in systems()
+    )
+
+
+def _pack_sha(load: Callable[[Path | None], Any] | None) -> str | None:
+    if load is None:
+        return None
+    sha: str = load(None).sha256
+    return sha
 
 
 # -- one log, in whatever process ------------------------------------------------------------
@@ -235,12 +257,17 @@ def _as_verdict(value: object) -> Verdict:
     return value
 
 
+def _as_id(ident: Any) -> EngineId:
+    # A worker's id may come back with lists for tuples (Dask serialises it).
+    return tuple((str(i), int(v), None if sha is None else str(sha)) for i, v, sha in ident)
+
+
 def _check_workers(client: Any) -> None:
     here = engine_id()
     theirs: dict[str, Any] = client.run(engine_id)
     if not theirs:
         raise ClusterUnavailable("the Dask cluster has no workers")
-    other = {address: tuple(ident) for address, ident in theirs.items() if tuple(ident) != here}
+    other = {address: _as_id(ident) for address, ident in theirs.items() if _as_id(ident) != here}
     if other:
         address, ident = next(iter(other.items()))
         raise ClusterUnavailable(

@@ -1,0 +1,168 @@
+"""What every command shares: the consoles, common options, reading a log, checking a pack.
+
+Nothing here knows a game: the rule system comes from ``--game`` (through the registry) or
+from a log's header, and its words from the system's presenter (:mod:`.words`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from nataterra_core.game import decider_for
+from nataterra_core.kernel import (
+    ContentError,
+    Decider,
+    Header,
+    HeaderRefused,
+    LogError,
+    ReadLog,
+    UnknownContent,
+    UnsupportedVersion,
+    read_log,
+    replay_states,
+    split_lines,
+)
+from nataterra_core.kernel.registry import RuleSystem, system, system_for, systems
+
+from .verify_many import EXIT_CODES
+
+__all__ = [
+    "SETUP_FAILED",
+    "ContentOption",
+    "GameOption",
+    "LogArgument",
+    "check_content",
+    "check_content_any",
+    "console",
+    "err_console",
+    "escape",
+    "read",
+    "rule_system",
+    "states",
+]
+
+console = Console()
+err_console = Console(stderr=True)
+"""Progress, warnings and errors: stdout stays the result, fit for a pipe."""
+
+SETUP_FAILED = 1
+"""Exit code when a command cannot run at all (bad content pack, Dask unavailable, …)."""
+
+ContentOption = Annotated[
+    Path | None, typer.Option(help="A user content pack overlaid on the game's own.")
+]
+LogArgument = Annotated[
+    Path, typer.Argument(help="A game log.", exists=True, dir_okay=False, readable=True)
+]
+GameOption = Annotated[
+    str,
+    typer.Option(
+        "--game",
+        help="The rule system (a registered id: "
+        + ", ".join(record.id for record in systems())
+        + ").",
+    ),
+]
+
+
+def escape(text: str) -> str:
+    """``text`` safe to print as rich markup.
+
+    Reasons quote logged values, which may hold ``[...]`` that rich would read as markup.
+    """
+    return text.replace("[", r"\[")
+
+
+def rule_system(game: str) -> RuleSystem:
+    """The registered system ``--game`` names, or a usage error listing the known ones."""
+    try:
+        return system(game)
+    except KeyError as exc:
+        raise typer.BadParameter(str(exc.args[0]), param_hint="--game") from exc
+
+
+def check_content(record: RuleSystem, content: Path | None) -> None:
+    """Load a user pack once up front, so a broken pack is one clear error, not one per log."""
+    if content is None:
+        return
+    if record.load_pack is None:
+        err_console.print(f"[red]{record.id} takes no content pack[/] (--content {content})")
+        raise typer.Exit(SETUP_FAILED)
+    try:
+        record.load_pack(content)
+    except (ContentError, OSError) as exc:
+        err_console.print(f"[red]content pack {content}[/]: {escape(str(exc))}")
+        raise typer.Exit(SETUP_FAILED) from exc
+
+
+def check_content_any(content: Path | None) -> None:
+    """As :func:`check_content` before the logs' systems are known: some system must load it."""
+    if content is None:
+        return
+    loaders = {id(r.load_pack): r for r in systems() if r.load_pack is not None}
+    failure: Exception | None = None
+    for record in loaders.values():
+        try:
+            assert record.load_pack is not None
+            record.load_pack(content)
+            return
+        except (ContentError, OSError) as exc:
+            failure = failure or exc
+    err_console.print(f"[red]content pack {content}[/]: {escape(str(failure or 'no pack'))}")
+    raise typer.Exit(SETUP_FAILED)
+
+
+def read(path: Path, content: Path | None) -> tuple[RuleSystem, ReadLog]:
+    """Read and decode a log for ``show`` and ``replay`` (no verification), with its system.
+
+    A torn tail is skipped with a warning: the records before it are intact, and looking at
+    a crashed game is exactly when one wants them.
+    """
+    data = path.read_bytes()
+    torn = split_lines(data).torn
+    if torn is not None:
+        err_console.print(
+            f"[yellow]warning[/]: {path}: ignoring {len(torn)} bytes after the last newline "
+            "(a torn record)"
+        )
+        data = data[: len(data) - len(torn)]
+    found: list[RuleSystem] = []
+
+    def factory(header: Header) -> Decider[Any, Any, Any]:
+        record = system_for(header)
+        check_content(record, content)
+        found.append(record)
+        return decider_for(header, content)
+
+    try:
+        log = read_log(data, factory)
+    except LogError as exc:
+        log_failed(path, exc)
+    return found[0], log
+
+
+def log_failed(path: Path, exc: LogError) -> NoReturn:
+    """Name why a log cannot be read, and exit with that failure's code."""
+    failure = (
+        "version"
+        if isinstance(exc, UnsupportedVersion)
+        else "content"
+        if isinstance(exc, UnknownContent)
+        else "header"
+        if isinstance(exc, HeaderRefused)
+        else "read"
+    )
+    err_console.print(f"[red]cannot read {path}[/] ({failure}): {escape(str(exc))}")
+    raise typer.Exit(EXIT_CODES[failure]) from exc
+
+
+def states(path: Path, log: ReadLog) -> dict[int, Any]:
+    """The state after each record (undo honoured)."""
+    try:
+        return dict(replay_states(log.decider, log.header, log.records))
+    except LogError as exc:
+        log_failed(path, exc)

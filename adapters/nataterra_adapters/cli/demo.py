@@ -1,0 +1,102 @@
+"""``nataterra demo``: a seeded game between bots, its log written and verified."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.text import Text
+
+from nataterra_core.game import DEFAULT_GAME, verify_log
+from nataterra_core.kernel import LogWriter
+
+from .common import ContentOption, GameOption, check_content, console, rule_system
+from .newgame import (
+    ModeOption,
+    OptionOption,
+    PlayersOption,
+    StructuredOption,
+    check_bot,
+    check_start,
+    game_options,
+    make_bots,
+    play_bots,
+    start,
+)
+from .words import verdict_line
+
+__all__ = ["demo"]
+
+DEMO_TURNS = 100
+"""The turn limit of a demo game (of a system with one) when ``--turns`` is not given."""
+LONGEST_OPTION = 40
+"""Option values longer than this are summarised on the first line (``replay`` shows them)."""
+
+
+def _short(value: object) -> str:
+    text = str(value)
+    return text if len(text) <= LONGEST_OPTION else f"({len(text)} characters)"
+
+
+def demo(
+    game: GameOption = DEFAULT_GAME,
+    seed: Annotated[int, typer.Option(help="Game seed (design.md §3 --seed derivation).")] = 1,
+    out: Annotated[Path, typer.Option(help="Where to write the game's log.")] = Path(
+        "demo-game.jsonl"
+    ),
+    turns: Annotated[
+        int | None,
+        typer.Option(help=f"At most this many player turns (max_turns; {DEMO_TURNS}).", min=1),
+    ] = None,
+    players: PlayersOption = None,
+    content: ContentOption = None,
+    bot: Annotated[
+        str | None,
+        typer.Option(
+            help="A player the game names (every game has random: random legal moves; "
+            "Nataterra's heuristic, its default, plays purposeful seeded bots)."
+        ),
+    ] = None,
+    mode: ModeOption = None,
+    structured: StructuredOption = None,
+    option: OptionOption = None,
+) -> None:
+    """Play a seeded game between bots, write its log and verify it."""
+    record = rule_system(game)
+    check_content(record, content)
+    options = game_options(
+        record,
+        turns=turns,
+        default_turns=DEMO_TURNS,
+        mode=mode,
+        structured=structured,
+        extra=option or (),
+    )
+    check_start(record, players, options, content)
+    chosen = check_bot(record, bot)
+    out.unlink(missing_ok=True)
+    with LogWriter(out) as writer:
+        session = start(
+            record, players, seed=seed, options=options, content=content, sink=writer.write
+        )
+        bots = make_bots(record, chosen, session.header.seats, seed)
+        commands = play_bots(record, session, bots)
+        result = session.close()
+    header = session.header
+    shown = ", ".join(f"{k}={_short(v)}" for k, v in header.options.items()) or "none"
+    console.print(
+        Text.assemble(
+            (record.title, "bold"),
+            f" game, seed {seed}: {', '.join(header.seats)}; options {shown}; "
+            f"{commands} commands by {chosen} players",
+        ),
+        soft_wrap=True,
+    )
+    console.print(Text(record.presenter.view(record.seat_view(session.state, None))))
+    console.print(
+        f"result: {record.presenter.outcome(result)}; log {out} ({len(session.lines)} records)"
+    )
+    console.print(f"head {session.head}")
+    verdict = verify_log(out.read_bytes(), content=content)
+    console.print(verdict_line(str(out), verdict, record.presenter), soft_wrap=True)

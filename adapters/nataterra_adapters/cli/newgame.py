@@ -1,0 +1,184 @@
+"""Starting a game from command-line flags, for any rule system (``demo`` and ``play``).
+
+The flags map onto the system's options schema (``RuleSystem.options``): ``--turns`` sets
+``max_turns``, ``--mode`` sets ``mode`` and ``--structured`` sets ``map_structuring``
+where the schema has them, and ``--option KEY=VALUE`` sets any other option. A flag the
+system has no option for is a usage error, so nothing given is silently dropped.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+import msgspec
+import typer
+
+from nataterra_core.game import GameSession, new_game
+from nataterra_core.kernel import LineSink, Player, play
+from nataterra_core.kernel.registry import OptionsError, RuleSystem
+
+__all__ = [
+    "ModeOption",
+    "OptionOption",
+    "PlayersOption",
+    "StructuredOption",
+    "bot_names",
+    "check_bot",
+    "check_start",
+    "default_bot",
+    "game_options",
+    "make_bots",
+    "play_bots",
+    "start",
+]
+
+PlayersOption = Annotated[
+    int | None,
+    typer.Option(
+        help="Number of players (the game's default seats; default: its smallest count).",
+        min=1,
+    ),
+]
+ModeOption = Annotated[
+    str | None,
+    typer.Option(
+        help="The game's mode option. Nataterra: learning (the default: Battlefield "
+        "Dominance) or advanced (one victory condition per category, N-SETUP-8; 2 to 4 "
+        "players on a map they build, N-MAP-4)."
+    ),
+]
+StructuredOption = Annotated[
+    bool | None,
+    typer.Option(
+        "--structured/--no-structured",
+        help="The players build the map first (Nataterra: N-MAP-4 map structuring); by "
+        "default only in advanced mode (N-SETUP-8), where --no-structured plays the fixed "
+        "advanced map.",
+    ),
+]
+OptionOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option",
+        help="Any other header option as KEY=VALUE (VALUE is JSON, or else a string); repeatable.",
+    ),
+]
+
+
+def _fields(record: RuleSystem) -> dict[str, Any]:
+    """The options schema's fields and their defaults (``msgspec.NODEFAULT``: required)."""
+    return {f.name: f.default for f in msgspec.structs.fields(record.options)}
+
+
+def game_options(
+    record: RuleSystem,
+    *,
+    turns: int | None,
+    default_turns: int,
+    mode: str | None = None,
+    structured: bool | None = None,
+    extra: Sequence[str] = (),
+) -> dict[str, Any]:
+    """The header options the flags ask for, on top of the system's ``default_options``.
+
+    A system with a turn limit always gets one (``default_turns`` unless ``--turns``); a
+    mode equal to the schema's default is left out, as a game created without it would be,
+    so the same game gives the same log bytes either way.
+    """
+    fields = _fields(record)
+    options: dict[str, Any] = dict(record.default_options)
+
+    def needs(field: str, flag: str) -> None:
+        if field not in fields:
+            raise typer.BadParameter(f"{record.id} has no {field} option", param_hint=flag)
+
+    if "max_turns" in fields:
+        options["max_turns"] = default_turns if turns is None else turns
+    elif turns is not None:
+        needs("max_turns", "--turns")
+    if mode is not None:
+        needs("mode", "--mode")
+        if mode != fields["mode"]:
+            options["mode"] = mode
+    if structured is not None:
+        needs("map_structuring", "--structured")
+        options["map_structuring"] = structured
+    for item in extra:
+        key, sep, text = item.partition("=")
+        if not sep or not key:
+            raise typer.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="--option")
+        try:
+            options[key] = json.loads(text)
+        except json.JSONDecodeError:
+            options[key] = text
+    return options
+
+
+def bot_names(record: RuleSystem) -> str:
+    """The system's named players, for help and errors."""
+    return ", ".join(sorted(record.players))
+
+
+def default_bot(record: RuleSystem) -> str:
+    """The system's purposeful bot (``heuristic``) when it has one, else ``random``."""
+    return "heuristic" if "heuristic" in record.players else "random"
+
+
+def check_bot(record: RuleSystem, bot: str | None) -> str:
+    """The player ``--bot`` names (default: :func:`default_bot`); a usage error if the
+    system has no such player."""
+    chosen = bot or default_bot(record)
+    if chosen not in record.players:
+        raise typer.BadParameter(
+            f"{record.id} has no player {chosen!r} (it has {bot_names(record)})",
+            param_hint="--bot",
+        )
+    return chosen
+
+
+def make_bots(record: RuleSystem, bot: str, seats: Sequence[str], seed: int) -> dict[str, Player]:
+    """One ``bot`` (checked by :func:`check_bot`) per seat, seat ``i`` seeded
+    ``seed * 16 + i`` (as ``demo`` always has)."""
+    factory = record.players[bot]
+    return {seat: factory(seed * 16 + i) for i, seat in enumerate(seats)}
+
+
+def play_bots(record: RuleSystem, session: GameSession, bots: Mapping[str, Player]) -> int:
+    """Let the bots play until the game ends; return the commands applied.
+
+    The one place the CLI calls a bot: each gets only its seat's view and legal commands.
+    """
+    return play(session, bots, record.seat_view)
+
+
+def start(
+    record: RuleSystem,
+    players: int | None,
+    *,
+    seed: int,
+    options: Mapping[str, Any],
+    content: Path | None,
+    sink: LineSink | None,
+) -> GameSession:
+    """A new game of ``record``; seats or options the rules refuse are a usage error."""
+    count = min(record.player_counts) if players is None else players
+    try:
+        return new_game(
+            count, game=record.id, seed=seed, options=options, content=content, sink=sink
+        )
+    except OptionsError as exc:
+        raise typer.BadParameter(str(exc)) from exc
+
+
+def check_start(
+    record: RuleSystem, players: int | None, options: Mapping[str, Any], content: Path | None
+) -> None:
+    """Refuse seats or options the rules refuse before a log file is opened."""
+    count = min(record.player_counts) if players is None else players
+    try:
+        record.check(record.decider(content), record.seats(count), options)
+    except OptionsError as exc:
+        raise typer.BadParameter(str(exc)) from exc

@@ -1,0 +1,43 @@
+"""``nataterra replay``: a log's records in words, one line each (fit for grep)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.text import Text
+
+from nataterra_core.kernel import CommandRecord
+
+from .common import ContentOption, LogArgument, console, read, states
+from .words import describe_record
+
+__all__ = ["replay"]
+
+
+def replay(
+    log: LogArgument,
+    start: Annotated[int, typer.Option("--from", help="First record to print.", min=0)] = 0,
+    stop: Annotated[
+        int | None, typer.Option("--to", help="Last record to print (default: the last).")
+    ] = None,
+    content: ContentOption = None,
+) -> None:
+    """Step through LOG: each record's seat, command and events in words (no verification).
+
+    Any registered game: the log's header names it, and its presenter words the commands
+    and events. Deck orders are never printed, so replaying a game still in progress
+    spoils nothing.
+    """
+    record, log_read = read(log, content)
+    states(log, log_read)  # a log whose undo records do not fit fails here, not half-way
+    stop = len(log_read.records) - 1 if stop is None else stop
+    for entry in log_read.records[start : stop + 1]:
+        summary, events = describe_record(record.presenter, entry)
+        events = tuple(e for e in events if e != summary)
+        line = Text.assemble((f"{entry.seq:>5} ", "dim"), summary)
+        if isinstance(entry, CommandRecord):
+            line.stylize("bold", 6, 6 + len(entry.seat))
+        console.print(line, soft_wrap=True)  # one line per record: fit for grep
+        for event in events:
+            console.print(Text(f"        -> {event}"), soft_wrap=True)

@@ -1,0 +1,43 @@
+"""``nataterra show``: the position after any record of a log, as one seat sees it."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.text import Text
+
+from .common import ContentOption, LogArgument, console, read, states
+from .words import describe_record, view_text
+
+__all__ = ["show"]
+
+
+def show(
+    log: LogArgument,
+    at: Annotated[
+        int | None, typer.Option(help="Show the state after this record (default: the last).")
+    ] = None,
+    seat: Annotated[
+        str | None,
+        typer.Option("--as", help="The seat whose view to show (default: a spectator's)."),
+    ] = None,
+    content: ContentOption = None,
+) -> None:
+    """Print the position after a record of LOG as one seat sees it (no verification).
+
+    Any registered game: the log's header names it. Only that seat's view is printed: its
+    own hands, counts of everything hidden.
+    """
+    record, log_read = read(log, content)
+    last = len(log_read.records) - 1
+    seq = last if at is None else at
+    if not 0 <= seq <= last:
+        raise typer.BadParameter(f"the log has records 0 to {last}", param_hint="--at")
+    seats = log_read.header.seats
+    if seat is not None and seat not in seats:
+        raise typer.BadParameter(f"seats are {', '.join(seats)}", param_hint="--as")
+    state = states(log, log_read)[seq]
+    summary, _ = describe_record(record.presenter, log_read.records[seq])
+    console.print(Text(f"{log_read.header.game_id}, after record {seq} of {last}: {summary}"))
+    console.print(view_text(record, state, seat))

@@ -1,0 +1,147 @@
+"""``nataterra verify``: check logs of any registered game and exit with the worst failure.
+
+Each log's header names its rule system, so one run checks Nataterra games and
+combat-sandbox battles alike; :mod:`.verify_many` spreads the work over processes or a
+Dask cluster.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Annotated
+
+import msgspec
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from nataterra_core.kernel import LogError, Verdict
+from nataterra_core.kernel.log import check_header
+from nataterra_core.kernel.registry import Presenter, system_for
+
+from .common import SETUP_FAILED, ContentOption, check_content_any, console, err_console, escape
+from .verify_many import EXIT_CODES, ClusterUnavailable, bundle_pack, exit_code, verify_many
+from .words import verdict_line
+
+__all__ = ["EXIT_HELP", "verify_command"]
+
+EXIT_HELP = (
+    "Exit codes: "
+    + "; ".join(f"{code} {name}" for name, code in sorted(EXIT_CODES.items(), key=lambda i: i[1]))
+    + f"; {SETUP_FAILED} the run could not start or complete. With several logs the highest wins."
+)
+
+
+def verify_command(
+    logs: Annotated[list[Path], typer.Argument(help="Log files to verify.")],
+    expect_head: Annotated[
+        str | None, typer.Option(help="Published head (hex) every log must end in.")
+    ] = None,
+    content: ContentOption = None,
+    workers: Annotated[
+        int, typer.Option(help="Local worker processes (1: verify in this process).", min=1)
+    ] = 1,
+    dask_scheduler: Annotated[
+        str | None,
+        typer.Option(
+            help="Verify on this Dask cluster (tcp://host:8786); needs the cluster extra."
+        ),
+    ] = None,
+    json_lines: Annotated[
+        bool, typer.Option("--json", help="Print one JSON verdict per line instead of text.")
+    ] = False,
+) -> None:
+    """Verify logs: read, chain, seed commitment, re-execution; exit with the worst failure.
+
+    Logs of any registered game (the header names it). One verdict line per log (with the
+    claimed result of a valid one), then a summary.
+    """
+    if workers > 1 and dask_scheduler is not None:
+        raise typer.BadParameter("give --workers or --dask-scheduler, not both")
+    check_content_any(content)
+    verdicts = verify_many(
+        logs,
+        content=bundle_pack(content) if content is not None else None,
+        expect_head=expect_head,
+        workers=workers,
+        scheduler=dask_scheduler,
+    )
+    out = err_console if json_lines else console
+    counts: Counter[str] = Counter()
+    worst = 0
+    try:
+        with _progress() as progress:
+            task = progress.add_task("verifying", total=len(logs))
+            for path, verdict in zip(logs, verdicts, strict=True):
+                code = exit_code(verdict)
+                if json_lines:
+                    typer.echo(_json_line(path, verdict, code))
+                else:
+                    line = verdict_line(str(path), verdict, _presenter(path, verdict))
+                    console.print(line, soft_wrap=True)
+                counts[verdict.failure or verdict.status] += 1
+                worst = max(worst, code)
+                progress.advance(task)
+    except ClusterUnavailable as exc:
+        err_console.print(f"[red]{escape(str(exc))}[/]")
+        raise typer.Exit(SETUP_FAILED) from exc
+    except Exception as exc:  # a worker or the cluster failed mid-run: say so, keep the worst
+        err_console.print(
+            f"[red]verification stopped after {counts.total()} of {len(logs)} logs[/]: "
+            f"{type(exc).__name__}: {escape(str(exc))}"
+        )
+        _print_summary(out, counts, max(worst, SETUP_FAILED))
+        raise typer.Exit(max(worst, SETUP_FAILED)) from exc
+    _print_summary(out, counts, worst)
+    raise typer.Exit(worst)
+
+
+def _presenter(path: Path, verdict: Verdict) -> Presenter | None:
+    """The presenter of a valid log's system, to word its result (its header, read again).
+
+    ``None`` for an invalid log (no result is printed) or a file that changed under us.
+    """
+    if not verdict.valid:
+        return None
+    try:
+        with path.open("rb") as file:
+            return system_for(check_header(file.readline().rstrip(b"\n"))).presenter
+    except (OSError, LogError):
+        return None
+
+
+def _progress() -> Progress:
+    # On a terminal the bar shares stdout with the verdicts, and rich prints them above it;
+    # with stdout piped the bar goes to stderr and stdout gets only results.
+    on_stdout = console.is_terminal
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console if on_stdout else err_console,
+        redirect_stdout=on_stdout,
+        redirect_stderr=on_stdout,
+    )
+
+
+def _json_line(path: Path, verdict: Verdict, code: int) -> str:
+    record = {"log": str(path), "exit_code": code, **msgspec.to_builtins(verdict)}
+    return msgspec.json.encode(record).decode()
+
+
+def _print_summary(out: Console, counts: Counter[str], worst: int) -> None:
+    """A table of logs per verdict class with its exit code, then a one-line total."""
+    if len(counts) > 1 or "valid" not in counts:
+        table = Table("verdict", "logs", "exit code")
+        for name in sorted(counts, key=lambda n: EXIT_CODES[n]):
+            table.add_row(name, str(counts[name]), str(EXIT_CODES[name]))
+        out.print(table)
+    total = counts.total()
+    invalid = total - counts["valid"] - counts["incomplete"]
+    out.print(
+        f"{total} log{'s' if total != 1 else ''}: {counts['valid']} valid, "
+        f"{counts['incomplete']} incomplete, {invalid} invalid; exit code {worst}"
+    )

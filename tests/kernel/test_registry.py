@@ -1,0 +1,92 @@
+"""The rule-system registry: records, lookup by id and by header, and the checks every
+front end relies on."""
+
+from __future__ import annotations
+
+import attrs
+import msgspec
+import pytest
+from dicegame import PIG_SYSTEM
+
+from nataterra_core.game import new_game, verify_log
+from nataterra_core.games.nataterra.bots import RandomPlayer
+from nataterra_core.kernel import UnsupportedVersion, play
+from nataterra_core.kernel.decider import RulesRef
+from nataterra_core.kernel.registry import (
+    OptionsError,
+    RuleSystem,
+    register,
+    system,
+    system_for,
+    systems,
+)
+
+
+def test_the_shipped_systems_and_the_test_game_are_registered() -> None:
+    ids = [record.id for record in systems()]
+    assert ids == sorted(ids)
+    assert {"nataterra", "nataterra-combat-sandbox", "pig"} <= set(ids)
+    assert system("nataterra").player_counts == (2, 3, 4)
+
+
+def test_every_system_offers_the_random_player() -> None:
+    for record in systems():
+        assert "random" in record.players
+    assert "heuristic" in system("nataterra").players
+
+
+def test_an_unknown_id_names_the_known_ones() -> None:
+    with pytest.raises(KeyError, match="nataterra"):
+        system("chess")
+
+
+def test_registering_a_second_system_under_a_taken_id_is_refused() -> None:
+    other = attrs.evolve(PIG_SYSTEM, title="another pig")
+    with pytest.raises(ValueError, match="already registered"):
+        register(other)
+    register(PIG_SYSTEM)  # the same record again is harmless
+
+
+def test_system_for_refuses_an_unknown_system_or_version() -> None:
+    session = new_game(seed=1)
+    header = session.header
+    assert system_for(header).id == "nataterra"
+    for rules in (RulesRef(id="go", version=1), RulesRef(id="nataterra", version=999)):
+        with pytest.raises(UnsupportedVersion):
+            system_for(msgspec.structs.replace(header, rules=rules))
+
+
+@pytest.mark.parametrize(
+    ("seats", "options", "match"),
+    [
+        (5, {}, "2 to 4 players"),
+        (("velathi", "velathi"), {}, "distinct"),
+        (2, {"max_turns": "ten"}, "Expected `int`"),
+        (2, {"unheard_of": True}, "unknown options"),
+        (2, {"max_turns": -3}, "N-WIN-6"),
+    ],
+)
+def test_creation_checks_seats_and_options_through_the_record(
+    seats: object, options: dict[str, object], match: str
+) -> None:
+    with pytest.raises(OptionsError, match=match):
+        new_game(seats, seed=1, options=options)  # type: ignore[arg-type]
+
+
+def test_a_sandbox_battle_is_a_game_like_any_other() -> None:
+    session = new_game(game="nataterra-combat-sandbox", seed=3)  # the standard battle
+    record = system("nataterra-combat-sandbox")
+    bots = {seat: RandomPlayer(i) for i, seat in enumerate(session.header.seats)}
+    play(session, bots, record.seat_view)
+    assert session.outcome() is not None
+    session.close()
+    verdict = verify_log(session.log_bytes())
+    assert verdict and verdict.result == session.outcome()
+    text = record.presenter.view(record.seat_view(session.state, None))
+    assert text.startswith("battle: velathi attacks beasts")
+
+
+def test_the_records_are_frozen() -> None:
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        system("nataterra").title = "changed"  # type: ignore[misc]
+    assert isinstance(system("nataterra"), RuleSystem)
