@@ -256,8 +256,8 @@ def test_views_and_legal_lists_ignore_other_seats_hidden_information(
     rules_id: str, seed: int
 ) -> None:
     """Hands re-dealt and decks reordered behind a seat's back change neither its view nor
-    the decision (who acts, and its legal list). Nataterra's combat tactic windows are left
-    to the strict expected failure below (issue 14 item 4)."""
+    the decision (who acts, and its legal list), in Nataterra's combat tactic windows too
+    (N-COMBAT-9's ruling, issue 14 item 4)."""
     record = _system(rules_id)
     session = _start(record, seed)
     rng = random.Random(seed)
@@ -265,8 +265,6 @@ def test_views_and_legal_lists_ignore_other_seats_hidden_information(
     while session.outcome() is None:
         state = session.state
         for seat in session.header.seats:
-            if rules_id == "nataterra" and _nataterra_window(state):
-                continue
             twin = PERTURB_HIDDEN[rules_id](state, seat, rng)
             assert twin != state or not any(p.tech_deck for p in state.players)
             assert record.seat_view(twin, seat) == record.seat_view(state, seat)
@@ -280,11 +278,6 @@ def test_views_and_legal_lists_ignore_other_seats_hidden_information(
     assert checked > 20
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 14 item 4: a tactic window asks only the seats holding a card that fits it, "
-    "so acting lists and legal lists reveal hand contents (N-COMBAT-9's ruling fixes it)",
-)
 def test_N_COMBAT_9_tactic_windows_do_not_reveal_hands() -> None:
     """The conformance clause for Nataterra's tactic windows: heuristic games with three
     tactic cards dealt to each hand, every combat state perturbed behind each seat's back."""

@@ -189,7 +189,7 @@ def test_N_COMBAT_8_every_biome_card_effect_plays(card_id: str) -> None:
     elif kind == "discard_tactic":
         assert {e.seat for e in fight.of(m.TacticDiscarded)} == set(holders)  # type: ignore[attr-defined]
     elif kind == "no_tactics_at_start":
-        windows = [e for e in opening if isinstance(e, m.WindowOpened)]
+        windows = [e for e in opening if isinstance(e, m.WindowOpened) and e.window == "before"]
         assert all(not set(w.seats) & set(holders) for w in windows)
     elif kind == "move_after_win":
         assert fight.combat.winner == holder
@@ -282,8 +282,11 @@ def test_N_COMBAT_9_before_combat_window_asks_attacker_first_once_each() -> None
         choose=play_first("before", "beasts"),
     )
     windows = [e for e in fight.before(m.CombatOpened) if isinstance(e, m.WindowOpened)]
-    assert [(w.window, w.seats) for w in windows] == [("before", ("velathi", "beasts"))]
-    resolved = [e for e in fight.events if isinstance(e, m.ChoiceResolved)][:2]
+    assert [(w.window, w.seats) for w in windows] == [
+        ("setup", ("velathi", "beasts")),  # every holder is asked, nothing fits there
+        ("before", ("velathi", "beasts")),
+    ]
+    resolved = [e for e in fight.events if isinstance(e, m.ChoiceResolved)][2:4]
     assert [(e.seat, e.declined) for e in resolved] == [("velathi", True), ("beasts", False)]
     played = fight.of(m.TacticPlayed)[0]
     assert (played.seat, played.card) == ("beasts", "keep_searching")  # type: ignore[attr-defined]
@@ -291,15 +294,81 @@ def test_N_COMBAT_9_before_combat_window_asks_attacker_first_once_each() -> None
     assert smite and smite[0].amount == 2  # type: ignore[attr-defined]
 
 
-def test_N_COMBAT_9_no_window_without_a_playable_option() -> None:
+def test_N_COMBAT_9_every_holder_is_asked_though_nothing_fits() -> None:
+    # The ruling: hand sizes decide who is asked, so a window never tells what a hand holds.
     fight = CardFight(
         {"velathi": start_units("velathi"), "beasts": start_units("beasts")},
         attacker="velathi",
         defender="beasts",
-        hands={"velathi": ["home_advantage"], "beasts": []},  # after-combat only
+        hands={"velathi": ["home_advantage"], "beasts": []},  # a combat option, no ↑↑↑
     )
     before = [e for e in fight.before(m.CombatOpened) if isinstance(e, m.WindowOpened)]
-    assert before == []
+    assert [(w.window, w.seats) for w in before] == [
+        ("setup", ("velathi",)),
+        ("before", ("velathi",)),
+    ]
+    windows_asked = [(who, o) for who, o in fight.asked if m.StandingPass() in o]
+    assert windows_asked[:2] == [("velathi", [m.PassTactics(), m.StandingPass()])] * 2
+    windows = fight.of(m.WindowOpened)
+    assert all(w.seats == ("velathi",) for w in windows)  # type: ignore[attr-defined]
+    assert any(w.window == "group" for w in windows)  # type: ignore[attr-defined]
+
+
+def standing_pass_for(seat: str) -> Chooser:
+    """``seat`` gives a standing pass the first time a window asks it."""
+
+    def choose(combat: Combat, who: str, options: Sequence[Command]) -> Command | None:
+        return m.StandingPass() if who == seat and m.StandingPass() in options else None
+
+    return choose
+
+
+def test_N_COMBAT_9_a_standing_pass_answers_every_later_window() -> None:
+    fight = CardFight(
+        {"velathi": start_units("velathi"), "beasts": start_units("beasts")},
+        attacker="velathi",
+        defender="beasts",
+        hands={"velathi": ["deadly_cut", "home_advantage"], "beasts": ["keep_searching"]},
+        choose=standing_pass_for("velathi"),
+    )
+    (given,) = fight.of(m.StandingPassGiven)
+    assert given.seat == "velathi"  # type: ignore[attr-defined]
+    later = fight.events[fight.events.index(given) :]
+    windows = [e for e in later if isinstance(e, m.WindowOpened)]
+    assert windows and all("velathi" not in w.seats for w in windows)
+    asked = [who for who, options in fight.asked if m.StandingPass() in options]
+    assert asked.count("velathi") == 1
+    assert fight.combat.hands["velathi"] == ("deadly_cut", "home_advantage")  # nothing played
+    assert fight.combat.standing_passes == ("velathi",)
+
+
+def test_N_COMBAT_9_no_window_once_every_holder_gave_a_standing_pass() -> None:
+    # Nobody left to ask: groups activate as without cards (no GroupActivated record).
+    fight = CardFight(
+        {"velathi": start_units("velathi"), "beasts": start_units("beasts")},
+        attacker="velathi",
+        defender="beasts",
+        hands={"velathi": ["deadly_cut"], "beasts": []},
+        choose=standing_pass_for("velathi"),
+    )
+    given = fight.of(m.StandingPassGiven)[0]
+    later = fight.events[fight.events.index(given) :]
+    assert not [e for e in later if isinstance(e, m.WindowOpened)]
+    assert not [e for e in later if isinstance(e, m.GroupActivated)]
+
+
+def test_N_COMBAT_9_default_policy_gives_a_standing_pass_with_no_combat_card() -> None:
+    # too_many has resource and development options only: nothing for any window; the
+    # beasts' after-combat card keeps them asked (and the last window needs no standing pass).
+    fight = CardFight(
+        {"velathi": start_units("velathi"), "beasts": start_units("beasts")},
+        attacker="velathi",
+        defender="beasts",
+        hands={"velathi": ["too_many"], "beasts": ["home_advantage"]},
+    )
+    assert [e.seat for e in fight.of(m.StandingPassGiven)] == ["velathi"]  # type: ignore[attr-defined]
+    asked = [who for who, options in fight.asked if m.StandingPass() in options]
+    assert asked.count("velathi") == 1 and asked.count("beasts") > 2  # beasts may play later
 
 
 def test_N_CIV_2_stoneskin_on_a_before_combat_option() -> None:
@@ -600,3 +669,21 @@ def test_N_ABL_7_joining_one_stack_twice_keeps_every_unit() -> None:
     group = state.combat.groups[-1]
     assert (group.unit, group.units, group.origin) == ("disciple", 3, "z20")
     assert sum(f.count for f in state.combat.reserve if f.origin == "z20") == 0
+
+
+def test_N_COMBAT_9_window_messages_have_sentences() -> None:
+    # play and replay print the windows in words, never by the fallback tag.
+    from nataterra_core.games.nataterra.presenter import describe_command, describe_event
+
+    said = [
+        describe_command(m.PassTactics(), "velathi"),
+        describe_command(m.StandingPass(), "velathi"),
+        describe_event(m.WindowOpened(window="group", seats=("beasts", "velathi"))),
+        describe_event(m.StandingPassGiven(seat="velathi")),
+    ]
+    assert said == [
+        "velathi passes in this tactic window",
+        "velathi passes in every tactic window left in this combat",
+        "the group tactic window asks beasts, velathi",
+        "velathi will not be asked in this combat's tactic windows again",
+    ]

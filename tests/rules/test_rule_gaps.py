@@ -262,7 +262,7 @@ def test_N_COMBAT_11a_heal_resolves_after_the_window_and_before_the_action() -> 
         hands={"beasts": ("fearless",)},
     )
     fight.combat = msgspec.structs.replace(fight.combat, sides={"beasts": {"orc": "b"}})
-    while fight.combat.stage == "deploy":
+    while fight.combat.stage in ("deploy", "effects"):  # deploying, and passing (N-COMBAT-9)
         fight.decide(fight.pending[1][0])
     orcs, zealot = fight.group("beasts", "orc"), fight.group("velathi", "zealot")
     assert orcs.heal == 2
@@ -847,9 +847,10 @@ def test_N_TAC_1a_a_down_arrow_option_lapses_when_its_condition_fails() -> None:
         [("velathi", "hunter", 1), ("beasts", "orc", 3)],
         hands={"velathi": ("home_advantage",)},
     )
-    while fight.combat.stage == "deploy":
+    played = m.PlayTactic(card="home_advantage", option=0)
+    while played not in fight.pending[1]:  # deploying, and passing where it does not fit
         fight.decide(fight.pending[1][0])
-    fight.decide(m.PlayTactic(card="home_advantage", option=0))
+    fight.decide(played)
     while fight.combat.stage != "end":
         options = fight.pending[1]
         choice = m.Retreat(retreat=False) if m.Retreat(retreat=False) in options else options[0]

@@ -17,7 +17,13 @@ from typing import Any
 
 import msgspec
 
-from nataterra_core.games.nataterra.rules.combat.messages import PlayTactic
+from nataterra_core.games.nataterra.rules.combat.messages import (
+    PassTactics,
+    PlayTactic,
+    StandingPass,
+    StandingPassGiven,
+    WindowOpened,
+)
 from nataterra_core.games.nataterra.rules.movement import MoveUnits, UnitsMoved
 from nataterra_core.games.nataterra.rules.resources import ResourcesGathered
 from nataterra_core.games.nataterra.rules.setup import (
@@ -150,6 +156,16 @@ def _(command: PlayTactic, seat: str | None = None) -> str:
     }
     extra = ", ".join(f"{k} {v}" for k, v in chosen.items() if v is not None)
     return f"{who} option {command.option + 1} of {command.card}" + (f" ({extra})" if extra else "")
+
+
+@describe_command.register
+def _(command: PassTactics, seat: str | None = None) -> str:
+    return f"{seat or 'the player'} passes in this tactic window"
+
+
+@describe_command.register
+def _(command: StandingPass, seat: str | None = None) -> str:
+    return f"{seat or 'the player'} passes in every tactic window left in this combat"
 
 
 # Map structuring (N-MAP-4): the command and its event read alike.
@@ -336,6 +352,19 @@ def _(event: CubeScored) -> str:
 @describe_event.register
 def _(event: OathSworn) -> str:
     return f"{event.seat} swears the Oath of Asha and pays {resources_text(event.paid)}"
+
+
+# Combat tactic windows (N-COMBAT-9): who is asked shows hand sizes, never hand contents.
+
+
+@describe_event.register
+def _(event: WindowOpened) -> str:
+    return f"the {event.window} tactic window asks {', '.join(event.seats)}"
+
+
+@describe_event.register
+def _(event: StandingPassGiven) -> str:
+    return f"{event.seat} will not be asked in this combat's tactic windows again"
 
 
 # -- results and records ----------------------------------------------------------------------

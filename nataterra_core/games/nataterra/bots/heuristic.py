@@ -58,7 +58,9 @@ class HeuristicPlayer(MovementPlanner):
       next door.
     * **Combat**: :class:`~nataterra_core.games.nataterra.rules.combat.policies.DefaultPolicy`
       with a retreat threshold, except that it never retreats from its own base (that loses it);
-      the policy also plays the combat tactic options it rates worth their card.
+      the policy also plays the combat tactic options it rates worth their card, and gives a
+      standing pass (N-COMBAT-9) once no card in its own hand fits a window still to come
+      (it reads its own view: the other seats' hands are not in it).
     * **Map structuring** (N-MAP-4): keeps the map compact. Tile 0 shows the side with
       more resources; a tile goes where it shares the most edges with the placed zones;
       the player tile likewise, its base as near tile 0's centre as that allows; a terrain

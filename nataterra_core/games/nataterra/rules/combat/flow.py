@@ -58,7 +58,6 @@ from .messages import (
     Healed,
     HealGroup,
     InjuryResolved,
-    PassTactics,
     PayInjury,
     RedirectBiome,
     Reroll,
@@ -556,10 +555,10 @@ def _decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | Non
             return None
     if combat.pending:
         seat, choice = combat.pending[0]
-        if choice.startswith("tactic_"):
-            window = choice.removeprefix("tactic_")
-            plays = tactics.playable(env, combat, seat, window)
-            return (seat, [*plays, PassTactics()]) if plays else None
+        if choice.startswith("tactic_"):  # N-COMBAT-9: asked while holding a card at all
+            if not combat.hands.get(seat):  # its hand emptied since the window opened
+                return None
+            return seat, tactics.window_options(env, combat, seat, choice.removeprefix("tactic_"))
         if choice == "strategise":
             joins = [
                 Strategise(unit=unit, origin=origin, count=k)
@@ -878,9 +877,9 @@ def _strategists(env: CombatEnv, combat: Combat) -> tuple[str, ...]:
 
 def _activate(env: CombatEnv, combat: Combat, group: Group) -> tuple[Event, ...]:
     """N-COMBAT-10/11: ``group`` becomes active; the per-group tactic window opens for the
-    players holding a playable option, the group's owner first."""
+    players holding a tactic card (N-COMBAT-9's ruling), the group's owner first."""
     activated = GroupActivated(group=group.id)
-    if not any(combat.hands.values()):  # nobody holds a card: no window (hot path)
+    if not combat.hands or not combat.asks_windows():  # nobody to ask: no window (hot path)
         return (activated,)
     order = (group.owner, *(s for s in combat.seats if s != group.owner))
     active = env.fold(combat, activated)  # active-group options need the group active

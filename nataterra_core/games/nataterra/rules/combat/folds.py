@@ -55,6 +55,7 @@ from .messages import (
     RoundEffectsResolved,
     RoundEnded,
     SpiritsEmbraced,
+    StandingPassGiven,
     StoneskinHardened,
     StrategiseGranted,
     StrategiseJoined,
@@ -379,6 +380,13 @@ def _window_opened(pack: ContentPack, combat: Combat, event: WindowOpened) -> Co
     return _replace(combat, pending=(*combat.pending, *asks), **flags.get(event.window, {}))
 
 
+def _standing_pass(pack: ContentPack, combat: Combat, event: StandingPassGiven) -> Combat:
+    """N-COMBAT-9: no later window asks the seat (nor a window already queued)."""
+    seat = event.seat
+    pending = tuple(p for p in combat.pending if p[0] != seat or not p[1].startswith("tactic_"))
+    return _replace(combat, standing_passes=(*combat.standing_passes, seat), pending=pending)
+
+
 def _hand_without(combat: Combat, seat: str, card: str) -> dict[str, tuple[str, ...]]:
     hand = list(combat.hands.get(seat, ()))
     if card in hand:
@@ -539,14 +547,14 @@ def _lone_candidate(
     combat: Combat, groups: tuple[Group, ...] | None = None, *, standing: bool = False
 ) -> Group | None:
     """The group to make active next when the rules leave nothing to choose (N-COMBAT-10):
-    one group may act, both sides stand, no choice is pending, and nobody holds a tactic
-    card (so no per-group window can open). The log then records no ``GroupActivated``: it
-    records choices and chance, and what follows from them alone is folded. ``groups``: the
+    one group may act, both sides stand, no choice is pending, and nobody who holds a
+    tactic card is still asked (so no per-group window can open, N-COMBAT-9). The log then
+    records no ``GroupActivated``: it records choices and chance, and what follows from
+    them alone is folded. ``groups``: the
     groups a fold is about to give the combat; ``standing``: both sides are known to stand."""
     if combat.pending or not (standing or combat.both_standing()):
         return None
-    hands = combat.hands
-    if hands and any(hands.values()):
+    if combat.hands and combat.asks_windows():
         return None
     candidates = pick_candidates(combat, groups)
     return candidates[0] if len(candidates) == 1 else None
@@ -789,6 +797,7 @@ FOLDS: dict[type[Event], Callable[[ContentPack, Combat, Any], Combat]] = {
     TacticCardDrawn: _drawn,
     ResourcesGained: _gained,
     WindowOpened: _window_opened,
+    StandingPassGiven: _standing_pass,
     TacticPlayed: _tactic_played,
     DeferredResolved: _deferred_resolved,
     StoneskinHardened: _stoneskin,

@@ -259,6 +259,14 @@ class PassTactics(Command, frozen=True, tag="pass_tactics.v1"):
     visibility = PUBLIC
 
 
+class StandingPass(Command, frozen=True, tag="pass_windows.v1"):
+    """Pass in this tactic window and every later one of this combat (N-COMBAT-9's ruling):
+    those windows then go on without asking you, so a hand with nothing to play costs no
+    decisions, and since every holder of a card is asked, giving it reveals nothing."""
+
+    visibility = PUBLIC
+
+
 COMMANDS: tuple[type[Command], ...] = (
     Strategise,
     StrategiseDone,
@@ -272,6 +280,7 @@ COMMANDS: tuple[type[Command], ...] = (
     FinishMoves,
     PlayTactic,
     PassTactics,
+    StandingPass,
     DeployGroup,
     ChooseGroup,
     HealGroup,
@@ -482,13 +491,23 @@ class ChoiceResolved(Event, frozen=True, tag="choice_resolved.v1"):
 
 
 class WindowOpened(Event, frozen=True, tag="window_opened.v1"):
-    """A tactic window (``before``, ``group`` or ``after``) asks ``seats`` in this order,
-    each once (N-COMBAT-9/11/27); only seats holding a playable option are asked."""
+    """A tactic window (``setup``, ``before``, ``group`` or ``after``) asks ``seats`` in this
+    order, each once (N-COMBAT-9/11/27): every seat holding a tactic card that has not given
+    a standing pass, whether or not a card fits (hand sizes are public, contents are not)."""
 
     visibility = PUBLIC
 
     window: str
     seats: tuple[str, ...]
+
+
+class StandingPassGiven(Event, frozen=True, tag="standing_pass_given.v1"):
+    """``seat`` passes in every later tactic window of this combat (N-COMBAT-9): no window
+    asks it again until the combat ends."""
+
+    visibility = PUBLIC
+
+    seat: str
 
 
 class TacticPlayed(Event, frozen=True, tag="tactic_played.v1"):
@@ -820,6 +839,7 @@ EVENTS: tuple[type[Event], ...] = (
     PlayerChosen,
     ChoiceResolved,
     WindowOpened,
+    StandingPassGiven,
     TacticPlayed,
     DeferredResolved,
     StoneskinHardened,

@@ -256,7 +256,8 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
     pairs asked before anything else; ``flare`` tracks the Naga's flare during the combat;
     ``ambush`` the units that leave when it ends; ``movable`` the winner's units Quick
     Gains may still move. ``deferred`` holds after-combat tactic options played during the
-    combat (seat, card, option, target); the window flags say those windows have opened.
+    combat (seat, card, option, target); the window flags say those windows have opened;
+    ``standing_passes`` lists the seats no later window of this combat asks (N-COMBAT-9).
     ``hands`` follows each side's tactic hand through the combat (hidden information: player
     views show a seat only its own). ``joined`` lists the units that joined by Strategise.
     ``killed`` and ``injured`` count units lost per owner (only direct kills score,
@@ -305,6 +306,7 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
     after_window: bool = False
     deferred: tuple[tuple[str, str, int, int | None], ...] = ()
     hands: dict[str, tuple[str, ...]] = msgspec.field(default_factory=dict)
+    standing_passes: tuple[str, ...] = ()
     strategise_offered: bool = False
     joined: tuple[Force, ...] = ()
     movable: tuple[tuple[str, int], ...] = ()
@@ -352,6 +354,16 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
         if not self.allies:  # two players: asked at every step of the flow
             return (self.attacker, self.defender)
         return (*self.seats_of(self.attacker), *self.seats_of(self.defender))
+
+    def asks_windows(self) -> bool:
+        """Whether a tactic window could ask anyone: some seat holds a card and has not given
+        a standing pass (N-COMBAT-9). Decided on hand sizes, which are public; when it is
+        false no window opens and groups activate without a record of it (the hot path)."""
+        hands = self.hands
+        if not hands:
+            return False
+        passed = self.standing_passes
+        return any(cards and seat not in passed for seat, cards in hands.items())
 
     def groups_of(self, owner: str) -> list[Group]:
         """``owner``'s groups still on the board."""

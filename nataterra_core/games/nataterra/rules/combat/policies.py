@@ -4,7 +4,8 @@ A policy sees the combat and the legal commands of the pending decision and retu
 of them. :class:`DefaultPolicy` is a sensible, cheap player: large groups, attacks on the
 target closest to dying, Heal on the most damaged group, a re-roll of bad faces, armor
 claimed, fees paid, (by default) no retreat, and in a tactic window the option that
-:func:`option_value` rates best, if it rates it worth its card.
+:func:`option_value` rates best, if it rates it worth its card; else a pass, or a standing
+pass (N-COMBAT-9) once no card in its own hand can fit a window still to come.
 """
 
 from __future__ import annotations
@@ -27,9 +28,11 @@ from .messages import (
     Reroll,
     Retreat,
     RetreatUnits,
+    StandingPass,
     Support,
 )
 from .model import Combat
+from .tactics import later_windows
 
 __all__ = ["CARD_WORTH", "CombatPolicy", "DefaultPolicy", "effect_value", "option_value"]
 
@@ -58,6 +61,9 @@ _PER_POINT = {
     "build_structure": 3.0,
     "unlock_structure": 2.0,
 }
+
+
+_STANDING_PASS = StandingPass()
 
 
 class CombatPolicy(Protocol):
@@ -141,7 +147,25 @@ class DefaultPolicy:
                 best = (value, command)
         if best is not None and best[0] > CARD_WORTH:
             return best[1]
+        # N-COMBAT-9: when no card in hand fits a window still to come, stop being asked
+        # (in the last window, after the combat, a plain pass says as much).
+        if (
+            _STANDING_PASS in options
+            and not combat.after_window
+            and not self._playable_later(combat, seat)
+        ):
+            return _STANDING_PASS
         return next((c for c in options if isinstance(c, PassTactics)), options[-1])
+
+    def _playable_later(self, combat: Combat, seat: str) -> bool:
+        """Whether a card in ``seat``'s own hand fits a window still to come (see
+        :func:`~.tactics.playable_later`; only option windows are read, no pack needed)."""
+        later = later_windows(combat, seat)
+        return any(
+            option.window in later
+            for card in combat.hands.get(seat, ())
+            for option in self._options[card]
+        )
 
     def _action(self, combat: Combat, seat: str, options: Sequence[Command]) -> Command:
         """Attack the enemy group closest to dying (the first such), else support the ally
@@ -178,6 +202,7 @@ _CHOOSERS: dict[
     Retreat: DefaultPolicy._retreat,
     PlayTactic: DefaultPolicy._tactic,
     PassTactics: DefaultPolicy._tactic,
+    StandingPass: DefaultPolicy._tactic,
     DeployGroup: DefaultPolicy._deploy,
     HealGroup: DefaultPolicy._heal,
     Reroll: DefaultPolicy._reroll,

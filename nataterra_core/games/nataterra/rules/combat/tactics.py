@@ -1,9 +1,12 @@
 """Tactic windows in combat (N-COMBAT-9, N-COMBAT-11, N-COMBAT-27, N-TAC-1/1a/2, N-CIV-2).
 
-A window asks each involved player at most once, in a fixed order, and only players who
-hold a playable option: at the start of the combat, in the set-up (the options played "at
-the start of the combat"), before the first round (attackers first), before each active
-group acts (its owner first), and after the combat (defenders first). Playing an option
+A window asks each involved player at most once, in a fixed order: at the start of the
+combat, in the set-up (the options played "at the start of the combat"), before the first
+round (attackers first), before each active group acts (its owner first), and after the
+combat (defenders first). **Ruling** (N-COMBAT-9, hidden information): it asks every
+player who holds a tactic card, whether or not a card fits, so who is asked depends on hand
+sizes (public) and never on hand contents; a player with nothing playable may only pass. A
+standing pass answers that player's later windows of the combat without asking. Playing an option
 discards the card and pays its cost; after-combat options (↓↓↓) played during the combat
 wait and resolve when it ends, if their condition holds. Options on "the active group" are
 playable only by that group's owner (**Ruling**: an option never helps an enemy group).
@@ -15,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from nataterra_core.games.nataterra.content.schema import TacticOption
+from nataterra_core.games.nataterra.content.schema import ContentPack, TacticOption
 from nataterra_core.kernel import Command, DiceStream, Event
 
 from ..stock import Resources
@@ -25,6 +28,8 @@ from .messages import (
     DeferredResolved,
     PassTactics,
     PlayTactic,
+    StandingPass,
+    StandingPassGiven,
     StoneskinHardened,
     TacticPlayed,
     WindowOpened,
@@ -34,10 +39,13 @@ from .model import Combat
 __all__ = [
     "STONESKIN_ARMOR",
     "TacticEnv",
+    "later_windows",
     "open_window",
     "play_events",
     "playable",
+    "playable_later",
     "resolve_deferred",
+    "window_options",
 ]
 
 STONESKIN_ARMOR = 1  # N-CIV-2
@@ -105,15 +113,56 @@ def playable(env: TacticEnv, combat: Combat, seat: str, window: str) -> list[Com
     return commands
 
 
+_PASSES: tuple[Command, ...] = (PassTactics(), StandingPass())
+
+
+def window_options(env: TacticEnv, combat: Combat, seat: str, window: str) -> list[Command]:
+    """What ``seat``, asked in ``window``, may send: its playable options, a pass and a
+    standing pass (only the passes when nothing fits: N-COMBAT-9's ruling)."""
+    return [*playable(env, combat, seat, window), *_PASSES]
+
+
 def open_window(
     env: TacticEnv, combat: Combat, window: str, order: tuple[str, ...]
 ) -> tuple[Event, ...]:
-    """Open ``window`` for the seats of ``order`` that hold a playable option (if any)."""
-    if not any(combat.hands.values()):  # nobody holds a card: the common case, kept cheap
+    """Open ``window`` for the seats of ``order`` that hold a tactic card and have not given
+    a standing pass (N-COMBAT-9's ruling: hand sizes decide, never what the cards are)."""
+    hands = combat.hands
+    if not hands or not combat.asks_windows():  # nobody to ask: the common case, kept cheap
         return ()
     barred = combat.no_opening_tactics if window == "before" else ()
-    seats = tuple(s for s in order if s not in barred and playable(env, combat, s, window))
+    passed = combat.standing_passes
+    seats = tuple(s for s in order if hands.get(s) and s not in barred and s not in passed)
     return (WindowOpened(window=window, seats=seats),) if seats else ()
+
+
+def later_windows(combat: Combat, seat: str) -> frozenset[str]:
+    """The option windows (``TacticOption.window``) of the windows still to come for ``seat``
+    in this combat, from public facts only: which windows have opened, the biome card's
+    bar, whether the combat is decided. ↑↑↑ options are combat options, so the per-group
+    windows cover them."""
+    later: set[str] = set()
+    if not combat.setup_window:
+        later.add("combat_setup")
+    if not combat.before_window and seat not in combat.no_opening_tactics:
+        later.add("before_combat")
+    if not combat.decided:  # per-group windows: combat and ↓↓↓ options (N-COMBAT-11)
+        later.update(("combat", "after_combat"))
+    if not combat.after_window:
+        later.add("after_combat")
+    return frozenset(later)
+
+
+def playable_later(pack: ContentPack, combat: Combat, seat: str) -> bool:
+    """Whether a card in ``seat``'s hand has an option that fits a window still to come in
+    this combat (affordability aside): when none has, a standing pass gives up nothing the
+    seat could use. Reads only the seat's own hand and the public combat."""
+    later = later_windows(combat, seat)
+    return any(
+        option.window in later
+        for card in combat.hands.get(seat, ())
+        for option in pack.tactics[card].options
+    )
 
 
 def play_events(
@@ -125,6 +174,11 @@ def play_events(
     choice = combat.pending[0][1]
     if isinstance(command, PassTactics):
         return (ChoiceResolved(seat=seat, choice=choice, declined=True),)
+    if isinstance(command, StandingPass):
+        return (
+            ChoiceResolved(seat=seat, choice=choice, declined=True),
+            StandingPassGiven(seat=seat),
+        )
     if not isinstance(command, PlayTactic):
         return None
     option = env.pack.tactics[command.card].options[command.option]
