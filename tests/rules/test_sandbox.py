@@ -95,3 +95,32 @@ def test_N_COMBAT_23_sandbox_with_a_small_map_retreats_into_it() -> None:
     assert retreated and all(e.seat == "beasts" for e in retreated)
     # Not the lake, not the Velathi base: only "north" is open to the Beasts.
     assert {e.destination for e in retreated if not e.lost} <= {"north"}
+
+
+def test_N_COMBAT_23_units_lost_for_want_of_a_zone_count_as_losses() -> None:
+    """Issue 14 item 7: a retreat with nowhere to go destroys the units; the sandbox outcome
+    counts them as losses, so losses plus survivors make up the starting force."""
+    battle = Battle(
+        attacker="velathi",
+        defender="beasts",
+        biome="hills",
+        zone="fight",
+        forces=(ForceSpec("velathi", "disciple", 3), ForceSpec("beasts", "orc", 3)),
+        map=(
+            MapZone(id="fight", q=0, r=0, biome="hills"),
+            MapZone(id="lake", q=1, r=-1, biome="lake"),
+            MapZone(id="home", q=-1, r=0, biome="swamp", base="velathi"),
+        ),
+    )
+    sandbox, state, events = run(battle, retreat="beasts")
+    lost = sum(e.count for e in events if isinstance(e, UnitsRetreated) and e.lost)
+    assert lost > 0, "the Beasts had nowhere to retreat to"
+    result = sandbox.outcome(state)  # type: ignore[arg-type]
+    assert result is not None
+    ended = state.result  # type: ignore[attr-defined]
+    on_board = sum(g.units for g in state.combat.groups if g.owner == "beasts")  # type: ignore[attr-defined]
+    assert (
+        result.scores["beasts"]
+        == ended.killed.get("beasts", 0) + ended.injured.get("beasts", 0) + lost
+    )
+    assert result.scores["beasts"] + on_board == 3

@@ -249,6 +249,8 @@ class _Runner:
                 survivors[key] = survivors.get(key, 0) + n
             for owner, n in result.killed.items():
                 tally.killed[owner] = tally.killed.get(owner, 0) + n
+            for owner, n in state.lost_in_retreat.items():  # N-COMBAT-23: no zone to go to
+                tally.killed[owner] = tally.killed.get(owner, 0) + n
             for owner, n in result.injured.items():
                 tally.injured[owner] = tally.injured.get(owner, 0) + n
             if combat.retreating is not None:

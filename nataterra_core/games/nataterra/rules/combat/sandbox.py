@@ -56,7 +56,7 @@ __all__ = [
     "battle_option",
 ]
 
-SANDBOX_RULES = RulesRef(id="nataterra-combat-sandbox", version=3)
+SANDBOX_RULES = RulesRef(id="nataterra-combat-sandbox", version=4)
 
 _replace = msgspec.structs.replace
 
@@ -110,12 +110,15 @@ class StartBattle(Command, frozen=True, tag="start_battle.v1"):
 
 
 class SandboxState(msgspec.Struct, frozen=True, kw_only=True):
-    """The battle, the combat once started, the dice counter and the result."""
+    """The battle, the combat once started, the dice counter and the result;
+    ``lost_in_retreat`` counts each side's units destroyed for want of a zone to retreat to
+    (N-COMBAT-23), which the combat's own ``killed`` does not."""
 
     battle: Battle
     combat: Combat | None = None
     counter: int = 0
     result: messages.CombatEnded | None = None
+    lost_in_retreat: dict[str, int] = msgspec.field(default_factory=dict)
 
 
 def battle_option(battle: Battle) -> str:
@@ -322,6 +325,10 @@ class Sandbox:
             return _replace(state, combat=combat, counter=event.counter_after)
         if type(event) is messages.CombatEnded:
             return _replace(state, combat=combat, result=event)
+        if type(event) is messages.UnitsRetreated and event.lost:
+            lost = dict(state.lost_in_retreat)
+            lost[event.seat] = lost.get(event.seat, 0) + event.count
+            return _replace(state, combat=combat, lost_in_retreat=lost)
         return _replace(state, combat=combat)
 
     def decision(self, state: SandboxState) -> Decision[Command]:
@@ -373,7 +380,9 @@ class Sandbox:
         if result is None:
             return None
         lost = {
-            seat: result.killed.get(seat, 0) + result.injured.get(seat, 0)
+            seat: result.killed.get(seat, 0)
+            + result.injured.get(seat, 0)
+            + state.lost_in_retreat.get(seat, 0)
             for seat in (state.battle.attacker, state.battle.defender)
         }
         winners = (result.winner,) if result.winner else ()
