@@ -69,6 +69,28 @@ GameOption = Annotated[
 ]
 
 
+SeedOption = Annotated[
+    int,
+    typer.Option(
+        min=0,
+        max=2**64 - 1,
+        help="Public test seed N (design.md §3 --seed derivation), 0 <= N < 2**64.",
+    ),
+]
+"""``--seed N``: a u64, refused with one line outside that range."""
+
+
+def check_out(out: Path | None) -> None:
+    """Refuse an ``--out`` that is a directory or lies in a missing folder, before anything
+    is played or written (one clear line, never a traceback)."""
+    if out is None:
+        return
+    if out.is_dir():
+        raise typer.BadParameter(f"{out} is a directory; give a file name", param_hint="--out")
+    if not out.parent.is_dir():
+        raise typer.BadParameter(f"the folder {out.parent} does not exist", param_hint="--out")
+
+
 def escape(text: str) -> str:
     """``text`` safe to print as rich markup.
 

@@ -11,7 +11,15 @@ from rich.text import Text
 from nataterra_core.game import DEFAULT_GAME, verify_log
 from nataterra_core.kernel import LogWriter
 
-from .common import ContentOption, GameOption, check_content, console, rule_system
+from .common import (
+    ContentOption,
+    GameOption,
+    SeedOption,
+    check_content,
+    check_out,
+    console,
+    rule_system,
+)
 from .newgame import (
     ModeOption,
     OptionOption,
@@ -41,7 +49,7 @@ def _short(value: object) -> str:
 
 def demo(
     game: GameOption = DEFAULT_GAME,
-    seed: Annotated[int, typer.Option(help="Game seed (design.md §3 --seed derivation).")] = 1,
+    seed: SeedOption = 1,
     out: Annotated[Path, typer.Option(help="Where to write the game's log.")] = Path(
         "demo-game.jsonl"
     ),
@@ -65,6 +73,7 @@ def demo(
     """Play a seeded game between bots, write its log and verify it."""
     record = rule_system(game)
     check_content(record, content)
+    check_out(out)
     options = game_options(
         record,
         turns=turns,

@@ -20,7 +20,15 @@ from nataterra_core.game import DEFAULT_GAME, GameSession
 from nataterra_core.kernel import LogWriter, UndoRefused
 from nataterra_core.kernel.registry import Presenter, RuleSystem
 
-from .common import ContentOption, GameOption, check_content, console, rule_system
+from .common import (
+    ContentOption,
+    GameOption,
+    SeedOption,
+    check_content,
+    check_out,
+    console,
+    rule_system,
+)
 from .newgame import (
     ModeOption,
     OptionOption,
@@ -41,7 +49,7 @@ PLAY_TURNS = 30
 def play_command(
     game: GameOption = DEFAULT_GAME,
     players: PlayersOption = None,
-    seed: Annotated[int, typer.Option(help="Game seed (design.md §3 --seed derivation).")] = 1,
+    seed: SeedOption = 1,
     turns: Annotated[
         int | None,
         typer.Option(
@@ -62,6 +70,7 @@ def play_command(
     """
     record = rule_system(game)
     check_content(record, content)
+    check_out(out)
     options = game_options(
         record,
         turns=turns,
