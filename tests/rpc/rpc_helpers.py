@@ -20,7 +20,10 @@ SERVER = [sys.executable, "-m", "nataterra_adapters.rpc"]
 def start_server(*args: str) -> subprocess.Popen[bytes]:
     """``nataterra-rpc`` as a subprocess with pipes on all three streams."""
     return subprocess.Popen(
-        [*SERVER, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        [*SERVER, "--test-seeds", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     )
 
 

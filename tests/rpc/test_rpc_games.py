@@ -16,7 +16,7 @@ class Rpc:
     """Calls through the in-process dispatcher (the wire is covered by the subprocess tests)."""
 
     def __init__(self) -> None:
-        self.server = Server()
+        self.server = Server(test_seeds=True)
         self.next_id = 0
 
     def call(self, method: str, **params: Any) -> dict[str, Any]:
@@ -64,7 +64,8 @@ def test_create_gives_one_distinct_token_per_seat_and_a_commitment(rpc: Rpc) -> 
     assert game["seats"] == ["velathi", "beasts", "humans"]
     assert len(set(game["tokens"].values())) == 3
     assert game["game_id"].startswith("g-") and len(game["seed_commitment"]) == 64
-    assert game["version"] == 1  # header and start records
+    assert game["version"] == 0  # nothing is written until every seat has contributed
+    assert game["acting"] == []
     again = rpc.ok("game.create", players=3)
     assert again["seed_commitment"] != game["seed_commitment"]  # a fresh secret seed each time
 

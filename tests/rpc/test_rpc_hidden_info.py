@@ -122,7 +122,7 @@ games = st.fixed_dictionaries(
 
 def random_game(game: dict[str, Any]) -> tuple[Server, CreateResult, GameSession, int]:
     """A game created over the method table and played by random bots for a while."""
-    server = Server()
+    server = Server(test_seeds=True)
     params = CreateParams(players=game["players"], seed=game["seed"], options={"max_turns": 6})
     created = server.games.create(params)
     session = server.games.session(created.game_id)

@@ -21,7 +21,7 @@ from nataterra_adapters.rpc.server import Server
 
 @pytest.fixture
 def server() -> Server:
-    return Server()
+    return Server(test_seeds=True)
 
 
 @pytest.fixture
@@ -246,7 +246,7 @@ def test_internal_errors_carry_no_details(capsys: pytest.CaptureFixture[str]) ->
 
 @given(st.binary(max_size=200))
 def test_any_bytes_get_a_reply_or_nothing_and_never_raise(data: bytes) -> None:
-    reply = Server().dispatcher.handle(data)
+    reply = Server(test_seeds=True).dispatcher.handle(data)
     if reply is not None:
         assert isinstance(json.loads(reply), dict | list)
 
@@ -264,7 +264,7 @@ def test_any_bytes_get_a_reply_or_nothing_and_never_raise(data: bytes) -> None:
     )
 )
 def test_any_json_value_is_answered_by_the_spec(value: Any) -> None:
-    reply = Server().dispatcher.handle(json.dumps(value).encode())
+    reply = Server(test_seeds=True).dispatcher.handle(json.dumps(value).encode())
     if reply is None:  # only notifications, or batches of them, go unanswered
         items = value if isinstance(value, list) else [value]
         assert items and all(isinstance(i, dict) and "id" not in i for i in items)

@@ -36,7 +36,7 @@ SKIRMISH = Battle(
 
 @pytest.fixture
 def server() -> Server:
-    return Server()
+    return Server(test_seeds=True)
 
 
 def call(server: Server, method: str, **params: Any) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from nataterra_core.game import DEFAULT_GAME, GameSession, new_game, verify_log
 from nataterra_core.kernel import Command, CommandRejected, Outcome, Verdict
 from nataterra_core.kernel.dice import check_game_id
 from nataterra_core.kernel.registry import RuleSystem, system, systems
+from nataterra_core.kernel.seed_ceremony import SeedCeremony
 from nataterra_core.kernel.visibility import LogView, log_view, record_view
 
 from .errors import GameError, GameErrorCode, rejected
@@ -58,6 +59,17 @@ class CreateParams(_Params, frozen=True, kw_only=True):
     client_seed: str = ""
     options: dict[str, Any] | None = None
     rules: str = DEFAULT_GAME
+    seat_seeds: bool | None = None
+    """Every seat contributes to the dice (``game.join``) before the game starts; default:
+    on, except for a public test ``seed`` (whose dice are public anyway)."""
+
+
+class JoinParams(_Params, frozen=True, kw_only=True):
+    """``game.join``: a seat's contribution to the dice, sent after seeing the commitment."""
+
+    game_id: str
+    token: str
+    client_seed: str
 
 
 class SeatParams(_Params, frozen=True, kw_only=True):
@@ -116,7 +128,8 @@ class CreateResult(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class ViewResult(msgspec.Struct, frozen=True, kw_only=True):
-    """A seat's view of the position: ``view`` is the system's seat view as plain JSON."""
+    """A seat's view of the position: ``view`` is the system's seat view as plain JSON
+    (``None``, with ``waiting_for``, while seats have still to send their contributions)."""
 
     version: int
     view: Any
@@ -124,13 +137,26 @@ class ViewResult(msgspec.Struct, frozen=True, kw_only=True):
     can_undo: bool
     can_redo: bool
     result: Outcome | None
+    waiting_for: tuple[str, ...] = ()
+
+
+class JoinResult(msgspec.Struct, frozen=True, kw_only=True):
+    """After a contribution: who has still to send one, and whether the game has started
+    (then its header holds every contribution and ``version`` is the start record's)."""
+
+    waiting_for: tuple[str, ...]
+    started: bool
+    version: int
+    acting: tuple[str, ...]
 
 
 class LegalResult(msgspec.Struct, frozen=True, kw_only=True):
-    """The commands the seat may send now (empty when it may not act)."""
+    """The commands the seat may send now (empty when it may not act, or while the game
+    waits for contributions: ``waiting_for``)."""
 
     version: int
     commands: Sequence[Command]
+    waiting_for: tuple[str, ...] = ()
 
 
 class ActResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -151,6 +177,18 @@ class LogResult(msgspec.Struct, frozen=True, kw_only=True):
     records: list[dict[str, Any]]
     head: str | None
     log: str | None
+
+
+@dataclass
+class _Waiting:
+    """A game created with seat seeds: committed to its server seed, collecting one hidden
+    contribution per seat (design.md §3) before its header can be written."""
+
+    system: RuleSystem
+    seats: tuple[str, ...]
+    options: dict[str, Any] | None
+    ceremony: SeedCeremony
+    tokens: dict[str, str]
 
 
 @dataclass
@@ -193,6 +231,15 @@ def _describe(record: RuleSystem) -> dict[str, Any]:
     }
 
 
+def _seat_of(tokens: dict[str, str], token: str, version: int) -> str:
+    """The seat whose secret ``token`` is (compared in constant time), or a token error."""
+    given = token.encode("utf-8", "surrogatepass")
+    for seat, secret in tokens.items():
+        if secrets.compare_digest(secret.encode(), given):
+            return seat
+    raise GameError(GameErrorCode.BAD_TOKEN, "the token is not one of this game's", version=version)
+
+
 @cache
 def _command_union(types: tuple[type[Command], ...]) -> Any:
     return Union[types]  # noqa: UP007 - a runtime union of the decider's command classes
@@ -201,13 +248,17 @@ def _command_union(types: tuple[type[Command], ...]) -> Any:
 class Games:
     """Games in memory and the JSON-RPC methods over them (:meth:`methods`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, test_seeds: bool = False) -> None:
+        """``test_seeds``: accept ``game.create``'s public ``seed`` (tests and demos only)."""
         self._games: dict[str, _Game] = {}
+        self._waiting: dict[str, _Waiting] = {}
+        self._test_seeds = test_seeds
 
     def methods(self) -> dict[str, Method]:
         """The method table, by JSON-RPC method name."""
         table: dict[str, tuple[type[msgspec.Struct], Callable[[Any], Any]]] = {
             "game.create": (CreateParams, self.create),
+            "game.join": (JoinParams, self.join),
             "game.view": (ViewParams, self.view),
             "game.legal_commands": (SeatParams, self.legal_commands),
             "game.apply": (ApplyParams, self.apply),
@@ -235,8 +286,17 @@ class Games:
             if params.seats is not None
             else params.players or min(record.default_seats)
         )
+        if params.seed is not None and not self._test_seeds:
+            raise GameError(
+                GameErrorCode.SETUP_REJECTED,
+                "a chosen seed makes the dice public; this server refuses it (start it with "
+                "--test-seeds for tests and demos)",
+            )
         if params.seed is not None and params.seed >= 2**64:
             raise GameError(GameErrorCode.SETUP_REJECTED, "seed must be below 2**64")
+        seat_seeds = params.seed is None if params.seat_seeds is None else params.seat_seeds
+        if seat_seeds:
+            return self._create_waiting(record, params, seats)
         if params.seed is not None:
             # Reproducible, and therefore not secret: anyone can derive the seed from N.
             server_seed = None
@@ -272,8 +332,58 @@ class Games:
             acting=tuple(session.acting_seats()),
         )
 
+    def join(self, params: JoinParams) -> JoinResult:
+        """A seat's contribution to the dice; the game starts once every seat has sent one.
+
+        No seat learns another's contribution before the header shows them all.
+        """
+        waiting = self._waiting.get(params.game_id)
+        if waiting is None:
+            if params.game_id in self._games:
+                game = self._games[params.game_id]
+                raise GameError(
+                    GameErrorCode.SETUP_REJECTED, "the game has started", version=game.version
+                )
+            raise GameError(GameErrorCode.UNKNOWN_GAME, f"no game {params.game_id!r}")
+        seat = _seat_of(waiting.tokens, params.token, 0)
+        try:
+            waiting.ceremony.contribute(seat, params.client_seed)
+        except ValueError as exc:
+            raise GameError(GameErrorCode.SETUP_REJECTED, str(exc)) from exc
+        if not waiting.ceremony.complete:
+            return JoinResult(
+                waiting_for=waiting.ceremony.waiting_for, started=False, version=0, acting=()
+            )
+        ceremony = waiting.ceremony
+        session = new_game(
+            waiting.seats,
+            game=waiting.system.id,
+            server_seed=ceremony.server_seed,
+            game_id=params.game_id,
+            client_seed=ceremony.client_seed(),
+            options=waiting.options,
+        )
+        del self._waiting[params.game_id]
+        game = self._games[params.game_id] = _Game(waiting.system, session, waiting.tokens)
+        return JoinResult(
+            waiting_for=(), started=True, version=game.version, acting=tuple(session.acting_seats())
+        )
+
     def view(self, params: ViewParams) -> ViewResult:
         """What the seat (or a spectator) sees of the position."""
+        waiting = self._waiting.get(params.game_id)
+        if waiting is not None:
+            if params.token is not None:
+                _seat_of(waiting.tokens, params.token, 0)
+            return ViewResult(
+                version=0,
+                view=None,
+                acting=(),
+                can_undo=False,
+                can_redo=False,
+                result=None,
+                waiting_for=waiting.ceremony.waiting_for,
+            )
         game, seat = self._find(params.game_id, params.token)
         session = game.session
         return ViewResult(
@@ -287,6 +397,10 @@ class Games:
 
     def legal_commands(self, params: SeatParams) -> LegalResult:
         """Every command the seat may send now."""
+        waiting = self._waiting.get(params.game_id)
+        if waiting is not None:
+            _seat_of(waiting.tokens, params.token, 0)
+            return LegalResult(version=0, commands=(), waiting_for=waiting.ceremony.waiting_for)
         game, seat = self._find_seat(params.game_id, params.token)
         return LegalResult(version=game.version, commands=game.session.legal_commands(seat))
 
@@ -349,19 +463,52 @@ class Games:
 
     # -- internals --------------------------------------------------------------------------
 
+    def _create_waiting(
+        self, record: RuleSystem, params: CreateParams, seats: Sequence[str] | int
+    ) -> CreateResult:
+        """A game that waits for every seat's contribution: seats and options are checked
+        now, the header and start record are written by the last ``game.join``."""
+        if params.client_seed:
+            raise GameError(
+                GameErrorCode.SETUP_REJECTED,
+                "with seat seeds the client seed is the seats' contributions; give no client_seed",
+            )
+        game_id = params.game_id or f"g-{secrets.token_hex(8)}"
+        if game_id in self._games or game_id in self._waiting:
+            raise GameError(GameErrorCode.GAME_EXISTS, f"game {game_id!r} exists already")
+        try:
+            check_game_id(game_id)
+            chosen = record.seats(seats)
+            options = record.default_options if params.options is None else params.options
+            record.check(record.decider(None), chosen, dict(options))
+        except ValueError as exc:
+            raise rejected(exc) from exc
+        ceremony = SeedCeremony(secrets.token_bytes(32), chosen)
+        tokens = {seat: secrets.token_hex(16) for seat in chosen}
+        self._waiting[game_id] = _Waiting(record, chosen, params.options, ceremony, tokens)
+        return CreateResult(
+            game_id=game_id,
+            seats=chosen,
+            tokens=dict(tokens),
+            version=0,
+            seed_commitment=ceremony.commitment,
+            acting=(),
+        )
+
     def _find(self, game_id: str, token: str | None) -> tuple[_Game, str | None]:
         game = self._games.get(game_id)
         if game is None:
+            if game_id in self._waiting:
+                waiting = self._waiting[game_id].ceremony.waiting_for
+                raise GameError(
+                    GameErrorCode.SETUP_REJECTED,
+                    f"the game waits for the contributions of {list(waiting)} (game.join)",
+                    waiting_for=list(waiting),
+                )
             raise GameError(GameErrorCode.UNKNOWN_GAME, f"no game {game_id!r}")
         if token is None:
             return game, None
-        given = token.encode("utf-8", "surrogatepass")
-        for seat, secret in game.tokens.items():
-            if secrets.compare_digest(secret.encode(), given):
-                return game, seat
-        raise GameError(
-            GameErrorCode.BAD_TOKEN, "the token is not one of this game's", version=game.version
-        )
+        return game, _seat_of(game.tokens, token, game.version)
 
     def _find_seat(self, game_id: str, token: str) -> tuple[_Game, str]:
         game, seat = self._find(game_id, token)

@@ -31,10 +31,16 @@ READ_SIZE = 65536
 class Server:
     """A dispatcher over one game registry, answering framed byte streams."""
 
-    def __init__(self, framing: str = "newline", max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES):
+    def __init__(
+        self,
+        framing: str = "newline",
+        max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
+        *,
+        test_seeds: bool = False,
+    ):
         self.framing = framing
         self.max_frame_bytes = max_frame_bytes
-        self.games = Games()
+        self.games = Games(test_seeds=test_seeds)
         self.dispatcher = Dispatcher(self.games.methods())
         make_framer(framing, max_frame_bytes)  # an unknown framing fails here, not per client
 
@@ -129,13 +135,19 @@ def _parser() -> argparse.ArgumentParser:
         default=DEFAULT_MAX_FRAME_BYTES,
         help=f"largest frame accepted (default {DEFAULT_MAX_FRAME_BYTES})",
     )
+    parser.add_argument(
+        "--test-seeds",
+        action="store_true",
+        help="accept game.create's public seed (reproducible dice anyone can derive: for "
+        "tests and demos only, never for real games)",
+    )
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the server; the exit code (0 at end of input, 130 on Ctrl-C)."""
     args = _parser().parse_args(argv)
-    server = Server(args.framing, args.max_frame_bytes)
+    server = Server(args.framing, args.max_frame_bytes, test_seeds=args.test_seeds)
     try:
         if args.listen is None:
             server.serve_stream(sys.stdin.buffer, sys.stdout.buffer)
