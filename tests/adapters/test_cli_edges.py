@@ -50,3 +50,32 @@ def test_an_out_that_is_a_directory_or_in_a_missing_folder_is_refused(
         assert says in flat(result.output)
         assert "Traceback" not in result.output
     assert not (tmp_path / "no").exists()
+
+
+def test_without_seed_the_server_seed_is_secret_and_fresh(tmp_path: Path) -> None:
+    """Issue 14 item 2: the CLI draws a secret random seed unless --seed asks for a public one."""
+    import json
+
+    heads = []
+    for name in ("a.jsonl", "b.jsonl"):
+        out = tmp_path / name
+        result = runner.invoke(app, ["demo", "--turns", "1", "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        header = json.loads(out.read_text().splitlines()[0])
+        assert header["game_id"].startswith("g-") and "secret seed" in result.output
+        heads.append(header["seed_commitment"])
+    assert heads[0] != heads[1]
+
+
+def test_hot_seat_client_seeds_are_joined_in_seat_order(tmp_path: Path) -> None:
+    import json
+
+    out = tmp_path / "hot.jsonl"
+    args = ["play", "--out", str(out), "--client-seed", "beasts=b-2", "--client-seed", "velathi=v1"]
+    result = runner.invoke(app, args, input="q\n")
+    assert result.exit_code == 0, result.output
+    header = json.loads(out.read_text().splitlines()[0])
+    assert header["client_seed"] == "velathi:v1;beasts:b-2"
+    for bad in (["--client-seed", "velathi=v1"], ["--client-seed", "velathi"]):
+        refused = runner.invoke(app, ["play", "--out", str(tmp_path / "x.jsonl"), *bad])
+        assert refused.exit_code == 2 and "Traceback" not in refused.output

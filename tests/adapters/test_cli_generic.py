@@ -74,7 +74,9 @@ def test_demo_is_worded_by_the_systems_presenter(battle_log: Path, tmp_path: Pat
     read = read_log(out.read_bytes(), lambda header: system_for(header).decider(None))
     final = list(replay_states(read.decider, read.header, read.records))[-1][1]
     expected = record.presenter.view(record.seat_view(final, None))
-    assert result.output.startswith("Nataterra combat sandbox game, seed 2: velathi, beasts")
+    assert result.output.startswith(
+        "Nataterra combat sandbox game seed-2 (public test seed): velathi, beasts"
+    )
     assert all(line.rstrip() in result.output for line in expected.splitlines())
     assert "by random players" in result.output
 

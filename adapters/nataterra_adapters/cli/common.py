@@ -70,14 +70,16 @@ GameOption = Annotated[
 
 
 SeedOption = Annotated[
-    int,
+    int | None,
     typer.Option(
         min=0,
         max=2**64 - 1,
-        help="Public test seed N (design.md §3 --seed derivation), 0 <= N < 2**64.",
+        help="Public test seed N (design.md §3 --seed derivation), 0 <= N < 2**64, for "
+        "reproducible demos and tests; the header's game id seed-N says so. Default: a secret "
+        "random server seed, revealed at the end.",
     ),
 ]
-"""``--seed N``: a u64, refused with one line outside that range."""
+"""``--seed N``: a u64, refused with one line outside that range; absent: a secret seed."""
 
 
 def check_out(out: Path | None) -> None:

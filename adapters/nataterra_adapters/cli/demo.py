@@ -25,6 +25,7 @@ from .newgame import (
     OptionOption,
     PlayersOption,
     StructuredOption,
+    bot_seed,
     check_bot,
     check_start,
     game_options,
@@ -49,7 +50,7 @@ def _short(value: object) -> str:
 
 def demo(
     game: GameOption = DEFAULT_GAME,
-    seed: SeedOption = 1,
+    seed: SeedOption = None,
     out: Annotated[Path, typer.Option(help="Where to write the game's log.")] = Path(
         "demo-game.jsonl"
     ),
@@ -89,7 +90,7 @@ def demo(
         session = start(
             record, players, seed=seed, options=options, content=content, sink=writer.write
         )
-        bots = make_bots(record, chosen, session.header.seats, seed, content)
+        bots = make_bots(record, chosen, session.header.seats, bot_seed(seed), content)
         commands = play_bots(record, session, bots)
         result = session.close()
     header = session.header
@@ -97,7 +98,9 @@ def demo(
     console.print(
         Text.assemble(
             (record.title, "bold"),
-            f" game, seed {seed}: {', '.join(header.seats)}; options {shown}; "
+            f" game {header.game_id}"
+            f"{' (public test seed)' if seed is not None else ' (secret seed)'}: "
+            f"{', '.join(header.seats)}; options {shown}; "
             f"{commands} commands by {chosen} players",
         ),
         soft_wrap=True,

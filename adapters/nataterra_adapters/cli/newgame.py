@@ -9,6 +9,7 @@ system has no option for is a usage error, so nothing given is silently dropped.
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
@@ -17,7 +18,7 @@ import msgspec
 import typer
 
 from nataterra_core.game import GameSession, new_game
-from nataterra_core.kernel import LineSink, Player, play
+from nataterra_core.kernel import LineSink, Player, join_client_seeds, play
 from nataterra_core.kernel.registry import OptionsError, RuleSystem
 
 __all__ = [
@@ -164,19 +165,59 @@ def start(
     record: RuleSystem,
     players: int | None,
     *,
-    seed: int,
+    seed: int | None,
     options: Mapping[str, Any],
     content: Path | None,
     sink: LineSink | None,
+    client_seeds: Sequence[str] = (),
 ) -> GameSession:
-    """A new game of ``record``; seats or options the rules refuse are a usage error."""
+    """A new game of ``record``; seats or options the rules refuse are a usage error.
+
+    Without ``seed`` the server seed is secret and random (revealed when the game closes).
+    ``client_seeds`` are ``SEAT=VALUE`` contributions, one per seat, joined into the header's
+    client seed (design.md §3)."""
     count = min(record.player_counts) if players is None else players
+    server_seed = game_id = None
+    if seed is None:
+        server_seed, game_id = secrets.token_bytes(32), f"g-{secrets.token_hex(8)}"
     try:
+        seats = record.seats(count)
+        client_seed = _joined(seats, client_seeds) if client_seeds else ""
         return new_game(
-            count, game=record.id, seed=seed, options=options, content=content, sink=sink
+            seats,
+            game=record.id,
+            seed=seed,
+            server_seed=server_seed,
+            game_id=game_id,
+            client_seed=client_seed,
+            options=options,
+            content=content,
+            sink=sink,
         )
     except OptionsError as exc:
         raise typer.BadParameter(str(exc)) from exc
+
+
+def _joined(seats: Sequence[str], given: Sequence[str]) -> str:
+    """``SEAT=VALUE`` contributions joined in seat order; a usage error unless every seat
+    gives exactly one valid contribution."""
+    contributions: dict[str, str] = {}
+    for item in given:
+        seat, sep, value = item.partition("=")
+        if not sep or seat in contributions:
+            raise typer.BadParameter(
+                f"{item!r}: give SEAT=VALUE once per seat", param_hint="--client-seed"
+            )
+        contributions[seat] = value
+    try:
+        return join_client_seeds(seats, contributions)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--client-seed") from exc
+
+
+def bot_seed(seed: int | None) -> int:
+    """The bots' seed: the game's test seed, or a fresh random one with a secret seed."""
+    return secrets.randbelow(2**32) if seed is None else seed
 
 
 def check_start(

@@ -49,7 +49,7 @@ PLAY_TURNS = 30
 def play_command(
     game: GameOption = DEFAULT_GAME,
     players: PlayersOption = None,
-    seed: SeedOption = 1,
+    seed: SeedOption = None,
     turns: Annotated[
         int | None,
         typer.Option(
@@ -62,6 +62,14 @@ def play_command(
     mode: ModeOption = None,
     structured: StructuredOption = None,
     option: OptionOption = None,
+    client_seed: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--client-seed",
+            help="SEAT=VALUE: a seat's own contribution to the dice (repeat for every seat; "
+            "design.md §3).",
+        ),
+    ] = None,
 ) -> None:
     """Hot-seat game in this terminal: pick commands by number; u undo, r redo, q quit.
 
@@ -91,6 +99,7 @@ def play_command(
             options=options,
             content=content,
             sink=writer.write if writer is not None else None,
+            client_seeds=client_seed or (),
         )
         _hot_seat(record, session)
         result = session.close()
