@@ -197,9 +197,36 @@ def test_other_invalid_requests(server: Server, request_object: dict[str, Any]) 
 
 
 def test_ids_are_echoed_as_sent(server: Server) -> None:
-    for request_id in ("abc", 0, -5, 2.5, None, 2**70):
+    for request_id in ("abc", 0, -5, 2.5, None, 2**64 - 1, -(2**63)):
         reply = call(server, {"jsonrpc": "2.0", "method": "server.info", "id": request_id})
         assert reply["id"] == request_id and "result" in reply
+
+
+@pytest.mark.parametrize("request_id", [2**64, 2**70, -(2**63) - 1])
+def test_ids_beyond_64_bits_are_a_parse_error_as_documented(
+    server: Server, request_id: int
+) -> None:
+    """Issue 14 item 6: docs/RPC.md's -32700 for numbers beyond 64 bits, id null."""
+    reply = call(server, {"jsonrpc": "2.0", "method": "server.info", "id": request_id})
+    assert reply["error"]["code"] == -32700 and reply["id"] is None
+
+
+def test_batches_are_capped() -> None:
+    capped = Server(max_batch=3)
+    batch = [{"jsonrpc": "2.0", "method": "server.info", "id": i} for i in range(4)]
+    reply = json.loads(capped.dispatcher.handle(json.dumps(batch).encode()) or b"{}")
+    assert reply["error"]["code"] == -32600 and "cap" in reply["error"]["data"]["reason"]
+    answered = json.loads(capped.dispatcher.handle(json.dumps(batch[:3]).encode()) or b"[]")
+    assert [r["id"] for r in answered] == [0, 1, 2]
+
+
+def test_the_number_of_games_is_capped() -> None:
+    capped = Server(max_games=2, test_seeds=True)
+    for n in range(3):
+        message = {"jsonrpc": "2.0", "method": "game.create", "params": {"seed": n}, "id": n}
+        reply = json.loads(capped.dispatcher.handle(json.dumps(message).encode()) or b"{}")
+        assert ("error" in reply) == (n == 2)
+    assert "--max-games" in reply["error"]["message"]
 
 
 @pytest.mark.parametrize(

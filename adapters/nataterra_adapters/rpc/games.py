@@ -36,6 +36,9 @@ from .protocol import Method
 
 __all__ = ["Games"]
 
+DEFAULT_MAX_GAMES = 1000
+"""Games one server holds at once (``--max-games``)."""
+
 Seed = Annotated[int, msgspec.Meta(ge=0)]  # and below 2**64: msgspec bounds stop at int64
 Version = Annotated[int, msgspec.Meta(ge=0)]
 
@@ -248,11 +251,13 @@ def _command_union(types: tuple[type[Command], ...]) -> Any:
 class Games:
     """Games in memory and the JSON-RPC methods over them (:meth:`methods`)."""
 
-    def __init__(self, *, test_seeds: bool = False) -> None:
-        """``test_seeds``: accept ``game.create``'s public ``seed`` (tests and demos only)."""
+    def __init__(self, *, test_seeds: bool = False, max_games: int = DEFAULT_MAX_GAMES) -> None:
+        """``test_seeds``: accept ``game.create``'s public ``seed`` (tests and demos only);
+        ``max_games``: games held at once (started or waiting)."""
         self._games: dict[str, _Game] = {}
         self._waiting: dict[str, _Waiting] = {}
         self._test_seeds = test_seeds
+        self._max_games = max_games
 
     def methods(self) -> dict[str, Method]:
         """The method table, by JSON-RPC method name."""
@@ -279,6 +284,11 @@ class Games:
     def create(self, params: CreateParams) -> CreateResult:
         """Start a game of ``params.rules``; the answer holds every seat's token."""
         record = _system(params.rules)
+        if len(self._games) + len(self._waiting) >= self._max_games:
+            raise GameError(
+                GameErrorCode.SETUP_REJECTED,
+                f"the server holds {self._max_games} games, its cap (--max-games)",
+            )
         if params.players is not None and params.seats is not None:
             raise GameError(GameErrorCode.SETUP_REJECTED, "give players or seats, not both")
         seats: Sequence[str] | int = (

@@ -23,9 +23,12 @@ import msgspec
 
 from .errors import PROTOCOL_MESSAGES, ProtocolCode, RpcError
 
-__all__ = ["Dispatcher", "Method", "error_reply"]
+__all__ = ["DEFAULT_MAX_BATCH", "Dispatcher", "Method", "error_reply"]
 
 _ENCODER = msgspec.json.Encoder()
+DEFAULT_MAX_BATCH = 100
+"""Requests in one batch at most (``--max-batch``)."""
+_INT_RANGE = range(-(2**63), 2**64)
 _ABSENT = object()
 _ID_TYPES = (str, int, float, type(None))
 
@@ -54,11 +57,29 @@ def error_reply(code: ProtocolCode, data: Any = None) -> bytes:
     return _ENCODER.encode(_protocol_error(code, None, data))
 
 
+def _beyond_64_bits(value: Any) -> bool:
+    """Whether a decoded frame holds an integer outside the signed/unsigned 64-bit range."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, int) and not isinstance(item, bool):
+            if item not in _INT_RANGE:
+                return True
+        elif isinstance(item, dict):
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False
+
+
 class Dispatcher:
     """Answers JSON-RPC 2.0 frames from a method table."""
 
-    def __init__(self, methods: Mapping[str, Method]) -> None:
+    def __init__(
+        self, methods: Mapping[str, Method], *, max_batch: int = DEFAULT_MAX_BATCH
+    ) -> None:
         self._methods = dict(methods)
+        self._max_batch = max_batch
 
     def handle(self, frame: bytes) -> bytes | None:
         """The reply to one frame, or ``None`` when nothing is to be sent back."""
@@ -72,11 +93,18 @@ class Dispatcher:
         try:
             message = msgspec.json.decode(frame)
         except (msgspec.DecodeError, RecursionError, ValueError):
-            # Also numbers beyond 64 bits: valid JSON, but over our reader's limits (RFC 8259 §9).
             return error_reply(ProtocolCode.PARSE_ERROR)
+        if _beyond_64_bits(message):
+            # Valid JSON, but over our reader's limits (RFC 8259 §9): as docs/RPC.md says.
+            return error_reply(ProtocolCode.PARSE_ERROR, {"reason": "a number beyond 64 bits"})
         if isinstance(message, list):
             if not message:
                 return error_reply(ProtocolCode.INVALID_REQUEST, {"reason": "empty batch"})
+            if len(message) > self._max_batch:
+                return error_reply(
+                    ProtocolCode.INVALID_REQUEST,
+                    {"reason": f"a batch of {len(message)} exceeds the cap of {self._max_batch}"},
+                )
             replies = [reply for reply in map(self._one, message) if reply is not None]
             return b"[" + b",".join(replies) + b"]" if replies else None
         return self._one(message)

@@ -20,8 +20,8 @@ from typing import BinaryIO
 
 from .errors import ProtocolCode
 from .framing import DEFAULT_MAX_FRAME_BYTES, BadHeader, Frame, Framer, Oversized, make_framer
-from .games import Games
-from .protocol import Dispatcher, error_reply
+from .games import DEFAULT_MAX_GAMES, Games
+from .protocol import DEFAULT_MAX_BATCH, Dispatcher, error_reply
 
 __all__ = ["Server", "main", "parse_listen"]
 
@@ -37,11 +37,13 @@ class Server:
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
         *,
         test_seeds: bool = False,
+        max_games: int = DEFAULT_MAX_GAMES,
+        max_batch: int = DEFAULT_MAX_BATCH,
     ):
         self.framing = framing
         self.max_frame_bytes = max_frame_bytes
-        self.games = Games(test_seeds=test_seeds)
-        self.dispatcher = Dispatcher(self.games.methods())
+        self.games = Games(test_seeds=test_seeds, max_games=max_games)
+        self.dispatcher = Dispatcher(self.games.methods(), max_batch=max_batch)
         make_framer(framing, max_frame_bytes)  # an unknown framing fails here, not per client
 
     def framer(self) -> Framer:
@@ -136,6 +138,18 @@ def _parser() -> argparse.ArgumentParser:
         help=f"largest frame accepted (default {DEFAULT_MAX_FRAME_BYTES})",
     )
     parser.add_argument(
+        "--max-games",
+        type=_positive,
+        default=DEFAULT_MAX_GAMES,
+        help=f"games held at once (default {DEFAULT_MAX_GAMES})",
+    )
+    parser.add_argument(
+        "--max-batch",
+        type=_positive,
+        default=DEFAULT_MAX_BATCH,
+        help=f"requests in one batch at most (default {DEFAULT_MAX_BATCH})",
+    )
+    parser.add_argument(
         "--test-seeds",
         action="store_true",
         help="accept game.create's public seed (reproducible dice anyone can derive: for "
@@ -147,7 +161,13 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the server; the exit code (0 at end of input, 130 on Ctrl-C)."""
     args = _parser().parse_args(argv)
-    server = Server(args.framing, args.max_frame_bytes, test_seeds=args.test_seeds)
+    server = Server(
+        args.framing,
+        args.max_frame_bytes,
+        test_seeds=args.test_seeds,
+        max_games=args.max_games,
+        max_batch=args.max_batch,
+    )
     try:
         if args.listen is None:
             server.serve_stream(sys.stdin.buffer, sys.stdout.buffer)
