@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from nataterra_adapters.rpc.framing import (
@@ -79,3 +80,38 @@ def test_endless_header_block_is_dropped_and_bounded() -> None:
     assert [type(f) for f in frames] == [BadHeader]
     assert len(framer._buffer) < 10  # nothing piles up
     assert framer.feed(b"\r\n\r\nContent-Length: 2\r\n\r\n{}") == [b"{}"]
+
+
+def _frames(chunks: list[bytes]) -> list[object]:
+    framer = ContentLengthFramer(1024)
+    out: list[object] = []
+    for chunk in chunks:
+        out.extend(framer.feed(chunk))
+    return out
+
+
+def frame(body: bytes, length: int | None = None) -> bytes:
+    return b"Content-Length: %d\r\n\r\n" % (len(body) if length is None else length) + body
+
+
+@pytest.mark.parametrize("split", [False, True])
+def test_a_length_that_is_too_long_resynchronises_on_the_next_header(split: bool) -> None:
+    """Issue 14 item 6: a frame claiming more bytes than it has does not swallow the next."""
+    data = frame(b'{"a":1}', 200) + frame(b'{"b":2}') + frame(b'{"c":3}')
+    chunks = [data[i : i + 5] for i in range(0, len(data), 5)] if split else [data]
+    got = _frames(chunks)
+    assert isinstance(got[0], BadHeader) and "ran into the next header" in got[0].reason
+    assert got[1:] == [b'{"b":2}', b'{"c":3}']
+
+
+def test_a_length_that_is_too_short_loses_only_that_frame() -> None:
+    data = frame(b'{"a":1}', 5) + frame(b'{"b":2}') + frame(b'{"c":3}')
+    got = _frames([data])
+    assert got[0] == b'{"a":'
+    assert isinstance(got[1], BadHeader) and "before a header" in got[1].reason
+    assert got[2:] == [b'{"b":2}', b'{"c":3}']
+
+
+def test_a_length_with_too_many_digits_is_refused() -> None:
+    got = _frames([b"Content-Length: " + b"9" * 40 + b"\r\n\r\n" + frame(b"{}")])
+    assert isinstance(got[0], BadHeader) and got[1:] == [b"{}"]

@@ -9,6 +9,7 @@ read), whatever arrives.
 
 from __future__ import annotations
 
+import re
 from typing import Protocol
 
 __all__ = [
@@ -24,6 +25,12 @@ __all__ = [
 DEFAULT_MAX_FRAME_BYTES = 1 << 20
 MAX_HEADER_BYTES = 8192
 """A Content-Length header block longer than this is garbage, not a header."""
+MAX_LENGTH_DIGITS = 18
+"""A Content-Length value with more digits is refused (it could never fit under the cap)."""
+_LENGTH = re.compile(rb"(?i)content-length[ \t]*:[ \t]*(\d+)[ \t]*\r\n")
+"""A Content-Length header line; it cannot occur inside a JSON body (raw CR LF may appear only
+between tokens, and a bare word never), so finding one in a body means a length lied."""
+_HEADER_LINE = re.compile(rb"[!-9;-~]+[ \t]*:.*")
 
 
 class Oversized:
@@ -132,8 +139,18 @@ class ContentLengthFramer:
                 continue
             if self._body is not None:
                 n = min(self._body - len(self._buffer), len(view))
+                seen = len(self._buffer)
                 self._buffer += view[:n]
                 view = view[n:]
+                # A length that lied (too long) runs into the next frame's header: resynchronise.
+                found = _LENGTH.search(self._buffer, max(0, seen - 64))
+                if found is not None:
+                    frames.append(BadHeader("a frame's Content-Length ran into the next header"))
+                    rest = bytes(self._buffer[found.start() :]) + bytes(view)
+                    self._buffer.clear()
+                    self._body = None
+                    view = memoryview(rest)
+                    continue
                 if len(self._buffer) == self._body:
                     frames.append(bytes(self._buffer))
                     self._buffer.clear()
@@ -164,12 +181,15 @@ class ContentLengthFramer:
 
     def _start_body(self, header: bytes, frames: list[Frame]) -> None:
         length: int | None = None
-        for line in header.split(b"\r\n"):
-            name, sep, value = line.partition(b":")
-            if sep and name.strip().lower() == b"content-length":
-                text = value.strip()
-                length = int(text) if text.isdigit() and len(text) <= 18 else None
-                break
+        found = _LENGTH.search(header + b"\r\n")
+        if found is not None:
+            before = header[: found.start()]
+            lines = [line for line in before.split(b"\r\n") if line]
+            if not all(_HEADER_LINE.fullmatch(line) for line in lines):
+                # The tail of a frame whose length lied (too short): drop it, keep the header.
+                frames.append(BadHeader("bytes before a header were dropped"))
+            digits = found.group(1)
+            length = int(digits) if len(digits) <= MAX_LENGTH_DIGITS else None
         if length is None:
             frames.append(BadHeader("no valid Content-Length header"))
         elif length > self.max_frame_bytes:
