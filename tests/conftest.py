@@ -6,7 +6,9 @@ Long randomised runs are marked ``soak`` and skipped unless ``pytest -m soak`` i
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 from hypothesis import settings
@@ -21,3 +23,6 @@ settings.register_profile("default", deadline=None, print_blob=True)
 settings.load_profile("default")
 
 register(PIG_SYSTEM, replace=True)
+
+# `demo` and `play` without --out keep their logs in the user's data folder: not the tester's.
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="nataterra-test-data-")

@@ -79,3 +79,31 @@ def test_hot_seat_client_seeds_are_joined_in_seat_order(tmp_path: Path) -> None:
     for bad in (["--client-seed", "velathi=v1"], ["--client-seed", "velathi"]):
         refused = runner.invoke(app, ["play", "--out", str(tmp_path / "x.jsonl"), *bad])
         assert refused.exit_code == 2 and "Traceback" not in refused.output
+
+
+def test_an_existing_out_is_never_overwritten_without_force(tmp_path: Path) -> None:
+    """Issue 14 item 5: --out never replaces a file unless --force."""
+    out = tmp_path / "kept.jsonl"
+    out.write_bytes(b"precious\n")
+    refused = runner.invoke(app, ["demo", "--seed", "1", "--turns", "1", "--out", str(out)])
+    assert refused.exit_code == 2 and "--force" in flat(refused.output)
+    assert out.read_bytes() == b"precious\n"
+    forced = runner.invoke(
+        app, ["demo", "--seed", "1", "--turns", "1", "--out", str(out), "--force"]
+    )
+    assert forced.exit_code == 0, forced.output
+    assert out.read_bytes().startswith(b'{"kind":"header"')
+
+
+def test_without_out_each_game_gets_a_fresh_file_in_the_data_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    for _ in range(2):
+        result = runner.invoke(app, ["demo", "--seed", "4", "--turns", "1"])
+        assert result.exit_code == 0, result.output
+    games = sorted(p.name for p in (tmp_path / "nataterra" / "games").iterdir())
+    assert games == ["seed-4-1.jsonl", "seed-4.jsonl"]
+    played = runner.invoke(app, ["play", "--seed", "5"], input="q\n")
+    assert played.exit_code == 0, played.output
+    assert (tmp_path / "nataterra" / "games" / "seed-5.jsonl").exists()

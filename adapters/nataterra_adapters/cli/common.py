@@ -6,6 +6,7 @@ from a log's header, and its words from the system's presenter (:mod:`.words`).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -80,6 +81,35 @@ SeedOption = Annotated[
     ),
 ]
 """``--seed N``: a u64, refused with one line outside that range; absent: a secret seed."""
+
+
+ForceOption = Annotated[bool, typer.Option("--force", help="Overwrite an existing --out file.")]
+
+
+def games_dir() -> Path:
+    """Where ``demo`` and ``play`` keep a game's log when ``--out`` is not given:
+    ``$XDG_DATA_HOME/nataterra/games`` (by default ``~/.local/share/nataterra/games``)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "nataterra" / "games"
+
+
+def log_path(out: Path | None, game_id: str, *, force: bool) -> Path:
+    """The file a new game's log goes to: ``out`` (never an existing file unless ``force``),
+    or a fresh file named by the game id in :func:`games_dir`. Checked before anything is
+    played or written."""
+    if out is not None:
+        check_out(out)
+        if out.exists() and not force:
+            raise typer.BadParameter(
+                f"{out} exists; pass --force to overwrite it", param_hint="--out"
+            )
+        return out
+    folder = games_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    path, n = folder / f"{game_id}.jsonl", 1
+    while path.exists():  # a public test seed's id repeats: keep every game's log
+        path, n = folder / f"{game_id}-{n}.jsonl", n + 1
+    return path
 
 
 def check_out(out: Path | None) -> None:

@@ -13,11 +13,13 @@ from nataterra_core.kernel import LogWriter
 
 from .common import (
     ContentOption,
+    ForceOption,
     GameOption,
     SeedOption,
     check_content,
     check_out,
     console,
+    log_path,
     rule_system,
 )
 from .newgame import (
@@ -30,6 +32,7 @@ from .newgame import (
     check_start,
     game_options,
     make_bots,
+    new_game_id,
     play_bots,
     start,
 )
@@ -51,9 +54,14 @@ def _short(value: object) -> str:
 def demo(
     game: GameOption = DEFAULT_GAME,
     seed: SeedOption = None,
-    out: Annotated[Path, typer.Option(help="Where to write the game's log.")] = Path(
-        "demo-game.jsonl"
-    ),
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Where to write the game's log (default: a fresh file per game in the "
+            "user's data folder, $XDG_DATA_HOME/nataterra/games)."
+        ),
+    ] = None,
+    force: ForceOption = False,
     turns: Annotated[
         int | None,
         typer.Option(help=f"At most this many player turns (max_turns; {DEMO_TURNS}).", min=1),
@@ -85,10 +93,18 @@ def demo(
     )
     check_start(record, players, options, content)
     chosen = check_bot(record, bot)
+    game_id = new_game_id(seed)
+    out = log_path(out, game_id, force=force)  # nothing is written before this passes
     out.unlink(missing_ok=True)
     with LogWriter(out) as writer:
         session = start(
-            record, players, seed=seed, options=options, content=content, sink=writer.write
+            record,
+            players,
+            seed=seed,
+            options=options,
+            content=content,
+            sink=writer.write,
+            game_id=game_id,
         )
         bots = make_bots(record, chosen, session.header.seats, bot_seed(seed), content)
         commands = play_bots(record, session, bots)

@@ -170,6 +170,7 @@ def start(
     content: Path | None,
     sink: LineSink | None,
     client_seeds: Sequence[str] = (),
+    game_id: str | None = None,
 ) -> GameSession:
     """A new game of ``record``; seats or options the rules refuse are a usage error.
 
@@ -177,9 +178,10 @@ def start(
     ``client_seeds`` are ``SEAT=VALUE`` contributions, one per seat, joined into the header's
     client seed (design.md §3)."""
     count = min(record.player_counts) if players is None else players
-    server_seed = game_id = None
+    server_seed = None
     if seed is None:
-        server_seed, game_id = secrets.token_bytes(32), f"g-{secrets.token_hex(8)}"
+        server_seed = secrets.token_bytes(32)
+        game_id = game_id or f"g-{secrets.token_hex(8)}"
     try:
         seats = record.seats(count)
         client_seed = _joined(seats, client_seeds) if client_seeds else ""
@@ -198,6 +200,13 @@ def start(
         raise typer.BadParameter(str(exc)) from exc
 
 
+def check_client_seeds(record: RuleSystem, players: int | None, given: Sequence[str]) -> None:
+    """Refuse bad ``--client-seed`` values before a log file is opened."""
+    if given:
+        count = min(record.player_counts) if players is None else players
+        _joined(record.seats(count), given)
+
+
 def _joined(seats: Sequence[str], given: Sequence[str]) -> str:
     """``SEAT=VALUE`` contributions joined in seat order; a usage error unless every seat
     gives exactly one valid contribution."""
@@ -213,6 +222,12 @@ def _joined(seats: Sequence[str], given: Sequence[str]) -> str:
         return join_client_seeds(seats, contributions)
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--client-seed") from exc
+
+
+def new_game_id(seed: int | None) -> str:
+    """The game id a new game gets: ``seed-N`` for a public test seed, else ``g-`` and 16
+    random hex digits (known before the game starts, so its log file can be named by it)."""
+    return f"seed-{seed}" if seed is not None else f"g-{secrets.token_hex(8)}"
 
 
 def bot_seed(seed: int | None) -> int:

@@ -22,11 +22,13 @@ from nataterra_core.kernel.registry import Presenter, RuleSystem
 
 from .common import (
     ContentOption,
+    ForceOption,
     GameOption,
     SeedOption,
     check_content,
     check_out,
     console,
+    log_path,
     rule_system,
 )
 from .newgame import (
@@ -34,8 +36,10 @@ from .newgame import (
     OptionOption,
     PlayersOption,
     StructuredOption,
+    check_client_seeds,
     check_start,
     game_options,
+    new_game_id,
     start,
 )
 from .words import view_text
@@ -57,7 +61,14 @@ def play_command(
             min=0,
         ),
     ] = None,
-    out: Annotated[Path | None, typer.Option(help="Write the log here, record by record.")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Write the log here, record by record (default: a fresh file per "
+            "game in the user's data folder, $XDG_DATA_HOME/nataterra/games)."
+        ),
+    ] = None,
+    force: ForceOption = False,
     content: ContentOption = None,
     mode: ModeOption = None,
     structured: StructuredOption = None,
@@ -74,7 +85,7 @@ def play_command(
     """Hot-seat game in this terminal: pick commands by number; u undo, r redo, q quit.
 
     Each seat sees only its own view (its hands; counts of everything hidden). Quitting
-    closes the game as abandoned; the log (with --out) then ends with reveal and end.
+    closes the game as abandoned; the log then ends with reveal and end.
     """
     record = rule_system(game)
     check_content(record, content)
@@ -88,9 +99,11 @@ def play_command(
         extra=option or (),
     )
     check_start(record, players, options, content)
-    if out is not None:
-        out.unlink(missing_ok=True)
-    writer = LogWriter(out) if out is not None else None
+    check_client_seeds(record, players, client_seed or ())
+    game_id = new_game_id(seed)
+    out = log_path(out, game_id, force=force)  # nothing is written before this passes
+    out.unlink(missing_ok=True)
+    writer: LogWriter | None = LogWriter(out)
     try:
         session = start(
             record,
@@ -100,6 +113,7 @@ def play_command(
             content=content,
             sink=writer.write if writer is not None else None,
             client_seeds=client_seed or (),
+            game_id=game_id,
         )
         _hot_seat(record, session)
         result = session.close()
@@ -109,7 +123,7 @@ def play_command(
     console.rule("game over")
     console.print(view_text(record, session.state, None))
     console.print(f"result: {record.presenter.outcome(result)}")
-    where = f"; log {out}" if out is not None else ""
+    where = f"; log {out}"
     console.print(f"{len(session.lines)} records{where}; head {session.head}")
 
 
