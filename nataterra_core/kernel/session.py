@@ -195,6 +195,11 @@ class Session(Generic[S, C, E]):
                 seq += 1
         return session
 
+    def attach_sink(self, sink: LineSink | None) -> None:
+        """Send every line appended from now on to ``sink`` (a resumed game's log file:
+        :meth:`from_log` rebuilds a game without writing its existing lines again)."""
+        self._sink = sink
+
     # -- reading --------------------------------------------------------------------------
 
     @property

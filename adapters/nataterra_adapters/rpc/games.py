@@ -16,6 +16,7 @@ verified.
 from __future__ import annotations
 
 import secrets
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -24,15 +25,26 @@ from typing import Annotated, Any, Union
 import msgspec
 
 from nataterra_core import __version__
-from nataterra_core.game import DEFAULT_GAME, GameSession, new_game, verify_log
-from nataterra_core.kernel import Command, CommandRejected, Outcome, Verdict
+from nataterra_core.game import DEFAULT_GAME, GameSession, decider_for, new_game, verify_log
+from nataterra_core.kernel import (
+    Command,
+    CommandRejected,
+    LogError,
+    Outcome,
+    ReplayDiverged,
+    Session,
+    Verdict,
+    read_log,
+    seed_from_number,
+)
 from nataterra_core.kernel.dice import check_game_id
-from nataterra_core.kernel.registry import RuleSystem, system, systems
+from nataterra_core.kernel.registry import RuleSystem, system, system_for, systems
 from nataterra_core.kernel.seed_ceremony import SeedCeremony
 from nataterra_core.kernel.visibility import LogView, log_view, record_view
 
 from .errors import GameError, GameErrorCode, rejected
 from .protocol import Method
+from .store import GameStore, StoredGame
 
 __all__ = ["Games"]
 
@@ -234,6 +246,21 @@ def _describe(record: RuleSystem) -> dict[str, Any]:
     }
 
 
+def _checked(
+    record: RuleSystem, params: CreateParams, seats: Sequence[str] | int, game_id: str
+) -> tuple[str, ...]:
+    """The seats of a game to create, its id, seats and options checked by the rules (a
+    set-up error otherwise) before anything is written."""
+    try:
+        check_game_id(game_id)
+        chosen = record.seats(seats)
+        options = record.default_options if params.options is None else params.options
+        record.check(record.decider(None), chosen, dict(options))
+    except ValueError as exc:
+        raise rejected(exc) from exc
+    return chosen
+
+
 def _seat_of(tokens: dict[str, str], token: str, version: int) -> str:
     """The seat whose secret ``token`` is (compared in constant time), or a token error."""
     given = token.encode("utf-8", "surrogatepass")
@@ -251,13 +278,24 @@ def _command_union(types: tuple[type[Command], ...]) -> Any:
 class Games:
     """Games in memory and the JSON-RPC methods over them (:meth:`methods`)."""
 
-    def __init__(self, *, test_seeds: bool = False, max_games: int = DEFAULT_MAX_GAMES) -> None:
+    def __init__(
+        self,
+        *,
+        test_seeds: bool = False,
+        max_games: int = DEFAULT_MAX_GAMES,
+        store: GameStore | None = None,
+    ) -> None:
         """``test_seeds``: accept ``game.create``'s public ``seed`` (tests and demos only);
-        ``max_games``: games held at once (started or waiting)."""
+        ``max_games``: games held at once (started or waiting); ``store``: keep every started
+        game on disk and resume the stored ones now (``None``: in memory only)."""
         self._games: dict[str, _Game] = {}
         self._waiting: dict[str, _Waiting] = {}
         self._test_seeds = test_seeds
         self._max_games = max_games
+        self._store = store
+        if store is not None:
+            for stored in store.games():
+                self._resume(stored)
 
     def methods(self) -> dict[str, Method]:
         """The method table, by JSON-RPC method name."""
@@ -316,23 +354,15 @@ class Games:
             game_id = params.game_id or f"g-{secrets.token_hex(8)}"
         if game_id in self._games:
             raise GameError(GameErrorCode.GAME_EXISTS, f"game {game_id!r} exists already")
-        try:
-            check_game_id(game_id)
-            session = new_game(
-                seats if isinstance(seats, int) else list(seats),
-                game=record.id,
-                seed=params.seed,
-                server_seed=server_seed,
-                game_id=game_id,
-                client_seed=params.client_seed,
-                options=params.options,
-            )
-        except (ValueError, CommandRejected) as exc:
-            raise rejected(exc) from exc
-        game = _Game(
-            record, session, {seat: secrets.token_hex(16) for seat in session.header.seats}
+        chosen = _checked(record, params, seats, game_id)
+        if server_seed is None:
+            assert params.seed is not None
+            server_seed = seed_from_number(params.seed)[0]
+        tokens = {seat: secrets.token_hex(16) for seat in chosen}
+        session = self._start(
+            record, chosen, server_seed, game_id, params.client_seed, tokens, params.options
         )
-        self._games[game_id] = game
+        game = self._games[game_id] = _Game(record, session, tokens)
         return CreateResult(
             game_id=game_id,
             seats=session.header.seats,
@@ -365,13 +395,14 @@ class Games:
                 waiting_for=waiting.ceremony.waiting_for, started=False, version=0, acting=()
             )
         ceremony = waiting.ceremony
-        session = new_game(
+        session = self._start(
+            waiting.system,
             waiting.seats,
-            game=waiting.system.id,
-            server_seed=ceremony.server_seed,
-            game_id=params.game_id,
-            client_seed=ceremony.client_seed(),
-            options=waiting.options,
+            ceremony.server_seed,
+            params.game_id,
+            ceremony.client_seed(),
+            waiting.tokens,
+            waiting.options,
         )
         del self._waiting[params.game_id]
         game = self._games[params.game_id] = _Game(waiting.system, session, waiting.tokens)
@@ -473,6 +504,51 @@ class Games:
 
     # -- internals --------------------------------------------------------------------------
 
+    def _start(
+        self,
+        record: RuleSystem,
+        seats: Sequence[str],
+        server_seed: bytes,
+        game_id: str,
+        client_seed: str,
+        tokens: dict[str, str],
+        options: dict[str, Any] | None,
+    ) -> GameSession:
+        """Write a checked game's header and start record (to the store, if there is one)."""
+        sink = None
+        if self._store is not None:
+            sink = self._store.create(game_id, server_seed, tokens).write
+        try:
+            return new_game(
+                seats,
+                game=record.id,
+                server_seed=server_seed,
+                game_id=game_id,
+                client_seed=client_seed,
+                options=options,
+                sink=sink,
+            )
+        except (ValueError, CommandRejected) as exc:
+            raise rejected(exc) from exc
+
+    def _resume(self, stored: StoredGame) -> None:
+        """Rebuild a stored game by re-executing its log; its seats' tokens work again."""
+        assert self._store is not None
+        try:
+            log = read_log(stored.log, decider_for)
+            session = Session.from_log(
+                log.decider, log.header, log.records, log.lines, stored.server_seed
+            )
+        except (LogError, ReplayDiverged, ValueError) as exc:
+            print(f"nataterra-rpc: not resuming {stored.game_id}: {exc}", file=sys.stderr)
+            return
+        session.attach_sink(self._store.append(stored.game_id).write)
+        record = system_for(log.header)
+        game = self._games[stored.game_id] = _Game(record, session, stored.tokens)
+        if session.outcome() is not None and not session.closed:
+            session.close()  # the crash came between the last command and the reveal
+        del game
+
     def _create_waiting(
         self, record: RuleSystem, params: CreateParams, seats: Sequence[str] | int
     ) -> CreateResult:
@@ -486,13 +562,7 @@ class Games:
         game_id = params.game_id or f"g-{secrets.token_hex(8)}"
         if game_id in self._games or game_id in self._waiting:
             raise GameError(GameErrorCode.GAME_EXISTS, f"game {game_id!r} exists already")
-        try:
-            check_game_id(game_id)
-            chosen = record.seats(seats)
-            options = record.default_options if params.options is None else params.options
-            record.check(record.decider(None), chosen, dict(options))
-        except ValueError as exc:
-            raise rejected(exc) from exc
+        chosen = _checked(record, params, seats, game_id)
         ceremony = SeedCeremony(secrets.token_bytes(32), chosen)
         tokens = {seat: secrets.token_hex(16) for seat in chosen}
         self._waiting[game_id] = _Waiting(record, chosen, params.options, ceremony, tokens)

@@ -14,14 +14,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import BinaryIO
 
 from .errors import ProtocolCode
 from .framing import DEFAULT_MAX_FRAME_BYTES, BadHeader, Frame, Framer, Oversized, make_framer
 from .games import DEFAULT_MAX_GAMES, Games
 from .protocol import DEFAULT_MAX_BATCH, Dispatcher, error_reply
+from .store import GameStore
 
 __all__ = ["Server", "main", "parse_listen"]
 
@@ -39,10 +42,15 @@ class Server:
         test_seeds: bool = False,
         max_games: int = DEFAULT_MAX_GAMES,
         max_batch: int = DEFAULT_MAX_BATCH,
+        store: Path | None = None,
     ):
         self.framing = framing
         self.max_frame_bytes = max_frame_bytes
-        self.games = Games(test_seeds=test_seeds, max_games=max_games)
+        self.games = Games(
+            test_seeds=test_seeds,
+            max_games=max_games,
+            store=GameStore(store) if store is not None else None,
+        )
         self.dispatcher = Dispatcher(self.games.methods(), max_batch=max_batch)
         make_framer(framing, max_frame_bytes)  # an unknown framing fails here, not per client
 
@@ -107,6 +115,12 @@ def parse_listen(text: str) -> tuple[str, int]:
     return host.removeprefix("[").removesuffix("]"), int(port)
 
 
+def default_store() -> Path:
+    """``$XDG_DATA_HOME/nataterra/rpc-games`` (by default ``~/.local/share/…``)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "nataterra" / "rpc-games"
+
+
 def _positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
@@ -138,6 +152,19 @@ def _parser() -> argparse.ArgumentParser:
         help=f"largest frame accepted (default {DEFAULT_MAX_FRAME_BYTES})",
     )
     parser.add_argument(
+        "--store",
+        metavar="DIR",
+        type=Path,
+        default=default_store(),
+        help="keep every game here (log fsynced per record, secret seed 0600) and resume them "
+        "on start (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--no-store",
+        action="store_true",
+        help="keep games in memory only (lost when the server stops)",
+    )
+    parser.add_argument(
         "--max-games",
         type=_positive,
         default=DEFAULT_MAX_GAMES,
@@ -167,6 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         test_seeds=args.test_seeds,
         max_games=args.max_games,
         max_batch=args.max_batch,
+        store=None if args.no_store else args.store,
     )
     try:
         if args.listen is None:
