@@ -107,3 +107,28 @@ def test_without_out_each_game_gets_a_fresh_file_in_the_data_folder(
     played = runner.invoke(app, ["play", "--seed", "5"], input="q\n")
     assert played.exit_code == 0, played.output
     assert (tmp_path / "nataterra" / "games" / "seed-5.jsonl").exists()
+
+
+def test_a_suspended_hot_seat_game_resumes_from_its_log(tmp_path: Path) -> None:
+    """Issue 14 item 5: q then s suspends (the seed kept beside the log, 0600); --resume LOG
+    continues; closing the game reveals the seed and drops the secret file."""
+    import stat
+
+    from nataterra_core.game import verify_log
+
+    log = tmp_path / "hot.jsonl"
+    secret = tmp_path / "hot.jsonl.secret"
+    first = runner.invoke(app, ["play", "--out", str(log)], input="1\nq\ns\n")
+    assert first.exit_code == 0, first.output
+    assert "--resume" in flat(first.output)
+    assert secret.exists() and stat.S_IMODE(secret.stat().st_mode) == 0o600
+    assert verify_log(log.read_bytes()).status == "incomplete"
+    records = len(log.read_bytes().splitlines())
+    second = runner.invoke(app, ["play", "--resume", str(log)], input="1\nq\na\n")
+    assert second.exit_code == 0, second.output
+    assert "resuming" in second.output
+    assert len(log.read_bytes().splitlines()) > records + 2  # a command, reveal and end
+    assert verify_log(log.read_bytes())
+    assert not secret.exists()
+    again = runner.invoke(app, ["play", "--resume", str(log)])
+    assert again.exit_code == 2 and "not a suspended game" in flat(again.output)

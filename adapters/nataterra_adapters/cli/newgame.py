@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -18,7 +18,7 @@ import msgspec
 import typer
 
 from nataterra_core.game import GameSession, new_game
-from nataterra_core.kernel import LineSink, Player, join_client_seeds, play
+from nataterra_core.kernel import LineSink, Player, join_client_seeds, play, seed_from_number
 from nataterra_core.kernel.registry import OptionsError, RuleSystem
 
 __all__ = [
@@ -171,6 +171,7 @@ def start(
     sink: LineSink | None,
     client_seeds: Sequence[str] = (),
     game_id: str | None = None,
+    keep_seed: Callable[[bytes], None] | None = None,
 ) -> GameSession:
     """A new game of ``record``; seats or options the rules refuse are a usage error.
 
@@ -182,6 +183,8 @@ def start(
     if seed is None:
         server_seed = secrets.token_bytes(32)
         game_id = game_id or f"g-{secrets.token_hex(8)}"
+    if keep_seed is not None:  # before the header: a log on disk can always be resumed
+        keep_seed(server_seed if server_seed is not None else seed_from_number(seed or 0)[0])
     try:
         seats = record.seats(count)
         client_seed = _joined(seats, client_seeds) if client_seeds else ""

@@ -7,6 +7,7 @@ only another may know.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
@@ -17,7 +18,7 @@ from rich.prompt import Prompt
 from rich.text import Text
 
 from nataterra_core.game import DEFAULT_GAME, GameSession
-from nataterra_core.kernel import LogWriter, UndoRefused
+from nataterra_core.kernel import LogWriter, ReplayDiverged, Session, UndoRefused
 from nataterra_core.kernel.registry import Presenter, RuleSystem
 
 from .common import (
@@ -29,6 +30,7 @@ from .common import (
     check_out,
     console,
     log_path,
+    read,
     rule_system,
 )
 from .newgame import (
@@ -81,12 +83,21 @@ def play_command(
             "design.md §3).",
         ),
     ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(help="Continue a suspended game from its log (and the secret beside it)."),
+    ] = None,
 ) -> None:
     """Hot-seat game in this terminal: pick commands by number; u undo, r redo, q quit.
 
-    Each seat sees only its own view (its hands; counts of everything hidden). Quitting
-    closes the game as abandoned; the log then ends with reveal and end.
+    Each seat sees only its own view (its hands; counts of everything hidden). ``q`` asks
+    whether to suspend the game (resume it later with ``--resume LOG``) or abandon it (the
+    log then ends with reveal and end); Ctrl-C suspends. The secret seed of a game in
+    progress is kept beside its log (``LOG.secret``, mode 0600) until the game is closed.
     """
+    if resume is not None:
+        _resume(resume, content)
+        return
     record = rule_system(game)
     check_content(record, content)
     check_out(out)
@@ -103,7 +114,9 @@ def play_command(
     game_id = new_game_id(seed)
     out = log_path(out, game_id, force=force)  # nothing is written before this passes
     out.unlink(missing_ok=True)
-    writer: LogWriter | None = LogWriter(out)
+    secret = _secret_path(out)
+    secret.unlink(missing_ok=True)
+    writer = LogWriter(out)
     try:
         session = start(
             record,
@@ -111,15 +124,62 @@ def play_command(
             seed=seed,
             options=options,
             content=content,
-            sink=writer.write if writer is not None else None,
+            sink=writer.write,
             client_seeds=client_seed or (),
             game_id=game_id,
+            keep_seed=lambda server_seed: _keep_secret(secret, server_seed),
         )
-        _hot_seat(record, session)
-        result = session.close()
+        _finish(record, session, out)
     finally:
-        if writer is not None:
-            writer.close()
+        writer.close()
+
+
+def _secret_path(log: Path) -> Path:
+    return log.with_name(log.name + ".secret")
+
+
+def _keep_secret(path: Path, server_seed: bytes) -> None:
+    """Write the seed of a game in progress beside its log, readable by this user only."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.write(descriptor, server_seed.hex().encode() + b"\n")
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def _resume(log_file: Path, content: Path | None) -> None:
+    """Continue a suspended hot-seat game: re-execute its log with the kept seed."""
+    secret = _secret_path(log_file)
+    if not log_file.is_file() or not secret.is_file():
+        raise typer.BadParameter(
+            f"{log_file} is not a suspended game (it needs {secret.name} beside it)",
+            param_hint="--resume",
+        )
+    record, log = read(log_file, content)
+    server_seed = bytes.fromhex(secret.read_text().strip())
+    try:
+        session = Session.from_log(log.decider, log.header, log.records, log.lines, server_seed)
+    except ReplayDiverged as exc:
+        raise typer.BadParameter(f"{log_file} does not re-execute: {exc}") from exc
+    if session.closed:
+        raise typer.BadParameter(f"{log_file} is a finished game", param_hint="--resume")
+    with LogWriter(log_file) as writer:
+        session.attach_sink(writer.write)
+        console.print(f"resuming {log.header.game_id} after record {len(session.lines) - 1}")
+        _finish(record, session, log_file)
+
+
+def _finish(record: RuleSystem, session: GameSession, out: Path) -> None:
+    """Play on until the game ends, is abandoned (closed) or suspended (left open)."""
+    if _hot_seat(record, session) == "suspended":
+        console.print(
+            f"suspended after record {len(session.lines) - 1}; continue with "
+            f"nataterra play --resume {out}"
+        )
+        return
+    result = session.close()
+    _secret_path(out).unlink(missing_ok=True)  # the log's reveal record holds the seed now
     console.rule("game over")
     console.print(view_text(record, session.state, None))
     console.print(f"result: {record.presenter.outcome(result)}")
@@ -127,8 +187,17 @@ def play_command(
     console.print(f"{len(session.lines)} records{where}; head {session.head}")
 
 
-def _hot_seat(record: RuleSystem, session: GameSession) -> None:
-    """Prompt the acting seat until the game ends or someone quits."""
+def _hot_seat(record: RuleSystem, session: GameSession) -> str:
+    """Prompt the acting seat until the game ends (``over``) or someone quits: ``suspended``
+    (Ctrl-C, or ``q`` then ``s``) or ``abandoned``."""
+    try:
+        return _prompt_loop(record, session)
+    except KeyboardInterrupt:
+        console.print()
+        return "suspended"
+
+
+def _prompt_loop(record: RuleSystem, session: GameSession) -> str:
     words = record.presenter
     while session.outcome() is None:
         seat = session.acting_seats()[0]
@@ -153,7 +222,7 @@ def _hot_seat(record: RuleSystem, session: GameSession) -> None:
             answer = "q"
         answer = answer.strip().lower()
         if answer == "q":
-            return
+            return _quit()
         if answer in ("u", "r"):
             _undo_or_redo(words, session, seat, answer)
         elif answer.isdigit() and 1 <= int(answer) <= len(commands):
@@ -163,6 +232,16 @@ def _hot_seat(record: RuleSystem, session: GameSession) -> None:
                 console.print(Text(f"  -> {line}"))
         else:
             console.print(f"[yellow]type a number from 1 to {len(commands)}, u, r or q[/]")
+    return "over"
+
+
+def _quit() -> str:
+    """``q``: suspend (resumable) or abandon (closed now); end of input abandons."""
+    try:
+        answer = Prompt.ask("s suspend (resume later), a abandon", console=console)
+    except EOFError:
+        return "abandoned"
+    return "suspended" if answer.strip().lower().startswith("s") else "abandoned"
 
 
 def _new_facts(words: Presenter, said: str, events: Sequence[Any]) -> list[str]:
