@@ -111,3 +111,29 @@ def test_console_script_is_installed() -> None:
         check=True,
     )
     assert b'"id":7' in done.stdout and b"nataterra-rpc" in done.stdout
+
+
+def test_a_half_sent_frame_is_dropped_after_the_idle_timeout() -> None:
+    """Issue 14 item 6: a client that starts a frame and stalls is answered and disconnected;
+    an idle client between frames is not."""
+    import json
+    import time
+
+    process = start_server("--listen", "127.0.0.1:0", "--idle-timeout", "0.5")
+    try:
+        assert process.stderr is not None
+        port = int(process.stderr.readline().decode().rsplit(":", 1)[1])
+        with (
+            socket.create_connection(("127.0.0.1", port), timeout=10) as stalled,
+            socket.create_connection(("127.0.0.1", port), timeout=10) as idle,
+        ):
+            stalled.sendall(b'{"jsonrpc":"2.0","meth')
+            reply = stalled.makefile("rb").readline()
+            assert json.loads(reply)["error"]["code"] == -32600
+            assert b"half-sent" in reply
+            assert stalled.recv(1) == b""  # closed by the server
+            time.sleep(1.0)
+            idle.sendall(b'{"jsonrpc":"2.0","method":"server.info","id":1}\n')
+            assert b'"result"' in idle.makefile("rb").readline()
+    finally:
+        stop_server(process)

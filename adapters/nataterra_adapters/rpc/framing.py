@@ -69,6 +69,10 @@ class Framer(Protocol):
     def encode(self, body: bytes) -> bytes:
         """``body`` framed for sending."""
 
+    @property
+    def pending(self) -> bool:
+        """Whether a frame has begun but not ended (a half-sent frame)."""
+
 
 class NewlineFramer:
     """One message per ``\\n``-terminated line; blank lines are ignored (keep-alives)."""
@@ -107,6 +111,11 @@ class NewlineFramer:
     def encode(self, body: bytes) -> bytes:
         """``body`` plus ``\\n`` (our JSON never contains a raw newline)."""
         return body + b"\n"
+
+    @property
+    def pending(self) -> bool:
+        """Whether a line has begun but not ended."""
+        return bool(self._buffer or self._skipped)
 
 
 class ContentLengthFramer:
@@ -203,6 +212,11 @@ class ContentLengthFramer:
     def encode(self, body: bytes) -> bytes:
         """``body`` with its ``Content-Length`` header."""
         return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+    @property
+    def pending(self) -> bool:
+        """Whether a header or body has begun but not ended."""
+        return bool(self._buffer or self._body is not None or self._skip)
 
 
 def make_framer(name: str, max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES) -> Framer:

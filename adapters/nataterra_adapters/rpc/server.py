@@ -29,6 +29,8 @@ from .store import GameStore
 __all__ = ["Server", "main", "parse_listen"]
 
 READ_SIZE = 65536
+DEFAULT_IDLE_TIMEOUT = 30.0
+"""Seconds a TCP client may leave a frame half-sent before it is disconnected."""
 
 
 class Server:
@@ -43,7 +45,9 @@ class Server:
         max_games: int = DEFAULT_MAX_GAMES,
         max_batch: int = DEFAULT_MAX_BATCH,
         store: Path | None = None,
+        idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
     ):
+        self.idle_timeout = idle_timeout
         self.framing = framing
         self.max_frame_bytes = max_frame_bytes
         self.games = Games(
@@ -93,7 +97,20 @@ class Server:
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         framer = self.framer()
         try:
-            while data := await reader.read(READ_SIZE):
+            while True:
+                # A half-sent frame may not hold the connection forever (--idle-timeout).
+                timeout = self.idle_timeout if framer.pending else None
+                try:
+                    data = await asyncio.wait_for(reader.read(READ_SIZE), timeout)
+                except TimeoutError:
+                    reason = f"a frame was left half-sent for {self.idle_timeout:g} s"
+                    writer.write(
+                        framer.encode(error_reply(ProtocolCode.INVALID_REQUEST, {"reason": reason}))
+                    )
+                    await writer.drain()
+                    break
+                if not data:
+                    break
                 for frame in framer.feed(data):
                     reply = self.answer(frame)
                     if reply is not None:
@@ -177,6 +194,12 @@ def _parser() -> argparse.ArgumentParser:
         help=f"requests in one batch at most (default {DEFAULT_MAX_BATCH})",
     )
     parser.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=DEFAULT_IDLE_TIMEOUT,
+        help=f"seconds a TCP client may leave a frame half-sent (default {DEFAULT_IDLE_TIMEOUT:g})",
+    )
+    parser.add_argument(
         "--test-seeds",
         action="store_true",
         help="accept game.create's public seed (reproducible dice anyone can derive: for "
@@ -195,6 +218,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         max_games=args.max_games,
         max_batch=args.max_batch,
         store=None if args.no_store else args.store,
+        idle_timeout=args.idle_timeout,
     )
     try:
         if args.listen is None:
