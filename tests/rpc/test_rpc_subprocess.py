@@ -137,3 +137,24 @@ def test_a_half_sent_frame_is_dropped_after_the_idle_timeout() -> None:
             assert b'"result"' in idle.makefile("rb").readline()
     finally:
         stop_server(process)
+
+
+def test_each_connection_has_its_own_quota_of_games() -> None:
+    """Issue 14 item 6: --max-games-per-client caps what one TCP connection creates."""
+    process = start_server("--listen", "127.0.0.1:0", "--max-games-per-client", "2", "--no-store")
+    try:
+        assert process.stderr is not None
+        port = int(process.stderr.readline().decode().rsplit(":", 1)[1])
+        with (
+            socket.create_connection(("127.0.0.1", port), timeout=30) as one,
+            socket.create_connection(("127.0.0.1", port), timeout=30) as two,
+        ):
+            first = Client(one.makefile("rb"), one.makefile("wb"))
+            second = Client(two.makefile("rb"), two.makefile("wb"))
+            for seed in (1, 2):
+                first.ok("game.create", players=2, seed=seed)
+            refused = first.call("game.create", players=2, seed=3)
+            assert not hasattr(refused, "result") and "--max-games-per-client" in str(refused)
+            second.ok("game.create", players=2, seed=4)  # another connection, another quota
+    finally:
+        stop_server(process)

@@ -297,10 +297,14 @@ class Games:
             for stored in store.games():
                 self._resume(stored)
 
-    def methods(self) -> dict[str, Method]:
-        """The method table, by JSON-RPC method name."""
+    def methods(self, *, games_per_client: int | None = None) -> dict[str, Method]:
+        """The method table, by JSON-RPC method name; with ``games_per_client``, a table for
+        one client (connection) that may create at most that many games."""
+        create: Callable[[CreateParams], CreateResult] = self.create
+        if games_per_client is not None:
+            create = self._quota(games_per_client)
         table: dict[str, tuple[type[msgspec.Struct], Callable[[Any], Any]]] = {
-            "game.create": (CreateParams, self.create),
+            "game.create": (CreateParams, create),
             "game.join": (JoinParams, self.join),
             "game.view": (ViewParams, self.view),
             "game.legal_commands": (SeatParams, self.legal_commands),
@@ -312,6 +316,22 @@ class Games:
             "server.info": (NoParams, self.info),
         }
         return {name: Method(params, handler) for name, (params, handler) in table.items()}
+
+    def _quota(self, cap: int) -> Callable[[CreateParams], CreateResult]:
+        created = 0
+
+        def create(params: CreateParams) -> CreateResult:
+            nonlocal created
+            if created >= cap:
+                raise GameError(
+                    GameErrorCode.SETUP_REJECTED,
+                    f"this connection has created {cap} games, its cap (--max-games-per-client)",
+                )
+            answer = self.create(params)
+            created += 1
+            return answer
+
+        return create
 
     def session(self, game_id: str) -> GameSession:
         """The live session of ``game_id`` (for embedding the server; clients never see it)."""

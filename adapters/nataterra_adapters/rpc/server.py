@@ -29,6 +29,8 @@ from .store import GameStore
 __all__ = ["Server", "main", "parse_listen"]
 
 READ_SIZE = 65536
+DEFAULT_GAMES_PER_CLIENT = 100
+"""Games one TCP connection may create (``--max-games-per-client``)."""
 DEFAULT_IDLE_TIMEOUT = 30.0
 """Seconds a TCP client may leave a frame half-sent before it is disconnected."""
 
@@ -46,8 +48,11 @@ class Server:
         max_batch: int = DEFAULT_MAX_BATCH,
         store: Path | None = None,
         idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
+        games_per_client: int = DEFAULT_GAMES_PER_CLIENT,
     ):
         self.idle_timeout = idle_timeout
+        self.games_per_client = games_per_client
+        self.max_batch = max_batch
         self.framing = framing
         self.max_frame_bytes = max_frame_bytes
         self.games = Games(
@@ -62,8 +67,9 @@ class Server:
         """A fresh framer for one stream."""
         return make_framer(self.framing, self.max_frame_bytes)
 
-    def answer(self, frame: Frame) -> bytes | None:
-        """The reply body to one frame (``None``: nothing to send)."""
+    def answer(self, frame: Frame, dispatcher: Dispatcher | None = None) -> bytes | None:
+        """The reply body to one frame (``None``: nothing to send), by ``dispatcher`` (a
+        connection's own) or the server's."""
         if isinstance(frame, Oversized):
             return error_reply(
                 ProtocolCode.INVALID_REQUEST,
@@ -71,7 +77,7 @@ class Server:
             )
         if isinstance(frame, BadHeader):
             return error_reply(ProtocolCode.PARSE_ERROR, {"reason": frame.reason})
-        return self.dispatcher.handle(frame)
+        return (dispatcher or self.dispatcher).handle(frame)
 
     def serve_stream(self, reader: BinaryIO, writer: BinaryIO) -> None:
         """Answer frames from ``reader`` on ``writer`` until end of input."""
@@ -96,6 +102,9 @@ class Server:
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         framer = self.framer()
+        # Each connection has its own quota of games (--max-games-per-client).
+        methods = self.games.methods(games_per_client=self.games_per_client)
+        dispatcher = Dispatcher(methods, max_batch=self.max_batch)
         try:
             while True:
                 # A half-sent frame may not hold the connection forever (--idle-timeout).
@@ -112,7 +121,7 @@ class Server:
                 if not data:
                     break
                 for frame in framer.feed(data):
-                    reply = self.answer(frame)
+                    reply = self.answer(frame, dispatcher)
                     if reply is not None:
                         writer.write(framer.encode(reply))
                 await writer.drain()
@@ -194,6 +203,12 @@ def _parser() -> argparse.ArgumentParser:
         help=f"requests in one batch at most (default {DEFAULT_MAX_BATCH})",
     )
     parser.add_argument(
+        "--max-games-per-client",
+        type=_positive,
+        default=DEFAULT_GAMES_PER_CLIENT,
+        help=f"games one TCP connection may create (default {DEFAULT_GAMES_PER_CLIENT})",
+    )
+    parser.add_argument(
         "--idle-timeout",
         type=float,
         default=DEFAULT_IDLE_TIMEOUT,
@@ -219,6 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         max_batch=args.max_batch,
         store=None if args.no_store else args.store,
         idle_timeout=args.idle_timeout,
+        games_per_client=args.max_games_per_client,
     )
     try:
         if args.listen is None:
