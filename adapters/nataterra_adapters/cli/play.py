@@ -7,7 +7,6 @@ only another may know.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
@@ -21,6 +20,7 @@ from nataterra_core.game import DEFAULT_GAME, GameSession
 from nataterra_core.kernel import LogWriter, ReplayDiverged, Session, UndoRefused
 from nataterra_core.kernel.registry import Presenter, RuleSystem
 
+from ..private_files import write_private
 from .common import (
     ContentOption,
     ForceOption,
@@ -140,12 +140,7 @@ def _secret_path(log: Path) -> Path:
 
 def _keep_secret(path: Path, server_seed: bytes) -> None:
     """Write the seed of a game in progress beside its log, readable by this user only."""
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        os.write(descriptor, server_seed.hex().encode() + b"\n")
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
+    write_private(path, server_seed.hex().encode() + b"\n")
 
 
 def _resume(log_file: Path, content: Path | None) -> None:

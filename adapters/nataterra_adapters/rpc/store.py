@@ -18,6 +18,8 @@ from pathlib import Path
 
 from nataterra_core.kernel.log import LogWriter, split_lines
 
+from ..private_files import write_private
+
 __all__ = ["GameStore", "StoredGame"]
 
 
@@ -43,13 +45,7 @@ class GameStore:
         """Record a new game's secret (first, so any log on disk can be resumed) and open its
         log for appending, with an fsync per record."""
         secret = json.dumps({"server_seed": server_seed.hex(), "tokens": tokens}).encode()
-        path = self.directory / f"{game_id}.secret"
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            os.write(descriptor, secret)
-            os.fsync(descriptor)
-        finally:
-            os.close(descriptor)
+        write_private(self.directory / f"{game_id}.secret", secret)
         return LogWriter(self.directory / f"{game_id}.jsonl", fsync=True)
 
     def games(self) -> Iterator[StoredGame]:
