@@ -20,6 +20,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from hidden_state import perturbed
 
 from nataterra_core.game import GameSession, decider_for, new_game, verify_log
 from nataterra_core.kernel import (
@@ -195,57 +196,12 @@ def _unknown_literal(command: Command) -> Command | None:
     return None
 
 
-def _nataterra_others_hidden(state: Any, seat: str, rng: Any) -> Any:
-    """The same position but for what ``seat`` cannot see: every other seat's hands dealt
-    afresh from their hand plus deck (counts kept), and every deck reordered."""
-    players = []
-    for player in state.players:
-        tech_hand, tech_deck = player.tech_hand, player.tech_deck
-        tactic_hand, tactic_deck = player.tactic_hand, player.tactic_deck
-        if player.civ != seat:
-            tech_hand, tech_deck = _redeal(tech_hand, tech_deck, rng)
-            tactic_hand, tactic_deck = _redeal(tactic_hand, tactic_deck, rng)
-        else:
-            tech_deck = tuple(rng.sample(tech_deck, len(tech_deck)))
-            tactic_deck = tuple(rng.sample(tactic_deck, len(tactic_deck)))
-        players.append(
-            msgspec.structs.replace(
-                player,
-                tech_hand=tech_hand,
-                tech_deck=tech_deck,
-                tactic_hand=tactic_hand,
-                tactic_deck=tactic_deck,
-            )
-        )
-    decks = {
-        biome: tuple(rng.sample(cards, len(cards))) for biome, cards in state.biome_decks.items()
-    }
-    combat = state.combat
-    if combat is not None and combat.hands:  # a combat holds its fighters' hands (N-COMBAT-9)
-        hands = {
-            owner: cards if owner == seat else _redeal(cards, _deck_of(players, owner), rng)[0]
-            for owner, cards in combat.hands.items()
-        }
-        combat = msgspec.structs.replace(combat, hands=hands)
-    return msgspec.structs.replace(state, players=tuple(players), biome_decks=decks, combat=combat)
-
-
-def _deck_of(players: list[Any], civ: str) -> tuple[str, ...]:
-    return next((p.tactic_deck for p in players if p.civ == civ), ())
-
-
-def _redeal(hand: tuple[str, ...], deck: tuple[str, ...], rng: Any) -> tuple[Any, Any]:
-    cards = list(hand + deck)
-    rng.shuffle(cards)
-    return tuple(cards[: len(hand)]), tuple(cards[len(hand) :])
-
-
 def _nataterra_window(state: Any) -> bool:
     """A Nataterra combat in which someone holds tactic cards: its windows (N-COMBAT-9)."""
     return state.combat is not None and any(state.combat.hands.values())
 
 
-PERTURB_HIDDEN = {"nataterra": _nataterra_others_hidden}
+PERTURB_HIDDEN = {"nataterra": perturbed}
 """Per system: the state with only other seats' hidden information changed. A system with
 nothing hidden (the sandbox's hands are dealt by its battle, Pig has none) needs no entry."""
 
@@ -301,7 +257,7 @@ def test_N_COMBAT_9_tactic_windows_do_not_reveal_hands() -> None:
             state = session.state
             if _nataterra_window(state):
                 for seat in session.header.seats:
-                    twin = _nataterra_others_hidden(state, seat, rng)
+                    twin = perturbed(state, seat, rng)
                     assert record.seat_view(twin, seat) == record.seat_view(state, seat)
                     ours, theirs = session.decider.decision(state), session.decider.decision(twin)
                     if ours.acting != theirs.acting or list(ours.legal(seat)) != list(

@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from hidden_state import perturbed
 
 from nataterra_core.game import GameSession, new_game
 from nataterra_core.games.nataterra.bots import HeuristicPlayer
@@ -48,49 +49,6 @@ GAMES: list[tuple[int, int, dict[str, Any]]] = [
     (4, 2, {**TEAMS, "max_turns": 14}),
     (4, 7, {**TEAMS, "max_turns": 14}),
 ]
-
-
-def _redeal(hand: tuple[str, ...], deck: tuple[str, ...], rng: random.Random) -> tuple[Any, Any]:
-    cards = list(hand + deck)
-    rng.shuffle(cards)
-    return tuple(cards[: len(hand)]), tuple(cards[len(hand) :])
-
-
-def perturbed(state: GameState, seat: str, rng: random.Random) -> GameState:
-    """``state`` with only what ``seat`` cannot see changed (hand sizes kept)."""
-    players = []
-    for player in state.players:
-        tech_hand, tech_deck = player.tech_hand, player.tech_deck
-        tactic_hand, tactic_deck = player.tactic_hand, player.tactic_deck
-        if player.civ != seat:
-            tech_hand, tech_deck = _redeal(tech_hand, tech_deck, rng)
-            tactic_hand, tactic_deck = _redeal(tactic_hand, tactic_deck, rng)
-        else:
-            tech_deck = tuple(rng.sample(tech_deck, len(tech_deck)))
-            tactic_deck = tuple(rng.sample(tactic_deck, len(tactic_deck)))
-        players.append(
-            msgspec.structs.replace(
-                player,
-                tech_hand=tech_hand,
-                tech_deck=tech_deck,
-                tactic_hand=tactic_hand,
-                tactic_deck=tactic_deck,
-            )
-        )
-    decks = {
-        biome: tuple(rng.sample(cards, len(cards))) for biome, cards in state.biome_decks.items()
-    }
-    combat = state.combat
-    if combat is not None and combat.hands:  # the combat follows its fighters' hands
-        hands = {}
-        for owner, cards in combat.hands.items():
-            if owner == seat:
-                hands[owner] = cards
-            else:
-                player = next(p for p in players if p.civ == owner)
-                hands[owner] = _redeal(cards, player.tactic_deck, rng)[0]
-        combat = msgspec.structs.replace(combat, hands=hands)
-    return msgspec.structs.replace(state, players=tuple(players), biome_decks=decks, combat=combat)
 
 
 def probes(session: GameSession, state: GameState, seat: str) -> list[Command]:

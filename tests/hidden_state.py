@@ -1,0 +1,56 @@
+"""Nataterra positions changed only behind a seat's back: the perturbation the hidden-information
+tests share (conformance, tactic windows)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import msgspec
+
+from nataterra_core.games.nataterra.rules.state import GameState
+
+__all__ = ["perturbed"]
+
+
+def _redeal(hand: tuple[str, ...], deck: tuple[str, ...], rng: random.Random) -> tuple[Any, Any]:
+    cards = list(hand + deck)
+    rng.shuffle(cards)
+    return tuple(cards[: len(hand)]), tuple(cards[len(hand) :])
+
+
+def perturbed(state: GameState, seat: str, rng: random.Random) -> GameState:
+    """``state`` with only what ``seat`` cannot see changed (hand sizes kept)."""
+    players = []
+    for player in state.players:
+        tech_hand, tech_deck = player.tech_hand, player.tech_deck
+        tactic_hand, tactic_deck = player.tactic_hand, player.tactic_deck
+        if player.civ != seat:
+            tech_hand, tech_deck = _redeal(tech_hand, tech_deck, rng)
+            tactic_hand, tactic_deck = _redeal(tactic_hand, tactic_deck, rng)
+        else:
+            tech_deck = tuple(rng.sample(tech_deck, len(tech_deck)))
+            tactic_deck = tuple(rng.sample(tactic_deck, len(tactic_deck)))
+        players.append(
+            msgspec.structs.replace(
+                player,
+                tech_hand=tech_hand,
+                tech_deck=tech_deck,
+                tactic_hand=tactic_hand,
+                tactic_deck=tactic_deck,
+            )
+        )
+    decks = {
+        biome: tuple(rng.sample(cards, len(cards))) for biome, cards in state.biome_decks.items()
+    }
+    combat = state.combat
+    if combat is not None and combat.hands:  # the combat follows its fighters' hands
+        hands = {}
+        for owner, cards in combat.hands.items():
+            if owner == seat:
+                hands[owner] = cards
+            else:
+                player = next(p for p in players if p.civ == owner)
+                hands[owner] = _redeal(cards, player.tactic_deck, rng)[0]
+        combat = msgspec.structs.replace(combat, hands=hands)
+    return msgspec.structs.replace(state, players=tuple(players), biome_decks=decks, combat=combat)
