@@ -16,8 +16,6 @@ from .common import (
     ForceOption,
     GameOption,
     SeedOption,
-    check_content,
-    check_out,
     console,
     log_path,
     rule_system,
@@ -29,11 +27,10 @@ from .newgame import (
     StructuredOption,
     bot_seed,
     check_bot,
-    check_start,
-    game_options,
     make_bots,
     new_game_id,
     play_bots,
+    prepare,
     start,
 )
 from .words import verdict_line
@@ -81,17 +78,17 @@ def demo(
 ) -> None:
     """Play a seeded game between bots, write its log and verify it."""
     record = rule_system(game)
-    check_content(record, content)
-    check_out(out)
-    options = game_options(
+    options = prepare(
         record,
+        players,
+        content=content,
+        out=out,
         turns=turns,
         default_turns=DEMO_TURNS,
         mode=mode,
         structured=structured,
         extra=option or (),
     )
-    check_start(record, players, options, content)
     chosen = check_bot(record, bot)
     game_id = new_game_id(seed)
     out = log_path(out, game_id, force=force)  # nothing is written before this passes

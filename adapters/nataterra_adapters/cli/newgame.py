@@ -21,6 +21,8 @@ from nataterra_core.game import GameSession, new_game
 from nataterra_core.kernel import LineSink, Player, join_client_seeds, play, seed_from_number
 from nataterra_core.kernel.registry import OptionsError, RuleSystem
 
+from .common import check_content, check_out
+
 __all__ = [
     "ModeOption",
     "OptionOption",
@@ -236,6 +238,34 @@ def new_game_id(seed: int | None) -> str:
 def bot_seed(seed: int | None) -> int:
     """The bots' seed: the game's test seed, or a fresh random one with a secret seed."""
     return secrets.randbelow(2**32) if seed is None else seed
+
+
+def prepare(
+    record: RuleSystem,
+    players: int | None,
+    *,
+    content: Path | None,
+    out: Path | None,
+    turns: int | None,
+    default_turns: int,
+    mode: str | None,
+    structured: bool | None,
+    extra: Sequence[str],
+) -> dict[str, Any]:
+    """What ``demo`` and ``play`` check before anything is played or written: the content
+    pack, ``--out``, the options the flags ask for and the seats; the options."""
+    check_content(record, content)
+    check_out(out)
+    options = game_options(
+        record,
+        turns=turns,
+        default_turns=default_turns,
+        mode=mode,
+        structured=structured,
+        extra=extra,
+    )
+    check_start(record, players, options, content)
+    return options
 
 
 def check_start(

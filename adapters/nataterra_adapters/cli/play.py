@@ -26,8 +26,6 @@ from .common import (
     ForceOption,
     GameOption,
     SeedOption,
-    check_content,
-    check_out,
     console,
     log_path,
     read,
@@ -39,9 +37,8 @@ from .newgame import (
     PlayersOption,
     StructuredOption,
     check_client_seeds,
-    check_start,
-    game_options,
     new_game_id,
+    prepare,
     start,
 )
 from .words import view_text
@@ -99,17 +96,17 @@ def play_command(
         _resume(resume, content)
         return
     record = rule_system(game)
-    check_content(record, content)
-    check_out(out)
-    options = game_options(
+    options = prepare(
         record,
+        players,
+        content=content,
+        out=out,
         turns=turns,
         default_turns=PLAY_TURNS,
         mode=mode,
         structured=structured,
         extra=option or (),
     )
-    check_start(record, players, options, content)
     check_client_seeds(record, players, client_seed or ())
     game_id = new_game_id(seed)
     out = log_path(out, game_id, force=force)  # nothing is written before this passes
