@@ -1,0 +1,172 @@
+"""The params and results of the JSON-RPC methods (``docs/RPC.md``): msgspec Structs, so that
+params are converted and checked at the door and results encode without a copy."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Annotated, Any
+
+import msgspec
+
+from nataterra_core.game import DEFAULT_GAME
+from nataterra_core.kernel import Command, Outcome
+
+__all__ = [
+    "ActParams",
+    "ActResult",
+    "ApplyParams",
+    "CreateParams",
+    "CreateResult",
+    "JoinParams",
+    "JoinResult",
+    "LegalResult",
+    "LogResult",
+    "NoParams",
+    "SeatParams",
+    "VerifyParams",
+    "ViewParams",
+    "ViewResult",
+]
+
+
+Seed = Annotated[int, msgspec.Meta(ge=0)]  # and below 2**64: msgspec bounds stop at int64
+Version = Annotated[int, msgspec.Meta(ge=0)]
+
+
+class _Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Params of a method: named, or positional in field order."""
+
+
+class CreateParams(_Params, frozen=True, kw_only=True):
+    """``game.create``: the rule system, ``players`` or ``seats``, and the system's options.
+
+    Without ``players`` and ``seats`` the system's smallest default seating is used; without
+    ``options``, its ``default_options``. ``rules`` comes last so positional clients written
+    before it existed keep working.
+    """
+
+    players: Annotated[int, msgspec.Meta(ge=1)] | None = None
+    seats: list[str] | None = None
+    seed: Seed | None = None
+    game_id: str | None = None
+    client_seed: str = ""
+    options: dict[str, Any] | None = None
+    rules: str = DEFAULT_GAME
+    seat_seeds: bool | None = None
+    """Every seat contributes to the dice (``game.join``) before the game starts; default:
+    on, except for a public test ``seed`` (whose dice are public anyway)."""
+
+
+class JoinParams(_Params, frozen=True, kw_only=True):
+    """``game.join``: a seat's contribution to the dice, sent after seeing the commitment."""
+
+    game_id: str
+    token: str
+    client_seed: str
+
+
+class SeatParams(_Params, frozen=True, kw_only=True):
+    """A game and the caller's seat token."""
+
+    game_id: str
+    token: str
+
+
+class ViewParams(_Params, frozen=True, kw_only=True):
+    """A game and, optionally, a seat token (none: a spectator)."""
+
+    game_id: str
+    token: str | None = None
+
+
+class ApplyParams(_Params, frozen=True, kw_only=True):
+    """``game.apply``: the command as JSON, ``{"type": "<name>.v<n>", ...}``."""
+
+    game_id: str
+    token: str
+    command: Any
+    expected_version: Version | None = None
+    command_id: str | None = None
+
+
+class ActParams(_Params, frozen=True, kw_only=True):
+    """``game.undo`` and ``game.redo``."""
+
+    game_id: str
+    token: str
+    expected_version: Version | None = None
+    command_id: str | None = None
+
+
+class VerifyParams(_Params, frozen=True, kw_only=True):
+    """``log.verify``: a whole log as text."""
+
+    log: str
+    expect_head: str | None = None
+
+
+class NoParams(_Params, frozen=True, kw_only=True):
+    """A method without params."""
+
+
+class CreateResult(msgspec.Struct, frozen=True, kw_only=True):
+    """A new game: hand each seat its token, and only its own."""
+
+    game_id: str
+    seats: tuple[str, ...]
+    tokens: dict[str, str]
+    version: int
+    seed_commitment: str
+    acting: tuple[str, ...]
+
+
+class ViewResult(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat's view of the position: ``view`` is the system's seat view as plain JSON
+    (``None``, with ``waiting_for``, while seats have still to send their contributions)."""
+
+    version: int
+    view: Any
+    acting: tuple[str, ...]
+    can_undo: bool
+    can_redo: bool
+    result: Outcome | None
+    waiting_for: tuple[str, ...] = ()
+
+
+class JoinResult(msgspec.Struct, frozen=True, kw_only=True):
+    """After a contribution: who has still to send one, and whether the game has started
+    (then its header holds every contribution and ``version`` is the start record's)."""
+
+    waiting_for: tuple[str, ...]
+    started: bool
+    version: int
+    acting: tuple[str, ...]
+
+
+class LegalResult(msgspec.Struct, frozen=True, kw_only=True):
+    """The commands the seat may send now (empty when it may not act, or while the game
+    waits for contributions: ``waiting_for``)."""
+
+    version: int
+    commands: Sequence[Command]
+    waiting_for: tuple[str, ...] = ()
+
+
+class ActResult(msgspec.Struct, frozen=True, kw_only=True):
+    """What an apply, undo or redo appended, as the seat may see it."""
+
+    version: int
+    records: list[dict[str, Any]]
+    acting: tuple[str, ...]
+    result: Outcome | None
+    undone: int | None = None
+
+
+class LogResult(msgspec.Struct, frozen=True, kw_only=True):
+    """The log as the seat may see it (see :class:`~nataterra_core.kernel.visibility.LogView`)."""
+
+    version: int
+    revealed: bool
+    records: list[dict[str, Any]]
+    head: str | None
+    log: str | None
