@@ -6,7 +6,6 @@ from a log's header, and its words from the system's presenter (:mod:`.words`).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -29,6 +28,7 @@ from nataterra_core.kernel import (
 )
 from nataterra_core.kernel.registry import RuleSystem, system, system_for, systems
 
+from ..local_files import data_dir
 from .verify_many import EXIT_CODES
 
 __all__ = [
@@ -89,8 +89,7 @@ ForceOption = Annotated[bool, typer.Option("--force", help="Overwrite an existin
 def games_dir() -> Path:
     """Where ``demo`` and ``play`` keep a game's log when ``--out`` is not given:
     ``$XDG_DATA_HOME/nataterra/games`` (by default ``~/.local/share/nataterra/games``)."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "nataterra" / "games"
+    return data_dir() / "games"
 
 
 def log_path(out: Path | None, game_id: str, *, force: bool) -> Path:

@@ -20,7 +20,7 @@ from nataterra_core.game import DEFAULT_GAME, GameSession
 from nataterra_core.kernel import LogWriter, ReplayDiverged, Session, UndoRefused
 from nataterra_core.kernel.registry import Presenter, RuleSystem
 
-from ..private_files import write_private
+from ..local_files import write_private
 from .common import (
     ContentOption,
     ForceOption,

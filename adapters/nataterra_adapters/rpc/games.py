@@ -437,10 +437,9 @@ class Games:
             return
         session.attach_sink(self._store.append(stored.game_id).write)
         record = system_for(log.header)
-        game = self._games[stored.game_id] = _Game(record, session, stored.tokens)
+        self._games[stored.game_id] = _Game(record, session, stored.tokens)
         if session.outcome() is not None and not session.closed:
             session.close()  # the crash came between the last command and the reveal
-        del game
 
     def _create_waiting(
         self, record: RuleSystem, params: CreateParams, seats: Sequence[str] | int

@@ -14,12 +14,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import BinaryIO
 
+from ..local_files import data_dir
 from .errors import ProtocolCode
 from .framing import DEFAULT_MAX_FRAME_BYTES, BadHeader, Frame, Framer, Oversized, make_framer
 from .games import DEFAULT_MAX_GAMES, Games
@@ -143,8 +143,7 @@ def parse_listen(text: str) -> tuple[str, int]:
 
 def default_store() -> Path:
     """``$XDG_DATA_HOME/nataterra/rpc-games`` (by default ``~/.local/share/…``)."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "nataterra" / "rpc-games"
+    return data_dir() / "rpc-games"
 
 
 def _positive(text: str) -> int:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from nataterra_core.kernel.log import LogWriter, split_lines
 
-from ..private_files import write_private
+from ..local_files import write_private
 
 __all__ = ["GameStore", "StoredGame"]
 

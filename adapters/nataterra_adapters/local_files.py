@@ -1,11 +1,18 @@
-"""Files only the server's (or player's) user may read: the secret seeds of games in progress."""
+"""The front ends' local files: the user's data folder, and files only this user may read (the
+secret seeds of games in progress)."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-__all__ = ["write_private"]
+__all__ = ["data_dir", "write_private"]
+
+
+def data_dir() -> Path:
+    """``$XDG_DATA_HOME/nataterra`` (by default ``~/.local/share/nataterra``)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "nataterra"
 
 
 def write_private(path: Path, data: bytes) -> None:
