@@ -30,7 +30,7 @@ from .rules.combat.sandbox import (
 from .rules.game import RULES, Nataterra
 from .rules.hexmap import GameMap, build_map
 from .rules.setup import GameOptions
-from .text_view import view_text
+from .text_view import group_line, view_text
 from .views import SeatView, combat_view, seat_view
 
 __all__ = ["NATATERRA", "SANDBOX", "NataterraPresenter", "SandboxView"]
@@ -145,13 +145,7 @@ def _sandbox_text(view: SandboxView) -> str:
         head += f"; won by {view.winner}"
     if view.combat is None:
         return head + " (not started)"
-    lines = [head]
-    for number, group in enumerate(view.combat.groups):
-        lines.append(
-            f"  group {number}: {group.owner} {group.units} {group.unit} ({group.slot}), "
-            f"damage {group.damage}"
-        )
-    return "\n".join(lines)
+    return "\n".join([head, *(group_line(n, g) for n, g in enumerate(view.combat.groups))])
 
 
 STANDARD_BATTLE = Battle(

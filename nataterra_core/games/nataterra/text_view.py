@@ -11,11 +11,11 @@ from itertools import groupby
 from nataterra_core.kernel import Outcome
 
 from .presenter import describe_outcome
-from .rules.combat.model import Combat
+from .rules.combat.model import Combat, Group
 from .rules.hexmap import GameMap
 from .views import PlayerView, SeatView
 
-__all__ = ["status_line", "view_text"]
+__all__ = ["group_line", "player_facts", "status_line", "view_text"]
 
 
 def view_text(view: SeatView, game_map: GameMap | None = None) -> str:
@@ -94,12 +94,19 @@ def _player_line(view: SeatView, player: PlayerView) -> str:
     return f"{marker}{player.civ}: " + " · ".join(player_facts(player))
 
 
+def group_line(number: int, group: Group) -> str:
+    """``  group 2: beasts 3 orc (melee), damage 4``."""
+    return (
+        f"  group {number}: {group.owner} {group.units} {group.unit} ({group.slot}), "
+        f"damage {group.damage}"
+    )
+
+
 def _combat_lines(combat: Combat) -> list[str]:
     lines = [f"combat in {combat.zone} ({combat.biome}), round {combat.round}"]
     for number, group in enumerate(combat.groups):
         lines.append(
-            f"  group {number}: {group.owner} {group.units} {group.unit} ({group.slot}), "
-            f"damage {group.damage}" + (" (acted)" if group.acted == combat.round else "")
+            group_line(number, group) + (" (acted)" if group.acted == combat.round else "")
         )
     return lines
 
