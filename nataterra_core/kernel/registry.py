@@ -32,6 +32,7 @@ import attrs
 import msgspec
 
 from .decider import Decider, Outcome, RulesRef, Setup
+from .encoding import CodecFactory, ObservationFactory
 from .errors import UnsupportedVersion
 from .log import Header
 from .messages import Command, Event
@@ -86,18 +87,20 @@ class Presenter(Protocol):
 class Hooks:
     """Optional per-system capabilities that later tools look for (``None``: not offered).
 
-    Each slot is typed loosely on purpose: its protocol is defined by the tool that uses
-    it, and a system fills it when that tool lands.
+    A slot's protocol is defined with the tool that uses it (the observation and action
+    hooks in :mod:`.encoding`); a system fills it when that tool lands.
     """
 
     board_geometry: Callable[[Any], Any] | None = None
     """View -> what a client needs to draw the board and map clicks to commands."""
     svg: Callable[[Any], str] | None = None
     """View -> an SVG picture of the board."""
-    observation: Any | None = None
-    """An observation encoder: view -> fixed-shape features (research environments)."""
-    action_codec: Any | None = None
-    """A stable codec: the same index means the same command in every state."""
+    observation: ObservationFactory | None = None
+    """(decider, setup) -> an :class:`~.encoding.ObservationEncoder`: a seat view as a
+    fixed-length feature vector with a documented layout (research environments)."""
+    action_codec: CodecFactory | None = None
+    """(decider, setup) -> an :class:`~.encoding.ActionCodec`: a fixed, finite action space
+    in which the same index means the same command in every state, with legal masks."""
     determiniser: Callable[[Any, Any, int], Any] | None = None
     """(view, pack, seed) -> a state consistent with the view (search players)."""
     scenarios: Mapping[str, Any] | None = None
