@@ -111,6 +111,8 @@ class RulesGame(pyspiel.Game):  # type: ignore[misc]
         self.max_length = int(merged["max_game_length"])
         self.next_seed = int(merged["seed"])
         self.decider = self.spec_.record.decider(None)
+        load_pack = self.spec_.record.load_pack
+        self.pack = load_pack(None) if load_pack is not None else None
         self._decisions: dict[int, tuple[Any, Decision[Command]]] = {}
         seats = self.spec_.seats
         info = pyspiel.GameInfo(
@@ -156,16 +158,21 @@ class RulesGame(pyspiel.Game):  # type: ignore[misc]
 class RulesState(pyspiel.State):  # type: ignore[misc]
     """A position: the engine's immutable state and its dice key (cloned by OpenSpiel)."""
 
-    def __init__(self, game: RulesGame, seed: int) -> None:
+    def __init__(self, game: RulesGame, seed: int, world: Any = None, actions: int = 0) -> None:
+        """The game dealt from public ``seed``; or, given ``world`` (a resampled state), that
+        position with dice of its own keyed by ``seed``."""
         super().__init__(game)
         server_seed, game_id = seed_from_number(seed)
-        self.seed = seed
+        self.seed = seed if world is None else None
         self.key = (server_seed, game_id)
+        self.actions = actions
+        if world is not None:
+            self.state = world
+            return
         decider = game.decider
         setup = Setup(game_id=game_id, seats=game.spec_.seats, options=dict(game.spec_.options))
         self.state = decider.initial_state(setup)
         self.state = self._run(decider.start_command(setup), None)
-        self.actions = 0
 
     def _game(self) -> RulesGame:
         game = self.get_game()
@@ -227,9 +234,25 @@ class RulesState(pyspiel.State):  # type: ignore[misc]
         record = self._game().spec_.record
         return record.presenter.view(record.seat_view(self.state, None))
 
+    def resample_from_infostate(self, player: int, probability_sampler: Any) -> RulesState:
+        """A state ``player`` cannot tell from this one: the system's determiniser samples what
+        the seat cannot see (others' hands, deck orders) from its view, and the new state
+        rolls dice of its own (for OpenSpiel's information-set MCTS)."""
+        game = self._game()
+        record = game.spec_.record
+        determinise = record.hooks.determiniser
+        if determinise is None:
+            raise NotImplementedError(f"{record.id} offers no determiniser")
+        seed = int(probability_sampler() * 2**62)
+        view = record.seat_view(self.state, self._seat(player))
+        world = determinise(view, game.pack, seed)
+        return RulesState(game, seed, world=world, actions=self.actions)
+
     def to_session(self) -> GameSession:
         """The game so far as a logged session (the actions replayed from the seed)."""
         game = self._game()
+        if self.seed is None:
+            raise ValueError("a resampled state is no game's position: it has no log")
         session = game.spec_.start(self.seed)
         replay = RulesState(game, self.seed)
         for action in self.history():
