@@ -17,7 +17,10 @@ seats), ``seed`` (the first game's public seed; each new initial state takes the
 ``options`` (the game's options as JSON) and ``max_game_length`` (a game still running after
 that many actions ends as abandoned, returns 0). Actions are the system's stable action codec
 (``num_distinct_actions`` is its size); the observer encodes the seat view (the public view
-for ``private_info=NONE``), so an observation never holds what the seat cannot see. OpenSpiel's
+for ``private_info=NONE``), so an observation never holds what the seat cannot see; its
+string is the view as canonical JSON. ``resample_from_infostate`` samples the hidden
+information through the system's determiniser, so OpenSpiel's information-set MCTS
+(``ismcts.ISMCTSBot(..., use_observation_string=True)``) plays on the seat's view. OpenSpiel's
 own MCTS bot searches cloned states, which hold the whole truth: that is how OpenSpiel's
 vanilla MCTS treats every imperfect-information game; the library's own search player sees
 only its seat's view.
@@ -32,6 +35,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+import msgspec
 import numpy as np
 import pyspiel
 
@@ -285,5 +289,8 @@ class RulesObserver:
         self.tensor[:] = self.game.spec_.encoder.encode(self._view(state, player))
 
     def string_from(self, state: RulesState, player: int) -> str:
-        """``player``'s view of ``state`` in the system's words."""
-        return str(self.game.spec_.record.presenter.view(self._view(state, player)))
+        """``player``'s view of ``state`` as canonical JSON: all the seat may see, so two
+        states with one string offer the seat the same actions (what OpenSpiel's
+        information-set MCTS keys its nodes by); ``str(state)`` is the view in words."""
+        view = self._view(state, player)
+        return msgspec.json.encode(view, order="deterministic").decode()
