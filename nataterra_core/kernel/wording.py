@@ -14,15 +14,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .decider import Decider
+from .decider import Decider, Outcome
 from .log import CommandRecord, EndRecord, Header, Record, RevealRecord, StartRecord, UndoRecord
 from .registry import RuleSystem
 from .replay import replay_states
 
-__all__ = ["describe_record", "log_words", "worded"]
+__all__ = ["describe_record", "log_words", "outcome_text", "worded"]
 
 Words = tuple[str, tuple[str, ...]]
 """A record's one-line summary and its events' sentences."""
+
+
+def outcome_text(result: Outcome) -> str:
+    """``won by velathi (target_reached)``, ``drawn (turn_limit)``, with any scores: the
+    kernel's words for a result, which a presenter may use as its own."""
+    if result.winners:
+        text = f"won by {', '.join(result.winners)} ({result.reason})"
+    else:
+        text = f"drawn ({result.reason})"
+    if result.scores:
+        text += "; scores " + ", ".join(f"{s} {n}" for s, n in result.scores.items())
+    return text
 
 
 def describe_record(

@@ -12,11 +12,7 @@ from typer.testing import CliRunner
 
 import nataterra_core.games.nataterra.presenter
 from nataterra_core.game import new_game, verify_log
-from nataterra_core.games.nataterra.presenter import (
-    describe_command,
-    describe_event,
-    describe_record,
-)
+from nataterra_core.games.nataterra.presenter import describe_command, describe_event
 from nataterra_core.games.nataterra.rules.combat.messages import PlayTactic
 from nataterra_core.games.nataterra.rules.movement import MoveUnits
 from nataterra_core.games.nataterra.rules.state import Resources
@@ -24,6 +20,8 @@ from nataterra_core.games.nataterra.rules.tactic_play import MovementGranted, Ta
 from nataterra_core.games.nataterra.rules.tactics import ResourcesGained
 from nataterra_core.games.nataterra.rules.turns import EndPhase
 from nataterra_core.kernel import Event, UndoRecord
+from nataterra_core.kernel.registry import system
+from nataterra_core.kernel.wording import describe_record
 
 runner = CliRunner()
 
@@ -258,7 +256,7 @@ def test_sentences() -> None:
     )
     assert describe_command(EndPhase(phase="combat")) == "end the combat phase"
     undo = UndoRecord(seq=4, prev="0" * 64, seat="beasts", undoes=3)
-    assert describe_record(undo) == ("beasts undoes record 3", ())
+    assert describe_record(system("nataterra"), undo) == ("beasts undoes record 3", ())
     play = PlayTactic(card="in_this_together", option=2, discard="unstoppable")
     assert describe_command(play, "velathi") == (
         "velathi plays In This Together, option 3 (development): discard a tactic card; "

@@ -11,25 +11,14 @@ from typing import Any
 
 from rich.text import Text
 
-from nataterra_core.kernel import Outcome, Verdict
+from nataterra_core.kernel import Verdict
 from nataterra_core.kernel.registry import Presenter, RuleSystem
 from nataterra_core.kernel.wording import describe_record, worded
+from nataterra_core.kernel.wording import outcome_text as plain_outcome
 
 from .common import escape
 
 __all__ = ["describe_record", "plain_outcome", "verdict_line", "view_text", "worded"]
-
-
-def plain_outcome(result: Outcome) -> str:
-    """``won by velathi (target_reached)``, ``drawn (turn_limit)``, with any scores: the
-    kernel's words, for a verdict whose log's system is not known here."""
-    if result.winners:
-        text = f"won by {', '.join(result.winners)} ({result.reason})"
-    else:
-        text = f"drawn ({result.reason})"
-    if result.scores:
-        text += "; scores " + ", ".join(f"{s} {n}" for s, n in result.scores.items())
-    return text
 
 
 def verdict_line(name: str, verdict: Verdict, presenter: Presenter | None = None) -> str:
