@@ -30,13 +30,20 @@ __all__ = [
 ]
 
 
+LEGEND = (
+    "(D desert, F forest, H hills, S swamp, M mountain, L lake; * a structure; "
+    "b2: two of the Beasts' units)"
+)
+"""What the letters of the map drawing mean."""
+
+
 def view_text(view: SeatView, game_map: GameMap | None = None) -> str:
     """The view in lines of text; with ``game_map`` the map is drawn, every zone listed."""
     lines = [status_line(view), ""]
     if game_map is not None:
         occupants = _occupants(view)
         built = {placed.zone for placed in view.structures}
-        lines += [map_drawing(game_map, occupants, built), ""]
+        lines += [map_drawing(game_map, occupants, built), LEGEND, ""]
         lines += zone_lines(game_map, view.units, view.structures)
     else:  # a map still being built (N-MAP-4): the units where they stand
         lines += [f"{s.zone}: {s.owner} {units_text(s.count, s.unit)}" for s in view.units]
