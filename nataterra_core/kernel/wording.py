@@ -26,7 +26,7 @@ Words = tuple[str, tuple[str, ...]]
 
 
 def outcome_text(result: Outcome) -> str:
-    """``won by velathi (target_reached)``, ``drawn (turn_limit)``, with any scores: the
+    """``won by ann (target_reached)``, ``drawn (turn_limit)``, with any scores: the
     kernel's words for a result, which a presenter may use as its own."""
     if result.winners:
         text = f"won by {', '.join(result.winners)} ({result.reason})"
