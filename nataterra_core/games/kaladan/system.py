@@ -1,0 +1,35 @@
+"""Kaladan as a registered rule system (see ``kernel.registry``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from nataterra_core.kernel.registry import RuleSystem
+
+from .content import load_pack
+from .decider import RULES, Kaladan, KaladanOptions
+from .presenter import KaladanPresenter
+from .views import seat_view
+
+__all__ = ["KALADAN"]
+
+SEATS = ("red", "blue", "green", "yellow")
+"""K-SET-3: the seats in order, as many as there are players."""
+
+
+def _decider(content: Path | None) -> Kaladan:
+    return Kaladan(load_pack(content))
+
+
+KALADAN = RuleSystem(
+    rules=RULES,
+    title="Kaladan",
+    decider=_decider,
+    player_counts=(2, 3, 4),
+    default_seats={n: SEATS[:n] for n in (2, 3, 4)},
+    options=KaladanOptions,
+    seat_view=seat_view,
+    presenter=KaladanPresenter(),
+    load_pack=load_pack,
+)
+"""Kaladan (``../shared/rules/kaladan.md``)."""
