@@ -17,7 +17,7 @@ from kaladan_positions import board_of, placed, started, tile_of
 def test_K_INC_2_the_seeds_income_examples(
     terrains: tuple[str, ...], castle: bool, income: int
 ) -> None:
-    """Castle + mountain -> 1; castle + mountain + forest -> 2; no castle + mountain + plain -> 1."""
+    """The seed: castle + mountain 1; castle + mountain + forest 2; mountain + plain 1."""
     session = started()
     board = board_of(session)
     armies = {board.home("blue"): ("blue", ("crown",))}

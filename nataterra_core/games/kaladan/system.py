@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from nataterra_core.kernel.registry import RuleSystem
+from nataterra_core.kernel.registry import Hooks, RuleSystem
 
 from .content import load_pack
 from .decider import RULES, Kaladan, KaladanOptions
+from .geometry import KaladanBoards, board_svg
 from .presenter import KaladanPresenter
 from .views import seat_view
 
@@ -31,5 +32,6 @@ KALADAN = RuleSystem(
     seat_view=seat_view,
     presenter=KaladanPresenter(),
     load_pack=load_pack,
+    hooks=Hooks(board_geometry=KaladanBoards(), svg=board_svg),
 )
 """Kaladan (``../shared/rules/kaladan.md``)."""
