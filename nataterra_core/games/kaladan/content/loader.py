@@ -6,12 +6,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
-
-import cattrs
 
 from nataterra_core.kernel.errors import ContentProblem
-from nataterra_core.packs import PackContents, PackSchema, SchemaValueError, load
+from nataterra_core.packs import PackContents, PackInfo, PackSchema, load, structure_int_pairs
 
 from .checks import check_pack
 from .schema import (
@@ -20,7 +17,6 @@ from .schema import (
     KaladanPack,
     MagicCard,
     MapDef,
-    PackInfo,
     SeatDef,
     Terrain,
     UnitType,
@@ -30,20 +26,6 @@ __all__ = ["PROVISIONAL_DIR", "SCHEMA", "load_pack"]
 
 PROVISIONAL_DIR = Path(__file__).resolve().parent / "packs" / "provisional"
 """The provisional pack shipped with the package."""
-
-
-def _is_pair(tp: Any) -> bool:
-    return bool(tp == tuple[int, int])
-
-
-def _structure_pair(value: Any, _: Any) -> tuple[int, int]:
-    if not (isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)):
-        raise SchemaValueError(f"expected an array of two integers [q, r], got {value!r}")
-    return (value[0], value[1])
-
-
-def _hooks(converter: cattrs.Converter) -> None:
-    converter.register_structure_hook_func(_is_pair, _structure_pair)
 
 
 def _build(contents: PackContents) -> KaladanPack:
@@ -88,7 +70,7 @@ SCHEMA: PackSchema[KaladanPack] = PackSchema(
     build=_build,
     check=_check,
     required=frozenset({"economy"}),
-    converter_hooks=_hooks,
+    converter_hooks=structure_int_pairs,
 )
 """Kaladan's pack format, for :func:`nataterra_core.packs.load`."""
 

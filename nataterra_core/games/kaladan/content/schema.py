@@ -14,6 +14,8 @@ from typing import Literal
 
 import attrs
 
+from nataterra_core.packs import PackInfo as PackInfo
+
 __all__ = [
     "Condition",
     "Economy",
@@ -38,16 +40,6 @@ ConditionKind = Literal["unit_on_board", "terrain", "extra_castle", "gold_at_lea
 Timing = Literal["event", "income", "action", "attack", "defence", "buy"]
 Per = Literal["flat", "castle"]
 TraitKind = Literal["reroll_lowest", "defence_die", "ignore_terrain", "attack_die_vs_castle"]
-
-
-@attrs.frozen
-class PackInfo:
-    """The ``[pack]`` table: which pack this is."""
-
-    id: str
-    version: str
-    title: str = ""
-    provisional: bool = False
 
 
 @attrs.frozen
