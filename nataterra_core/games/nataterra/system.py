@@ -20,6 +20,7 @@ from nataterra_core.kernel.registry import Hooks, RuleSystem
 from .board import NataterraBoards
 from .bots import HeuristicPlayer
 from .content import load_pack
+from .coverage import coverage_spec
 from .presenter import describe_command, describe_event, describe_outcome
 from .rules.combat.sandbox import (
     SANDBOX_RULES,
@@ -99,7 +100,7 @@ def _svg(view: Any) -> str:
 
 
 def _cli_commands() -> Sequence[Callable[..., Any]]:
-    """``nataterra odds`` and ``nataterra coverage`` (imported here: only the CLI needs typer)."""
+    """``nataterra odds`` (imported here: only the CLI needs typer)."""
     from .cli_commands import commands
 
     return commands()
@@ -116,7 +117,9 @@ NATATERRA = RuleSystem(
     presenter=NataterraPresenter(),
     players={"heuristic": _heuristic},
     load_pack=load_pack,
-    hooks=Hooks(cli_commands=_cli_commands, board_geometry=BOARDS, svg=_svg),
+    hooks=Hooks(
+        cli_commands=_cli_commands, board_geometry=BOARDS, svg=_svg, coverage=coverage_spec
+    ),
 )
 """Nataterra (``../shared/rules/nataterra.md``)."""
 
