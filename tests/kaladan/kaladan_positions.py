@@ -3,7 +3,8 @@ command decided on it with a chosen dice seed."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from msgspec.structs import replace
 
@@ -13,7 +14,21 @@ from nataterra_core.games.kaladan.decider import Kaladan
 from nataterra_core.games.kaladan.state import Army, GameState
 from nataterra_core.kernel import Command, Decided, DiceStream, Event, seed_from_number
 
-__all__ = ["board_of", "decide", "placed", "started", "tile_of", "with_player"]
+__all__ = [
+    "at_phase",
+    "board_of",
+    "decide",
+    "empty_hands",
+    "of_type",
+    "pair",
+    "placed",
+    "seed_where",
+    "started",
+    "tile_of",
+    "with_player",
+]
+
+E = TypeVar("E")
 
 
 def started(players: int = 2, seed: int = 1) -> GameSession:
@@ -58,3 +73,55 @@ def decide(
     decided = session.decider.decide(state, command, dice, seat=seat)
     assert isinstance(decided, Decided)
     return tuple(decided.events), decided.state
+
+
+def at_phase(state: GameState, seat: str, phase: str, **changes: Any) -> GameState:
+    """``state`` in ``seat``'s ``phase`` with nothing pending, no fight, and ``changes``."""
+    return replace(
+        state,
+        active=seat,
+        phase=phase,
+        action_done=False,
+        pending=(),
+        combat=None,
+        magic_played=(),
+        placed_empty="",
+        **changes,
+    )
+
+
+def empty_hands(state: GameState) -> GameState:
+    """No magic card in any hand (so no combat window opens)."""
+    return replace(state, players=tuple(replace(p, hand=()) for p in state.players))
+
+
+def pair(board: Board, source: str, target: str) -> tuple[str, str]:
+    """Two adjacent non-castle tiles of the given terrains."""
+    for a in board.tiles:
+        for b in board.neighbours[a]:
+            if a in board.castle_of or b in board.castle_of:
+                continue
+            if board.terrain[a] == source and board.terrain[b] == target:
+                return a, b
+    raise LookupError(f"no {source} tile next to a {target} tile")
+
+
+def seed_where(
+    session: GameSession,
+    state: GameState,
+    seat: str,
+    command: Command,
+    wanted: Callable[[tuple[Event, ...], GameState], bool],
+    tries: int = 400,
+) -> tuple[tuple[Event, ...], GameState]:
+    """The first dice seed under which ``command`` gives what ``wanted`` asks (seed search)."""
+    for seed in range(tries):
+        events, after = decide(session, state, seat, command, seed)
+        if wanted(events, after):
+            return events, after
+    raise LookupError("no seed gives the wanted dice")
+
+
+def of_type(events: tuple[Event, ...], cls: type[E]) -> list[E]:
+    """The events of one type."""
+    return [e for e in events if isinstance(e, cls)]

@@ -14,7 +14,7 @@ from .effects import choice_options, play_magic
 from .flow import Play, Table, finish
 from .state import Choice, Combat, GameState, base_of
 
-__all__ = ["combat_acting", "combat_command", "combat_options", "start_fight"]
+__all__ = ["combat_acting", "combat_command", "combat_options", "pools", "start_fight"]
 
 
 def _trait(table: Table, units: tuple[str, ...], kind: str) -> bool:
@@ -113,35 +113,56 @@ def _open_windows(play: Play) -> None:
     _roll(play)
 
 
-def _pool(table: Table, state: GameState, combat: Combat) -> tuple[list[int], list[int], bool]:
+def pools(
+    table: Table,
+    attackers: tuple[str, ...],
+    defenders: tuple[str, ...],
+    source: str,
+    target: str,
+    castle_upgraded: bool,
+    attack_bonus: tuple[int, ...] = (),
+    defence_bonus: tuple[int, ...] = (),
+) -> tuple[list[int], list[int], bool]:
     """K-FIG-2 and the specials' traits (K-CARD-3): the attack and defence pools' dice, and
-    whether the defender drops its lowest die (mountain)."""
+    whether the defender drops its lowest die (mountain). Bots judge fights with it too."""
     board = table.board
-    defenders = state.units_on(combat.target)
-    attack = [table.die(u, "attack") for u in combat.committed]
+    attack = [table.die(u, "attack") for u in attackers]
     defence = [table.die(u, "defence") for u in defenders]
-    attack_ranger = _trait(table, combat.committed, "ignore_terrain")
+    attack_ranger = _trait(table, attackers, "ignore_terrain")
     defence_ranger = _trait(table, defenders, "ignore_terrain")
-    source_terrain = table.pack.terrains[board.terrain[combat.source]]
-    target_terrain = table.pack.terrains[board.terrain[combat.target]]
+    source_terrain = table.pack.terrains[board.terrain[source]]
+    target_terrain = table.pack.terrains[board.terrain[target]]
     if source_terrain.attack_die and not defence_ranger:
         attack.append(source_terrain.attack_die)
-    attack += combat.attack_bonus
-    if combat.target in board.castle_of:
-        siege = _trait_die(table, combat.committed, "attack_die_vs_castle")
+    attack += attack_bonus
+    if target in board.castle_of:
+        siege = _trait_die(table, attackers, "attack_die_vs_castle")
         if siege:
             attack.append(siege)
-    if combat.target in state.castle_upgrades:
+    if castle_upgraded:
         defence.append(table.pack.economy.castle_upgrade_die)
     drop = False
     if target_terrain.defence_die and not attack_ranger:
         defence.append(target_terrain.defence_die)
         drop = target_terrain.drop_lowest
-    defence += combat.defence_bonus
+    defence += defence_bonus
     warden = _trait_die(table, defenders, "defence_die")
     if warden:
         defence.append(warden)
     return attack, defence, drop
+
+
+def _pool(table: Table, state: GameState, combat: Combat) -> tuple[list[int], list[int], bool]:
+    return pools(
+        table,
+        combat.committed,
+        state.units_on(combat.target),
+        combat.source,
+        combat.target,
+        combat.target in state.castle_upgrades,
+        combat.attack_bonus,
+        combat.defence_bonus,
+    )
 
 
 def _roll(play: Play) -> None:

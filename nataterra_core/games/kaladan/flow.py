@@ -64,6 +64,9 @@ def settle(play: Play, *, waits: Any) -> None:
         state = play.state
         if state.phase in ("over", "setup") or state.pending or state.combat is not None:
             return
+        if state.player(state.active).eliminated:  # its crown fell attacking (K-CAS-4)
+            end_turn(play)
+            continue
         if state.phase == "event" and not state.action_done:
             return  # K-EV-1: the draw is the player's command
         if state.phase != "event" and waits(state):

@@ -6,7 +6,9 @@ from pathlib import Path
 
 from nataterra_core.kernel.registry import Hooks, RuleSystem
 
+from .bots import HeuristicPlayer
 from .content import load_pack
+from .coverage import coverage_spec
 from .decider import RULES, Kaladan, KaladanOptions
 from .geometry import KaladanBoards, board_svg
 from .presenter import KaladanPresenter
@@ -22,6 +24,10 @@ def _decider(content: Path | None) -> Kaladan:
     return Kaladan(load_pack(content))
 
 
+def _heuristic(seed: int, *, content: Path | None = None) -> HeuristicPlayer:
+    return HeuristicPlayer(seed, pack=load_pack(content))
+
+
 KALADAN = RuleSystem(
     rules=RULES,
     title="Kaladan",
@@ -31,7 +37,8 @@ KALADAN = RuleSystem(
     options=KaladanOptions,
     seat_view=seat_view,
     presenter=KaladanPresenter(),
+    players={"heuristic": _heuristic},
     load_pack=load_pack,
-    hooks=Hooks(board_geometry=KaladanBoards(), svg=board_svg),
+    hooks=Hooks(board_geometry=KaladanBoards(), svg=board_svg, coverage=coverage_spec),
 )
 """Kaladan (``../shared/rules/kaladan.md``)."""
