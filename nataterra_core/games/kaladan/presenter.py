@@ -190,10 +190,10 @@ def describe_event(event: Event) -> str:
     if isinstance(event, m.MovesGranted):
         return f"{event.seat} may make {event.amount} extra move(s)"
     if isinstance(event, m.AssassinRolled):
-        a, d = (v + 1 for v in event.values)
+        a, d = (*event.values, 0, 0)[:2]  # (the assassin's die, the target's)
         result = "kills" if a > d else "misses"
         return (
-            f"{event.seat}'s assassin rolls {a} against {d} and {result} the "
+            f"{event.seat}'s assassin rolls {a + 1} against {d + 1} and {result} the "
             f"{unit_name(event.unit)} on {event.tile}"
         )
     if isinstance(event, m.CombatStarted):
@@ -296,11 +296,11 @@ def _short(unit: str) -> str:
 class KaladanPresenter:
     """Kaladan's words for the registry."""
 
-    def command(self, command: Command, seat: str | None = None) -> str:
-        """One sentence for a command."""
+    def command(self, command: Command, seat: str | None = None, view: Any = None) -> str:
+        """One sentence for a command (the tiles and units it names say all it needs)."""
         return describe_command(command, seat)
 
-    def event(self, event: Event) -> str:
+    def event(self, event: Event, view: Any = None) -> str:
         """One sentence for an event."""
         return describe_event(event)
 
