@@ -53,66 +53,72 @@ def _event_card(card: str) -> str:
 
 
 def describe_command(command: Command, seat: str | None = None) -> str:
-    """One sentence for ``command`` sent by ``seat``."""
-    who = seat or "the system"
+    """What ``seat`` asks for, as a sentence (``red moves ...``); without a seat, the bare
+    imperative (``move ...``), as a list of choices reads."""
     if isinstance(command, m.StartGame):
         return "the game starts: decks shuffled, first player drawn, magic cards dealt"
+    verb, rest = _command_words(command)
+    if seat is None:
+        return f"{verb} {rest}".rstrip()
+    first, _, tail = verb.partition(" ")
+    return f"{seat} {first}s {tail} {rest}".replace("  ", " ").rstrip()
+
+
+def _command_words(command: Command) -> tuple[str, str]:
+    """The verb (imperative) and the rest of a command's sentence."""
     if isinstance(command, m.DrawEventCard):
-        return f"{who} draws the top event card"
+        return "draw", "the top event card"
     if isinstance(command, m.EndPhase):
-        return f"{who} ends the {command.phase} phase"
+        return "end", f"the {command.phase} phase"
     if isinstance(command, m.Recruit):
-        return f"{who} recruits {_a(unit_name(command.unit))} onto the castle at {command.castle}"
+        return "recruit", f"{_a(unit_name(command.unit))} onto the castle at {command.castle}"
     if isinstance(command, m.DeclineRecruit):
-        return f"{who} declines the free recruit at {command.castle}"
+        return "decline", f"the free recruit at {command.castle}"
     if isinstance(command, m.Move):
         extra = " (Haste)" if command.haste else ""
-        return (
-            f"{who} moves {_units(command.units)} from {command.source} to {command.target}{extra}"
-        )
+        return "move", f"{_units(command.units)} from {command.source} to {command.target}{extra}"
     if isinstance(command, m.Swap):
-        return (
-            f"{who} swaps {_units(command.give)} on {command.first} with "
-            f"{_units(command.take)} on {command.second}"
+        return "swap", (
+            f"{_units(command.give)} on {command.first} with {_units(command.take)} on "
+            f"{command.second}"
         )
     if isinstance(command, m.Fight):
-        return f"{who} attacks {command.target} from {command.source} with {_units(command.units)}"
+        return "attack", f"{command.target} from {command.source} with {_units(command.units)}"
     if isinstance(command, m.Place):
-        return f"{who} buys {_a(unit_name(command.unit))} onto {command.tile}"
+        return "buy", f"{_a(unit_name(command.unit))} onto {command.tile}"
     if isinstance(command, m.Upgrade):
-        return f"{who} upgrades the {unit_name(command.unit)} on {command.tile}"
+        return "upgrade", f"the {unit_name(command.unit)} on {command.tile}"
     if isinstance(command, m.UpgradeCastle):
-        return f"{who} upgrades the castle at {command.tile}"
+        return "upgrade", f"the castle at {command.tile}"
     if isinstance(command, m.ExchangeMagic):
-        return f"{who} exchanges a {_magic(command.card)} card"
+        return "exchange", f"a {_magic(command.card)} card"
     if isinstance(command, m.BuyMagic):
-        return f"{who} buys an extra magic card"
+        return "buy", "an extra magic card"
     if isinstance(command, m.BuyCaptured):
-        return f"{who} buys captured magic card no. {command.index + 1}"
+        return "buy", f"captured magic card no. {command.index + 1}"
     if isinstance(command, m.PlayMagic):
-        target = " ".join(
-            x for x in (command.tile, command.source, command.unit and unit_name(command.unit)) if x
-        )
-        return f"{who} plays {_magic(command.card)}{' on ' + target if target else ''}"
+        named = (command.tile, command.source, command.unit and unit_name(command.unit))
+        target = " ".join(x for x in named if x)
+        return "play", f"{_magic(command.card)}{' on ' + target if target else ''}"
     if isinstance(command, m.Revive):
-        return f"{who} revives {_a(unit_name(command.unit))} from {command.source}'s graveyard"
+        return "revive", f"{_a(unit_name(command.unit))} from {command.source}'s graveyard"
     if isinstance(command, m.FreeUpgrade):
-        return f"{who} takes the free upgrade on the {unit_name(command.unit)} at {command.tile}"
+        return "take", f"the free upgrade on the {unit_name(command.unit)} at {command.tile}"
     if isinstance(command, m.LoseUnit):
-        return f"{who} gives up the {unit_name(command.unit)} on {command.tile}"
+        return "give up", f"the {unit_name(command.unit)} on {command.tile}"
     if isinstance(command, m.ScoutOrder):
-        return f"{who} puts the scouted cards back{' swapped' if command.swap else ''}"
+        return "put", f"the scouted cards back{' swapped' if command.swap else ''}"
     if isinstance(command, m.Pass):
-        return f"{who} plays no magic card"
+        return "play", "no magic card"
     if isinstance(command, m.TakeLoss):
-        return f"{who} loses {_a(unit_name(command.unit))}"
+        return "lose", _a(unit_name(command.unit))
     if isinstance(command, m.ContinueFight):
-        return f"{who} fights on"
+        return "fight on", ""
     if isinstance(command, m.Withdraw):
-        return f"{who} withdraws"
+        return "withdraw", ""
     if isinstance(command, m.MoveIn):
-        return f"{who} moves {_units(command.units)} in"
-    return f"{who}: {type(command).__name__}"
+        return "move", f"{_units(command.units)} in"
+    return "send", type(command).__name__
 
 
 def describe_event(event: Event) -> str:
