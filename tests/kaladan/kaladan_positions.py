@@ -16,6 +16,7 @@ from nataterra_core.kernel import Command, Decided, DiceStream, Event, seed_from
 
 __all__ = [
     "at_phase",
+    "beside_castle",
     "board_of",
     "decide",
     "empty_hands",
@@ -50,6 +51,12 @@ def tile_of(board: Board, terrain: str, *, avoid: tuple[str, ...] = ()) -> str:
         for t in board.tiles
         if board.terrain[t] == terrain and t not in board.castle_of and t not in avoid
     )
+
+
+def beside_castle(board: Board, seat: str) -> tuple[str, str]:
+    """``seat``'s castle and the first tile next to it that is no castle."""
+    home = board.home(seat)
+    return home, next(t for t in board.neighbours[home] if t not in board.castle_of)
 
 
 def placed(state: GameState, armies: dict[str, tuple[str, tuple[str, ...]]]) -> GameState:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from kaladan_positions import (
     at_phase,
+    beside_castle,
     board_of,
     decide,
     empty_hands,
@@ -29,8 +30,7 @@ def _siege(players: int = 3):  # type: ignore[no-untyped-def]
     """Red next to blue's castle, where blue's crown stands alone; blue holds two cards."""
     session = started(players)
     board = board_of(session)
-    home = board.home("blue")
-    near = next(t for t in board.neighbours[home] if t not in board.castle_of)
+    home, near = beside_castle(board, "blue")
     armies = {board.home(s): (s, ("crown",)) for s in session.state.seats}
     armies[near] = ("red", ("archer", "catapult", "swordsman"))
     remote = next(
@@ -78,8 +78,7 @@ def test_K_CAS_1_K_CAS_4_K_CAS_5_K_CAS_6_a_castle_taken_by_defeating_its_crown()
 def test_K_CAS_1_K_CAS_2_K_CAS_3_a_castle_taken_by_moving_into_it_serves_its_new_lord() -> None:
     session = started(2)
     board = board_of(session)
-    home = board.home("blue")
-    near = next(t for t in board.neighbours[home] if t not in board.castle_of)
+    home, near = beside_castle(board, "blue")
     away = next(
         t
         for t in board.tiles
@@ -257,8 +256,7 @@ def test_K_END_3_ties_go_to_units_on_the_board_then_in_reserve_then_the_final_ro
 def test_K_CAS_4_a_crown_falling_in_its_own_attack_ends_its_turn_and_its_game() -> None:
     session = started(3)
     board = board_of(session)
-    home = board.home("blue")
-    near = next(t for t in board.neighbours[home] if t not in board.castle_of)
+    home, near = beside_castle(board, "blue")
     armies = {board.home(s): (s, ("crown", "swordsman")) for s in ("blue", "green")}
     armies[near] = ("red", ("crown",))
     state = at_phase(empty_hands(placed(session.state, armies)), "red", "action")

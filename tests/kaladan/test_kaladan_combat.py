@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from kaladan_positions import (
     at_phase,
+    beside_castle,
     board_of,
     decide,
     empty_hands,
@@ -226,8 +227,7 @@ def test_K_CARD_3_specials_traits() -> None:
     assert roll.ms == (8, 8)
     session = started()
     board = board_of(session)
-    home = board.home("blue")
-    near = next(t for t in board.neighbours[home] if t not in board.castle_of)
+    home, near = beside_castle(board, "blue")
     state = placed(
         session.state,
         {

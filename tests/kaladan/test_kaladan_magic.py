@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from kaladan_positions import (
     at_phase,
+    beside_castle,
     board_of,
     decide,
     empty_hands,
@@ -29,8 +30,7 @@ COVERS_ALL_MAGIC_CARDS = True
 def _duel(hand: tuple[str, ...], phase: str = "action", blue_hand: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
     session = started(2)
     board = board_of(session)
-    home = board.home("red")
-    near = next(t for t in board.neighbours[home] if t not in board.castle_of)
+    home, near = beside_castle(board, "red")
     enemy = next(t for t in board.neighbours[near] if t != home and t not in board.castle_of)
     state = placed(
         session.state,
@@ -114,8 +114,7 @@ def test_tax_collector_pays_one_gold_per_castle_in_the_income_phase() -> None:
 def test_sabotage_strips_an_adjacent_enemy_castle_of_its_upgrade() -> None:
     session = started(2)
     board = board_of(session)
-    home = board.home("blue")
-    near = next(t for t in board.neighbours[home] if t not in board.castle_of)
+    home, near = beside_castle(board, "blue")
     state = placed(
         session.state,
         {
