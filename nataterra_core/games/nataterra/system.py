@@ -21,6 +21,7 @@ from .board import NataterraBoards
 from .bots import HeuristicPlayer
 from .content import load_pack
 from .coverage import coverage_spec
+from .encoding import nataterra_codec, nataterra_observation, sandbox_codec, sandbox_observation
 from .presenter import describe_command, describe_event, describe_outcome
 from .rules.combat.sandbox import (
     SANDBOX_RULES,
@@ -118,7 +119,12 @@ NATATERRA = RuleSystem(
     players={"heuristic": _heuristic},
     load_pack=load_pack,
     hooks=Hooks(
-        cli_commands=_cli_commands, board_geometry=BOARDS, svg=_svg, coverage=coverage_spec
+        cli_commands=_cli_commands,
+        board_geometry=BOARDS,
+        svg=_svg,
+        observation=nataterra_observation,
+        action_codec=nataterra_codec,
+        coverage=coverage_spec,
     ),
 )
 """Nataterra (``../shared/rules/nataterra.md``)."""
@@ -168,6 +174,11 @@ SANDBOX = RuleSystem(
     seat_view=sandbox_view,
     presenter=NataterraPresenter(),
     load_pack=load_pack,
-    hooks=Hooks(board_geometry=BOARDS, svg=_svg),
+    hooks=Hooks(
+        board_geometry=BOARDS,
+        svg=_svg,
+        observation=sandbox_observation,
+        action_codec=sandbox_codec,
+    ),
 )
 """One described battle fought to its end (``docs/COMBAT_SANDBOX.md``)."""
