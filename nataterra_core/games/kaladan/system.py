@@ -10,6 +10,7 @@ from .bots import HeuristicPlayer
 from .content import load_pack
 from .coverage import coverage_spec
 from .decider import RULES, Kaladan, KaladanOptions
+from .encoding import kaladan_codec, kaladan_observation
 from .geometry import KaladanBoards, board_svg
 from .presenter import KaladanPresenter
 from .views import seat_view
@@ -39,6 +40,12 @@ KALADAN = RuleSystem(
     presenter=KaladanPresenter(),
     players={"heuristic": _heuristic},
     load_pack=load_pack,
-    hooks=Hooks(board_geometry=KaladanBoards(), svg=board_svg, coverage=coverage_spec),
+    hooks=Hooks(
+        board_geometry=KaladanBoards(),
+        svg=board_svg,
+        observation=kaladan_observation,
+        action_codec=kaladan_codec,
+        coverage=coverage_spec,
+    ),
 )
 """Kaladan (``../shared/rules/kaladan.md``)."""
