@@ -52,7 +52,9 @@ def test_pettingzoo_api_test_passes(rules_id: str) -> None:
         api_test(_env(rules_id, render_mode="ansi"), num_cycles=60)
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize(
+    "seed", [1, *(pytest.param(seed, marks=pytest.mark.soak) for seed in range(2, 12))]
+)
 @pytest.mark.parametrize("rules_id", IDS)
 def test_a_random_agent_plays_whole_games_whose_logs_verify(rules_id: str, seed: int) -> None:
     game = _env(rules_id)
