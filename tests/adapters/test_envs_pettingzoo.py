@@ -22,7 +22,7 @@ from test_conformance import QUICK
 from nataterra_core.kernel.encoding import CodecError
 from nataterra_core.kernel.registry import systems
 
-IDS = [record.id for record in systems() if record.hooks.action_codec is not None]
+IDS = [record.id for record in systems()]
 
 
 def _env(rules_id: str, **kwargs: Any) -> RulesEnv:

@@ -57,7 +57,8 @@ def short_name(rules_id: str) -> str:
 
 
 def register_all() -> list[str]:
-    """Register every rule system with OpenSpiel (once); return their OpenSpiel names."""
+    """Register with OpenSpiel (once) every rule system that offers the observation and
+    action hooks; return their OpenSpiel names."""
     names = []
     for record in systems():
         hooks = record.hooks
