@@ -94,8 +94,9 @@ DETERMINISING = [r.id for r in systems() if r.hooks.determiniser is not None]
 @pytest.mark.parametrize("rules_id", DETERMINISING)
 def test_resampling_keeps_the_seats_view_and_openspiel_ismcts_plays(rules_id: str) -> None:
     """``resample_from_infostate`` gives a world the seat cannot tell from the real one (its
-    view is the same), and OpenSpiel's information-set MCTS plays a game on it."""
-    game = _load(rules_id)
+    view is the same), and OpenSpiel's information-set MCTS plays on it (the game, and each
+    rollout, abandoned after 40 actions to keep it short)."""
+    game = _load(rules_id, max_game_length=40)
     rng = np.random.RandomState(11)
     sampler = rng.uniform
     bot = ismcts.ISMCTSBot(
