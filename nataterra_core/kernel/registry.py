@@ -32,6 +32,7 @@ import attrs
 import msgspec
 
 from .decider import Decider, Outcome, RulesRef, Setup
+from .determinise import Determiniser
 from .errors import UnsupportedVersion
 from .log import Header
 from .messages import Command, Event
@@ -98,8 +99,10 @@ class Hooks:
     """An observation encoder: view -> fixed-shape features (research environments)."""
     action_codec: Any | None = None
     """A stable codec: the same index means the same command in every state."""
-    determiniser: Callable[[Any, Any, int], Any] | None = None
-    """(view, pack, seed) -> a state consistent with the view (search players)."""
+    determiniser: Determiniser | None = None
+    """``(view, pack, seed)`` -> a state whose seat view is ``view``, the hidden information
+    (others' hands from the unseen cards, deck orders) sampled with ``seed``: what a search
+    player plays ahead on (:class:`~nataterra_core.kernel.determinise.Determiniser`)."""
     scenarios: Mapping[str, Any] | None = None
     """Named starting set-ups."""
     positions: Any | None = None

@@ -17,8 +17,10 @@ from nataterra_core.kernel import Command, Event, Outcome
 from nataterra_core.kernel.registry import Hooks, RuleSystem
 
 from .bots import HeuristicPlayer
-from .content import load_pack
+from .content import ContentPack, load_pack
+from .determinise import determinise
 from .presenter import describe_command, describe_event, describe_outcome
+from .rules.combat.messages import CombatEnded
 from .rules.combat.sandbox import (
     SANDBOX_RULES,
     Battle,
@@ -106,7 +108,7 @@ NATATERRA = RuleSystem(
     presenter=NataterraPresenter(),
     players={"heuristic": _heuristic},
     load_pack=load_pack,
-    hooks=Hooks(cli_commands=_cli_commands),
+    hooks=Hooks(cli_commands=_cli_commands, determiniser=determinise),
 )
 """Nataterra (``../shared/rules/nataterra.md``)."""
 
@@ -119,13 +121,20 @@ class SandboxOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
 
 
 class SandboxView(msgspec.Struct, frozen=True, kw_only=True):
-    """A sandbox battle as one seat sees it: the combat in the open, only its own hand."""
+    """A sandbox battle as one seat sees it: the combat in the open, only its own hand.
+
+    The described ``battle`` (the header's option), the ``result`` once it is over and the
+    units ``lost_in_retreat`` are public too, so the view holds the whole state but its
+    hidden part (a determiniser rebuilds the state from it)."""
 
     seat: str | None
     attacker: str
     defender: str
     combat: Any | None
     winner: str | None
+    battle: Battle | None = None
+    result: CombatEnded | None = None
+    lost_in_retreat: dict[str, int] = msgspec.field(default_factory=dict)
 
 
 def sandbox_view(state: SandboxState, seat: str | None) -> SandboxView:
@@ -136,6 +145,22 @@ def sandbox_view(state: SandboxState, seat: str | None) -> SandboxView:
         defender=state.battle.defender,
         combat=combat_view(state.combat, seat),
         winner=state.result.winner if state.result is not None else None,
+        battle=state.battle,
+        result=state.result,
+        lost_in_retreat=dict(state.lost_in_retreat),
+    )
+
+
+def determinise_sandbox(view: SandboxView, pack: ContentPack, seed: int) -> SandboxState:
+    """The sandbox's determiniser: its battles deal no hands, so the view is the whole state
+    but the dice counter (an undrawn biome card is drawn by whoever rolls the dice next)."""
+    if view.battle is None:
+        raise ValueError("a sandbox view without its battle")
+    return SandboxState(
+        battle=view.battle,
+        combat=view.combat,
+        result=view.result,
+        lost_in_retreat=dict(view.lost_in_retreat),
     )
 
 
@@ -176,5 +201,6 @@ SANDBOX = RuleSystem(
     seat_view=sandbox_view,
     presenter=NataterraPresenter(),
     load_pack=load_pack,
+    hooks=Hooks(determiniser=determinise_sandbox),
 )
 """One described battle fought to its end (``docs/COMBAT_SANDBOX.md``)."""
