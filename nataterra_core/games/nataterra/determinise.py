@@ -30,11 +30,12 @@ from nataterra_core.kernel.determinise import deal, sampling_dice, unseen
 
 from .content import ContentPack
 from .rules.combat.model import Combat
+from .rules.combat.sandbox import SandboxState
 from .rules.map_layout import Structuring
 from .rules.state import GameState, PlayerState
-from .views import PlayerView, SeatView
+from .views import PlayerView, SandboxView, SeatView
 
-__all__ = ["determinise"]
+__all__ = ["determinise", "determinise_sandbox"]
 
 
 def determinise(view: SeatView, pack: ContentPack, seed: int) -> GameState:
@@ -192,3 +193,17 @@ def _structuring(pack: ContentPack, view: SeatView, dice: DiceStream) -> Structu
     if own:
         hands[view.seat or ""] = own
     return Structuring(hands=hands, tiles=shown.tiles, modifiers=shown.modifiers)
+
+
+def determinise_sandbox(view: SandboxView, pack: ContentPack, seed: int) -> SandboxState:
+    """The combat sandbox's determiniser: its battles deal no hands, so the view is the whole
+    state but the dice counter (a biome card not yet drawn is drawn with whoever's dice roll
+    next, N-COMBAT-7)."""
+    if view.battle is None:
+        raise ValueError("a sandbox view without its battle")
+    return SandboxState(
+        battle=view.battle,
+        combat=view.combat,
+        result=view.result,
+        lost_in_retreat=dict(view.lost_in_retreat),
+    )

@@ -13,27 +13,27 @@ from typing import Any
 
 import msgspec
 
+from nataterra_core.boards.svg import geometry_svg
 from nataterra_core.kernel import Command, Event, Outcome
 from nataterra_core.kernel.registry import Hooks, RuleSystem
 
+from .board import NataterraBoards
 from .bots import HeuristicPlayer
-from .content import ContentPack, load_pack
-from .determinise import determinise
+from .content import load_pack
+from .determinise import determinise, determinise_sandbox
 from .presenter import describe_command, describe_event, describe_outcome
-from .rules.combat.messages import CombatEnded
 from .rules.combat.sandbox import (
     SANDBOX_RULES,
     Battle,
     ForceSpec,
     Sandbox,
-    SandboxState,
     battle_option,
 )
 from .rules.game import RULES, Nataterra
 from .rules.hexmap import GameMap, build_map
 from .rules.setup import GameOptions
 from .text_view import group_line, view_text
-from .views import SeatView, combat_view, seat_view
+from .views import SandboxView, SeatView, sandbox_view, seat_view
 
 __all__ = ["NATATERRA", "SANDBOX", "NataterraPresenter", "SandboxView"]
 
@@ -90,6 +90,15 @@ def _heuristic(seed: int, *, content: Path | None = None) -> HeuristicPlayer:
     return HeuristicPlayer(seed, pack=load_pack(content))
 
 
+BOARDS = NataterraBoards()
+"""The board-geometry hook of both systems (``board.py``)."""
+
+
+def _svg(view: Any) -> str:
+    """A seat view's boards as SVG (``nataterra_core.boards.svg``)."""
+    return geometry_svg(BOARDS.geometry(view))
+
+
 def _cli_commands() -> Sequence[Callable[..., Any]]:
     """``nataterra odds`` and ``nataterra coverage`` (imported here: only the CLI needs typer)."""
     from .cli_commands import commands
@@ -108,7 +117,12 @@ NATATERRA = RuleSystem(
     presenter=NataterraPresenter(),
     players={"heuristic": _heuristic},
     load_pack=load_pack,
-    hooks=Hooks(cli_commands=_cli_commands, determiniser=determinise),
+    hooks=Hooks(
+        cli_commands=_cli_commands,
+        board_geometry=BOARDS,
+        svg=_svg,
+        determiniser=determinise,
+    ),
 )
 """Nataterra (``../shared/rules/nataterra.md``)."""
 
@@ -118,50 +132,6 @@ class SandboxOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
 
     battle: str
     tournament: bool = False
-
-
-class SandboxView(msgspec.Struct, frozen=True, kw_only=True):
-    """A sandbox battle as one seat sees it: the combat in the open, only its own hand.
-
-    The described ``battle`` (the header's option), the ``result`` once it is over and the
-    units ``lost_in_retreat`` are public too, so the view holds the whole state but its
-    hidden part (a determiniser rebuilds the state from it)."""
-
-    seat: str | None
-    attacker: str
-    defender: str
-    combat: Any | None
-    winner: str | None
-    battle: Battle | None = None
-    result: CombatEnded | None = None
-    lost_in_retreat: dict[str, int] = msgspec.field(default_factory=dict)
-
-
-def sandbox_view(state: SandboxState, seat: str | None) -> SandboxView:
-    """What ``seat`` may see of a sandbox battle."""
-    return SandboxView(
-        seat=seat,
-        attacker=state.battle.attacker,
-        defender=state.battle.defender,
-        combat=combat_view(state.combat, seat),
-        winner=state.result.winner if state.result is not None else None,
-        battle=state.battle,
-        result=state.result,
-        lost_in_retreat=dict(state.lost_in_retreat),
-    )
-
-
-def determinise_sandbox(view: SandboxView, pack: ContentPack, seed: int) -> SandboxState:
-    """The sandbox's determiniser: its battles deal no hands, so the view is the whole state
-    but the dice counter (an undrawn biome card is drawn by whoever rolls the dice next)."""
-    if view.battle is None:
-        raise ValueError("a sandbox view without its battle")
-    return SandboxState(
-        battle=view.battle,
-        combat=view.combat,
-        result=view.result,
-        lost_in_retreat=dict(view.lost_in_retreat),
-    )
 
 
 def _sandbox_text(view: SandboxView) -> str:
@@ -201,6 +171,6 @@ SANDBOX = RuleSystem(
     seat_view=sandbox_view,
     presenter=NataterraPresenter(),
     load_pack=load_pack,
-    hooks=Hooks(determiniser=determinise_sandbox),
+    hooks=Hooks(board_geometry=BOARDS, svg=_svg, determiniser=determinise_sandbox),
 )
 """One described battle fought to its end (``docs/COMBAT_SANDBOX.md``)."""

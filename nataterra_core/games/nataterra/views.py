@@ -19,7 +19,9 @@ from typing import Literal
 
 import msgspec
 
+from .rules.combat.messages import CombatEnded
 from .rules.combat.model import Combat
+from .rules.combat.sandbox import Battle, SandboxState
 from .rules.state import (
     GameState,
     PlacedStructure,
@@ -30,7 +32,7 @@ from .rules.state import (
 )
 from .rules.structuring import StructuringView, structuring_view
 
-__all__ = ["PlayerView", "SeatView", "seat_view"]
+__all__ = ["PlayerView", "SandboxView", "SeatView", "combat_view", "sandbox_view", "seat_view"]
 
 
 class PlayerView(msgspec.Struct, frozen=True, kw_only=True):
@@ -188,3 +190,34 @@ def combat_view(combat: Combat | None, seat: str | None) -> Combat | None:
         return None
     own = {s: cards for s, cards in combat.hands.items() if s == seat}
     return msgspec.structs.replace(combat, hands=own)
+
+
+class SandboxView(msgspec.Struct, frozen=True, kw_only=True):
+    """A sandbox battle as one seat sees it: the combat in the open, only its own hand.
+
+    The described ``battle`` (the header's option), the ``result`` once it is over and the
+    units ``lost_in_retreat`` are public too, so the view holds the whole state but its
+    hidden part (a determiniser rebuilds the state from it)."""
+
+    seat: str | None
+    attacker: str
+    defender: str
+    combat: Combat | None
+    winner: str | None
+    battle: Battle | None = None
+    result: CombatEnded | None = None
+    lost_in_retreat: dict[str, int] = msgspec.field(default_factory=dict)
+
+
+def sandbox_view(state: SandboxState, seat: str | None) -> SandboxView:
+    """What ``seat`` may see of a sandbox battle."""
+    return SandboxView(
+        seat=seat,
+        attacker=state.battle.attacker,
+        defender=state.battle.defender,
+        combat=combat_view(state.combat, seat),
+        winner=state.result.winner if state.result is not None else None,
+        battle=state.battle,
+        result=state.result,
+        lost_in_retreat=dict(state.lost_in_retreat),
+    )
