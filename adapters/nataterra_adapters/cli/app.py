@@ -1,7 +1,7 @@
 """The ``nataterra`` typer app: the generic commands, then every rule system's own.
 
-The generic commands (``demo``, ``play``, ``show``, ``replay``, ``verify``) work for any
-registered rule system; a system adds commands of its own through its
+The generic commands (``demo``, ``play``, ``show``, ``replay``, ``verify``, ``tournament``)
+work for any registered rule system; a system adds commands of its own through its
 ``Hooks.cli_commands`` (Nataterra's ``odds`` and ``coverage``).
 """
 
@@ -19,6 +19,7 @@ from .demo import demo
 from .play import play_command
 from .replay import replay
 from .show import show
+from .tournament import tournament
 from .verify import EXIT_HELP, verify_command
 
 __all__ = ["app", "build_app", "main"]
@@ -29,6 +30,7 @@ GENERIC: dict[str, Callable[..., Any]] = {
     "show": show,
     "replay": replay,
     "verify": verify_command,
+    "tournament": tournament,
 }
 """The commands every rule system gets, by name."""
 
