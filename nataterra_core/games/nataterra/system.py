@@ -21,6 +21,7 @@ from .board import NataterraBoards
 from .bots import HeuristicPlayer
 from .content import load_pack
 from .determinise import determinise, determinise_sandbox
+from .encoding import nataterra_codec, nataterra_observation, sandbox_codec, sandbox_observation
 from .presenter import describe_command, describe_event, describe_outcome
 from .rules.combat.sandbox import (
     SANDBOX_RULES,
@@ -48,13 +49,13 @@ DEFAULT_SEATS: dict[int, tuple[str, ...]] = {
 class NataterraPresenter:
     """Nataterra's words: the sentences of :mod:`.presenter` and the text of :mod:`.text_view`."""
 
-    def command(self, command: Command, seat: str | None = None) -> str:
-        """One sentence for a command."""
-        return describe_command(command, seat)
+    def command(self, command: Command, seat: str | None = None, view: Any = None) -> str:
+        """One sentence for a command (groups named from ``view``'s combat)."""
+        return describe_command(command, seat, view)
 
-    def event(self, event: Event) -> str:
+    def event(self, event: Event, view: Any = None) -> str:
         """One sentence for an event (never a hidden card or deck order)."""
-        return describe_event(event)
+        return describe_event(event, view)
 
     def outcome(self, outcome: Outcome) -> str:
         """The result in words, with the scores."""
@@ -121,6 +122,8 @@ NATATERRA = RuleSystem(
         cli_commands=_cli_commands,
         board_geometry=BOARDS,
         svg=_svg,
+        observation=nataterra_observation,
+        action_codec=nataterra_codec,
         determiniser=determinise,
     ),
 )
@@ -171,6 +174,12 @@ SANDBOX = RuleSystem(
     seat_view=sandbox_view,
     presenter=NataterraPresenter(),
     load_pack=load_pack,
-    hooks=Hooks(board_geometry=BOARDS, svg=_svg, determiniser=determinise_sandbox),
+    hooks=Hooks(
+        board_geometry=BOARDS,
+        svg=_svg,
+        observation=sandbox_observation,
+        action_codec=sandbox_codec,
+        determiniser=determinise_sandbox,
+    ),
 )
 """One described battle fought to its end (``docs/COMBAT_SANDBOX.md``)."""
