@@ -5,7 +5,9 @@ Adding a game means adding its package and one registration line below.
 
 from nataterra_core.kernel.registry import register
 
+from .battlelore.system import BATTLELORE
 from .nataterra.system import NATATERRA, SANDBOX
 
 register(NATATERRA)
 register(SANDBOX)
+register(BATTLELORE)

@@ -1,0 +1,90 @@
+"""What one seat may see (B-CMD-2: its own hand and draw; the deck order is nobody's)."""
+
+from __future__ import annotations
+
+import msgspec
+
+from .state import BattleLoreState, Combat, Unit
+
+__all__ = ["SeatView", "SideView", "seat_view"]
+
+
+class SideView(msgspec.Struct, frozen=True, kw_only=True):
+    """A side as the viewer sees it: hidden cards only when they are the viewer's own."""
+
+    seat: str
+    medals: int
+    hand_size: int
+    last_card: str
+    lore_tokens: int
+    lore_hand_size: int
+    hand: tuple[str, ...] | None = None
+    lore_hand: tuple[str, ...] | None = None
+    lore_offer: tuple[str, ...] | None = None
+
+
+class SeatView(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat's view of the battle (``seat`` None: a spectator)."""
+
+    seat: str | None
+    scenario: str
+    turn: int
+    max_turns: int
+    active: str
+    phase: str
+    card: str
+    units: tuple[Unit, ...]
+    sides: tuple[SideView, ...]
+    deck_size: int
+    discard: tuple[str, ...]
+    ordered: tuple[str, ...]
+    moved: tuple[str, ...]
+    battled: tuple[str, ...]
+    no_battle: tuple[str, ...]
+    cancelled: tuple[str, ...]
+    combat: Combat | None
+    drawn: tuple[str, ...] | None = None
+    drawn_size: int = 0
+    winner: str | None = None
+    ended: str = ""
+
+
+def seat_view(state: BattleLoreState, seat: str | None) -> SeatView:
+    """What ``seat`` may see of ``state``."""
+    sides = tuple(
+        SideView(
+            seat=s.seat,
+            medals=s.medals,
+            hand_size=len(s.hand),
+            last_card=s.last_card,
+            lore_tokens=s.lore_tokens,
+            lore_hand_size=len(s.lore_hand),
+            hand=s.hand if s.seat == seat else None,
+            lore_hand=s.lore_hand if s.seat == seat else None,
+            lore_offer=s.lore_offer if s.seat == seat else None,
+        )
+        for s in state.sides
+    )
+    return SeatView(
+        seat=seat,
+        scenario=state.scenario,
+        turn=state.turn,
+        max_turns=state.max_turns,
+        active=state.seat,
+        phase=state.phase,
+        card=state.card,
+        units=state.units,
+        sides=sides,
+        deck_size=len(state.deck),
+        discard=state.discard,
+        ordered=state.ordered,
+        moved=state.moved,
+        battled=state.battled,
+        no_battle=state.no_battle,
+        cancelled=state.cancelled,
+        combat=state.combat,
+        drawn=state.drawn if seat == state.seat else None,
+        drawn_size=len(state.drawn),
+        winner=state.winner,
+        ended=state.ended,
+    )
