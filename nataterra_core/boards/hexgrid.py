@@ -4,6 +4,9 @@
 :data:`DIRECTIONS`, and :func:`hex_distance` is the fewest steps between two hexes on an
 unobstructed grid. Every hex board game needs exactly this, so it lives here once.
 
+**Drawing.** :func:`hex_centre` and :func:`hex_outline` place hexes on a picture (pointy-topped),
+for boards drawn from :mod:`nataterra_core.kernel.geometry`.
+
 **Search.** The search functions take a neighbour function instead of a board, so a game keeps
 its cells (zone ids, hexes) and its movement rules to itself and passes them in as callables.
 Results are deterministic for a log: when several shortest paths exist, the canonical one is the
@@ -13,6 +16,7 @@ ascending order (the search relies on that order instead of sorting again on eve
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable
 from fractions import Fraction
@@ -23,7 +27,9 @@ __all__ = [
     "Hex",
     "canonical_paths",
     "has_line_of_sight",
+    "hex_centre",
     "hex_distance",
+    "hex_outline",
     "line_between",
     "shortest_path",
     "steps_from",
@@ -105,6 +111,24 @@ def has_line_of_sight(a: Hex, b: Hex, blocks: Callable[[Hex], bool]) -> bool:
     asked). A line along the edge between two hexes is blocked only when both block.
     """
     return not any(all(blocks(h) for h in step) for step in line_between(a, b))
+
+
+SQRT3 = math.sqrt(3)
+
+
+def hex_centre(at: Hex, size: float = 1.0) -> tuple[float, float]:
+    """The centre of ``at`` on a drawing of pointy-topped hexes of circumradius ``size``
+    (``y`` points down, as in SVG): hex (0, 0) is at the origin."""
+    return (size * SQRT3 * (at.q + at.r / 2), size * 1.5 * at.r)
+
+
+def hex_outline(at: Hex, size: float = 1.0) -> tuple[tuple[float, float], ...]:
+    """The six corners of ``at`` on the drawing of :func:`hex_centre`, clockwise from the top."""
+    x, y = hex_centre(at, size)
+    return tuple(
+        (round(x + size * math.cos(a), 4), round(y + size * math.sin(a), 4))
+        for a in (math.radians(60 * i - 90) for i in range(6))
+    )
 
 
 class _Node(Protocol):
