@@ -45,9 +45,11 @@ def test_B_UNIT_2_terrain_stops_and_occupied_hexes_block() -> None:
     w = world()
     # Agincourt has forest on offset (1,4): a green foot unit at (2,6) may enter it but not pass.
     game, state = position(
-        unit("e1", "english", "mounted_green", (1, 6)), unit("e2", "english", "foot_blue", (2, 5)),
-        phase="move", card="assault_left",
-    )  # fmt: skip
+        unit("e1", "english", "mounted_green", (1, 6)),
+        unit("e2", "english", "foot_blue", (2, 5)),
+        phase="move",
+        card="assault_left",
+    )
     mover = state.unit("e1")
     assert mover is not None
     paths = w.destinations(state, mover)
@@ -92,9 +94,12 @@ def test_B_CMD_1_a_unit_on_a_section_line_is_ordered_from_either_section(
 
 def test_B_CMD_1_orders_beyond_the_units_available_are_lost() -> None:
     game, state = position(
-        unit("e1", "english", "foot_blue", (5, 6)), unit("e2", "english", "foot_blue", (1, 6)),
-        phase="order", card="probe_centre", ordered=(),
-    )  # fmt: skip
+        unit("e1", "english", "foot_blue", (5, 6)),
+        unit("e2", "english", "foot_blue", (1, 6)),
+        phase="order",
+        card="probe_centre",
+        ordered=(),
+    )
     state, events = act(game, state, "english", m.OrderUnit(unit="e1"))
     assert state.phase == "move"  # nothing else to order: the step ends by itself
     assert m.StepEnded(step="order", lost=1) in events
@@ -162,7 +167,7 @@ def test_B_BAT_1_range_per_weapon(kind: str, distance_: int, in_range: bool) -> 
 def test_B_BAT_2_units_and_blocking_terrain_block_sight() -> None:
     archers = unit("e1", "english", "archers_green_bow", (1, 6))
     target = unit("f1", "french", "foot_blue", (1, 2))  # the forest (1,4) and (1,3) between
-    game, state = position(archers, target)
+    _, state = position(archers, target)
     assert world().targets(state, archers) == ()
     clear_archers = unit("e1", "english", "archers_green_bow", (6, 6))
     target2 = unit("f1", "french", "foot_blue", (6, 3))
@@ -176,7 +181,7 @@ def test_B_BAT_1_ranged_penalty_and_B_TER_1_caps() -> None:
     w = world()
     archers = unit("e1", "english", "archers_green_bow", (6, 6))
     target = unit("f1", "french", "foot_blue", (6, 3))
-    game, state = position(archers, target, card="probe_centre")
+    _, state = position(archers, target, card="probe_centre")
     assert w.dice(state, archers, target, card_bonus=True) == 1  # 2 dice - 1 at range
     red = unit("e1", "english", "foot_red", (1, 5))
     in_forest = unit("f1", "french", "foot_blue", (1, 4))
@@ -209,9 +214,11 @@ def test_B_DIE_3_bonus_strike_in_both_modes(
     pack = load_pack()
     pack = attrs.evolve(pack, rules=attrs.evolve(pack.rules, bonus_strike=mode))
     game, state = position(
-        unit("e1", "english", kind, (6, 6)), unit("f1", "french", "foot_red", (6, 5)),
-        pack=pack, card="probe_centre",
-    )  # fmt: skip
+        unit("e1", "english", kind, (6, 6)),
+        unit("f1", "french", "foot_red", (6, 5)),
+        pack=pack,
+        card="probe_centre",
+    )
     after, events = _battle(state, game, *faces)
     target = after.unit("f1")
     assert target is not None and target.figures == 4 - lost

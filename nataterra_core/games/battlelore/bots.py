@@ -53,7 +53,23 @@ def state_of_view(view: SeatView) -> BattleLoreState:
         battled=view.battled,
         cancelled=view.cancelled,
         combat=view.combat,
+        charged=view.charged,
     )
+
+
+LORE_BONUS = {
+    "teleport": -0.5,
+    "extra_order": 3.0,
+    "discard_random": 2.0,
+    "heal": 1.5,
+    "steal_token": 1.2,
+    "cancel_hit": 1.5,
+    "shield_wall": 1.5,
+    "ambush": 1.0,
+    "ignore_flag": 1.2,
+    "extra_die": 1.5,
+}
+"""What the heuristic player thinks a lore effect is worth (a battle is 0.5 and up)."""
 
 
 class HeuristicPlayer:
@@ -127,7 +143,22 @@ class HeuristicPlayer:
             case m.KeepLore(card=card):
                 lore = world.pack.lore.get(card)
                 return -float(lore.cost) if lore else 0.0
+            case m.PlayLore(card=card, unit=unit_id):
+                return self._lore_value(world, state, card, unit_id)
+            case m.SkipCard():
+                return -1.0
         return 0.0
+
+    def _lore_value(
+        self, world: World, state: BattleLoreState, card_id: str, unit_id: str
+    ) -> float:
+        """A lore play's worth: damage by its expected hits, the others by a fixed bonus
+        (teleports rarely: they are many and hard to judge)."""
+        card = world.pack.lore[card_id]
+        target = state.unit(unit_id) if unit_id else None
+        if card.effect == "damage" and target is not None:
+            return 2.5 + card.dice / 6 * (1 + 1 / max(1, target.figures))
+        return LORE_BONUS.get(card.effect, 0.5)
 
     def _card_value(self, world: World, state: BattleLoreState, me: str, card_id: str) -> float:
         """Units the card would order, weighted by how close each is to a fight."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from nataterra_core.kernel import Command, DrawsEvent, Event, ShuffleEvent
+from nataterra_core.kernel import Command, DrawEvent, DrawsEvent, Event, ShuffleEvent
 from nataterra_core.kernel.visibility import PUBLIC, hidden_order, hide_from_others
 
 Point = tuple[int, int]
@@ -141,6 +141,12 @@ class PlayLore(Command, frozen=True, tag="bl_play_lore.v1"):
     to: Point | None = None
 
 
+class SkipCard(Command, frozen=True, tag="bl_skip_card.v1"):
+    """Play no command card this turn: a lore card was played instead (B-ADV-4)."""
+
+    visibility = PUBLIC
+
+
 class KeepLore(Command, frozen=True, tag="bl_keep_lore.v1"):
     """At the start of a lore game: keep one of the lore cards offered (B-ADV-3)."""
 
@@ -249,7 +255,7 @@ class DiceRolled(DrawsEvent, frozen=True, tag="bl_dice_rolled.v1"):
     counter_before: int
     counter_after: int
     faces: tuple[str, ...]
-    purpose: Literal["battle", "bonus_strike", "critical", "retreat", "blocked"] = "battle"
+    purpose: Literal["battle", "bonus_strike", "critical", "retreat", "blocked", "lore"] = "battle"
     unit: str = ""
 
 
@@ -352,6 +358,65 @@ class LorePlayed(Event, frozen=True, tag="bl_lore_played.v1"):
     to: Point | None = None
 
 
+class CardSkipped(Event, frozen=True, tag="bl_card_skipped.v1"):
+    """No command card this turn: no units are ordered (B-ADV-4)."""
+
+    visibility = PUBLIC
+    seat: str
+
+
+class RollRead(Event, frozen=True, tag="bl_roll_read.v1"):
+    """What a battle roll does to its target before any reaction: hits and flags."""
+
+    visibility = PUBLIC
+    unit: str
+    hits: int
+    flags: int
+
+
+class CouncilSeated(Event, frozen=True, tag="bl_council_seated.v1"):
+    """A side's war council: its highest level, lore cards kept and hand limit (B-ADV-4)."""
+
+    visibility = PUBLIC
+    side: str
+    level: int
+    keep: int
+    hand_limit: int
+
+
+class RandomDiscard(DrawEvent, frozen=True, tag="bl_random_discard.v1"):
+    """A command card discarded at random from ``seat``'s hand (Sabotage), face up."""
+
+    visibility = PUBLIC
+    m: int
+    value: int
+    counter_before: int
+    counter_after: int
+    seat: str
+    card: str
+
+
+class ExtraOrders(Event, frozen=True, tag="bl_extra_orders.v1"):
+    """More units may be ordered this turn, in any section (Rally the Troops)."""
+
+    visibility = PUBLIC
+    count: int
+
+
+class Ambush(Event, frozen=True, tag="bl_ambush.v1"):
+    """The defender may battle back even if it is not bold (Ambush, B-ADV-5c)."""
+
+    visibility = PUBLIC
+    unit: str
+
+
+class LoreWindowClosed(Event, frozen=True, tag="bl_lore_window_closed.v1"):
+    """A lore window passes without (more) lore (B-ADV-5a)."""
+
+    visibility = PUBLIC
+    window: str
+
+
 class TurnEnded(Event, frozen=True, tag="bl_turn_ended.v1"):
     """The turn passes to ``next_seat`` (B-TURN-1)."""
 
@@ -387,6 +452,7 @@ COMMANDS: tuple[type[Command], ...] = (
     Decline,
     KeepCard,
     PlayLore,
+    SkipCard,
     KeepLore,
 )
 EVENTS: tuple[type[Event], ...] = (
@@ -412,6 +478,13 @@ EVENTS: tuple[type[Event], ...] = (
     MedalsChanged,
     LoreTokens,
     LorePlayed,
+    CardSkipped,
+    RollRead,
+    CouncilSeated,
+    RandomDiscard,
+    ExtraOrders,
+    Ambush,
+    LoreWindowClosed,
     TurnEnded,
     GameEnded,
 )

@@ -8,7 +8,7 @@ from typing import Any
 from nataterra_core.kernel import Command, Event, Outcome
 
 from . import messages as m
-from .board import Point, to_offset
+from .board import Point, to_hex, to_offset
 from .content import load_pack
 from .rules.world import World
 from .views import SeatView
@@ -33,28 +33,27 @@ def board_text(view: SeatView, world: World) -> list[str]:
     (``eAg4``: English green archers, 4 figures); ``:`` marks a hex on a section line."""
     rules = world.pack.rules
     by_hex = {u.hex: u for u in view.units}
-    lines = ["     " + "".join(f"{c:<6}" for c in range(rules.columns))]
+    lines = ["     " + "".join(f"{c:<5}" for c in range(rules.columns))]
     for row in range(rules.rows):
         cells = []
         for column in range(rules.columns - row % 2):
-            from .board import to_hex
-
             hex_ = to_hex(column, row)
             point = (hex_.q, hex_.r)
-            terrain = world.terrain_at(point).symbol
             unit = by_hex.get(point)
             if unit is not None:
                 kind = world.type_of(unit)
                 body = f"{unit.side[0]}{KIND_LETTER[kind.kind]}{kind.banner[0]}{unit.figures}"
             else:
-                body = terrain * 4
+                body = world.terrain_at(point).symbol * 4
             line = ":" if len(world.board.sections(point, world.scenario.sides[0])) > 1 else " "
-            cells.append(f"{terrain if unit else ' '}{body}{line}")
-        indent = "   " if row % 2 else ""
-        lines.append(f"{row:>2}   {indent}" + "".join(cells))
+            cells.append(f"{body}{line}")
+        indent = "  " if row % 2 else ""
+        lines.append(f"{row:>2}   {indent}" + "".join(cells).rstrip())
     bottom, top = world.scenario.sides
-    lines.append(f"{bottom}'s edge is row {rules.rows - 1}, {top}'s row 0; sections are named "
-                 f"from each side's own view ({bottom}'s left is the low columns)")  # fmt: skip
+    lines.append(
+        f"{bottom}'s edge is row {rules.rows - 1}, {top}'s row 0; sections are named "
+        f"from each side's own view ({bottom}'s left is the low columns)"
+    )
     return lines
 
 
@@ -97,6 +96,7 @@ class BattleLorePresenter:
             m.TakeGround: "takes ground",
             m.BattleBack: "battles back",
             m.Decline: "declines",
+            m.SkipCard: "plays no command card (lore instead)",
         }
         return f"{who} {words.get(type(command), type(command).__name__)}"
 
@@ -119,8 +119,17 @@ class BattleLorePresenter:
             case m.StepEnded(step=step, lost=lost):
                 return f"the {step} step ends" + (f" ({lost} order(s) lost)" if lost else "")
             case m.UnitMoved(unit=unit, path=path, why=why, may_battle=may):
-                route = " -> ".join(hex_name(h) for h in path)
-                return f"{unit} {why.replace('_', ' ')}: {route}" + ("" if may else " (no battle)")
+                via = f" through {', '.join(hex_name(h) for h in path[:-1])}" if path[:-1] else ""
+                how = {
+                    "move": "moves",
+                    "retreat": "retreats",
+                    "take_ground": "takes ground",
+                    "pursuit": "pursues",
+                    "teleport": "is teleported",
+                }[why]
+                return f"{unit} {how} to {hex_name(path[-1])}{via}" + (
+                    "" if may else " (no battle)"
+                )
             case m.BattleDeclared(unit=unit, target=target, dice=dice, melee=melee, kind=kind):
                 how = "in melee" if melee else "at range"
                 return f"{unit} battles {target} {how} with {dice} dice ({kind.replace('_', ' ')})"
@@ -152,6 +161,20 @@ class BattleLorePresenter:
                 return f"{side} has {tokens} lore token(s) ({reason})"
             case m.LorePlayed(seat=seat, card=card):
                 return f"{seat} plays the lore card {card}"
+            case m.CardSkipped(seat=seat):
+                return f"{seat} plays no command card: no units are ordered"
+            case m.RollRead(unit=unit, hits=hits, flags=flags):
+                return f"the roll against {unit}: {hits} hit(s), {flags} flag(s)"
+            case m.CouncilSeated(side=side, level=level, keep=keep, hand_limit=limit):
+                return f"{side}'s war council (level {level}): keeps {keep}, holds at most {limit}"
+            case m.RandomDiscard(seat=seat, card=card):
+                return f"{seat} discards {card}, drawn at random"
+            case m.ExtraOrders(count=count):
+                return f"{count} more unit(s) may be ordered in any section"
+            case m.Ambush(unit=unit):
+                return f"{unit} may battle back even if not bold"
+            case m.LoreWindowClosed(window=window):
+                return f"no (more) lore {window.replace('_', ' ')}"
             case m.TurnEnded(next_seat=seat, turn=turn):
                 return f"turn {turn}: {seat} to play"
             case m.GameEnded(winner=winner, reason=reason):
@@ -195,9 +218,11 @@ class BattleLorePresenter:
                 )
                 if unit.id in s
             ]
+            terrain = world.terrain_at(unit.hex)
+            on = f" ({terrain.name})" if terrain.id != world.plain.id else ""
             lines.append(
                 f"  {unit.id} {unit.side} {kind.name} {unit.figures}/{unit.start} at "
-                f"{hex_name(unit.hex)} [{'/'.join(world.board.sections(unit.hex, unit.side))}]"
+                f"{hex_name(unit.hex)}{on} [{'/'.join(world.board.sections(unit.hex, unit.side))}]"
                 + (f" ({', '.join(marks)})" if marks else "")
             )
         if view.winner or view.ended:

@@ -34,6 +34,7 @@ class Side(msgspec.Struct, frozen=True, kw_only=True):
     objectives: int = 0
     last_card: str = ""
     lore_hand: tuple[str, ...] = ()
+    lore_deck: tuple[str, ...] = ()
     lore_offer: tuple[str, ...] = ()
     lore_keep: int = 0
     lore_tokens: int = 0
@@ -61,9 +62,10 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
     hits: int = 0
     vacated: bool = False
     took_ground: bool = False
-    window: str = ""
-    """The lore window open (``after_roll`` …) while ``stage`` is ``lore``."""
-    resume: Stage | Literal[""] = ""
+    ambush: bool = False
+    """The defender may battle back even if not bold (Ambush)."""
+    closed: tuple[str, ...] = ()
+    """Lore windows of this battle that have passed."""
 
 
 class BattleLoreState(msgspec.Struct, frozen=True, kw_only=True):
@@ -76,7 +78,6 @@ class BattleLoreState(msgspec.Struct, frozen=True, kw_only=True):
     max_turns: int = 0
     deck: tuple[str, ...] = ()
     discard: tuple[str, ...] = ()
-    lore_deck: tuple[str, ...] = ()
     lore_discard: tuple[str, ...] = ()
     phase: Phase = "setup"
     active: int = 0
@@ -90,6 +91,12 @@ class BattleLoreState(msgspec.Struct, frozen=True, kw_only=True):
     bonus_used: tuple[str, ...] = ()
     cancelled: tuple[str, ...] = ()
     extra_orders: int = 0
+    lore_played: bool = False
+    """A lore card was played in this turn's command step."""
+    charged: tuple[str, ...] = ()
+    """Units that roll an extra die in their next battle this turn (Charge)."""
+    end_window: bool = False
+    """This turn's end-of-turn lore window has passed."""
     combat: Combat | None = None
     drawn: tuple[str, ...] = ()
     """A Scout's draw waiting for its keeper."""

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from nataterra_core.kernel.registry import RuleSystem
+from nataterra_core.kernel.registry import Hooks, RuleSystem
 
 from .bots import make
 from .content import load_pack
+from .geometry import BOARDS, board_svg
 from .presenter import BattleLorePresenter
 from .rules.game import RULES, BattleLore, GameOptions
 from .views import seat_view
@@ -30,6 +31,7 @@ BATTLELORE = RuleSystem(
     presenter=BattleLorePresenter(),
     players={"heuristic": make},
     load_pack=load_pack,
+    hooks=Hooks(board_geometry=BOARDS, svg=board_svg),
 )
 """BattleLore (``../shared/rules/battlelore.md``); the pack's scenarios are played by the
 sides ``english`` and ``french`` (B-SEAT-1)."""

@@ -43,6 +43,7 @@ class SeatView(msgspec.Struct, frozen=True, kw_only=True):
     no_battle: tuple[str, ...]
     cancelled: tuple[str, ...]
     combat: Combat | None
+    charged: tuple[str, ...] = ()
     drawn: tuple[str, ...] | None = None
     drawn_size: int = 0
     winner: str | None = None
@@ -83,6 +84,7 @@ def seat_view(state: BattleLoreState, seat: str | None) -> SeatView:
         no_battle=state.no_battle,
         cancelled=state.cancelled,
         combat=state.combat,
+        charged=state.charged,
         drawn=state.drawn if seat == state.seat else None,
         drawn_size=len(state.drawn),
         winner=state.winner,

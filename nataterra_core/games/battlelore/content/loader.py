@@ -32,7 +32,10 @@ from .schema import (
     Weapon,
 )
 
-__all__ = ["PROVISIONAL_DIR", "SCHEMA", "load_pack"]
+__all__ = ["PROVISIONAL_DIR", "SCHEMA", "load_pack", "on_board"]
+
+FACES = ("green", "blue", "red", "flag", "bonus_strike", "lore")
+"""B-DIE-1: the six faces of the battle die, each once."""
 
 PROVISIONAL_DIR = Path(__file__).resolve().parent / "packs" / "provisional"
 """The provisional pack shipped with the package."""
@@ -77,10 +80,7 @@ def _check(pack: BattleLorePack, contents: PackContents) -> Iterator[ContentProb
         file, path = where.entry(table, entry, *keys)
         return ContentProblem(file, path, message)
 
-    faces = set(pack.rules.die_faces)
-    if len(pack.rules.die_faces) != 6 or faces != {
-        "green", "blue", "red", "flag", "bonus_strike", "lore"
-    }:  # fmt: skip
+    if sorted(pack.rules.die_faces) != sorted(FACES):
         yield problem("rules", "", "B-DIE-1: the die has the six faces once each", "die_faces")
     for unit in pack.unit_types.values():
         if unit.weapon not in pack.weapons:
@@ -102,13 +102,15 @@ def _check_scenarios(pack: BattleLorePack, problem: Any) -> Iterable[ContentProb
             if unit.side not in scenario.sides:
                 yield problem("scenarios", sid, f"unknown side {unit.side!r}", "units", n)
             if not on_board(pack.rules, unit.hex) or unit.hex in taken:
-                yield problem("scenarios", sid, f"hex {list(unit.hex)} off board or taken",
-                              "units", n)  # fmt: skip
+                yield problem(
+                    "scenarios", sid, f"hex {list(unit.hex)} off board or taken", "units", n
+                )
             taken.add(unit.hex)
         for n, tile in enumerate(scenario.terrain):
             if tile.terrain not in pack.terrain or not on_board(pack.rules, tile.hex):
-                yield problem("scenarios", sid, f"bad terrain {tile.terrain!r} or hex",
-                              "terrain", n)  # fmt: skip
+                yield problem(
+                    "scenarios", sid, f"bad terrain {tile.terrain!r} or hex", "terrain", n
+                )
         for n, goal in enumerate((*scenario.objectives, *scenario.lore_terrain)):
             if not on_board(pack.rules, goal.hex):
                 yield problem("scenarios", sid, "objective off the board", "objectives", n)

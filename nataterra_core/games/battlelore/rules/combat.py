@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .. import messages as m
 from ..board import Point, distance
+from .lore_windows import lore_commands
 from .resolver import Resolver
 
 __all__ = [
@@ -42,25 +43,36 @@ def start_battle(r: Resolver, attacker: str, target: str, kind: str) -> None:
         r.gain_tokens(
             unit.side, faces.count("lore") * world.pack.rules.lore_tokens_per_face, "lore rolled"
         )
-    flags = faces.count("flag")
-    _apply_hits(r, target, hits, attacker)
+    r.emit(m.RollRead(unit=target, hits=hits, flags=faces.count("flag")))
+    if world.scenario.lore and lore_commands(world, r.state, defender.side, "after_roll"):
+        r.emit(m.CombatStage(stage="lore"))  # B-ADV-5: the defender may react to the roll
+        return
+    resolve_roll(r)
+
+
+def resolve_roll(r: Resolver) -> None:
+    """Hits first, then flags (B-DIE-4), then whatever the battle asks next."""
+    combat = r.state.combat
+    assert combat is not None
+    target, flags = combat.defender, combat.flags
+    apply_hits(r, target, combat.hits, combat.attacker)
     if r.over or r.state.combat is None:
         return
     survivor = r.state.unit(target)
     if survivor is not None and flags:
-        forced = min(flags, world.type_of(survivor).must_ignore_flags)
-        ignorable = world.ignorable_flags(r.state, survivor)
+        forced = min(flags, r.world.type_of(survivor).must_ignore_flags)
+        ignorable = r.world.ignorable_flags(r.state, survivor)
         r.emit(m.FlagsRolled(unit=target, flags=flags, ignorable=ignorable))
         for _ in range(forced):
             r.emit(m.FlagIgnored(unit=target, forced=True))  # B-ADV-2
     proceed(r)
 
 
-def _apply_hits(r: Resolver, target: str, hits: int, attacker: str) -> None:
+def apply_hits(r: Resolver, target: str, hits: int, attacker: str | None) -> None:
     """Hits first (B-DIE-4): figures, or a creature's critical roll (B-ADV-2)."""
     world = r.world
     defender = r.state.unit(target)
-    unit = r.state.unit(attacker)
+    unit = r.state.unit(attacker) if attacker else None
     if defender is None or hits <= 0:
         return
     kind = world.type_of(defender)
@@ -82,8 +94,8 @@ def proceed(r: Resolver) -> None:
         if combat.stage == "flags":
             if defender is None or combat.flags <= 0:
                 _after_retreat(r)
-            elif combat.ignorable > 0:
-                return  # B-RET-2: ignore a flag or not
+            elif combat.ignorable > 0 or _courage(r, defender.side):
+                return  # B-RET-2: ignore a flag or not (B-ADV-5: or play lore)
             else:
                 per_flag = r.world.type_of(defender).hexes_per_flag
                 r.emit(m.RetreatBegun(unit=defender.id, hexes=combat.flags * per_flag))
@@ -100,6 +112,17 @@ def proceed(r: Resolver) -> None:
                 _blocked(r, defender.id)
         else:
             return  # take ground, pursuit, bonus battle, battle back: a choice
+
+
+def _courage(r: Resolver, seat: str) -> bool:
+    """Whether the retreating side may still play on-retreat lore in this battle."""
+    combat = r.state.combat
+    return (
+        r.world.scenario.lore
+        and combat is not None
+        and "on_retreat" not in combat.closed
+        and bool(lore_commands(r.world, r.state, seat, "on_retreat"))
+    )
 
 
 def _blocked(r: Resolver, unit_id: str) -> None:
@@ -153,7 +176,7 @@ def _after_retreat(r: Resolver) -> None:
         momentum
         and defender is not None
         and defender.hex == combat.origin
-        and r.world.bold(r.state, defender)
+        and (combat.ambush or r.world.bold(r.state, defender))
     ):
         r.emit(m.CombatStage(stage="battle_back"))
     else:
@@ -169,36 +192,15 @@ def after_take_ground(r: Resolver) -> None:
     mounted = r.world.type_of(unit).kind == "mounted"
     if not mounted or combat.kind != "battle" or unit.id in r.state.bonus_used:
         end_combat(r)
-    elif pursuit_options(r, unit.hex):
+    elif r.world.pursuit_options(r.state, unit.hex):
         r.emit(m.CombatStage(stage="pursuit"))
     else:
         bonus_check(r)
 
 
-def pursuit_options(r: Resolver, hex_: Point) -> tuple[Point, ...]:
-    """Free, passable hexes next to ``hex_`` (pursuit is one hex)."""
-    return tuple(
-        n
-        for n in r.world.board.neighbours(hex_)
-        if r.state.at(n) is None and not r.world.terrain_at(n).impassable
-    )
-
-
-def bonus_targets(r: Resolver) -> tuple[str, ...]:
-    """Enemies next to the attacker that it may battle as its bonus battle (B-MOM-1)."""
-    combat = r.state.combat
-    assert combat is not None
-    unit = r.state.unit(combat.attacker)
-    if unit is None or r.world.terrain_at(unit.hex).no_battle_after_entering:
-        return ()
-    return tuple(
-        o.id for o in r.state.units if o.side != unit.side and distance(o.hex, unit.hex) == 1
-    )
-
-
 def bonus_check(r: Resolver) -> None:
     """Offer the bonus battle if an enemy stands next to the pursuer, else end."""
-    if bonus_targets(r):
+    if r.world.bonus_targets(r.state):
         r.emit(m.CombatStage(stage="bonus"))
     else:
         end_combat(r)

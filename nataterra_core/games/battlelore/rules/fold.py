@@ -32,10 +32,10 @@ def evolve(world: World, state: BattleLoreState, event: m.Event) -> BattleLoreSt
     match event:
         case m.DeckShuffled(deck="command"):
             return replace(state, deck=event.after, discard=(), counter=event.counter_after)
-        case m.DeckShuffled():
-            return replace(
-                state, lore_deck=event.after, lore_discard=(), counter=event.counter_after
-            )
+        case m.DeckShuffled():  # a side's lore deck, "lore:SEAT"
+            seat = event.deck.partition(":")[2]
+            sides = _side(state, seat, lore_deck=event.after)
+            return replace(state, sides=sides, counter=event.counter_after)
         case m.CardsDrawn(deck="command"):
             deck = state.deck[len(event.cards) :]
             if event.pending:
@@ -44,12 +44,16 @@ def evolve(world: World, state: BattleLoreState, event: m.Event) -> BattleLoreSt
             return replace(state, deck=deck, sides=_side(state, event.seat, hand=hand))
         case m.CardsDrawn():
             side = state.side_of(event.seat)
-            lore_deck = state.lore_deck[len(event.cards) :]
+            rest = side.lore_deck[len(event.cards) :]
             if event.pending:
-                sides = _side(state, event.seat, lore_offer=side.lore_offer + event.cards)
+                sides = _side(
+                    state, event.seat, lore_deck=rest, lore_offer=side.lore_offer + event.cards
+                )
             else:
-                sides = _side(state, event.seat, lore_hand=side.lore_hand + event.cards)
-            return replace(state, lore_deck=lore_deck, sides=sides)
+                sides = _side(
+                    state, event.seat, lore_deck=rest, lore_hand=side.lore_hand + event.cards
+                )
+            return replace(state, sides=sides)
         case m.CardKept(deck="command"):
             hand = (*state.side_of(event.seat).hand, event.card)
             return replace(
@@ -98,9 +102,12 @@ def evolve(world: World, state: BattleLoreState, event: m.Event) -> BattleLoreSt
                 state, event.seat, hand=_without(side.hand, (event.card,)), last_card=event.acts_as
             )
             return replace(
-                state, sides=sides, discard=(*state.discard, event.card), card=event.acts_as,
+                state,
+                sides=sides,
+                discard=(*state.discard, event.card),
+                card=event.acts_as,
                 phase="order",
-            )  # fmt: skip
+            )
         case m.UnitOrdered():
             return replace(state, ordered=(*state.ordered, event.unit))
         case m.StepEnded(step="order"):
@@ -193,7 +200,38 @@ def evolve(world: World, state: BattleLoreState, event: m.Event) -> BattleLoreSt
         case m.LorePlayed():
             side = state.side_of(event.seat)
             sides = _side(state, event.seat, lore_hand=_without(side.lore_hand, (event.card,)))
-            return replace(state, sides=sides, lore_discard=(*state.lore_discard, event.card))
+            state = replace(state, sides=sides, lore_discard=(*state.lore_discard, event.card))
+            if state.phase == "card":
+                state = replace(state, lore_played=True)
+            if world.pack.lore[event.card].effect == "extra_die":
+                state = replace(state, charged=(*state.charged, event.unit))
+            return state
+        case m.CardSkipped():
+            return replace(state, phase="order", card="")
+        case m.RollRead():
+            assert combat is not None
+            return replace(state, combat=replace(combat, hits=event.hits, flags=event.flags))
+        case m.CouncilSeated():
+            sides = _side(state, event.side, lore_keep=event.keep, lore_limit=event.hand_limit)
+            return replace(state, sides=sides)
+        case m.RandomDiscard():
+            side = state.side_of(event.seat)
+            sides = _side(state, event.seat, hand=_without(side.hand, (event.card,)))
+            return replace(
+                state,
+                sides=sides,
+                discard=(*state.discard, event.card),
+                counter=event.counter_after,
+            )
+        case m.ExtraOrders():
+            return replace(state, extra_orders=state.extra_orders + event.count)
+        case m.Ambush():
+            assert combat is not None
+            return replace(state, combat=replace(combat, ambush=True))
+        case m.LoreWindowClosed() if combat is not None:
+            return replace(state, combat=replace(combat, closed=(*combat.closed, event.window)))
+        case m.LoreWindowClosed():
+            return replace(state, end_window=True)
         case m.TurnEnded():
             ending = state.seat
             cancelled = tuple(
@@ -211,6 +249,9 @@ def evolve(world: World, state: BattleLoreState, event: m.Event) -> BattleLoreSt
                 battled=(),
                 bonus_used=(),
                 extra_orders=0,
+                lore_played=False,
+                charged=(),
+                end_window=False,
                 cancelled=cancelled if state.turn else (),
                 drawn=(),
             )

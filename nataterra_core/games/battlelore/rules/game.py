@@ -25,7 +25,7 @@ from .. import messages as m
 from ..board import to_hex
 from ..content.schema import BattleLorePack
 from ..state import BattleLoreState, Side, Unit
-from . import turn
+from . import lore, turn
 from .fold import evolve
 from .resolver import Resolver
 from .world import World
@@ -140,6 +140,8 @@ class BattleLore:
         r.shuffle("command", deck)
         for seat in r.state.seats:
             r.draw(seat, scenario.hands[seat])
+        if scenario.lore:
+            lore.lore_setup(r)
         turn.advance(r)
 
     def decision(self, state: BattleLoreState) -> Decision[Command]:

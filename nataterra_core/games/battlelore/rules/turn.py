@@ -9,7 +9,8 @@ from nataterra_core.kernel import IllegalCommand
 
 from .. import messages as m
 from ..state import BattleLoreState
-from . import combat
+from . import combat, lore
+from .lore_windows import lore_commands
 from .resolver import Resolver
 from .world import World
 
@@ -35,6 +36,7 @@ RULE_OF: dict[type[m.Command], str] = {
     m.KeepCard: "B-CMD-2",
     m.PlayLore: "B-ADV-3",
     m.KeepLore: "B-ADV-3",
+    m.SkipCard: "B-ADV-4",
 }
 """The clause an illegal command of each type breaks (named in its error)."""
 
@@ -49,7 +51,7 @@ def acting(world: World, state: BattleLoreState) -> tuple[str, ...]:
     if combat_ is not None:
         chooser = (
             combat_.defender
-            if combat_.stage in ("flags", "retreat", "battle_back")
+            if combat_.stage in ("flags", "retreat", "battle_back", "lore")
             else combat_.attacker
         )
         unit = state.unit(chooser)
@@ -65,24 +67,38 @@ def legal(world: World, state: BattleLoreState, seat: str) -> list[m.Command]:
         return [m.KeepLore(seat=seat, card=c) for c in sorted(set(state.side_of(seat).lore_offer))]
     combat_ = state.combat
     if combat_ is not None:
-        r = Resolver(world, state, None)  # type: ignore[arg-type]  # read-only use
         defender = state.unit(combat_.defender)
         attacker = state.unit(combat_.attacker)
         if combat_.stage == "flags":
-            return [m.IgnoreFlag(), m.AcceptFlags()]
+            ignore: list[m.Command] = [m.IgnoreFlag()] if combat_.ignorable > 0 else []
+            lore = "on_retreat" not in combat_.closed and world.scenario.lore
+            return [
+                *ignore,
+                m.AcceptFlags(),
+                *(lore_commands(world, state, seat, "on_retreat") if lore else ()),
+            ]
+        if combat_.stage == "lore":
+            return [*lore_commands(world, state, seat, "after_roll"), m.Decline()]
         if combat_.stage == "retreat" and defender is not None:
             return [m.Retreat(to=h) for h in world.retreat_options(state, defender)]
         if combat_.stage == "take_ground":
             return [m.TakeGround(), m.Decline()]
         if combat_.stage == "pursuit" and attacker is not None:
-            return [*(m.Pursue(to=h) for h in combat.pursuit_options(r, attacker.hex)), m.Decline()]
+            return [
+                *(m.Pursue(to=h) for h in world.pursuit_options(state, attacker.hex)),
+                m.Decline(),
+            ]
         if combat_.stage == "bonus":
-            return [*(m.BonusBattle(target=t) for t in combat.bonus_targets(r)), m.Decline()]
+            return [*(m.BonusBattle(target=t) for t in world.bonus_targets(state)), m.Decline()]
         if combat_.stage == "battle_back":
             return [m.BattleBack(), m.Decline()]
         return []
+    lore = world.scenario.lore
     if state.phase == "card":
-        return [m.PlayCard(card=c) for c in sorted(set(state.side_of(seat).hand))]
+        cards: list[m.Command] = [m.PlayCard(card=c) for c in sorted(set(state.side_of(seat).hand))]
+        if state.lore_played:
+            return [*cards, m.SkipCard()]
+        return [*cards, *(lore_commands(world, state, seat, "command") if lore else ())]
     if state.phase == "order":
         return [*(m.OrderUnit(unit=u) for u in world.orderable(state)), m.FinishOrders()]
     if state.phase == "move":
@@ -95,9 +111,12 @@ def legal(world: World, state: BattleLoreState, seat: str) -> list[m.Command]:
                 ]
         return [*found, m.FinishMoves()]
     if state.phase == "battle":
-        return [*_battles(world, state), m.FinishBattles()]
-    if state.phase == "draw":
+        charge = lore_commands(world, state, seat, "before_roll") if lore else []
+        return [*_battles(world, state), *charge, m.FinishBattles()]
+    if state.phase == "draw" and state.drawn:
         return [m.KeepCard(seat=seat, card=c) for c in sorted(set(state.drawn))]
+    if state.phase == "draw":
+        return [*lore_commands(world, state, seat, "end_of_turn"), m.Decline()]
     return []
 
 
@@ -145,9 +164,21 @@ def advance(r: Resolver) -> None:
         elif state.phase == "draw":
             if state.drawn:
                 return
+            if _end_window(world, state):
+                return
+            lore.end_of_turn(r)
             _end_turn(r)
         else:
             return
+
+
+def _end_window(world: World, state: BattleLoreState) -> bool:
+    """Whether the active side may still play end-of-turn lore (B-ADV-5)."""
+    return (
+        world.scenario.lore
+        and not state.end_window
+        and bool(lore_commands(world, state, state.seat, "end_of_turn"))
+    )
 
 
 def _discard_offers(r: Resolver) -> None:
@@ -227,6 +258,12 @@ def apply(r: Resolver, seat: str, command: m.Command) -> None:
         case m.AcceptFlags():
             assert state.combat is not None
             r.emit(m.FlagsRolled(unit=state.combat.defender, flags=state.combat.flags, ignorable=0))
+            if world.scenario.lore:
+                r.emit(m.LoreWindowClosed(window="on_retreat"))
+        case m.SkipCard():
+            r.emit(m.CardSkipped(seat=seat))
+        case m.PlayLore():
+            _play_lore(r, seat, command)
         case m.Retreat(to=to):
             combat.retreat_to(r, to)
         case m.TakeGround():
@@ -283,5 +320,24 @@ DECLINES: dict[str, Callable[[Resolver], None]] = {
 
 def _decline(r: Resolver) -> None:
     combat_ = r.state.combat
-    assert combat_ is not None
-    DECLINES[combat_.stage](r)
+    if combat_ is None:  # the end-of-turn lore window
+        r.emit(m.LoreWindowClosed(window="end_of_turn"))
+    elif combat_.stage == "lore":
+        r.emit(m.CombatStage(stage="flags"))
+        combat.resolve_roll(r)
+    else:
+        DECLINES[combat_.stage](r)
+
+
+def _play_lore(r: Resolver, seat: str, command: m.PlayLore) -> None:
+    """A lore card in its window (B-ADV-5), then the window it was played in moves on."""
+    before = r.state
+    lore.apply_lore(r, seat, command)
+    combat_ = before.combat
+    if combat_ is not None and combat_.stage == "lore" and r.state.combat is not None:
+        r.emit(m.CombatStage(stage="flags"))
+        combat.resolve_roll(r)
+    elif combat_ is not None and combat_.stage == "flags" and r.state.combat is not None:
+        r.emit(m.LoreWindowClosed(window="on_retreat"))
+    elif combat_ is None and before.phase == "draw":
+        r.emit(m.LoreWindowClosed(window="end_of_turn"))

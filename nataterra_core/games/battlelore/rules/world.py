@@ -220,6 +220,8 @@ class World:
         card = self.card(state.card)
         if card_bonus and card is not None:
             base += card.melee_dice if melee else card.ranged_dice
+        if card_bonus:
+            base += state.charged.count(unit.id)  # Charge (B-ADV-5): one die per card
         return base
 
     def retreat_options(self, state: BattleLoreState, unit: Unit) -> tuple[Point, ...]:
@@ -229,6 +231,25 @@ class World:
             n
             for n in self.board.toward_home(unit.hex, unit.side)
             if state.at(n) is None and not self.terrain_at(n).impassable
+        )
+
+    def pursuit_options(self, state: BattleLoreState, hex_: Point) -> tuple[Point, ...]:
+        """Free, passable hexes next to ``hex_``: a pursuit is one hex (B-MOM-1)."""
+        return tuple(
+            n
+            for n in self.board.neighbours(hex_)
+            if state.at(n) is None and not self.terrain_at(n).impassable
+        )
+
+    def bonus_targets(self, state: BattleLoreState) -> tuple[str, ...]:
+        """Enemies next to the battling unit that it may battle as its bonus battle
+        (B-MOM-1); none from terrain that forbids battling this turn (B-MOM-3)."""
+        combat = state.combat
+        unit = state.unit(combat.attacker) if combat is not None else None
+        if unit is None or self.terrain_at(unit.hex).no_battle_after_entering:
+            return ()
+        return tuple(
+            o.id for o in state.units if o.side != unit.side and distance(o.hex, unit.hex) == 1
         )
 
     def objectives_held(self, state: BattleLoreState, side: str) -> int:
