@@ -30,6 +30,11 @@ class Scripted:
         self.counter += 1
         return self.values.pop(0)
 
+    def shuffle(self, items: list[str] | tuple[str, ...]) -> list[str]:
+        """A "shuffle" that reverses (tests of what a shuffle does, not of its order)."""
+        self.counter += len(items)
+        return list(reversed(items))
+
 
 def pt(column: int, row: int) -> tuple[int, int]:
     """The axial point of offset ``[column, row]``."""
