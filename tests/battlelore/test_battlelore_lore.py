@@ -7,6 +7,7 @@ from msgspec.structs import replace
 
 from nataterra_core.game import new_game
 from nataterra_core.games.battlelore import messages as m
+from nataterra_core.games.battlelore.rules.game import BattleLore
 from nataterra_core.games.battlelore.state import BattleLoreState
 
 
@@ -17,6 +18,16 @@ def _lore(
     sides = list(state.sides)
     sides[i] = replace(sides[i], lore_hand=cards, lore_tokens=tokens, lore_limit=3)
     return replace(state, sides=(sides[0], sides[1]))
+
+
+def _duel() -> tuple[BattleLore, BattleLoreState]:
+    """English red foot next to French blue foot, the English battling, with lore in play."""
+    return position(
+        unit("e1", "english", "foot_red", (6, 6)),
+        unit("f1", "french", "foot_blue", (6, 5)),
+        scenario="war-council",
+        card="probe_centre",
+    )
 
 
 def test_B_ADV_4_councils_give_tokens_and_each_side_keeps_lore_cards() -> None:
@@ -62,12 +73,7 @@ def test_B_ADV_5_fireball_in_the_command_step_then_a_command_card() -> None:
 
 
 def test_B_ADV_5_divine_shield_cancels_a_hit_after_the_roll() -> None:
-    game, state = position(
-        unit("e1", "english", "foot_red", (6, 6)),
-        unit("f1", "french", "foot_blue", (6, 5)),
-        scenario="war-council",
-        card="probe_centre",
-    )
+    game, state = _duel()
     state = _lore(state, "french", ("divine_shield",), 2)
     state, _ = act(
         game,
@@ -86,12 +92,7 @@ def test_B_ADV_5_divine_shield_cancels_a_hit_after_the_roll() -> None:
 
 
 def test_B_ADV_3_the_lore_face_gives_the_roller_a_token() -> None:
-    game, state = position(
-        unit("e1", "english", "foot_red", (6, 6)),
-        unit("f1", "french", "foot_blue", (6, 5)),
-        scenario="war-council",
-        card="probe_centre",
-    )
+    game, state = _duel()
     state, events = act(
         game,
         state,
@@ -106,12 +107,7 @@ def test_B_ADV_3_the_lore_face_gives_the_roller_a_token() -> None:
 
 
 def test_B_ADV_5_courage_ignores_one_more_flag() -> None:
-    game, state = position(
-        unit("e1", "english", "foot_red", (6, 6)),
-        unit("f1", "french", "foot_blue", (6, 5)),
-        scenario="war-council",
-        card="probe_centre",
-    )
+    game, state = _duel()
     state = _lore(state, "french", ("courage",), 1)
     state, _ = act(
         game,
