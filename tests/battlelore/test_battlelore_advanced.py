@@ -192,14 +192,24 @@ def test_B_TURN_2_the_turn_limit_gives_the_win_to_more_medals() -> None:
 
 
 def _perturbed(state: BattleLoreState, seat: str, rng: random.Random) -> BattleLoreState:
-    """The state with the other side's hand and the deck order changed behind ``seat``."""
+    """The state with the other side's hands (command and lore) and the deck orders changed
+    behind ``seat``."""
     other = state.other(seat)
     i = state.seats.index(other)
     pool = list(state.deck) + list(state.sides[i].hand)
     rng.shuffle(pool)
     n = len(state.sides[i].hand)
     sides = list(state.sides)
-    sides[i] = replace(sides[i], hand=tuple(pool[:n]))
+    lore = list(sides[i].lore_hand + sides[i].lore_offer + sides[i].lore_deck)
+    rng.shuffle(lore)
+    held, offered = len(sides[i].lore_hand), len(sides[i].lore_offer)
+    sides[i] = replace(
+        sides[i],
+        hand=tuple(pool[:n]),
+        lore_hand=tuple(lore[:held]),
+        lore_offer=tuple(lore[held : held + offered]),
+        lore_deck=tuple(lore[held + offered :]),
+    )
     drawn = state.drawn
     if state.seat == other and drawn:
         pool = list(drawn) + pool[n:]
@@ -209,7 +219,7 @@ def _perturbed(state: BattleLoreState, seat: str, rng: random.Random) -> BattleL
     return replace(state, sides=(sides[0], sides[1]), deck=tuple(rest), drawn=drawn)
 
 
-@pytest.mark.parametrize("scenario", ["agincourt", "hired-swords"])
+@pytest.mark.parametrize("scenario", ["agincourt", "hired-swords", "war-council"])
 def test_B_CMD_2_views_and_legal_lists_ignore_the_other_hand_and_the_deck(scenario: str) -> None:
     session = new_game(
         ("english", "french"),

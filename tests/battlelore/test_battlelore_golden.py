@@ -15,8 +15,8 @@ PERFT_AT: dict[tuple[str, int], tuple[int, int]] = {
     ("agincourt", 90): (4, 8),
     ("hired-swords", 3): (8, 55),
     ("hired-swords", 20): (5, 12),
-    ("war-council", 20): (5, 111),
-    ("war-council", 50): (6, 30),
+    ("war-council", 20): (8, 51),
+    ("war-council", 50): (5, 30),
 }
 
 

@@ -119,8 +119,23 @@ def test_B_ADV_5_courage_ignores_one_more_flag() -> None:
         "lore",
         "green",
     )
+    assert state.combat is not None and state.combat.stage == "lore"  # after the roll: none
+    state, _ = act(game, state, "french", m.Decline())
     assert state.combat is not None and state.combat.stage == "flags"
     state, events = act(game, state, "french", m.PlayLore(card="courage"))
     assert m.FlagIgnored(unit="f1", forced=True) in events
     held = state.unit("f1")
     assert held is not None and held.hex == pt(6, 5)  # its one flag ignored: it holds
+
+
+def test_B_ADV_5_a_window_opens_on_the_public_lore_count_not_on_the_cards_held() -> None:
+    """The defender's pause after a roll must not tell the attacker which lore it holds."""
+    for cards, tokens in ((("fireball",), 0), (("divine_shield",), 2)):
+        game, state = _duel()
+        state = _lore(state, "french", cards, tokens)
+        battle = m.BattleUnit(unit="e1", target="f1")
+        state, _ = act(game, state, "english", battle, "blue", "lore", "lore", "lore")
+        assert state.combat is not None and state.combat.stage == "lore"
+        assert game.decision(state).acting == ("french",)
+        playable = [c for c in game.decision(state).legal("french") if isinstance(c, m.PlayLore)]
+        assert bool(playable) == (cards == ("divine_shield",))

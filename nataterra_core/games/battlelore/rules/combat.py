@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from .. import messages as m
 from ..board import Point, distance
-from .lore_windows import lore_commands
 from .resolver import Resolver
 
 __all__ = [
@@ -44,8 +43,10 @@ def start_battle(r: Resolver, attacker: str, target: str, kind: str) -> None:
             unit.side, faces.count("lore") * world.pack.rules.lore_tokens_per_face, "lore rolled"
         )
     r.emit(m.RollRead(unit=target, hits=hits, flags=faces.count("flag")))
-    if world.scenario.lore and lore_commands(world, r.state, defender.side, "after_roll"):
-        r.emit(m.CombatStage(stage="lore"))  # B-ADV-5: the defender may react to the roll
+    if world.scenario.lore and r.state.side_of(defender.side).lore_hand:
+        # B-ADV-5: the defender may react to the roll. The window opens whenever it holds a
+        # lore card at all (a public count), so the pause tells the attacker nothing.
+        r.emit(m.CombatStage(stage="lore"))
         return
     resolve_roll(r)
 
@@ -115,13 +116,14 @@ def proceed(r: Resolver) -> None:
 
 
 def _courage(r: Resolver, seat: str) -> bool:
-    """Whether the retreating side may still play on-retreat lore in this battle."""
+    """Whether the retreating side's on-retreat lore window is open in this battle: it
+    opens when the side holds any lore card (a public count, so it reveals no card)."""
     combat = r.state.combat
     return (
         r.world.scenario.lore
         and combat is not None
         and "on_retreat" not in combat.closed
-        and bool(lore_commands(r.world, r.state, seat, "on_retreat"))
+        and bool(r.state.side_of(seat).lore_hand)
     )
 
 

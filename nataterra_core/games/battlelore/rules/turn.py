@@ -173,11 +173,10 @@ def advance(r: Resolver) -> None:
 
 
 def _end_window(world: World, state: BattleLoreState) -> bool:
-    """Whether the active side may still play end-of-turn lore (B-ADV-5)."""
+    """Whether the active side's end-of-turn lore window is open (B-ADV-5): whenever it
+    holds a lore card (a public count), so whether it pauses reveals no card."""
     return (
-        world.scenario.lore
-        and not state.end_window
-        and bool(lore_commands(world, state, state.seat, "end_of_turn"))
+        world.scenario.lore and not state.end_window and bool(state.side_of(state.seat).lore_hand)
     )
 
 
