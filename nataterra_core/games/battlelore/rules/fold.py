@@ -82,19 +82,10 @@ def evolve(world: World, state: BattleLoreState, event: m.Event) -> BattleLoreSt
                 discard=state.discard + event.cards,
                 sides=_side(state, event.seat, hand=_without(side.hand, event.cards)),
             )
-        case m.CardsDiscarded():
+        case m.CardsDiscarded():  # lore: what is left of the offer once the keeping is done
             side = state.side_of(event.seat)
-            sides = _side(
-                state,
-                event.seat,
-                lore_hand=side.lore_hand
-                if event.source == "draw"
-                else _without(side.lore_hand, event.cards),
-                lore_offer=_without(side.lore_offer, event.cards)
-                if event.source == "draw"
-                else side.lore_offer,
-                lore_keep=0 if event.source == "draw" else side.lore_keep,
-            )
+            offer = _without(side.lore_offer, event.cards)
+            sides = _side(state, event.seat, lore_offer=offer, lore_keep=0)
             return replace(state, lore_discard=state.lore_discard + event.cards, sides=sides)
         case m.CardPlayed():
             side = state.side_of(event.seat)
