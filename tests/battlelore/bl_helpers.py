@@ -19,16 +19,18 @@ FACES = ("green", "blue", "red", "flag", "bonus_strike", "lore")
 
 
 class Scripted:
-    """A dice stream whose draws are the faces given, in order (an error when it runs dry)."""
+    """A dice stream whose draws are the values given, in order: a face name for a battle die
+    (``draw(6)``), a number for any other draw (an error when it runs dry)."""
 
-    def __init__(self, *faces: str) -> None:
-        self.values = [FACES.index(f) for f in faces]
+    def __init__(self, *faces: str | int) -> None:
+        self.values = [FACES.index(f) if isinstance(f, str) else f for f in faces]
         self.counter = 0
 
     def draw(self, m: int) -> int:
-        assert m == 6, m
+        value = self.values.pop(0)
+        assert 0 <= value < m, (value, m)
         self.counter += 1
-        return self.values.pop(0)
+        return value
 
     def shuffle(self, items: list[str] | tuple[str, ...]) -> list[str]:
         """A "shuffle" that reverses (tests of what a shuffle does, not of its order)."""
@@ -76,7 +78,7 @@ def world(scenario: str = "agincourt") -> World:
 
 
 def act(
-    game: BattleLore, state: BattleLoreState, seat: str, command: Command, *faces: str
+    game: BattleLore, state: BattleLoreState, seat: str, command: Command, *faces: str | int
 ) -> tuple[BattleLoreState, tuple[Event, ...]]:
     """Apply a legal command with scripted dice; the state after and the events."""
     assert command in game.decision(state).legal(seat), (command, game.decision(state).legal(seat))

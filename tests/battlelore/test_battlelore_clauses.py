@@ -244,3 +244,50 @@ def test_pack_scenarios_build_a_state_each() -> None:
             Setup(game_id="t", seats=("english", "french"), options={"scenario": scenario})
         )
         assert len({u.hex for u in state.units}) == len(state.units)
+
+
+def test_B_CMD_4_ordering_may_stop_early_and_a_spider_hit_costs_the_next_order() -> None:
+    game, state = position(
+        unit("e1", "english", "foot_blue", (5, 6)),
+        unit("e2", "english", "foot_blue", (6, 6)),
+        phase="order",
+        card="probe_centre",
+        ordered=(),
+        cancelled=("e2",),
+    )
+    legal = game.decision(state).legal("english")
+    assert m.OrderUnit(unit="e2") not in legal and m.OrderUnit(unit="e1") in legal
+    state, events = act(game, state, "english", m.FinishOrders())
+    assert m.StepEnded(step="order", lost=2) in events
+
+
+@pytest.mark.parametrize(
+    ("card", "kind", "battle_reach", "most"),
+    [
+        ("darken_the_sky", "archers_green_bow", 0, 0),  # archers stay and shoot
+        ("line_advance", "mounted_green", 1, 1),
+        ("battle_march", "foot_red", 2, 2),  # one more hex
+        ("probe_centre", "foot_red", 1, 1),
+    ],
+)
+def test_B_CMD_5_tactic_cards_change_movement(
+    card: str, kind: str, battle_reach: int, most: int
+) -> None:
+    mover = unit("e1", "english", kind, (6, 6))
+    _, state = position(mover, phase="move", card=card)
+    assert world().reach(state, mover) == (battle_reach, most)
+
+
+def test_B_CMD_5_darken_the_sky_adds_a_ranged_die_and_rally_gives_figures_back() -> None:
+    archers = unit("e1", "english", "archers_green_bow", (6, 6))
+    target = unit("f1", "french", "foot_blue", (6, 3))
+    _, state = position(archers, target, card="darken_the_sky")
+    assert world().dice(state, archers, target, card_bonus=True) == 2  # 2 - 1 + 1
+    game, state = position(
+        unit("e1", "english", "foot_blue", (6, 6), figures=2),
+        phase="order",
+        card="rally",
+        ordered=(),
+    )
+    state, events = act(game, state, "english", m.OrderUnit(unit="e1"))
+    assert m.FiguresRegained(unit="e1", count=1) in events

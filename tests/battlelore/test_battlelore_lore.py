@@ -30,7 +30,7 @@ def _duel() -> tuple[BattleLore, BattleLoreState]:
     )
 
 
-def test_B_ADV_4_councils_give_tokens_and_each_side_keeps_lore_cards() -> None:
+def test_B_ADV_4_B_ADV_3a_councils_give_tokens_and_each_side_keeps_its_members_cards() -> None:
     session = new_game(
         ("english", "french"), game="battlelore", seed=3, options={"scenario": "war-council"}
     )
@@ -49,7 +49,7 @@ def test_B_ADV_4_councils_give_tokens_and_each_side_keeps_lore_cards() -> None:
     assert all(len(s.lore_hand) == 2 and not s.lore_offer for s in state.sides)
 
 
-def test_B_ADV_5_fireball_in_the_command_step_then_a_command_card() -> None:
+def test_B_ADV_5a_B_ADV_5b_fireball_in_the_command_step_then_a_command_card() -> None:
     game, state = position(
         unit("e1", "english", "foot_blue", (6, 6)),
         unit("f1", "french", "foot_blue", (6, 3)),
@@ -64,6 +64,7 @@ def test_B_ADV_5_fireball_in_the_command_step_then_a_command_card() -> None:
         game, state, "english", m.PlayLore(card="fireball", unit="f1"), "blue", "flag"
     )
     assert m.FiguresLost(unit="f1", count=1, cause="hits") in events
+    assert not any(isinstance(e, m.RetreatBegun) for e in events)  # B-ADV-5b: hits only
     assert m.LoreTokens(side="english", tokens=0, reason="paid for Fireball") in events
     legal = game.decision(state).legal("english")
     assert m.PlayCard(card="probe_centre") in legal and m.SkipCard() in legal
@@ -139,3 +140,57 @@ def test_B_ADV_5_a_window_opens_on_the_public_lore_count_not_on_the_cards_held()
         assert game.decision(state).acting == ("french",)
         playable = [c for c in game.decision(state).legal("french") if isinstance(c, m.PlayLore)]
         assert bool(playable) == (cards == ("divine_shield",))
+
+
+def test_B_ADV_5c_ambush_lets_a_defender_that_is_not_bold_battle_back() -> None:
+    game, state = _duel()
+    state = _lore(state, "french", ("ambush",), 2)
+    battle = m.BattleUnit(unit="e1", target="f1")
+    state, _ = act(game, state, "english", battle, "green", "lore", "lore", "lore")
+    state, events = act(game, state, "french", m.PlayLore(card="ambush"))
+    assert m.Ambush(unit="f1") in events
+    assert state.combat is not None and state.combat.stage == "battle_back"
+
+
+def test_B_ADV_5d_charge_adds_a_die_to_a_mounted_units_next_battle() -> None:
+    game, state = position(
+        unit("e1", "english", "mounted_blue", (6, 6)),
+        unit("f1", "french", "foot_blue", (6, 5)),
+        scenario="war-council",
+        card="probe_centre",
+    )
+    state = _lore(state, "english", ("charge",), 3)
+    state, _ = act(game, state, "english", m.PlayLore(card="charge", unit="e1"))
+    battle = m.BattleUnit(unit="e1", target="f1")
+    _, events = act(game, state, "english", battle, "lore", "lore", "lore", "lore")
+    assert m.BattleDeclared(unit="e1", target="f1", dice=4, melee=True) in events
+
+
+def test_B_ADV_5e_sabotage_discards_a_random_card_and_the_victim_draws_again() -> None:
+    game, state = position(
+        unit("e1", "english", "foot_blue", (6, 6)),
+        scenario="war-council",
+        phase="card",
+        card="",
+        ordered=(),
+    )
+    state = _lore(state, "english", ("sabotage",), 2)
+    sides = (state.sides[0], replace(state.sides[1], hand=("rally", "probe_left", "attack_left")))
+    state = replace(state, sides=sides, deck=("scout_left",))
+    state, events = act(game, state, "english", m.PlayLore(card="sabotage"), 1)
+    discard = next(e for e in events if isinstance(e, m.RandomDiscard))
+    assert (discard.m, discard.value, discard.card) == (3, 1, "probe_left")
+    assert sorted(state.side_of("french").hand) == ["attack_left", "rally", "scout_left"]
+
+
+def test_B_ADV_6_the_end_of_turn_gives_a_lore_hex_token_and_refills_the_lore_hand() -> None:
+    hill = (6, 4)  # the war-council scenario's lore hex
+    game, state = position(
+        unit("e1", "english", "foot_blue", hill), scenario="war-council", card="probe_centre"
+    )
+    state = _lore(state, "english", (), 1)
+    sides = (replace(state.sides[0], lore_deck=("courage", "fireball")), state.sides[1])
+    state = replace(state, sides=sides, deck=("rally",))
+    state, events = act(game, state, "english", m.FinishBattles())
+    assert m.LoreTokens(side="english", tokens=2, reason="lore hex held") in events
+    assert state.side_of("english").lore_hand == ("courage",)
