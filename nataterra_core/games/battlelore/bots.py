@@ -17,44 +17,18 @@ from . import messages as m
 from .board import distance
 from .content import load_pack
 from .content.schema import BattleLorePack
+from .determinise import determinise
 from .rules.world import World
-from .state import BattleLoreState, Side, Unit
+from .state import BattleLoreState, Unit
 from .views import SeatView
 
 __all__ = ["HeuristicPlayer", "state_of_view"]
 
 
-def state_of_view(view: SeatView) -> BattleLoreState:
-    """The part of the game a seat can see, as a state the rules' queries accept (the hidden
-    parts empty: other hands, the deck order)."""
-    sides = tuple(
-        Side(
-            seat=s.seat,
-            hand=s.hand or (),
-            last_card=s.last_card,
-            lore_tokens=s.lore_tokens,
-            lore_hand=s.lore_hand or (),
-        )
-        for s in view.sides
-    )
-    seats = (sides[0].seat, sides[1].seat)
-    return BattleLoreState(
-        scenario=view.scenario,
-        seats=seats,
-        sides=(sides[0], sides[1]),
-        units=view.units,
-        phase=view.phase,  # type: ignore[arg-type]
-        active=seats.index(view.active),
-        turn=view.turn,
-        card=view.card,
-        ordered=view.ordered,
-        moved=view.moved,
-        no_battle=view.no_battle,
-        battled=view.battled,
-        cancelled=view.cancelled,
-        combat=view.combat,
-        charged=view.charged,
-    )
+def state_of_view(view: SeatView, pack: BattleLorePack | None = None) -> BattleLoreState:
+    """A state the rules' queries accept, built from what the seat sees (the hidden parts
+    dealt by the determiniser with a fixed seed; the player never reads them)."""
+    return determinise(view, pack, 0)
 
 
 LORE_BONUS = {
@@ -88,7 +62,7 @@ class HeuristicPlayer:
     def choose(self, view: SeatView, legal_commands: Sequence[Command]) -> Command:
         """The best-looking legal command (ties broken at random)."""
         world = self._world(view.scenario)
-        state = state_of_view(view)
+        state = state_of_view(view, self._pack)
         scored = [(self._score(world, state, view, c), n) for n, c in enumerate(legal_commands)]
         best = max(score for score, _ in scored)
         ties = [n for score, n in scored if score >= best - 1e-9]

@@ -18,8 +18,8 @@ from nataterra_core.kernel.geometry import Board, Cell, Geometry, Piece, Targets
 
 from . import messages as m
 from .board import Point, to_offset
-from .bots import state_of_view
 from .content import load_pack
+from .determinise import determinise
 from .rules.world import World
 from .views import SeatView
 
@@ -119,7 +119,7 @@ class BattleLoreBoards:
             case m.OrderUnit(unit=unit):
                 return Targets(pieces=(unit,))
             case m.MoveUnit(unit=unit_id, to=to):
-                state = state_of_view(view)
+                state = determinise(view, None, 0)
                 mover = state.unit(unit_id)
                 if mover is None:
                     return Targets(pieces=(unit_id,), cell=cell_id(to))

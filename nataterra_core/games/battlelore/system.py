@@ -8,6 +8,7 @@ from nataterra_core.kernel.registry import Hooks, RuleSystem
 
 from .bots import make
 from .content import load_pack
+from .determinise import determinise
 from .geometry import BOARDS, board_svg
 from .presenter import BattleLorePresenter
 from .rules.game import RULES, BattleLore, GameOptions
@@ -31,7 +32,7 @@ BATTLELORE = RuleSystem(
     presenter=BattleLorePresenter(),
     players={"heuristic": make},
     load_pack=load_pack,
-    hooks=Hooks(board_geometry=BOARDS, svg=board_svg),
+    hooks=Hooks(board_geometry=BOARDS, svg=board_svg, determiniser=determinise),
 )
 """BattleLore (``../shared/rules/battlelore.md``); the pack's scenarios are played by the
 sides ``english`` and ``french`` (B-SEAT-1)."""

@@ -14,10 +14,16 @@ class SideView(msgspec.Struct, frozen=True, kw_only=True):
 
     seat: str
     medals: int
+    kills: int
+    objectives: int
     hand_size: int
     last_card: str
     lore_tokens: int
     lore_hand_size: int
+    lore_deck_size: int = 0
+    lore_offer_size: int = 0
+    lore_keep: int = 0
+    lore_limit: int = 0
     hand: tuple[str, ...] | None = None
     lore_hand: tuple[str, ...] | None = None
     lore_offer: tuple[str, ...] | None = None
@@ -44,6 +50,11 @@ class SeatView(msgspec.Struct, frozen=True, kw_only=True):
     cancelled: tuple[str, ...]
     combat: Combat | None
     charged: tuple[str, ...] = ()
+    bonus_used: tuple[str, ...] = ()
+    extra_orders: int = 0
+    lore_played: bool = False
+    end_window: bool = False
+    lore_discard: tuple[str, ...] = ()
     drawn: tuple[str, ...] | None = None
     drawn_size: int = 0
     winner: str | None = None
@@ -56,10 +67,16 @@ def seat_view(state: BattleLoreState, seat: str | None) -> SeatView:
         SideView(
             seat=s.seat,
             medals=s.medals,
+            kills=s.kills,
+            objectives=s.objectives,
             hand_size=len(s.hand),
             last_card=s.last_card,
             lore_tokens=s.lore_tokens,
             lore_hand_size=len(s.lore_hand),
+            lore_deck_size=len(s.lore_deck),
+            lore_offer_size=len(s.lore_offer),
+            lore_keep=s.lore_keep,
+            lore_limit=s.lore_limit,
             hand=s.hand if s.seat == seat else None,
             lore_hand=s.lore_hand if s.seat == seat else None,
             lore_offer=s.lore_offer if s.seat == seat else None,
@@ -85,6 +102,11 @@ def seat_view(state: BattleLoreState, seat: str | None) -> SeatView:
         cancelled=state.cancelled,
         combat=state.combat,
         charged=state.charged,
+        bonus_used=state.bonus_used,
+        extra_orders=state.extra_orders,
+        lore_played=state.lore_played,
+        end_window=state.end_window,
+        lore_discard=state.lore_discard,
         drawn=state.drawn if seat == state.seat else None,
         drawn_size=len(state.drawn),
         winner=state.winner,
