@@ -18,9 +18,8 @@ from nataterra_core.kernel.geometry import Board, Cell, Geometry, Piece, Targets
 
 from . import messages as m
 from .board import Point, to_offset
-from .content import load_pack
 from .determinise import determinise
-from .rules.world import World
+from .rules.world import provisional_world
 from .views import SeatView
 
 __all__ = ["BOARDS", "BattleLoreBoards", "board_svg", "cell_id"]
@@ -44,13 +43,8 @@ def cell_id(hex_: Point) -> str:
 
 
 @functools.lru_cache(maxsize=8)
-def _world(scenario: str) -> World:
-    return World(load_pack(), scenario)
-
-
-@functools.lru_cache(maxsize=8)
 def _cells(scenario: str) -> tuple[Cell, ...]:
-    world = _world(scenario)
+    world = provisional_world(scenario)
     bottom = world.scenario.sides[0]
     cells = []
     for point in sorted(world.board.hexes, key=lambda p: (p[1], to_offset(p)[0])):
@@ -85,7 +79,7 @@ class BattleLoreBoards:
     def geometry(self, view: Any) -> Geometry:
         """The board of ``view`` (a :class:`SeatView`)."""
         assert isinstance(view, SeatView)
-        world = _world(view.scenario)
+        world = provisional_world(view.scenario)
         pieces = tuple(
             Piece(
                 id=unit.id,
@@ -123,7 +117,7 @@ class BattleLoreBoards:
                 mover = state.unit(unit_id)
                 if mover is None:
                     return Targets(pieces=(unit_id,), cell=cell_id(to))
-                path = _world(view.scenario).destinations(state, mover).get(to, (to,))
+                path = provisional_world(view.scenario).destinations(state, mover).get(to, (to,))
                 return Targets(
                     pieces=(unit_id,),
                     cell=cell_id(to),

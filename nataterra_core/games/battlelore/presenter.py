@@ -9,8 +9,7 @@ from nataterra_core.kernel import Command, Event, Outcome
 
 from . import messages as m
 from .board import Point, to_hex, to_offset
-from .content import load_pack
-from .rules.world import World
+from .rules.world import World, provisional_world
 from .views import SeatView
 
 __all__ = ["BattleLorePresenter", "board_text", "hex_name"]
@@ -22,10 +21,6 @@ def hex_name(hex_: Point) -> str:
     """A hex as players name it: ``column,row`` of the board (B-BOARD-1)."""
     column, row = to_offset(hex_)
     return f"{column},{row}"
-
-
-def _world(scenario: str) -> World:
-    return World(load_pack(), scenario)
 
 
 def board_text(view: SeatView, world: World) -> list[str]:
@@ -194,7 +189,7 @@ class BattleLorePresenter:
         """A seat view as text: the board, the sides and the units."""
         if not isinstance(view, SeatView):
             raise TypeError(f"not a BattleLore view: {type(view).__name__}")
-        world = _world(view.scenario)
+        world = provisional_world(view.scenario)
         head = f"{world.scenario.name}: turn {view.turn}, {view.active} to play ({view.phase})"
         if view.card:
             head += f", card {view.card}"

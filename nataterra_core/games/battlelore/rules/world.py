@@ -13,10 +13,11 @@ from collections.abc import Iterator, Sequence
 from nataterra_core.boards.hexgrid import canonical_paths
 
 from ..board import Board, Point, distance, to_hex
+from ..content import load_pack
 from ..content.schema import BattleLorePack, CommandCard, Scenario, Terrain, UnitType, Weapon
 from ..state import BattleLoreState, Unit
 
-__all__ = ["World"]
+__all__ = ["World", "provisional_world"]
 
 
 class World:
@@ -257,6 +258,12 @@ class World:
         return sum(
             1 for h in self.objectives.get(side, ()) if (u := state.at(h)) and u.side == side
         )
+
+
+@functools.cache
+def provisional_world(scenario: str) -> World:
+    """The world of a scenario of the provisional pack (what views are drawn and told with)."""
+    return World(load_pack(), scenario)
 
 
 @functools.cache
