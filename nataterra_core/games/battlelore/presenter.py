@@ -55,8 +55,8 @@ def board_text(view: SeatView, world: World) -> list[str]:
 class BattleLorePresenter:
     """BattleLore's words for the CLI, the RPC server and logs."""
 
-    def command(self, command: Command, seat: str | None = None) -> str:
-        """One sentence for a command."""
+    def command(self, command: Command, seat: str | None = None, view: Any = None) -> str:
+        """One sentence for a command (ids and hexes are words enough: ``view`` unused)."""
         who = seat or "the system"
         match command:
             case m.Start():
@@ -95,7 +95,7 @@ class BattleLorePresenter:
         }
         return f"{who} {words.get(type(command), type(command).__name__)}"
 
-    def event(self, event: Event) -> str:
+    def event(self, event: Event, view: Any = None) -> str:
         """One sentence for an event (a hidden card is never named)."""
         match event:
             case m.DeckShuffled(deck=deck, after=after):
