@@ -9,6 +9,7 @@ from nataterra_core.kernel.registry import Hooks, RuleSystem
 from .bots import make
 from .content import load_pack
 from .determinise import determinise
+from .encoding import codec, observation
 from .geometry import BOARDS, board_svg
 from .presenter import BattleLorePresenter
 from .rules.game import RULES, BattleLore, GameOptions
@@ -32,7 +33,13 @@ BATTLELORE = RuleSystem(
     presenter=BattleLorePresenter(),
     players={"heuristic": make},
     load_pack=load_pack,
-    hooks=Hooks(board_geometry=BOARDS, svg=board_svg, determiniser=determinise),
+    hooks=Hooks(
+        board_geometry=BOARDS,
+        svg=board_svg,
+        determiniser=determinise,
+        observation=observation,
+        action_codec=codec,
+    ),
 )
 """BattleLore (``../shared/rules/battlelore.md``); the pack's scenarios are played by the
 sides ``english`` and ``french`` (B-SEAT-1)."""
