@@ -34,7 +34,7 @@ from .newgame import (
     prepare,
     start,
 )
-from .words import verdict_line
+from .words import verdict_line, view_text
 
 __all__ = ["demo"]
 
@@ -121,7 +121,7 @@ def demo(
         ),
         soft_wrap=True,
     )
-    console.print(Text(record.presenter.view(record.seat_view(session.state, None))))
+    console.print(view_text(record, session.state, None), soft_wrap=True)
     console.print(
         f"result: {record.presenter.outcome(result)}; log {out} ({len(session.lines)} records)"
     )

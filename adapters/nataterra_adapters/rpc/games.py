@@ -40,6 +40,7 @@ from nataterra_core.kernel.dice import check_game_id
 from nataterra_core.kernel.registry import RuleSystem, system, system_for, systems
 from nataterra_core.kernel.seed_ceremony import SeedCeremony
 from nataterra_core.kernel.visibility import LogView, log_view, record_view
+from nataterra_core.kernel.wording import log_words
 
 from .errors import GameError, GameErrorCode, rejected
 from .protocol import Method
@@ -383,12 +384,18 @@ class Games:
         """The log as the seat may see it: redacted until the seed is revealed."""
         game, seat = self._find(params.game_id, params.token)
         view: LogView = log_view(game.session.lines, seat, game.session.decider)
+        words = None
+        if view.revealed:  # nothing is hidden any more: every record in words
+            read = read_log(game.session.log_bytes(), decider_for)
+            worded = log_words(game.system, read.decider, read.header, read.records)
+            words = [[summary, *events] for summary, events in worded]
         return LogResult(
             version=game.version,
             revealed=view.revealed,
             records=view.records,
             head=view.head,
             log=view.text,
+            words=words,
         )
 
     def verify(self, params: VerifyParams) -> Verdict:

@@ -179,3 +179,5 @@ class LogResult(msgspec.Struct, frozen=True, kw_only=True):
     records: list[dict[str, Any]]
     head: str | None
     log: str | None
+    words: list[list[str]] | None = None
+    """Once revealed: each record in words, ``[summary, event sentence, ...]``, in order."""

@@ -4,8 +4,9 @@ The generic command line (``nataterra_adapters.cli``) adds every registered syst
 commands from its ``Hooks.cli_commands``; Nataterra's hook imports this module, so typer
 and rich are imported only by the command line, never by the rules.
 
-* ``odds FILE`` plays the battle described in a JSON file (``docs/COMBAT_SANDBOX.md``) many
-  times and prints win and draw probabilities with 95 % confidence intervals, mean rounds
+* ``odds [FILE]`` plays the battle described in a JSON file (``docs/COMBAT_SANDBOX.md``; by
+  default the standard battle shipped with the package) many times and prints win and draw
+  probabilities with 95 % confidence intervals, mean rounds
   and the expected survivors of each unit type, as rich tables or one JSON object
   (``--json``); ``--log-dir DIR`` also writes every run as a combat-sandbox log that
   ``nataterra verify`` checks. The progress bar goes to stderr whenever stdout is not a
@@ -38,7 +39,7 @@ from rich.table import Column, Table
 
 from nataterra_core.kernel import ContentError
 
-from .battles import BattleError, load_battle
+from .battles import STANDARD_BATTLE_FILE, BattleError, load_battle
 from .content import ContentPack, load_pack
 from .coverage import KINDS, CoverageError, CoverageReport, Item, Status, coverage_report
 from .odds import Estimate, OddsReport, logged_battle, simulate
@@ -84,8 +85,14 @@ def _escape(text: str) -> str:
 
 def odds(
     file: Annotated[
-        Path, typer.Argument(help="A battle description (JSON).", dir_okay=False, exists=True)
-    ],
+        Path | None,
+        typer.Argument(
+            help="A battle description (JSON; default: the standard battle shipped with "
+            "the package).",
+            dir_okay=False,
+            exists=True,
+        ),
+    ] = None,
     runs: Annotated[int, typer.Option(help="Battles to simulate.", min=1)] = 1000,
     workers: Annotated[
         int, typer.Option(help="Worker processes (the result does not depend on it).", min=1)
@@ -120,6 +127,7 @@ def odds(
     Win and no-winner probabilities with 95 % Wilson intervals, mean rounds, and the mean
     survivors of every unit type. Same FILE, RUNS and SEED: same report, for any WORKERS.
     """
+    file = file or STANDARD_BATTLE_FILE
     try:
         pack = load_pack(content)
         battle = load_battle(file, pack)
