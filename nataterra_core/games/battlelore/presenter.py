@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from nataterra_core.kernel import Command, Event, Outcome
+from nataterra_core.kernel.wording import outcome_text
 
 from . import messages as m
 from .board import Point, to_hex, to_offset
@@ -179,11 +180,8 @@ class BattleLorePresenter:
         return type(event).__name__
 
     def outcome(self, outcome: Outcome) -> str:
-        """The result and the medals."""
-        medals = ", ".join(f"{s} {n}" for s, n in outcome.scores.items())
-        if outcome.draw or not outcome.winners:
-            return f"draw ({outcome.reason}); medals {medals}"
-        return f"won by {', '.join(outcome.winners)} ({outcome.reason}); medals {medals}"
+        """The result and the medals (the kernel's words for a result)."""
+        return outcome_text(outcome)
 
     def view(self, view: Any) -> str:
         """A seat view as text: the board, the sides and the units."""
