@@ -37,7 +37,11 @@ from nataterra_core.kernel.encoding import CodecError
 from nataterra_core.kernel.log import split_lines
 from nataterra_core.kernel.registry import RuleSystem, systems
 
-QUICK: dict[str, dict[str, Any]] = {"nataterra": {"max_turns": 10}, "pig": {"target": 20}}
+QUICK: dict[str, dict[str, Any]] = {
+    "nataterra": {"max_turns": 10},
+    "pig": {"target": 20},
+    "battlelore": {"max_turns": 40},
+}
 """Options that keep a random game short (a turn limit is an end like any other)."""
 
 SEEDS = (1, 2, 3)
