@@ -2,8 +2,9 @@
 
     python benchmarks/envs_throughput.py [--games N] [--max-turns T]
 
-A random agent (masked uniform sampling) plays N games of 2-player Nataterra (learning map,
-turn limit T) and N standard sandbox battles through the PettingZoo AEC environment: every
+A random agent (uniform over the mask's legal actions) plays N games of 2-player Nataterra
+(learning map, turn limit T) and N standard sandbox battles through the PettingZoo AEC
+environment: every
 step observes (the seat view encoded, the legal mask built) and applies one command. Then
 the same games as OpenSpiel states: legal actions, apply, and the cost of ``clone`` (what
 OpenSpiel's MCTS pays per simulation). Needs the ``envs`` extra.
@@ -24,15 +25,16 @@ from nataterra_adapters.envs.pettingzoo_env import env
 def pettingzoo_steps(game: str, options: dict[str, int], games: int) -> tuple[int, float]:
     """(steps, seconds) of ``games`` random games through the AEC environment."""
     environment = env(game, options=options)
+    rng = np.random.default_rng(0)
     steps, start = 0, time.perf_counter()
     for seed in range(games):
         environment.reset(seed=seed)
-        for agent in environment.agent_iter():
+        for _agent in environment.agent_iter():
             observation, _, terminated, truncated, _ = environment.last()
             action = None
             if not (terminated or truncated):
-                mask = observation["action_mask"]
-                action = environment.action_space(agent).sample(mask)
+                legal = np.flatnonzero(observation["action_mask"].view(bool))
+                action = int(rng.choice(legal))
             environment.step(action)
             steps += 1
     return steps, time.perf_counter() - start

@@ -122,7 +122,7 @@ class RulesEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         session = self._live()
         features = np.asarray(self.spec_.features(session, agent), dtype=np.float32)
         legal = session.legal_commands(agent) if not session.closed else ()
-        mask = np.frombuffer(self.spec_.codec.mask(legal), dtype=np.int8).copy()
+        mask = np.frombuffer(self.spec_.codec.mask(legal), dtype=np.int8)  # owns its fresh buffer
         return {"observation": features, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
