@@ -2,7 +2,8 @@
 
 The generic commands (``demo``, ``play``, ``show``, ``replay``, ``verify``) work for any
 registered rule system; a system adds commands of its own through its
-``Hooks.cli_commands`` (Nataterra's ``odds`` and ``coverage``).
+``Hooks.cli_commands`` (Nataterra's ``odds``). ``coverage`` reports the rules coverage of
+every system that describes it (``Hooks.coverage``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import typer
 from nataterra_core import __version__
 from nataterra_core.kernel.registry import systems
 
+from .coverage import coverage
 from .demo import demo
 from .play import play_command
 from .replay import replay
@@ -30,6 +32,7 @@ GENERIC: dict[str, Callable[..., Any]] = {
     "show": show,
     "replay": replay,
     "verify": verify_command,
+    "coverage": coverage,
 }
 """The commands every rule system gets, by name."""
 

@@ -20,6 +20,7 @@ from .battles import standard_battle
 from .board import NataterraBoards, game_map
 from .bots import HeuristicPlayer
 from .content import load_pack
+from .coverage import coverage_spec
 from .encoding import nataterra_codec, nataterra_observation, sandbox_codec, sandbox_observation
 from .presenter import describe_command, describe_event, describe_outcome
 from .rules.combat.sandbox import (
@@ -88,7 +89,7 @@ def _svg(view: Any) -> str:
 
 
 def _cli_commands() -> Sequence[Callable[..., Any]]:
-    """``nataterra odds`` and ``nataterra coverage`` (imported here: only the CLI needs typer)."""
+    """``nataterra odds`` (imported here: only the CLI needs typer)."""
     from .cli_commands import commands
 
     return commands()
@@ -111,6 +112,7 @@ NATATERRA = RuleSystem(
         svg=_svg,
         observation=nataterra_observation,
         action_codec=nataterra_codec,
+        coverage=coverage_spec,
     ),
 )
 """Nataterra (``../shared/rules/nataterra.md``)."""
