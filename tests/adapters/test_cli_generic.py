@@ -112,7 +112,7 @@ def test_play_another_game_hot_seat(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--bot", "heuristic"], "has no player 'heuristic' (it has random)"),
+        (["--bot", "heuristic"], "has no player 'heuristic' (it has random, search)"),
         (["--turns", "3"], "has no max_turns option"),
         (["--mode", "advanced"], "has no mode option"),
         (["--players", "3"], "is for 2 players, not 3"),
@@ -134,7 +134,7 @@ def test_an_unknown_game_and_an_unknown_bot_are_usage_errors(tmp_path: Path) -> 
     unknown = runner.invoke(app, ["demo", "--game", "chess"])
     assert unknown.exit_code == 2 and "no rule system 'chess'" in unknown.output
     bot = runner.invoke(app, ["demo", "--bot", "oracle", "--out", str(tmp_path / "x.jsonl")])
-    assert bot.exit_code == 2 and "(it has heuristic, random)" in flat(bot.output)
+    assert bot.exit_code == 2 and "(it has heuristic, random, search)" in flat(bot.output)
 
 
 def test_option_sets_any_header_option(tmp_path: Path) -> None:

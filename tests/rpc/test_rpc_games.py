@@ -340,3 +340,15 @@ def test_a_finished_games_log_comes_in_words(rpc: Rpc) -> None:
     assert log["words"][2][0] == f"{acting} ends the movement phase"
     assert "the resources phase begins" in log["words"][2]
     assert log["words"][-1][0].startswith("result: drawn (turn_limit)")
+
+
+def test_apply_answers_with_what_happened_in_words(rpc: Rpc) -> None:
+    game_id, tokens, acting, _ = new(rpc)
+    done = rpc.ok(
+        "game.apply", game_id=game_id, token=tokens[acting], command=end_phase("movement")
+    )
+    assert len(done["words"]) == len(done["records"]) == 1
+    assert done["words"][0][0] == f"{acting} ends the movement phase"
+    assert "the resources phase begins" in done["words"][0][1:]
+    undone = rpc.ok("game.undo", game_id=game_id, token=tokens[acting])
+    assert undone["words"] == [[f"{acting} undoes record 2"]]

@@ -1,7 +1,7 @@
 """The ``nataterra`` typer app: the generic commands, then every rule system's own.
 
-The generic commands (``demo``, ``play``, ``show``, ``replay``, ``verify``) work for any
-registered rule system; a system adds commands of its own through its
+The generic commands (``demo``, ``play``, ``show``, ``replay``, ``verify``, ``tournament``)
+work for any registered rule system; a system adds commands of its own through its
 ``Hooks.cli_commands`` (Nataterra's ``odds``). ``coverage`` reports the rules coverage of
 every system that describes it (``Hooks.coverage``).
 """
@@ -22,6 +22,7 @@ from .demo import demo
 from .play import play_command
 from .replay import replay
 from .show import show
+from .tournament import tournament
 from .verify import EXIT_HELP, verify_command
 
 __all__ = ["app", "build_app", "main", "version_text"]
@@ -33,6 +34,7 @@ GENERIC: dict[str, Callable[..., Any]] = {
     "replay": replay,
     "verify": verify_command,
     "coverage": coverage,
+    "tournament": tournament,
 }
 """The commands every rule system gets, by name."""
 

@@ -24,6 +24,7 @@ from .newgame import (
     ModeOption,
     OptionOption,
     PlayersOption,
+    ScenarioOption,
     StructuredOption,
     bot_seed,
     check_bot,
@@ -73,6 +74,7 @@ def demo(
         ),
     ] = None,
     mode: ModeOption = None,
+    scenario: ScenarioOption = None,
     structured: StructuredOption = None,
     option: OptionOption = None,
 ) -> None:
@@ -86,6 +88,7 @@ def demo(
         turns=turns,
         default_turns=DEMO_TURNS,
         mode=mode,
+        scenario=scenario,
         structured=structured,
         extra=option or (),
     )

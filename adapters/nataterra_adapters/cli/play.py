@@ -35,6 +35,7 @@ from .newgame import (
     ModeOption,
     OptionOption,
     PlayersOption,
+    ScenarioOption,
     StructuredOption,
     check_client_seeds,
     new_game_id,
@@ -70,6 +71,7 @@ def play_command(
     force: ForceOption = False,
     content: ContentOption = None,
     mode: ModeOption = None,
+    scenario: ScenarioOption = None,
     structured: StructuredOption = None,
     option: OptionOption = None,
     client_seed: Annotated[
@@ -104,6 +106,7 @@ def play_command(
         turns=turns,
         default_turns=PLAY_TURNS,
         mode=mode,
+        scenario=scenario,
         structured=structured,
         extra=option or (),
     )

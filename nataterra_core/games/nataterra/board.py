@@ -33,6 +33,7 @@ from .rules.combat.messages import (
     HealGroup,
     MoveAfterWin,
     PayInjury,
+    PlayTactic,
     RetreatUnits,
     SpiritsEmbrace,
     Strategise,
@@ -400,6 +401,12 @@ def _modifier(view: Any, seat: str, combat: Combat | None, command: PlaceModifie
     return Targets(cell=command.zone)
 
 
+def _tactic(view: Any, seat: str, combat: Combat | None, command: PlayTactic) -> Targets:
+    """A tactic option aimed at a group or played on a zone (a card choice otherwise)."""
+    piece = group_piece(command.target) if command.target is not None and combat else None
+    return Targets(piece=piece, cell=command.zone)
+
+
 _TARGETS: dict[type[Command], TargetFinder] = {
     MoveUnits: _move,
     MoveAfterWin: _leave,
@@ -417,5 +424,6 @@ _TARGETS: dict[type[Command], TargetFinder] = {
     Recruit: _recruit,
     Build: _build,
     PlaceModifier: _modifier,
+    PlayTactic: _tactic,
 }
 """One finder per command type that has a place on the boards; the others have none."""

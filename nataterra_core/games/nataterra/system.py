@@ -21,6 +21,7 @@ from .board import NataterraBoards, game_map
 from .bots import HeuristicPlayer
 from .content import load_pack
 from .coverage import coverage_spec
+from .determinise import determinise, determinise_sandbox
 from .encoding import nataterra_codec, nataterra_observation, sandbox_codec, sandbox_observation
 from .presenter import describe_command, describe_event, describe_outcome
 from .rules.combat.sandbox import (
@@ -113,6 +114,7 @@ NATATERRA = RuleSystem(
         observation=nataterra_observation,
         action_codec=nataterra_codec,
         coverage=coverage_spec,
+        determiniser=determinise,
     ),
 )
 """Nataterra (``../shared/rules/nataterra.md``)."""
@@ -144,6 +146,7 @@ SANDBOX = RuleSystem(
         svg=_svg,
         observation=sandbox_observation,
         action_codec=sandbox_codec,
+        determiniser=determinise_sandbox,
     ),
 )
 """One described battle fought to its end (``docs/COMBAT_SANDBOX.md``)."""
