@@ -9,10 +9,9 @@ apart from the real one. Everything the view shows is copied as it is.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
-from typing import Any
 
-from nataterra_core.kernel import player_dice
+from nataterra_core.kernel import DiceStream
+from nataterra_core.kernel.determinise import deal, sampling_dice, unseen
 
 from .content import load_pack
 from .content.schema import BattleLorePack
@@ -23,34 +22,26 @@ from .views import SeatView, SideView
 __all__ = ["determinise"]
 
 
-def _deal(dice: Any, pool: Counter[str]) -> Iterator[str]:
-    """The cards of ``pool`` in a seeded random order."""
-    return iter(dice.shuffle(sorted(pool.elements())))
-
-
-def _take(cards: Iterator[str], count: int) -> tuple[str, ...]:
-    return tuple(next(cards) for _ in range(count))
-
-
-def _lore_side(world: World, side: SideView, discards: Counter[str], dice: Any) -> Side:
+def _lore_side(world: World, side: SideView, discards: Counter[str], dice: DiceStream) -> Side:
+    """A side's lore: hand, offer and deck, the unseen ones dealt from its members' cards."""
     members = world.scenario.council.get(side.seat, {})
-    pool = Counter(
-        c.id for c in world.pack.lore.values() if c.member in members for _ in range(c.copies)
-    )
-    known = Counter((side.lore_hand or ()) + (side.lore_offer or ()))
-    mine_discarded = pool & discards
-    discards.subtract(mine_discarded)
-    unseen = _deal(dice, pool - known - mine_discarded)
-    hand = side.lore_hand if side.lore_hand is not None else _take(unseen, side.lore_hand_size)
-    offer = side.lore_offer if side.lore_offer is not None else _take(unseen, side.lore_offer_size)
+    cards = [c.id for c in world.pack.lore.values() if c.member in members for _ in range(c.copies)]
+    discarded = Counter(cards) & discards  # a discard is this side's if its members hold it
+    discards.subtract(discarded)
+    pool = unseen(cards, side.lore_hand or (), side.lore_offer or (), discarded.elements())
+    sizes = [
+        side.lore_hand_size if side.lore_hand is None else 0,
+        side.lore_offer_size if side.lore_offer is None else 0,
+    ]
+    (hand, offer), rest = deal(pool, sizes, dice)
     return Side(
         seat=side.seat,
         kills=side.kills,
         objectives=side.objectives,
         last_card=side.last_card,
-        lore_hand=hand,
-        lore_offer=offer,
-        lore_deck=_take(unseen, side.lore_deck_size),
+        lore_hand=side.lore_hand if side.lore_hand is not None else hand,
+        lore_offer=side.lore_offer if side.lore_offer is not None else offer,
+        lore_deck=rest[: side.lore_deck_size],
         lore_keep=side.lore_keep,
         lore_tokens=side.lore_tokens,
         lore_limit=side.lore_limit,
@@ -60,17 +51,17 @@ def _lore_side(world: World, side: SideView, discards: Counter[str], dice: Any) 
 def determinise(view: SeatView, pack: BattleLorePack | None, seed: int) -> BattleLoreState:
     """A state whose view for ``view.seat`` is ``view``, its hidden parts dealt at random."""
     world = World(pack or load_pack(), view.scenario)
-    dice = player_dice(seed, "battlelore-determiniser")
-    full = Counter(c.id for c in world.pack.cards.values() for _ in range(c.copies))
-    seen = Counter(view.discard) + Counter(view.drawn or ())
-    for side in view.sides:
-        seen += Counter(side.hand or ())
-    unseen = _deal(dice, full - seen)
-    hands = {
-        s.seat: s.hand if s.hand is not None else _take(unseen, s.hand_size) for s in view.sides
-    }
-    drawn = view.drawn if view.drawn is not None else _take(unseen, view.drawn_size)
-    deck = _take(unseen, view.deck_size)
+    dice = sampling_dice(seed, "battlelore")
+    full = [c.id for c in world.pack.cards.values() for _ in range(c.copies)]
+    known = [s.hand for s in view.sides if s.hand is not None]
+    pool = unseen(full, view.discard, view.drawn or (), *known)
+    hidden = [s for s in view.sides if s.hand is None]
+    sizes = [*(s.hand_size for s in hidden), view.drawn_size if view.drawn is None else 0]
+    dealt, rest = deal(pool, sizes, dice)
+    hands = {s.seat: s.hand for s in view.sides if s.hand is not None}
+    hands.update({s.seat: hand for s, hand in zip(hidden, dealt, strict=False)})
+    drawn = view.drawn if view.drawn is not None else dealt[-1]
+    deck = rest[: view.deck_size]
     discards = Counter(view.lore_discard)
     sides = [_lore_side(world, s, discards, dice) for s in view.sides]
     sides = [
