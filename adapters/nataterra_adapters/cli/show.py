@@ -23,11 +23,21 @@ def show(
         typer.Option("--as", help="The seat whose view to show (default: a spectator's)."),
     ] = None,
     content: ContentOption = None,
+    position: Annotated[
+        bool,
+        typer.Option(
+            "--position",
+            help="Print the position in the game's position format (JSON; with --as, only "
+            "what that seat may see), to restart from it.",
+        ),
+    ] = False,
 ) -> None:
     """Print the position after a record of LOG as one seat sees it (no verification).
 
     Any registered game: the log's header names it. Only that seat's view is printed: its
-    own hands, counts of everything hidden.
+    own hands, counts of everything hidden. ``--position`` prints the position instead, in
+    the game's position format (``nataterra demo --position FILE`` or
+    ``new_game(position=...)`` start from it).
     """
     record, log_read = read(log, content)
     last = len(log_read.records) - 1
@@ -38,6 +48,16 @@ def show(
     if seat is not None and seat not in seats:
         raise typer.BadParameter(f"seats are {', '.join(seats)}", param_hint="--as")
     state = states(log, log_read)[seq]
+    if position:
+        formats = record.hooks.positions
+        if formats is None:
+            raise typer.BadParameter(f"{record.id} has no position format", param_hint="--position")
+        try:
+            text = formats.export(state, seat=seat)
+        except ValueError as exc:
+            raise typer.BadParameter(f"after record {seq}: {exc}", param_hint="--position") from exc
+        typer.echo(text)
+        return
     summary, _ = describe_record(record.presenter, log_read.records[seq])
     console.print(Text(f"{log_read.header.game_id}, after record {seq} of {last}: {summary}"))
     console.print(view_text(record, state, seat))

@@ -29,6 +29,7 @@ from .rules.combat.sandbox import (
 )
 from .rules.game import RULES, Nataterra
 from .rules.hexmap import GameMap, build_map
+from .rules.positions import POSITIONS
 from .rules.setup import GameOptions
 from .text_view import group_line, view_text
 from .views import SeatView, combat_view, seat_view
@@ -106,7 +107,7 @@ NATATERRA = RuleSystem(
     presenter=NataterraPresenter(),
     players={"heuristic": _heuristic},
     load_pack=load_pack,
-    hooks=Hooks(cli_commands=_cli_commands),
+    hooks=Hooks(cli_commands=_cli_commands, positions=POSITIONS),
 )
 """Nataterra (``../shared/rules/nataterra.md``)."""
 

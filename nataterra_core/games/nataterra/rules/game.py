@@ -30,6 +30,7 @@ from . import (
     conquest,
     development,
     movement,
+    positions,
     resources,
     setup,
     structures,
@@ -55,6 +56,7 @@ map; the oldest is dropped and rebuilt when needed again)."""
 
 COMMANDS: tuple[type[Command], ...] = (
     *setup.COMMANDS,
+    positions.StartFromPosition,
     *turns.COMMANDS,
     *movement.COMMANDS,
     *combat_phase.COMMANDS,
@@ -169,6 +171,7 @@ class Nataterra:
         self.pack = pack
         self.content = ContentRef(id=pack.pack_id, sha256=pack.sha256)
         self._contexts = {ctx.map.map_id: ctx for ctx in contexts}
+        self._positions: dict[str, positions.Position] = {}
 
     def context(self, map_id: str) -> Context:
         """The pack and built map for ``map_id`` (built once per decider). A structured map's
@@ -187,6 +190,8 @@ class Nataterra:
     def validate_options(self, options: Mapping[str, Any]) -> None:
         """``ValueError`` for options Nataterra does not accept."""
         parsed = setup.parse_options(options)
+        if parsed.position is not None:
+            self.position(parsed.position)
         if parsed.map is not None and parsed.map not in self.pack.maps:
             raise ValueError(f"N-MAP-5: unknown map {parsed.map!r}")
         if (
@@ -199,6 +204,8 @@ class Nataterra:
     def initial_state(self, config: Setup) -> GameState:
         """N-SETUP-1/3..7: the position before any randomness."""
         options = setup.parse_options(config.options)
+        if options.position is not None:
+            return self._from_position(options.position, config.seats)
         setup.check_seats(self.pack, config.seats, options.mode)
         teams.check_teams(config.seats, options.team_seats())
         if options.structured:  # N-MAP-4: the players build the map
@@ -207,8 +214,41 @@ class Nataterra:
         return setup.initial_state(self.context(map_id), config.seats, options)
 
     def start_command(self, config: Setup) -> Command:
-        """Record 1's system command."""
+        """Record 1's system command (a position's names the position's SHA-256)."""
+        text = setup.parse_options(config.options).position
+        if text is not None:
+            return positions.StartFromPosition(
+                position_sha256=positions.position_sha256(text),
+                shuffle=self.position(text).shuffle,
+            )
         return setup.StartGame()
+
+    def position(self, text: str) -> positions.Position:
+        """The position of a header's ``position`` option, checked against this pack
+        (:class:`~.positions.PositionError` lists every problem); read once per decider."""
+        found = self._positions.get(text)
+        if found is None:
+            found = self._positions[text] = positions.checked(self.pack, text)
+        return found
+
+    def redact_options(self, options: Mapping[str, Any], seat: str | None) -> dict[str, Any]:
+        """The header's options as ``seat`` may see them before the reveal: a starting
+        position's hands and deck orders cut (``kernel.visibility.record_view``)."""
+        text = options.get("position")
+        if not isinstance(text, str):
+            return dict(options)
+        try:
+            seen = positions.redacted(positions.parse(text), seat)
+        except positions.PositionError:
+            return {**options, "position": None}
+        return {**options, "position": seen}
+
+    def _from_position(self, text: str, seats: tuple[str, ...]) -> GameState:
+        position = self.position(text)
+        if tuple(seats) != position.seats:
+            raise ValueError(f"the position seats {list(position.seats)}, not {list(seats)}")
+        self.context(position.map)
+        return positions.state_of(position)
 
     # -- the reducer ----------------------------------------------------------------------
 
@@ -240,6 +280,10 @@ class Nataterra:
     ) -> tuple[Event, ...]:
         if state.structuring is not None and not isinstance(command, setup.StartGame):
             return structuring.decide(self.pack, state, command, seat)
+        if isinstance(command, positions.StartFromPosition):
+            if seat is not None:
+                raise IllegalCommand("N-SETUP-2", "only the system starts the game")
+            return positions.decide_start_position(state, command, dice)
         ctx = self.context(state.map_id)
         if isinstance(command, setup.StartGame):
             if seat is not None:
