@@ -31,7 +31,11 @@ def _exportable(state: Any) -> bool:
 def _game(name: str) -> tuple[Any, list[tuple[int, Any]], bytes]:
     log = read_log(golden_path(name).read_bytes(), decider_for)
     reveal = next(r for r in log.records if isinstance(r, RevealRecord))
-    return log, list(replay_states(log.decider, log.header, log.records)), bytes.fromhex(reveal.server_seed)
+    return (
+        log,
+        list(replay_states(log.decider, log.header, log.records)),
+        bytes.fromhex(reveal.server_seed),
+    )
 
 
 def _restart(log: Any, server_seed: bytes, state: Any) -> Any:

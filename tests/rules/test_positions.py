@@ -8,9 +8,9 @@ import json
 from typing import Any
 
 import pytest
+from nataterra_adapters.cli import app
 from typer.testing import CliRunner
 
-from nataterra_adapters.cli import app
 from nataterra_core.game import decider_for, new_game, verify_log
 from nataterra_core.games.nataterra.content import load_pack
 from nataterra_core.games.nataterra.rules.positions import (

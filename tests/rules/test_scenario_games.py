@@ -43,7 +43,6 @@ def test_ten_scenario_games_three_by_a_scenario_condition(scenario: str) -> None
     by_condition = [r for r in results if r.reason not in NOT_BY_THE_SCENARIO]
     wins = Counter(w for r in results for w in r.winners)
     draws = sum(1 for r in results if not r.winners)
-    print(
-        f"{scenario}: wins {dict(wins)}, draws {draws}, reasons {Counter(r.reason for r in results)}"
-    )
+    reasons = Counter(r.reason for r in results)
+    print(f"{scenario}: wins {dict(wins)}, draws {draws}, reasons {dict(reasons)}")
     assert len(by_condition) >= 3, Counter(r.reason for r in results)

@@ -5,23 +5,22 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from scenario_helpers import at, end_phase, events_named, scenario_game, scenario_position, units
 
 from nataterra_core.game import new_game, verify_log
-from nataterra_core.games.nataterra.rules.hexmap import build_map
 from nataterra_core.games.nataterra.content import load_pack
+from nataterra_core.games.nataterra.rules.hexmap import build_map
+from nataterra_core.games.nataterra.rules.movement import MoveUnits
 from nataterra_core.games.nataterra.rules.scenarios import BOOK, SCENARIOS
 from nataterra_core.games.nataterra.rules.scenarios.play import (
     MoveMarker,
     RecruitOnMarker,
     SacrificeWorker,
 )
-from nataterra_core.games.nataterra.rules.movement import MoveUnits
 from nataterra_core.games.nataterra.rules.state import Resources
 from nataterra_core.games.nataterra.rules.structures import Build
 from nataterra_core.kernel import IllegalCommand
 from nataterra_core.kernel.registry import OptionsError, system
-
-from scenario_helpers import at, end_phase, events_named, scenario_game, scenario_position, units
 
 
 def _markers(session: Any, kind: str) -> list[Any]:

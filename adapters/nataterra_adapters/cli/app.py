@@ -1,7 +1,7 @@
 """The ``nataterra`` typer app: the generic commands, then every rule system's own.
 
-The generic commands (``demo``, ``play``, ``show``, ``replay``, ``scenarios``, ``verify``) work for any
-registered rule system; a system adds commands of its own through its
+The generic commands (``demo``, ``play``, ``show``, ``replay``, ``scenarios``, ``verify``)
+work for any registered rule system; a system adds commands of its own through its
 ``Hooks.cli_commands`` (Nataterra's ``odds`` and ``coverage``).
 """
 

@@ -9,8 +9,9 @@ scenario (``state.scenario`` is ``None``) is untouched.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import combinations_with_replacement
+from typing import Any
 
 import msgspec
 
@@ -243,7 +244,7 @@ def _destinations(
     in zone order; a mountain ends a land marker's move, N-MOV-2)."""
     budget = _movement(scenario, rule, state, seat, origin)
     found: dict[str, tuple[str, ...]] = {}
-    frontier = [(origin, ())]
+    frontier: list[tuple[str, tuple[str, ...]]] = [(origin, ())]
     seen = {origin}
     for _ in range(budget):
         following: list[tuple[str, tuple[str, ...]]] = []
@@ -272,9 +273,7 @@ def _marker_moves(ctx: Context, state: GameState, scenario: Scenario, seat: str)
             continue
         if state.scenario_counts.get(f"moved:{marker.marker}", 0) == state.turn:
             continue  # once per turn
-        for zone, path in sorted(
-            _destinations(ctx, state, scenario, rule, seat, marker.zone).items()
-        ):
+        for _, path in sorted(_destinations(ctx, state, scenario, rule, seat, marker.zone).items()):
             moves.append(MoveMarker(marker=marker.marker, origin=marker.zone, path=path))
     return moves
 
@@ -475,9 +474,9 @@ def turn_end(ctx: Context, state: GameState, dice: DiceStream) -> tuple[Event, .
         rounds += 1
         events.append(ScenarioCounted(name="rounds", value=rounds))
     for win in scenario.wins:
-        if isinstance(win, RoundsHeld) and win.seat == seat:
-            if rounds > win.rounds and _marker(state, win.marker) is not None:
-                return (*events, _won(win.rule, seat))
+        held = isinstance(win, RoundsHeld) and win.seat == seat and rounds > win.rounds
+        if held and isinstance(win, RoundsHeld) and _marker(state, win.marker) is not None:
+            return (*events, _won(win.rule, seat))
         if isinstance(win, PointsLead):
             mine = points(state, seat)
             others = [points(state, s) for s in state.seats if s != seat]
@@ -641,7 +640,7 @@ def evolve_worker_sacrificed(state: GameState, event: WorkerSacrificed) -> GameS
     )
 
 
-EVOLVE = {
+EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     MarkerMoved: evolve_marker_moved,
     MarkerControlled: evolve_marker_controlled,
     MarkerDestroyed: evolve_marker_destroyed,
