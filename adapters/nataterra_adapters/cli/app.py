@@ -1,7 +1,7 @@
 """The ``nataterra`` typer app: the generic commands, then every rule system's own.
 
-The generic commands (``demo``, ``play``, ``show``, ``replay``, ``verify``) work for any
-registered rule system; a system adds commands of its own through its
+The generic commands (``demo``, ``play``, ``show``, ``replay``, ``scenarios``, ``verify``)
+work for any registered rule system; a system adds commands of its own through its
 ``Hooks.cli_commands`` (Nataterra's ``odds`` and ``coverage``).
 """
 
@@ -18,6 +18,7 @@ from nataterra_core.kernel.registry import systems
 from .demo import demo
 from .play import play_command
 from .replay import replay
+from .scenarios import scenarios_command
 from .show import show
 from .verify import EXIT_HELP, verify_command
 
@@ -28,6 +29,7 @@ GENERIC: dict[str, Callable[..., Any]] = {
     "play": play_command,
     "show": show,
     "replay": replay,
+    "scenarios": scenarios_command,
     "verify": verify_command,
 }
 """The commands every rule system gets, by name."""

@@ -24,6 +24,7 @@ from .newgame import (
     ModeOption,
     OptionOption,
     PlayersOption,
+    ScenarioOption,
     StructuredOption,
     bot_seed,
     check_bot,
@@ -31,6 +32,7 @@ from .newgame import (
     new_game_id,
     play_bots,
     prepare,
+    scenario_seats,
     start,
 )
 from .words import verdict_line
@@ -75,12 +77,14 @@ def demo(
     mode: ModeOption = None,
     structured: StructuredOption = None,
     option: OptionOption = None,
+    scenario: ScenarioOption = None,
 ) -> None:
     """Play a seeded game between bots, write its log and verify it."""
     record = rule_system(game)
+    seats = scenario_seats(record, scenario, players)
     options = prepare(
         record,
-        players,
+        seats,
         content=content,
         out=out,
         turns=turns,
@@ -88,6 +92,7 @@ def demo(
         mode=mode,
         structured=structured,
         extra=option or (),
+        scenario=scenario,
     )
     chosen = check_bot(record, bot)
     game_id = new_game_id(seed)
@@ -96,7 +101,7 @@ def demo(
     with LogWriter(out) as writer:
         session = start(
             record,
-            players,
+            seats,
             seed=seed,
             options=options,
             content=content,

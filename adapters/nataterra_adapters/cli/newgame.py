@@ -27,6 +27,7 @@ __all__ = [
     "ModeOption",
     "OptionOption",
     "PlayersOption",
+    "ScenarioOption",
     "StructuredOption",
     "bot_names",
     "check_bot",
@@ -35,6 +36,7 @@ __all__ = [
     "game_options",
     "make_bots",
     "play_bots",
+    "scenario_seats",
     "start",
 ]
 
@@ -60,6 +62,13 @@ StructuredOption = Annotated[
         help="The players build the map first (Nataterra: N-MAP-4 map structuring); by "
         "default only in advanced mode (N-SETUP-8), where --no-structured plays the fixed "
         "advanced map.",
+    ),
+]
+ScenarioOption = Annotated[
+    str | None,
+    typer.Option(
+        help="Play a scenario of the game (`nataterra scenarios` lists them): its seats, "
+        "map, set-up and rules (Nataterra: docs/SCENARIOS.md)."
     ),
 ]
 OptionOption = Annotated[
@@ -165,7 +174,7 @@ def play_bots(record: RuleSystem, session: GameSession, bots: Mapping[str, Playe
 
 def start(
     record: RuleSystem,
-    players: int | None,
+    players: Seats,
     *,
     seed: int | None,
     options: Mapping[str, Any],
@@ -205,7 +214,7 @@ def start(
         raise typer.BadParameter(str(exc)) from exc
 
 
-def check_client_seeds(record: RuleSystem, players: int | None, given: Sequence[str]) -> None:
+def check_client_seeds(record: RuleSystem, players: Seats, given: Sequence[str]) -> None:
     """Refuse bad ``--client-seed`` values before a log file is opened."""
     if given:
         count = min(record.player_counts) if players is None else players
@@ -240,9 +249,34 @@ def bot_seed(seed: int | None) -> int:
     return secrets.randbelow(2**32) if seed is None else seed
 
 
+Seats = int | Sequence[str] | None
+"""A player count (the system's default seats), the seats themselves, or ``None`` (the
+smallest count)."""
+
+
+def _scenario(record: RuleSystem, name: str) -> Any:
+    """The scenario ``name`` of the system's ``scenarios`` hook, or a usage error."""
+    book = record.hooks.scenarios
+    if not book:
+        raise typer.BadParameter(f"{record.id} has no scenarios", param_hint="--scenario")
+    if name not in book:
+        known = ", ".join(book)
+        raise typer.BadParameter(f"no scenario {name!r} (known: {known})", param_hint="--scenario")
+    return book[name]
+
+
+def scenario_seats(record: RuleSystem, scenario: str | None, players: int | None) -> Seats:
+    """The seats of ``--scenario`` (its own), else ``players``."""
+    if scenario is None:
+        return players
+    if players is not None:
+        raise typer.BadParameter("a scenario has its own seats", param_hint="--players")
+    return tuple(_scenario(record, scenario).seats)
+
+
 def prepare(
     record: RuleSystem,
-    players: int | None,
+    players: Seats,
     *,
     content: Path | None,
     out: Path | None,
@@ -251,11 +285,24 @@ def prepare(
     mode: str | None,
     structured: bool | None,
     extra: Sequence[str],
+    scenario: str | None = None,
 ) -> dict[str, Any]:
     """What ``demo`` and ``play`` check before anything is played or written: the content
-    pack, ``--out``, the options the flags ask for and the seats; the options."""
+    pack, ``--out``, the options the flags ask for and the seats; the options. A
+    ``scenario`` brings its own options (``--turns`` may shorten it; nothing else is given)."""
     check_content(record, content)
     check_out(out)
+    if scenario is not None:
+        if mode is not None or structured is not None or extra:
+            raise typer.BadParameter(
+                "a scenario has its own set-up: no --mode, --structured or --option",
+                param_hint="--scenario",
+            )
+        options = dict(_scenario(record, scenario).options)
+        if turns:
+            options["max_turns"] = turns
+        check_start(record, players, options, content)
+        return options
     options = game_options(
         record,
         turns=turns,
@@ -269,7 +316,7 @@ def prepare(
 
 
 def check_start(
-    record: RuleSystem, players: int | None, options: Mapping[str, Any], content: Path | None
+    record: RuleSystem, players: Seats, options: Mapping[str, Any], content: Path | None
 ) -> None:
     """Refuse seats or options the rules refuse before a log file is opened."""
     count = min(record.player_counts) if players is None else players

@@ -35,10 +35,12 @@ from .newgame import (
     ModeOption,
     OptionOption,
     PlayersOption,
+    ScenarioOption,
     StructuredOption,
     check_client_seeds,
     new_game_id,
     prepare,
+    scenario_seats,
     start,
 )
 from .words import view_text
@@ -72,6 +74,7 @@ def play_command(
     mode: ModeOption = None,
     structured: StructuredOption = None,
     option: OptionOption = None,
+    scenario: ScenarioOption = None,
     client_seed: Annotated[
         list[str] | None,
         typer.Option(
@@ -96,9 +99,10 @@ def play_command(
         _resume(resume, content)
         return
     record = rule_system(game)
+    seats = scenario_seats(record, scenario, players)
     options = prepare(
         record,
-        players,
+        seats,
         content=content,
         out=out,
         turns=turns,
@@ -106,8 +110,9 @@ def play_command(
         mode=mode,
         structured=structured,
         extra=option or (),
+        scenario=scenario,
     )
-    check_client_seeds(record, players, client_seed or ())
+    check_client_seeds(record, seats, client_seed or ())
     game_id = new_game_id(seed)
     out = log_path(out, game_id, force=force)  # nothing is written before this passes
     out.unlink(missing_ok=True)
@@ -117,7 +122,7 @@ def play_command(
     try:
         session = start(
             record,
-            players,
+            seats,
             seed=seed,
             options=options,
             content=content,

@@ -31,6 +31,7 @@ from .rules.combat.sandbox import (
 from .rules.game import RULES, Nataterra
 from .rules.hexmap import GameMap, build_map
 from .rules.positions import POSITIONS
+from .rules.scenarios import SCENARIOS
 from .rules.setup import GameOptions
 from .text_view import group_line, view_text
 from .views import SandboxView, SeatView, sandbox_view, seat_view
@@ -117,7 +118,13 @@ NATATERRA = RuleSystem(
     presenter=NataterraPresenter(),
     players={"heuristic": _heuristic},
     load_pack=load_pack,
-    hooks=Hooks(cli_commands=_cli_commands, board_geometry=BOARDS, svg=_svg, positions=POSITIONS),
+    hooks=Hooks(
+        cli_commands=_cli_commands,
+        board_geometry=BOARDS,
+        svg=_svg,
+        positions=POSITIONS,
+        scenarios=SCENARIOS,
+    ),
 )
 """Nataterra (``../shared/rules/nataterra.md``)."""
 

@@ -19,7 +19,7 @@ import msgspec
 
 from .rules.combat.model import Combat
 from .rules.combat.sandbox import SandboxState
-from .rules.state import GameState, PlacedStructure, PlayerState, Resources, UnitStack
+from .rules.state import GameState, Marker, PlacedStructure, PlayerState, Resources, UnitStack
 from .rules.structuring import StructuringView, structuring_view
 
 __all__ = ["PlayerView", "SandboxView", "SeatView", "combat_view", "sandbox_view", "seat_view"]
@@ -56,7 +56,8 @@ class SeatView(msgspec.Struct, frozen=True, kw_only=True):
     each seat's cubes on them (N-WIN-3); ``cubes`` is each seat's total. ``teams`` are the
     allied seats (N-TEAM-1) and ``bases_destroyed`` the civilisations whose base is gone.
     Each player's researched ``techs`` and the unit cost and movement changes they
-    brought are public too (researches and tactic plays are made in the open).
+    brought are public too (researches and tactic plays are made in the open). A scenario
+    game (N-SCN-1) shows its ``scenario``, the ``markers`` on the map and its counts.
     """
 
     seat: str | None
@@ -82,6 +83,9 @@ class SeatView(msgspec.Struct, frozen=True, kw_only=True):
     structuring: StructuringView | None = None
     teams: tuple[tuple[str, ...], ...] = ()
     bases_destroyed: tuple[str, ...] = ()
+    scenario: str | None = None
+    markers: tuple[Marker, ...] = ()
+    scenario_counts: dict[str, int] = msgspec.field(default_factory=dict)
 
 
 def _player_view(player: PlayerState, own: bool) -> PlayerView:
@@ -134,6 +138,9 @@ def seat_view(state: GameState, seat: str | None) -> SeatView:
         structuring=structuring_view(state, seat),
         teams=state.teams,
         bases_destroyed=state.bases_destroyed,
+        scenario=state.scenario,
+        markers=state.markers,
+        scenario_counts=dict(state.scenario_counts),
     )
 
 

@@ -180,6 +180,8 @@ def _check_turn(position: Position, add: _Add) -> None:
             add("$.phase", f"turn {position.turn} is in one of the phases {list(PHASES)}")
         if position.first is None:
             add("$.first", "a game in progress has a first player")
+    if position.turn_state.discarding and position.first is None:
+        add("$.first", "N-SETUP-8: opening discards follow the first player's draw")
         if position.active is None:
             add("$.active", "a game in progress has an active player")
     if position.turn_state.discarding and position.turn != 0:
@@ -305,6 +307,11 @@ def _check_decks(pack: ContentPack, position: Position, add: _Add) -> None:
                     add(f"$.{which}.{biome}[{i}]", f"card {card!r} is not in the {biome} deck")
                 elif seen[card] > in_pack[card]:
                     add(f"$.{which}.{biome}[{i}]", f"card {card!r} is already placed")
+    if position.turn == 0 and position.first is None and position.shuffle:
+        add(
+            "$.shuffle",
+            "N-SETUP-2: a set-up position with its first player drawn shuffles every deck",
+        )
     decks = {f"tactic:{civ}" for civ in position.seats} | {f"biome:{b}" for b in biomes}
     for i, deck in enumerate(position.shuffle):
         kind, _, name = deck.partition(":")

@@ -7,9 +7,10 @@ and verification, which re-encodes every record, re-executes from that same posi
 
 from __future__ import annotations
 
-from nataterra_core.kernel import PUBLIC, Command, DiceStream, Event, record_draw
+from nataterra_core.kernel import PUBLIC, Command, DiceStream, Event
 
-from ..setup import FirstPlayerDrawn, shuffle_deck
+from ..context import Context
+from ..setup import decide_start, shuffle_deck
 from ..state import GameState
 from ..turns import TurnStarted
 
@@ -30,17 +31,17 @@ class StartFromPosition(Command, frozen=True, tag="start_position.v1"):
 
 
 def decide_start_position(
-    state: GameState, command: StartFromPosition, dice: DiceStream
+    ctx: Context, state: GameState, command: StartFromPosition, dice: DiceStream
 ) -> tuple[Event, ...]:
-    """Draw the first player if the position leaves it open (N-SETUP-2), shuffle the decks
-    it names (design.md §3), and begin turn 1 of a position at set-up (unless opening
-    discards are awaited, N-SETUP-8). A position in the middle of a turn goes on as it is."""
+    """A set-up position whose first player is left open starts like a standard game
+    (N-SETUP-2/3/8: first player drawn, every deck shuffled, the second player's food, in
+    advanced mode the conditions and opening tactic cards). Otherwise: shuffle the decks the
+    position names (design.md §3) and begin turn 1 of a position at set-up (unless opening
+    discards are awaited, N-SETUP-8); a position in the middle of a turn goes on as it is."""
+    if state.phase == "setup" and state.first < 0:
+        return decide_start(ctx, state, dice)
     events: list[Event] = []
     first = state.first
-    if first < 0:
-        drawn = record_draw(dice, len(state.seats))
-        first = drawn["value"]
-        events.append(FirstPlayerDrawn(**drawn, seat=state.seats[first]))
     for deck in command.shuffle:
         kind, _, name = deck.partition(":")
         cards = (
