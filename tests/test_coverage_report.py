@@ -22,6 +22,7 @@ from nataterra_core.games.nataterra.coverage import (
     Item,
     coverage_report,
     parse_rules,
+    rule_ids_in_name,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -285,3 +286,21 @@ def test_real_report_lists_every_missing_item_with_its_kind(pack: ContentPack) -
     assert report.counts("structure")["covered"] == len(pack.structures)
     assert all(i.kind in KINDS and i.id and not i.tests for i in report.missing())
     assert sum(report.counts().values()) == len(report.items)
+
+
+def test_a_project_document_restates_a_later_scope_rule_and_adds_its_own(
+    tmp_path: Path, pack: ContentPack
+) -> None:
+    """``docs/SCENARIOS.md`` takes N-SCN-1 into scope and adds N-SCN-<scenario>-<n> IDs."""
+    rules, tests = make_repo(
+        tmp_path,
+        PENDING_X2,
+        test_rules=TEST_RULES + "\n\ndef test_N_X_3_and_N_SCN_FERGUS_2_named():\n    pass\n",
+    )
+    extra = tmp_path / "SCENARIOS.md"
+    extra.write_text("* N-X-3 Restated, in scope now.\n* N-SCN-FERGUS-2 Five on the crown.\n")
+    report = coverage_report(rules, tests, pack, extra_rules=[extra])
+    statuses = {i.id: i.status for i in report.items if i.kind == "rule"}
+    assert statuses["N-X-3"] == "covered" and statuses["N-SCN-FERGUS-2"] == "covered"
+    assert rule_ids_in_name("test_N_SCN_GEN_4_N_WIN_2_x") == ("N-SCN-GEN-4", "N-WIN-2")
+    assert not report.problems

@@ -61,6 +61,8 @@ FAILED = 1
 
 DEFAULT_RULES = Path("../shared/rules/nataterra.md")
 DEFAULT_TESTS = Path("tests")
+PROJECT_RULES = (Path("docs/SCENARIOS.md"),)
+"""Project documents defining more rule IDs (the scenario book), read when present."""
 SHOWN_TESTS = 3
 """Tests listed per item in the coverage table (``--json`` lists them all)."""
 
@@ -284,11 +286,13 @@ def coverage(
     """Rules coverage: every rule, card, structure and victory condition with its tests.
 
     Rules marked later scope are deferred; items in the pending list wait for their issue.
+    The project's own rule documents (docs/SCENARIOS.md) add their IDs when present.
     Fails (exit 1) when anything else has no test, or when a pending item has a test now.
     Run it from the repository root, or give --rules and --tests.
     """
     try:
-        report = coverage_report(rules, tests, load_pack())
+        extra = [path for path in PROJECT_RULES if path.is_file()]
+        report = coverage_report(rules, tests, load_pack(), extra_rules=extra)
     except (CoverageError, ContentError) as exc:
         err_console.print(f"[red]cannot make the coverage report[/]: {_escape(str(exc))}")
         raise typer.Exit(FAILED) from exc

@@ -94,10 +94,10 @@ _PACK_COLLECTIONS: Mapping[Kind, str] = {
     "victory_condition": "victory_conditions",
 }
 
-_ID = r"[A-Z]+-\d+[a-z]?"
+_ID = r"[A-Z]+(?:-[A-Z]+)*-\d+[a-z]?"  # N-WIN-2, and N-SCN-FERGUS-2 of a project document
 _DEFINITION = re.compile(rf"^[*-]\s+(N-{_ID})(?![\w-])")
 _IN_TEXT = re.compile(rf"(?<![\w-])(N-{_ID})(?!\w)")
-_IN_NAME = re.compile(r"(?:(?<=_)|^)(N_[A-Z]+_\d+[a-z]?)(?=_|$)")
+_IN_NAME = re.compile(r"(?:(?<=_)|^)(N_[A-Z]+(?:_[A-Z]+)*_\d+[a-z]?)(?=_|$)")
 _LATER_SCOPE = re.compile(r"later[\s-]+scope", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"^(?:#|[*-]\s)")
 _MARKER_PREFIX = "COVERS_ALL_"
@@ -317,20 +317,24 @@ def coverage_report(
     pack: ContentPack,
     *,
     pending_path: Path | None = None,
+    extra_rules: Iterable[Path] = (),
 ) -> CoverageReport:
     """Match every rule of ``rules_path`` and every card, structure and victory condition of
     ``pack`` with the tests under ``tests_dir``.
 
-    ``pending_path`` defaults to ``tests_dir / "coverage_pending.toml"``. Raises
-    :class:`CoverageError` when the rules text, the pending list or a test file cannot be read.
+    ``pending_path`` defaults to ``tests_dir / "coverage_pending.toml"``. ``extra_rules`` are
+    project documents defining more rule IDs (``docs/SCENARIOS.md``); a rule they define again
+    replaces the rules text's clause, so a document that implements a later-scope rule takes
+    it into scope by restating it. Raises :class:`CoverageError` when a rules text, the
+    pending list or a test file cannot be read.
     """
-    try:
-        rules_text = rules_path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CoverageError(f"cannot read the rules {rules_path}: {exc}") from exc
-    clauses = parse_rules(rules_text)
+    clauses = _read_rules(rules_path)
     if not clauses:
         raise CoverageError(f"{rules_path} defines no rule ID (bullets '* N-XXX-N ...')")
+    for path in extra_rules:
+        restated = _read_rules(path)
+        replaced = {c.id for c in restated}
+        clauses = (*(c for c in clauses if c.id not in replaced), *restated)
     if not tests_dir.is_dir():
         raise CoverageError(f"{tests_dir} is not a directory")
     pending = load_pending(pending_path or tests_dir / "coverage_pending.toml")
@@ -407,6 +411,13 @@ def coverage_report(
 
 
 # -- helpers ----------------------------------------------------------------------------------
+
+
+def _read_rules(path: Path) -> tuple[RuleClause, ...]:
+    try:
+        return parse_rules(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CoverageError(f"cannot read the rules {path}: {exc}") from exc
 
 
 def _rule_evidence(
