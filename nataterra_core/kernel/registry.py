@@ -111,9 +111,11 @@ class Hooks:
     determiniser: Callable[[Any, Any, int], Any] | None = None
     """(view, pack, seed) -> a state consistent with the view (search players)."""
     scenarios: Mapping[str, Any] | None = None
-    """Named starting set-ups."""
+    """Named starting set-ups by id; each has ``id``, ``title``, ``kind``, ``seats``, ``goal``
+    and ``options`` (the header options that start it)."""
     positions: Any | None = None
-    """A position format: load and dump a described position."""
+    """A position format: ``export(state, *, seat=None, toml=False) -> str``,
+    ``seats(source)`` and ``options(source)`` (the header options that start from it)."""
     cli_commands: Callable[[], Sequence[Any]] | None = None
     """The system's own ``nataterra`` sub-commands: typer command functions (registered
     under their names) or ``typer.Typer`` sub-apps. A function, so the CLI library is

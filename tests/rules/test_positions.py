@@ -66,13 +66,27 @@ def test_a_forged_position_in_the_header_fails_verification_at_the_start_record(
     assert not verdict.valid
 
 
-def test_set_up_position_draws_the_first_player_and_shuffles_the_named_decks() -> None:
+def test_set_up_position_without_a_first_player_starts_like_a_standard_game() -> None:
+    """N-SETUP-2/3: the first player drawn, every deck shuffled, the second player's food."""
+    data = _data(_start(2))
+    data.update(turn=0, phase="setup", first=None, active=None)
+    game = new_game(seed=9, position=data)
+    kinds = [e["type"] for e in json.loads(game.log_bytes().splitlines()[1])["events"]]
+    assert kinds[0] == "first_player_drawn.v1" and kinds[-1] == "turn_started.v1"
+    assert "starting_bonus.v1" in kinds and kinds.count("deck_shuffled.v1") > 2
+    data["shuffle"] = ["tactic:velathi"]
+    with pytest.raises(OptionsError, match="N-SETUP-2"):
+        new_game(seed=9, position=data)
+
+
+def test_set_up_position_shuffles_only_the_decks_it_names() -> None:
     data = _data(_start())
-    data.update(turn=0, phase="setup", first=None, active=None, shuffle=["tactic:velathi"])
+    data.update(turn=0, phase="setup", active=None, shuffle=["tactic:velathi"])
     game = new_game(seed=9, position=data)
     start = json.loads(game.log_bytes().splitlines()[1])
     kinds = [e["type"] for e in start["events"]]
-    assert kinds == ["first_player_drawn.v1", "deck_shuffled.v1", "turn_started.v1"]
+    assert kinds == ["deck_shuffled.v1", "turn_started.v1"]
+    assert start["command"]["shuffle"] == ["tactic:velathi"]
     assert game.state.turn == 1
 
 

@@ -235,31 +235,25 @@ HOME = Scenario(
     wins=(PointsLead("N-SCN-HOME-4", 3),),
 )
 
-HOLLOW = Scenario(
-    id="the_cursed_hollow",
-    title="The Cursed Hollow",
-    title_de="Die verfluchte Mulde",
-    kind="skirmish",
-    seats=("velathi", "beasts"),
-    map=_HOLLOW_MAP,
-    goal="The standard advanced victory conditions (strategy, war, glory)",
-    first=None,
-    max_turns=80,
-    mode="advanced",
-)
 
-SAND = Scenario(
-    id="golden_sand",
-    title="Golden Sand",
-    title_de="Goldener Sand",
-    kind="skirmish",
-    seats=("velathi", "beasts"),
-    map=_SAND_MAP,
-    goal="The standard advanced victory conditions (strategy, war, glory)",
-    first=None,
-    max_turns=80,
-    mode="advanced",
-)
+def _skirmish(scenario_id: str, title: str, title_de: str, map_id: str) -> Scenario:
+    """A skirmish (N-SCN-GEN-1): Velathi and Beasts, advanced mode, a predefined map."""
+    return Scenario(
+        id=scenario_id,
+        title=title,
+        title_de=title_de,
+        kind="skirmish",
+        seats=("velathi", "beasts"),
+        map=map_id,
+        goal="The standard advanced victory conditions (strategy, war, glory)",
+        first=None,
+        max_turns=80,
+        mode="advanced",
+    )
+
+
+HOLLOW = _skirmish("the_cursed_hollow", "The Cursed Hollow", "Die verfluchte Mulde", _HOLLOW_MAP)
+SAND = _skirmish("golden_sand", "Golden Sand", "Goldener Sand", _SAND_MAP)
 
 BOOK: dict[str, Scenario] = {
     s.id: s for s in (FERGUS, CARRIAGE, NIGHT, BEST, FRAGMENT, HOME, HOLLOW, SAND)
