@@ -35,7 +35,7 @@ from .newgame import (
     scenario_seats,
     start,
 )
-from .words import verdict_line
+from .words import verdict_line, view_text
 
 __all__ = ["demo"]
 
@@ -75,6 +75,7 @@ def demo(
         ),
     ] = None,
     mode: ModeOption = None,
+    scenario: ScenarioOption = None,
     structured: StructuredOption = None,
     option: OptionOption = None,
     scenario: ScenarioOption = None,
@@ -90,6 +91,7 @@ def demo(
         turns=turns,
         default_turns=DEMO_TURNS,
         mode=mode,
+        scenario=scenario,
         structured=structured,
         extra=option or (),
         scenario=scenario,
@@ -123,7 +125,7 @@ def demo(
         ),
         soft_wrap=True,
     )
-    console.print(Text(record.presenter.view(record.seat_view(session.state, None))))
+    console.print(view_text(record, session.state, None), soft_wrap=True)
     console.print(
         f"result: {record.presenter.outcome(result)}; log {out} ({len(session.lines)} records)"
     )

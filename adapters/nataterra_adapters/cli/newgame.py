@@ -1,7 +1,8 @@
 """Starting a game from command-line flags, for any rule system (``demo`` and ``play``).
 
 The flags map onto the system's options schema (``RuleSystem.options``): ``--turns`` sets
-``max_turns``, ``--mode`` sets ``mode`` and ``--structured`` sets ``map_structuring``
+``max_turns``, ``--mode`` sets ``mode``, ``--scenario`` sets ``scenario`` and
+``--structured`` sets ``map_structuring``
 where the schema has them, and ``--option KEY=VALUE`` sets any other option. A flag the
 system has no option for is a usage error, so nothing given is silently dropped.
 """
@@ -55,6 +56,12 @@ ModeOption = Annotated[
         "players on a map they build, N-MAP-4)."
     ),
 ]
+ScenarioOption = Annotated[
+    str | None,
+    typer.Option(
+        help="The game's scenario option (BattleLore: agincourt, hired-swords, war-council)."
+    ),
+]
 StructuredOption = Annotated[
     bool | None,
     typer.Option(
@@ -93,6 +100,7 @@ def game_options(
     mode: str | None = None,
     structured: bool | None = None,
     extra: Sequence[str] = (),
+    scenario: str | None = None,
 ) -> dict[str, Any]:
     """The header options the flags ask for, on top of the system's ``default_options``.
 
@@ -115,6 +123,10 @@ def game_options(
         needs("mode", "--mode")
         if mode != fields["mode"]:
             options["mode"] = mode
+    if scenario is not None:
+        needs("scenario", "--scenario")
+        if scenario != fields["scenario"]:
+            options["scenario"] = scenario
     if structured is not None:
         needs("map_structuring", "--structured")
         options["map_structuring"] = structured
@@ -310,6 +322,7 @@ def prepare(
         mode=mode,
         structured=structured,
         extra=extra,
+        scenario=scenario,
     )
     check_start(record, players, options, content)
     return options
