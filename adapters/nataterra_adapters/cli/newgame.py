@@ -56,12 +56,6 @@ ModeOption = Annotated[
         "players on a map they build, N-MAP-4)."
     ),
 ]
-ScenarioOption = Annotated[
-    str | None,
-    typer.Option(
-        help="The game's scenario option (BattleLore: agincourt, hired-swords, war-council)."
-    ),
-]
 StructuredOption = Annotated[
     bool | None,
     typer.Option(
@@ -75,7 +69,8 @@ ScenarioOption = Annotated[
     str | None,
     typer.Option(
         help="Play a scenario of the game (`nataterra scenarios` lists them): its seats, "
-        "map, set-up and rules (Nataterra: docs/SCENARIOS.md)."
+        "map, set-up and rules (Nataterra: docs/SCENARIOS.md); for a game without a "
+        "scenario book, its scenario option (BattleLore: agincourt, hired-swords, war-council)."
     ),
 ]
 OptionOption = Annotated[
@@ -278,8 +273,8 @@ def _scenario(record: RuleSystem, name: str) -> Any:
 
 
 def scenario_seats(record: RuleSystem, scenario: str | None, players: int | None) -> Seats:
-    """The seats of ``--scenario`` (its own), else ``players``."""
-    if scenario is None:
+    """The seats of ``--scenario`` from the system's scenario book, else ``players``."""
+    if scenario is None or not record.hooks.scenarios:
         return players
     if players is not None:
         raise typer.BadParameter("a scenario has its own seats", param_hint="--players")
@@ -304,7 +299,7 @@ def prepare(
     ``scenario`` brings its own options (``--turns`` may shorten it; nothing else is given)."""
     check_content(record, content)
     check_out(out)
-    if scenario is not None:
+    if scenario is not None and record.hooks.scenarios:  # a scenario book (its seats too)
         if mode is not None or structured is not None or extra:
             raise typer.BadParameter(
                 "a scenario has its own set-up: no --mode, --structured or --option",
