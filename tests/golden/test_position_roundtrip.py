@@ -10,6 +10,7 @@ replayed from every ``STRIDE``-th such position in the default run and from ever
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -21,7 +22,11 @@ from nataterra_core.kernel import read_log, replay_states
 from nataterra_core.kernel.log import CommandRecord, RevealRecord, UndoRecord
 
 STRIDE = 45
-NATATERRA_GOLDENS = [name for name in GOLDEN_GAMES]
+NATATERRA_GOLDENS = [
+    name
+    for name in GOLDEN_GAMES
+    if json.loads(golden_path(name).read_bytes().split(b"\n", 1)[0])["rules"]["id"] == "nataterra"
+]
 
 
 def _exportable(state: Any) -> bool:
