@@ -51,6 +51,7 @@ def new_game(
     options: Mapping[str, Any] | None = None,
     content: Path | None = None,
     sink: LineSink | None = None,
+    position: Any = None,
 ) -> GameSession:
     """Start a game of the rule system ``game`` and write its header and ``start`` record.
 
@@ -60,8 +61,21 @@ def new_game(
     is a user pack overlaid on the system's own; ``options`` default to the system's
     ``default_options``. Seats and options the rules refuse raise
     :class:`~nataterra_core.kernel.registry.OptionsError` (a ``ValueError``).
+
+    ``position`` starts the game from a described position (the system's ``positions``
+    hook: for Nataterra ``nataterra-position`` JSON or TOML text, a path, a mapping or a
+    ``Position``; ``docs/POSITIONS.md``); its seats are used unless ``seats`` names them,
+    and it goes into the header's options, which then hold nothing else but ``tournament``.
     """
     record = system(game)
+    if position is not None:
+        formats = record.hooks.positions
+        if formats is None:
+            raise OptionsError(f"{record.id} has no position format")
+        if isinstance(seats, int):
+            seats = formats.seats(position)
+        kept = {k: v for k, v in (options or {}).items() if k == "tournament"}
+        options = {**kept, **formats.options(position)}
     chosen = record.seats(seats)
     if seed is not None:
         if server_seed is not None:

@@ -23,6 +23,7 @@ from nataterra_core.games.nataterra.coverage import (
     Item,
     coverage_report,
     parse_rules,
+    rule_ids_in_name,
 )
 from nataterra_core.kernel.coverage import CoverageSpec
 from nataterra_core.kernel.coverage import coverage_report as kernel_report
@@ -345,3 +346,21 @@ def test_command_covers_every_system_or_the_one_named(tmp_path: Path) -> None:
     assert every.exit_code == 1  # no nataterra.md there: every system is reported, or fails
     unknown = runner.invoke(app, ["coverage", "--game", "no-such-game"])
     assert unknown.exit_code == 2
+
+
+def test_a_project_document_restates_a_later_scope_rule_and_adds_its_own(
+    tmp_path: Path, pack: ContentPack
+) -> None:
+    """``docs/SCENARIOS.md`` takes N-SCN-1 into scope and adds N-SCN-<scenario>-<n> IDs."""
+    rules, tests = make_repo(
+        tmp_path,
+        PENDING_X2,
+        test_rules=TEST_RULES + "\n\ndef test_N_X_3_and_N_SCN_FERGUS_2_named():\n    pass\n",
+    )
+    extra = tmp_path / "SCENARIOS.md"
+    extra.write_text("* N-X-3 Restated, in scope now.\n* N-SCN-FERGUS-2 Five on the crown.\n")
+    report = coverage_report(rules, tests, pack, documents=(str(extra),))
+    statuses = {i.id: i.status for i in report.items if i.kind == "rule"}
+    assert statuses["N-X-3"] == "covered" and statuses["N-SCN-FERGUS-2"] == "covered"
+    assert rule_ids_in_name("test_N_SCN_GEN_4_N_WIN_2_x") == ("N-SCN-GEN-4", "N-WIN-2")
+    assert not report.problems

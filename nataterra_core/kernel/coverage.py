@@ -81,13 +81,17 @@ class CoverageSpec:
     ``rules`` is the file name of its rules text in the shared rules folder
     (``"nataterra.md"``); ``prefix`` the letter of its clause IDs; ``items`` its content ids
     by kind, kinds in report order; ``markers`` the ``COVERS_ALL_*`` names by which a test
-    module covers a whole kind.
+    module covers a whole kind. ``documents`` are the project's own rule documents (paths
+    from the current directory, read when present): their clauses are items too, and a
+    clause they define again replaces the rules text's (a document implementing a later-scope
+    rule restates it).
     """
 
     rules: str
     prefix: str
     items: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
     markers: Mapping[str, str] = attrs.field(factory=dict)
+    documents: tuple[str, ...] = ()
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -96,7 +100,8 @@ class CoverageSpec:
 
 
 def _id_pattern(prefix: str) -> str:
-    return rf"{re.escape(prefix)}-[A-Z]+-\d+[a-z]?"
+    # N-WIN-2, and the multi-part IDs of a project document (N-SCN-FERGUS-2)
+    return rf"{re.escape(prefix)}-[A-Z]+(?:-[A-Z]+)*-\d+[a-z]?"
 
 
 class CoverageError(ValueError):
@@ -209,7 +214,7 @@ class TestFunction(msgspec.Struct, frozen=True):
 
 def rule_ids_in_name(name: str, prefix: str) -> tuple[str, ...]:
     """Clause IDs a test name holds as whole ``_``-separated tokens (``X_COMBAT_15``), in order."""
-    pattern = rf"(?:(?<=_)|^)({re.escape(prefix)}_[A-Z]+_\d+[a-z]?)(?=_|$)"
+    pattern = rf"(?:(?<=_)|^)({re.escape(prefix)}_[A-Z]+(?:_[A-Z]+)*_\d+[a-z]?)(?=_|$)"
     return tuple(match.replace("_", "-") for match in re.findall(pattern, name))
 
 
@@ -334,6 +339,11 @@ def coverage_report(
         raise CoverageError(
             f"{rules_path} defines no rule ID (bullets '* {spec.prefix}-XXX-N ...')"
         )
+    for document in (Path(name) for name in spec.documents):
+        if document.is_file():
+            restated = parse_rules(document.read_text(encoding="utf-8"), spec.prefix)
+            replaced = {c.id for c in restated}
+            clauses = (*(c for c in clauses if c.id not in replaced), *restated)
     if not tests_dir.is_dir():
         raise CoverageError(f"{tests_dir} is not a directory")
     others = _other_specs(spec)

@@ -125,9 +125,11 @@ class Hooks:
     (others' hands from the unseen cards, deck orders) sampled with ``seed``: what a search
     player plays ahead on (:class:`~nataterra_core.kernel.determinise.Determiniser`)."""
     scenarios: Mapping[str, Any] | None = None
-    """Named starting set-ups."""
+    """Named starting set-ups by id; each has ``id``, ``title``, ``kind``, ``seats``, ``goal``
+    and ``options`` (the header options that start it)."""
     positions: Any | None = None
-    """A position format: load and dump a described position."""
+    """A position format: ``export(state, *, seat=None, toml=False) -> str``,
+    ``seats(source)`` and ``options(source)`` (the header options that start from it)."""
     coverage: Callable[[], Any] | None = None
     """The system's rules-coverage description (a ``kernel.coverage.CoverageSpec``: its rules
     text, clause prefix, content items and markers), read by ``nataterra coverage``."""

@@ -170,9 +170,15 @@ def _value_view(
     return visibility.redact(value, viewer, actor)
 
 
-def _record_view(line: bytes, seat: str | None, table: Mapping[str, Visibility]) -> dict[str, Any]:
+def _record_view(
+    line: bytes, seat: str | None, table: Mapping[str, Visibility], messages: MessageTypes
+) -> dict[str, Any]:
     record: dict[str, Any] = msgspec.json.decode(line)
     record.pop("prev", None)
+    redact_options = getattr(messages, "redact_options", None)
+    if record.get("kind") == "header" and redact_options is not None:
+        # A header option may hold hidden facts (a starting position's hands and decks).
+        record["options"] = redact_options(record.get("options", {}), seat)
     actor = record.get("seat")
     if "command" in record:
         record["command"] = _value_view(record["command"], seat, actor, table)
@@ -187,9 +193,10 @@ def record_view(line: bytes, seat: str | None, messages: MessageTypes) -> dict[s
     ``messages`` names the rule system's classes (pass its decider). ``prev`` is dropped (a
     hash over hidden content lets a seat test guesses about it) and every command and event
     is cut by its class's declared visibility; a type that is not among ``messages``, or
-    whose class declares nothing, shows only its type.
+    whose class declares nothing, shows only its type. The header's options go through
+    ``messages.redact_options(options, seat)`` when the rule system defines it.
     """
-    return _record_view(line, seat, _table(messages))
+    return _record_view(line, seat, _table(messages), messages)
 
 
 class LogView(msgspec.Struct, frozen=True, kw_only=True):
@@ -219,7 +226,9 @@ def log_view(lines: Sequence[bytes], seat: str | None, messages: MessageTypes) -
             text=b"".join(line + b"\n" for line in lines).decode(),
         )
     table = _table(messages)
-    return LogView(revealed=False, records=[_record_view(line, seat, table) for line in lines])
+    return LogView(
+        revealed=False, records=[_record_view(line, seat, table, messages) for line in lines]
+    )
 
 
 def _kind(line: bytes) -> Any:

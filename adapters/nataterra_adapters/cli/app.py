@@ -1,6 +1,7 @@
 """The ``nataterra`` typer app: the generic commands, then every rule system's own.
 
-The generic commands (``demo``, ``play``, ``show``, ``replay``, ``verify``, ``tournament``)
+The generic commands (``demo``, ``play``, ``show``, ``replay``, ``verify``, ``tournament``,
+``scenarios``)
 work for any registered rule system; a system adds commands of its own through its
 ``Hooks.cli_commands`` (Nataterra's ``odds``). ``coverage`` reports the rules coverage of
 every system that describes it (``Hooks.coverage``).
@@ -21,6 +22,7 @@ from .coverage import coverage
 from .demo import demo
 from .play import play_command
 from .replay import replay
+from .scenarios import scenarios_command
 from .show import show
 from .tournament import tournament
 from .verify import EXIT_HELP, verify_command
@@ -32,6 +34,7 @@ GENERIC: dict[str, Callable[..., Any]] = {
     "play": play_command,
     "show": show,
     "replay": replay,
+    "scenarios": scenarios_command,
     "verify": verify_command,
     "coverage": coverage,
     "tournament": tournament,

@@ -32,6 +32,7 @@ from .newgame import (
     new_game_id,
     play_bots,
     prepare,
+    scenario_seats,
     start,
 )
 from .words import verdict_line, view_text
@@ -74,23 +75,24 @@ def demo(
         ),
     ] = None,
     mode: ModeOption = None,
-    scenario: ScenarioOption = None,
     structured: StructuredOption = None,
     option: OptionOption = None,
+    scenario: ScenarioOption = None,
 ) -> None:
     """Play a seeded game between bots, write its log and verify it."""
     record = rule_system(game)
+    seats = scenario_seats(record, scenario, players)
     options = prepare(
         record,
-        players,
+        seats,
         content=content,
         out=out,
         turns=turns,
         default_turns=DEMO_TURNS,
         mode=mode,
-        scenario=scenario,
         structured=structured,
         extra=option or (),
+        scenario=scenario,
     )
     chosen = check_bot(record, bot)
     game_id = new_game_id(seed)
@@ -99,7 +101,7 @@ def demo(
     with LogWriter(out) as writer:
         session = start(
             record,
-            players,
+            seats,
             seed=seed,
             options=options,
             content=content,

@@ -37,6 +37,7 @@ __all__ = [
     "game_options",
     "make_bots",
     "play_bots",
+    "scenario_seats",
     "start",
 ]
 
@@ -55,12 +56,6 @@ ModeOption = Annotated[
         "players on a map they build, N-MAP-4)."
     ),
 ]
-ScenarioOption = Annotated[
-    str | None,
-    typer.Option(
-        help="The game's scenario option (BattleLore: agincourt, hired-swords, war-council)."
-    ),
-]
 StructuredOption = Annotated[
     bool | None,
     typer.Option(
@@ -68,6 +63,14 @@ StructuredOption = Annotated[
         help="The players build the map first (Nataterra: N-MAP-4 map structuring); by "
         "default only in advanced mode (N-SETUP-8), where --no-structured plays the fixed "
         "advanced map.",
+    ),
+]
+ScenarioOption = Annotated[
+    str | None,
+    typer.Option(
+        help="Play a scenario of the game (`nataterra scenarios` lists them): its seats, "
+        "map, set-up and rules (Nataterra: docs/SCENARIOS.md); for a game without a "
+        "scenario book, its scenario option (BattleLore: agincourt, hired-swords, war-council)."
     ),
 ]
 OptionOption = Annotated[
@@ -178,7 +181,7 @@ def play_bots(record: RuleSystem, session: GameSession, bots: Mapping[str, Playe
 
 def start(
     record: RuleSystem,
-    players: int | None,
+    players: Seats,
     *,
     seed: int | None,
     options: Mapping[str, Any],
@@ -218,7 +221,7 @@ def start(
         raise typer.BadParameter(str(exc)) from exc
 
 
-def check_client_seeds(record: RuleSystem, players: int | None, given: Sequence[str]) -> None:
+def check_client_seeds(record: RuleSystem, players: Seats, given: Sequence[str]) -> None:
     """Refuse bad ``--client-seed`` values before a log file is opened."""
     if given:
         count = min(record.player_counts) if players is None else players
@@ -253,9 +256,34 @@ def bot_seed(seed: int | None) -> int:
     return secrets.randbelow(2**32) if seed is None else seed
 
 
+Seats = int | Sequence[str] | None
+"""A player count (the system's default seats), the seats themselves, or ``None`` (the
+smallest count)."""
+
+
+def _scenario(record: RuleSystem, name: str) -> Any:
+    """The scenario ``name`` of the system's ``scenarios`` hook, or a usage error."""
+    book = record.hooks.scenarios
+    if not book:
+        raise typer.BadParameter(f"{record.id} has no scenarios", param_hint="--scenario")
+    if name not in book:
+        known = ", ".join(book)
+        raise typer.BadParameter(f"no scenario {name!r} (known: {known})", param_hint="--scenario")
+    return book[name]
+
+
+def scenario_seats(record: RuleSystem, scenario: str | None, players: int | None) -> Seats:
+    """The seats of ``--scenario`` from the system's scenario book, else ``players``."""
+    if scenario is None or not record.hooks.scenarios:
+        return players
+    if players is not None:
+        raise typer.BadParameter("a scenario has its own seats", param_hint="--players")
+    return tuple(_scenario(record, scenario).seats)
+
+
 def prepare(
     record: RuleSystem,
-    players: int | None,
+    players: Seats,
     *,
     content: Path | None,
     out: Path | None,
@@ -267,9 +295,21 @@ def prepare(
     scenario: str | None = None,
 ) -> dict[str, Any]:
     """What ``demo`` and ``play`` check before anything is played or written: the content
-    pack, ``--out``, the options the flags ask for and the seats; the options."""
+    pack, ``--out``, the options the flags ask for and the seats; the options. A
+    ``scenario`` brings its own options (``--turns`` may shorten it; nothing else is given)."""
     check_content(record, content)
     check_out(out)
+    if scenario is not None and record.hooks.scenarios:  # a scenario book (its seats too)
+        if mode is not None or structured is not None or extra:
+            raise typer.BadParameter(
+                "a scenario has its own set-up: no --mode, --structured or --option",
+                param_hint="--scenario",
+            )
+        options = dict(_scenario(record, scenario).options)
+        if turns:
+            options["max_turns"] = turns
+        check_start(record, players, options, content)
+        return options
     options = game_options(
         record,
         turns=turns,
@@ -284,7 +324,7 @@ def prepare(
 
 
 def check_start(
-    record: RuleSystem, players: int | None, options: Mapping[str, Any], content: Path | None
+    record: RuleSystem, players: Seats, options: Mapping[str, Any], content: Path | None
 ) -> None:
     """Refuse seats or options the rules refuse before a log file is opened."""
     count = min(record.player_counts) if players is None else players

@@ -40,6 +40,7 @@ from .newgame import (
     check_client_seeds,
     new_game_id,
     prepare,
+    scenario_seats,
     start,
 )
 from .words import view_text, worded
@@ -71,9 +72,9 @@ def play_command(
     force: ForceOption = False,
     content: ContentOption = None,
     mode: ModeOption = None,
-    scenario: ScenarioOption = None,
     structured: StructuredOption = None,
     option: OptionOption = None,
+    scenario: ScenarioOption = None,
     client_seed: Annotated[
         list[str] | None,
         typer.Option(
@@ -98,19 +99,20 @@ def play_command(
         _resume(resume, content)
         return
     record = rule_system(game)
+    seats = scenario_seats(record, scenario, players)
     options = prepare(
         record,
-        players,
+        seats,
         content=content,
         out=out,
         turns=turns,
         default_turns=PLAY_TURNS,
         mode=mode,
-        scenario=scenario,
         structured=structured,
         extra=option or (),
+        scenario=scenario,
     )
-    check_client_seeds(record, players, client_seed or ())
+    check_client_seeds(record, seats, client_seed or ())
     game_id = new_game_id(seed)
     out = log_path(out, game_id, force=force)  # nothing is written before this passes
     out.unlink(missing_ok=True)
@@ -120,7 +122,7 @@ def play_command(
     try:
         session = start(
             record,
-            players,
+            seats,
             seed=seed,
             options=options,
             content=content,

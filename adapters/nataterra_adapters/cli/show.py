@@ -28,11 +28,21 @@ def show(
         Path | None,
         typer.Option(help="Also write the board as SVG to this file (a game with a board)."),
     ] = None,
+    position: Annotated[
+        bool,
+        typer.Option(
+            "--position",
+            help="Print the position in the game's position format (JSON; with --as, only "
+            "what that seat may see), to restart from it.",
+        ),
+    ] = False,
 ) -> None:
     """Print the position after a record of LOG as one seat sees it (no verification).
 
     Any registered game: the log's header names it. Only that seat's view is printed: its
     own hands, counts of everything hidden. ``--svg FILE`` draws the same view's boards.
+    ``--position`` prints the position instead, in the game's position format
+    (``new_game(position=...)`` starts from it).
     """
     record, log_read = read(log, content)
     last = len(log_read.records) - 1
@@ -48,6 +58,16 @@ def show(
             raise typer.BadParameter(f"{record.id} has no board to draw", param_hint="--svg")
     after = states(log, log_read)
     state = after[seq]
+    if position:
+        formats = record.hooks.positions
+        if formats is None:
+            raise typer.BadParameter(f"{record.id} has no position format", param_hint="--position")
+        try:
+            text = formats.export(state, seat=seat)
+        except ValueError as exc:
+            raise typer.BadParameter(f"after record {seq}: {exc}", param_hint="--position") from exc
+        typer.echo(text)
+        return
     summary, _ = describe_record(
         record, log_read.records[seq], after.get(seq - 1), log_read.decider
     )

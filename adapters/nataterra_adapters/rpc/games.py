@@ -161,6 +161,42 @@ def _checked(
     return chosen
 
 
+def _set_up(record: RuleSystem, params: CreateParams) -> CreateParams:
+    """``params`` with a ``scenario`` or ``position`` turned into seats and options, through
+    the system's ``scenarios`` and ``positions`` hooks (a set-up error when it has none)."""
+    if params.scenario is not None and params.position is not None:
+        raise GameError(GameErrorCode.SETUP_REJECTED, "give a scenario or a position, not both")
+    seats = params.seats
+    options = dict(params.options or {})
+    if params.scenario is not None:
+        book = record.hooks.scenarios or {}
+        entry = book.get(params.scenario)
+        if entry is None:
+            raise GameError(
+                GameErrorCode.SETUP_REJECTED,
+                f"{record.id} has no scenario {params.scenario!r} (known: {', '.join(book)})",
+            )
+        seats = list(entry.seats) if seats is None else seats
+        options.update(entry.options)
+    elif params.position is not None:
+        formats = record.hooks.positions
+        if formats is None:
+            raise GameError(GameErrorCode.SETUP_REJECTED, f"{record.id} has no position format")
+        try:
+            seats = list(formats.seats(params.position)) if seats is None else seats
+            kept = {k: v for k, v in options.items() if k == "tournament"}
+            options = {**kept, **formats.options(params.position)}
+        except ValueError as exc:
+            raise rejected(exc) from exc
+    else:
+        return params
+    if params.players is not None:
+        raise GameError(GameErrorCode.SETUP_REJECTED, "a scenario or position has its own seats")
+    return msgspec.structs.replace(
+        params, seats=seats, options=options, scenario=None, position=None
+    )
+
+
 def _seat_of(tokens: dict[str, str], token: str, version: int) -> str:
     """The seat whose secret ``token`` is (compared in constant time), or a token error."""
     given = token.encode("utf-8", "surrogatepass")
@@ -242,6 +278,7 @@ class Games:
     def create(self, params: CreateParams) -> CreateResult:
         """Start a game of ``params.rules``; the answer holds every seat's token."""
         record = _system(params.rules)
+        params = _set_up(record, params)
         if len(self._games) + len(self._waiting) >= self._max_games:
             raise GameError(
                 GameErrorCode.SETUP_REJECTED,

@@ -56,6 +56,11 @@ class CreateParams(_Params, frozen=True, kw_only=True):
     seat_seeds: bool | None = None
     """Every seat contributes to the dice (``game.join``) before the game starts; default:
     on, except for a public test ``seed`` (whose dice are public anyway)."""
+    scenario: str | None = None
+    """A scenario of the system (its ``scenarios`` hook) by id: its seats and options."""
+    position: Any = None
+    """A position to start from in the system's position format (its ``positions`` hook;
+    Nataterra: a ``nataterra-position`` object or its JSON or TOML text)."""
 
 
 class JoinParams(_Params, frozen=True, kw_only=True):

@@ -83,11 +83,24 @@ COVERS_ALL_MARKERS: Mapping[str, str] = {
 """Module-level markers (set to ``True``) by which a test file covers a whole collection."""
 
 
-def coverage_spec(pack: ContentPack | None = None) -> CoverageSpec:
-    """Nataterra's coverage description (``Hooks.coverage``): the provisional pack's items."""
+DOCUMENTS: tuple[str, ...] = ("docs/SCENARIOS.md",)
+"""The project's own rule documents: the scenario book's ``N-SCN-`` IDs (N-SCN-1 restated)."""
+
+
+def coverage_spec(
+    pack: ContentPack | None = None, documents: tuple[str, ...] = DOCUMENTS
+) -> CoverageSpec:
+    """Nataterra's coverage description (``Hooks.coverage``): the provisional pack's items
+    and the rules of the project's ``documents``."""
     pack = pack or load_pack()
     items = {kind: tuple(getattr(pack, name)) for kind, name in _PACK_COLLECTIONS.items()}
-    return CoverageSpec(rules=RULES_FILE, prefix=PREFIX, items=items, markers=COVERS_ALL_MARKERS)
+    return CoverageSpec(
+        rules=RULES_FILE,
+        prefix=PREFIX,
+        items=items,
+        markers=COVERS_ALL_MARKERS,
+        documents=documents,
+    )
 
 
 def rule_ids_in_name(name: str) -> tuple[str, ...]:
@@ -111,9 +124,11 @@ def coverage_report(
     pack: ContentPack,
     *,
     pending_path: Path | None = None,
+    documents: tuple[str, ...] = (),
 ) -> CoverageReport:
-    """Match every rule of ``rules_path`` and every card, structure and victory condition of
-    ``pack`` with the tests under ``tests_dir`` (see :func:`.kernel.coverage.coverage_report`)."""
+    """Match every rule of ``rules_path`` (and of ``documents``) and every card, structure
+    and victory condition of ``pack`` with the tests under ``tests_dir`` (see
+    :func:`.kernel.coverage.coverage_report`)."""
     return _kernel.coverage_report(
-        coverage_spec(pack), rules_path, tests_dir, pending_path=pending_path
+        coverage_spec(pack, documents), rules_path, tests_dir, pending_path=pending_path
     )

@@ -82,6 +82,9 @@ def determinise(view: SeatView, pack: ContentPack, seed: int) -> GameState:
         turn_cubes={seat: dict(by) for seat, by in view.turn_cubes.items()},
         discarding=view.discarding,
         structuring=_structuring(pack, view, dice),
+        scenario=view.scenario,
+        markers=view.markers,
+        scenario_counts=dict(view.scenario_counts),
     )
 
 

@@ -30,6 +30,8 @@ from .rules.combat.sandbox import (
     battle_option,
 )
 from .rules.game import RULES, Nataterra
+from .rules.positions import POSITIONS
+from .rules.scenarios import SCENARIOS
 from .rules.setup import GameOptions
 from .text_view import sandbox_text, view_text
 from .views import SandboxView, SeatView, sandbox_view, seat_view
@@ -115,6 +117,8 @@ NATATERRA = RuleSystem(
         action_codec=nataterra_codec,
         coverage=coverage_spec,
         determiniser=determinise,
+        positions=POSITIONS,
+        scenarios=SCENARIOS,
     ),
 )
 """Nataterra (``../shared/rules/nataterra.md``)."""

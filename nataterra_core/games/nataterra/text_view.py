@@ -50,6 +50,10 @@ def view_text(view: SeatView, game_map: GameMap | None = None) -> str:
     lines.append("")
     for player in view.players:
         lines += player_lines(view, player)
+    for marker in view.markers:  # scenario markers (N-SCN-GEN-3)
+        held = f" ({marker.controller}'s)" if marker.controller else ""
+        cargo = f", {marker.cubes} die" if marker.cubes else ""
+        lines.append(f"{marker.zone}: the {marker.marker} marker{held}{cargo}")
     if view.combat is not None:
         lines += ["", *combat_lines(view.combat)]
     return "\n".join(lines)

@@ -24,6 +24,7 @@ from .rules.combat.model import Combat
 from .rules.combat.sandbox import Battle, SandboxState
 from .rules.state import (
     GameState,
+    Marker,
     PlacedStructure,
     PlayerState,
     Resources,
@@ -71,7 +72,8 @@ class SeatView(msgspec.Struct, frozen=True, kw_only=True):
     each seat's cubes on them (N-WIN-3); ``cubes`` is each seat's total. ``teams`` are the
     allied seats (N-TEAM-1) and ``bases_destroyed`` the civilisations whose base is gone.
     Each player's researched ``techs`` and the unit cost and movement changes they
-    brought are public too (researches and tactic plays are made in the open).
+    brought are public too (researches and tactic plays are made in the open). A scenario
+    game (N-SCN-1) shows its ``scenario``, the ``markers`` on the map and its counts.
 
     Everything public in the state is in the view (the fields from ``strategised`` on are
     the turn's bookkeeping and the options): a determiniser rebuilds a whole state from a
@@ -112,6 +114,9 @@ class SeatView(msgspec.Struct, frozen=True, kw_only=True):
     conquered: dict[str, str] = msgspec.field(default_factory=dict)
     turn_cubes: dict[str, dict[str, int]] = msgspec.field(default_factory=dict)
     discarding: tuple[str, ...] = ()
+    scenario: str | None = None
+    markers: tuple[Marker, ...] = ()
+    scenario_counts: dict[str, int] = msgspec.field(default_factory=dict)
 
 
 def _player_view(player: PlayerState, own: bool) -> PlayerView:
@@ -180,6 +185,9 @@ def seat_view(state: GameState, seat: str | None) -> SeatView:
         conquered=dict(state.conquered),
         turn_cubes={seat: dict(by) for seat, by in state.turn_cubes.items()},
         discarding=state.discarding,
+        scenario=state.scenario,
+        markers=state.markers,
+        scenario_counts=dict(state.scenario_counts),
     )
 
 

@@ -38,6 +38,7 @@ from nataterra_core.kernel import Command, player_dice
 from ..rules.development import unit_cost
 from .movement import MovementPlanner, end_phase
 from .reading import Board, Reading, counted, group_side, player_of
+from .scenario import guarded, scenario_choice
 
 __all__ = ["HeuristicPlayer", "effect_value_per"]
 
@@ -117,6 +118,11 @@ class HeuristicPlayer(MovementPlanner):
             discards = [c for c in commands if isinstance(c, DiscardOpeningTactic)]
             return self._pick(discards) if discards else commands[0]
         board = self._board(view.map_id)
+        if view.scenario is not None and view.combat is None:  # the scenario's goals first
+            aimed = scenario_choice(board.ctx, view, seat, commands)
+            if aimed is not None:
+                return aimed
+            commands = guarded(view, seat, commands)
         card = None if view.combat is not None else self._tactic(board, view, seat, commands)
         if card is not None:
             choice: Command = card

@@ -30,7 +30,9 @@ from . import (
     conquest,
     development,
     movement,
+    positions,
     resources,
+    scenarios,
     setup,
     structures,
     structuring,
@@ -55,6 +57,8 @@ map; the oldest is dropped and rebuilt when needed again)."""
 
 COMMANDS: tuple[type[Command], ...] = (
     *setup.COMMANDS,
+    positions.StartFromPosition,
+    *scenarios.play.COMMANDS,
     *turns.COMMANDS,
     *movement.COMMANDS,
     *combat_phase.COMMANDS,
@@ -75,6 +79,7 @@ EVENTS: tuple[type[Event], ...] = (
     *structures.EVENTS,
     *tactic_play.EVENTS,
     *structuring.EVENTS,
+    *scenarios.play.EVENTS,
 )
 
 _EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
@@ -106,6 +111,7 @@ _EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     structures.StructureRecruited: structures.evolve_structure_recruited,
     **tactic_play.EVOLVE,
     **structuring.EVOLVE,
+    **scenarios.play.EVOLVE,
 }
 assert set(_EVOLVE) | set(combat_phase.EVENTS) == set(EVENTS), "every event needs an evolve"
 
@@ -116,6 +122,10 @@ def _on_turn_end(ctx: Context, state: GameState, dice: DiceStream) -> tuple[Even
     researched: list[Event] = []
     for seat in teams.turn_seats(state):
         researched.extend(development.resolve_researched(ctx, state, dice, seat))
+    if state.scenario is not None:  # the scenario's end-of-turn effects and wins (N-SCN)
+        researched.extend(scenarios.play.turn_end(ctx, state, dice))
+        if any(isinstance(event, turns.GameEnded) for event in researched):
+            return tuple(researched)
     if not state.conquest:
         return (*researched, *victory.bases_taken(ctx, state))
     lost = conquest.last_turns_over(state)  # N-WIN-5: a last turn without the base back
@@ -132,6 +142,8 @@ def _on_turn_start(
     at the start of a turn score (N-WIN-3; a win ends the game there), then its structures
     act (N-STR-3)."""
     scored = victory.turn_start_cubes(ctx, state, seat)
+    if state.scenario is not None:  # the scenario's start-of-turn effects and wins (N-SCN)
+        scored = (*scored, *scenarios.play.turn_start(ctx, state, seat))
     if any(isinstance(event, turns.GameEnded) for event in scored):
         return scored
     return (*scored, *structures.turn_start_events(ctx, state, seat, dice))
@@ -141,6 +153,12 @@ def _on_enter(ctx: Context, state: GameState, phase: Phase, dice: DiceStream) ->
     """What happens by itself when a phase begins: gathering, then structures' production
     (N-RES-1..3, N-STR-3); at the combat phase, enemy structures standing alone among other
     players' units fall (N-COMBAT-2); after it, conquered bases may be retaken (N-WIN-5)."""
+    if state.scenario is not None:  # cargo, markers destroyed (N-SCN-GEN-5)
+        marked = scenarios.play.phase_start(ctx, state, phase)
+        if any(isinstance(event, turns.GameEnded) for event in marked):
+            return marked
+        if marked:
+            return (*marked, *_on_enter(ctx, _without_scenario(state), phase, dice))
     if phase == "resources":  # each seat of the turn gathers (N-TURN-3, N-TEAM-2)
         gathered: list[Event] = []
         for seat in teams.turn_seats(state):
@@ -156,6 +174,25 @@ def _on_enter(ctx: Context, state: GameState, phase: Phase, dice: DiceStream) ->
     return ()
 
 
+def _scenario_commands(
+    ctx: Context, state: GameState, seat: str, commands: list[Command]
+) -> list[Command]:
+    """A scenario's commands added, and builds it forbids left out (N-SCN-FERGUS-4)."""
+    allowed = []
+    for command in commands:
+        if isinstance(command, structures.Build):
+            try:
+                scenarios.play.check_build(state, command)
+            except IllegalCommand:
+                continue
+        allowed.append(command)
+    return [*allowed, *scenarios.play.legal(ctx, state, seat)]
+
+
+def _without_scenario(state: GameState) -> GameState:
+    return msgspec.structs.replace(state, scenario=None)
+
+
 class Nataterra:
     """Nataterra on the kernel: ``Session.new(Nataterra(pack), seats=..., ...)``."""
 
@@ -169,6 +206,7 @@ class Nataterra:
         self.pack = pack
         self.content = ContentRef(id=pack.pack_id, sha256=pack.sha256)
         self._contexts = {ctx.map.map_id: ctx for ctx in contexts}
+        self._positions: dict[str, positions.Position] = {}
 
     def context(self, map_id: str) -> Context:
         """The pack and built map for ``map_id`` (built once per decider). A structured map's
@@ -187,6 +225,13 @@ class Nataterra:
     def validate_options(self, options: Mapping[str, Any]) -> None:
         """``ValueError`` for options Nataterra does not accept."""
         parsed = setup.parse_options(options)
+        if parsed.position is not None:
+            self.position(parsed.position)
+        if parsed.scenario is not None and parsed.scenario not in scenarios.BOOK:
+            raise ValueError(
+                f"N-SCN-GEN-1: unknown scenario {parsed.scenario!r} "
+                f"(known: {', '.join(scenarios.BOOK)})"
+            )
         if parsed.map is not None and parsed.map not in self.pack.maps:
             raise ValueError(f"N-MAP-5: unknown map {parsed.map!r}")
         if (
@@ -199,6 +244,9 @@ class Nataterra:
     def initial_state(self, config: Setup) -> GameState:
         """N-SETUP-1/3..7: the position before any randomness."""
         options = setup.parse_options(config.options)
+        text = self._position_text(options)
+        if text is not None:
+            return self._from_position(text, config.seats, options)
         setup.check_seats(self.pack, config.seats, options.mode)
         teams.check_teams(config.seats, options.team_seats())
         if options.structured:  # N-MAP-4: the players build the map
@@ -207,8 +255,56 @@ class Nataterra:
         return setup.initial_state(self.context(map_id), config.seats, options)
 
     def start_command(self, config: Setup) -> Command:
-        """Record 1's system command."""
+        """Record 1's system command (a position's names the position's SHA-256)."""
+        text = self._position_text(setup.parse_options(config.options))
+        if text is not None:
+            return positions.StartFromPosition(
+                position_sha256=positions.position_sha256(text),
+                shuffle=self.position(text).shuffle,
+            )
         return setup.StartGame()
+
+    def position(self, text: str) -> positions.Position:
+        """The position of a header's ``position`` option, checked against this pack
+        (:class:`~.positions.PositionError` lists every problem); read once per decider."""
+        found = self._positions.get(text)
+        if found is None:
+            found = positions.checked(self.pack, text)
+            if found.scenario is not None and found.scenario not in scenarios.BOOK:
+                problem = positions.Problem("$.scenario", "N-SCN-GEN-1: no such scenario")
+                raise positions.PositionError([problem])
+            self._positions[text] = found
+        return found
+
+    def redact_options(self, options: Mapping[str, Any], seat: str | None) -> dict[str, Any]:
+        """The header's options as ``seat`` may see them before the reveal: a starting
+        position's hands and deck orders cut (``kernel.visibility.record_view``)."""
+        text = options.get("position")
+        if not isinstance(text, str):
+            return dict(options)
+        try:
+            seen = positions.redacted(positions.parse(text), seat)
+        except positions.PositionError:
+            return {**options, "position": None}
+        return {**options, "position": seen}
+
+    def _position_text(self, options: setup.GameOptions) -> str | None:
+        """The position a game starts from: the ``position`` option's, or its scenario's."""
+        if options.scenario is not None:
+            found = scenarios.scenario_position(self.pack, options.scenario)
+            if options.max_turns:
+                found = msgspec.structs.replace(found, max_turns=options.max_turns)
+            return positions.canonical_json(found)
+        return options.position
+
+    def _from_position(
+        self, text: str, seats: tuple[str, ...], options: setup.GameOptions
+    ) -> GameState:
+        position = self.position(text)
+        if tuple(seats) != position.seats:
+            raise ValueError(f"the position seats {list(position.seats)}, not {list(seats)}")
+        self.context(position.map)
+        return positions.state_of(position)
 
     # -- the reducer ----------------------------------------------------------------------
 
@@ -240,6 +336,10 @@ class Nataterra:
     ) -> tuple[Event, ...]:
         if state.structuring is not None and not isinstance(command, setup.StartGame):
             return structuring.decide(self.pack, state, command, seat)
+        if isinstance(command, positions.StartFromPosition):
+            if seat is not None:
+                raise IllegalCommand("N-SETUP-2", "only the system starts the game")
+            return positions.decide_start_position(self.context(state.map_id), state, command, dice)
         ctx = self.context(state.map_id)
         if isinstance(command, setup.StartGame):
             if seat is not None:
@@ -283,6 +383,7 @@ class Nataterra:
                 raise IllegalCommand(
                     "N-TURN-1", f"structures are built in development, not {state.phase}"
                 )
+            scenarios.play.check_build(state, command)
             return structures.decide_build(ctx, state, seat, command)
         if isinstance(command, combat_phase.COMMANDS):
             raise IllegalCommand(
@@ -290,6 +391,8 @@ class Nataterra:
             )
         if isinstance(command, structuring.COMMANDS):
             raise IllegalCommand("N-MAP-4", "the map is built; tiles are placed only at set-up")
+        if isinstance(command, scenarios.play.COMMANDS):
+            return scenarios.play.decide(ctx, state, seat, command)
         raise MalformedCommand(f"{type(command).__name__} is not a Nataterra command")
 
     def evolve(self, state: GameState, event: Event) -> GameState:
@@ -360,6 +463,8 @@ class Nataterra:
             commands.extend(development.legal_development(ctx, state, seat))
             commands.extend(structures.legal_builds(ctx, state, seat))
             commands.extend(victory.legal_oaths(ctx, state, seat))
+        if state.scenario is not None:  # markers, recruits on markers, sacrifices (N-SCN)
+            commands = _scenario_commands(ctx, state, seat, commands)
         if state.phase == "combat":
             commands.extend(combat_phase.legal_combat_phase(ctx, state))
             if commands:  # N-COMBAT-1: every contested zone fights before the phase ends

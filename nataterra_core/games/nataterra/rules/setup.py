@@ -169,9 +169,19 @@ class GameOptions(msgspec.Struct, frozen=True, kw_only=True):
     (the default) follows the mode: advanced set-up includes it (N-SETUP-8) unless a
     ``map`` is given; learning mode plays a scenario map."""
 
+    position: str | None = None
+    """A position to start from (``nataterra-position`` v1 as canonical JSON,
+    ``docs/POSITIONS.md``): it carries the map, mode and the rest, so no other option but
+    ``tournament`` is given with it."""
+    scenario: str | None = None
+    """A scenario of the book (N-SCN-GEN-1, ``docs/SCENARIOS.md``) by id: its position and
+    rules; only ``tournament`` and ``max_turns`` may be given with it."""
+
     @property
     def structured(self) -> bool:
         """Whether the players build the map (``map_structuring``, or the mode's default)."""
+        if self.position is not None or self.scenario is not None:
+            return False
         if self.map_structuring is None:
             return self.mode == "advanced" and self.map is None
         return self.map_structuring
@@ -192,6 +202,15 @@ def parse_options(options: Mapping[str, Any]) -> GameOptions:
         raise ValueError("N-WIN-6: max_turns must be 0 (off) or positive")
     if parsed.structured and parsed.map is not None:
         raise ValueError("N-MAP-4: a structured map is built by the players; give no map")
+    if parsed.position is not None or parsed.scenario is not None:
+        allowed = (
+            ("position", "tournament")
+            if parsed.scenario is None
+            else ("scenario", "tournament", "max_turns")
+        )
+        given = sorted(k for k in options if k not in allowed)
+        if given:
+            raise ValueError(f"a position carries the game's set-up; drop the options {given}")
     if parsed.dominance_cubes < 1:
         raise ValueError("N-WIN-2: dominance_cubes must be at least 1 (4 by default)")
     return parsed

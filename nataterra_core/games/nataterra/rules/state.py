@@ -22,6 +22,7 @@ from .stock import Resources
 __all__ = [
     "PHASES",
     "GameState",
+    "Marker",
     "Phase",
     "PlacedStructure",
     "PlayerState",
@@ -107,6 +108,19 @@ class PlayerState(msgspec.Struct, frozen=True, kw_only=True):
     tech_discount: Resources = Resources()
 
 
+class Marker(
+    msgspec.Struct, frozen=True, order=True, forbid_unknown_fields=True, omit_defaults=True
+):
+    """A scenario marker on the map (N-SCN-1): ``marker`` is its kind (crown, carriage, ...),
+    ``controller`` the seat that moves it (carriage, ship), ``cubes`` a civilisation die on
+    it (the ship's cargo)."""
+
+    marker: str
+    zone: str
+    controller: str | None = None
+    cubes: int = 0
+
+
 class ZoneGrant(msgspec.Struct, frozen=True, order=True):
     """A movement tactic option's gift for this turn (N-MOV-6): ``seat``'s units in ``zone``
     that have not moved yet get ``movement`` more points and ``stealth`` more Stealth."""
@@ -143,6 +157,9 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
 
     ``structuring`` is the map being built at set-up (N-MAP-4), ``None`` once it is
     complete or when the game is played on a map of the pack.
+
+    A scenario game (N-SCN-1) names its ``scenario``; ``markers`` are the scenario markers on
+    the map and ``scenario_counts`` the counts its rules keep (rounds, points).
     """
 
     seats: tuple[str, ...]
@@ -179,6 +196,9 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     turn_cubes: dict[str, dict[str, int]] = msgspec.field(default_factory=dict)
     discarding: tuple[str, ...] = ()
     structuring: Structuring | None = None
+    scenario: str | None = None
+    markers: tuple[Marker, ...] = ()
+    scenario_counts: dict[str, int] = msgspec.field(default_factory=dict)
 
     @property
     def active_seat(self) -> str:

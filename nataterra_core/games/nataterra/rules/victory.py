@@ -175,6 +175,8 @@ def score_combat(state: GameState, winner: str | None) -> tuple[Event, ...]:
     """N-WIN-2 (learning mode): the combat's winner scores a cube; enough cubes win at once."""
     if winner is None or state.mode != "learning" or winner in state.conquered:
         return ()  # N-WIN-5: a conquered player scores nothing until its base is back
+    if state.scenario is not None:
+        return ()  # N-SCN-GEN-1: a scenario wins by its own conditions (and N-WIN-1)
     cubes = state.cubes.get(winner, 0) + 1
     scored = CubeScored(seat=winner, condition=DOMINANCE, cubes=cubes)
     if cubes >= state.dominance_cubes:

@@ -1,11 +1,11 @@
 """Nataterra's words: one sentence per command, event and outcome (issue 17 item 1).
 
 The sentences live with their part of the rules (:mod:`.turns`, :mod:`.combat`,
-:mod:`.development`), registered on the dispatchers of :mod:`.base`; importing this package
-registers them all.
+:mod:`.development`, :mod:`.scenarios`), registered on the dispatchers of :mod:`.base`;
+importing this package registers them all.
 """
 
-from . import combat, development, turns
+from . import combat, development, scenarios, turns
 from .base import describe_command, describe_event, fallback, resources_text
 from .turns import describe_outcome
 
@@ -17,5 +17,6 @@ __all__ = [
     "development",
     "fallback",
     "resources_text",
+    "scenarios",
     "turns",
 ]

@@ -1,0 +1,53 @@
+"""Record 1 of a game started from a position: the start command and what it does.
+
+The header's ``position`` option holds the position (canonical JSON); the start command
+carries its SHA-256, so the start record names exactly the position the game began from
+and verification, which re-encodes every record, re-executes from that same position.
+"""
+
+from __future__ import annotations
+
+from nataterra_core.kernel import PUBLIC, Command, DiceStream, Event
+
+from ..context import Context
+from ..setup import decide_start, shuffle_deck
+from ..state import GameState
+from ..turns import TurnStarted
+
+__all__ = ["StartFromPosition", "decide_start_position"]
+
+
+class StartFromPosition(Command, frozen=True, tag="start_position.v1"):
+    """The system command of record 1 of a game started from a position.
+
+    ``position_sha256`` is the SHA-256 of the header's ``position`` option (its UTF-8
+    bytes); ``shuffle`` names the decks the start shuffles (the position's ``shuffle``).
+    """
+
+    visibility = PUBLIC
+
+    position_sha256: str
+    shuffle: tuple[str, ...] = ()
+
+
+def decide_start_position(
+    ctx: Context, state: GameState, command: StartFromPosition, dice: DiceStream
+) -> tuple[Event, ...]:
+    """A set-up position whose first player is left open starts like a standard game
+    (N-SETUP-2/3/8: first player drawn, every deck shuffled, the second player's food, in
+    advanced mode the conditions and opening tactic cards). Otherwise: shuffle the decks the
+    position names (design.md §3) and begin turn 1 of a position at set-up (unless opening
+    discards are awaited, N-SETUP-8); a position in the middle of a turn goes on as it is."""
+    if state.phase == "setup" and state.first < 0:
+        return decide_start(ctx, state, dice)
+    events: list[Event] = []
+    first = state.first
+    for deck in command.shuffle:
+        kind, _, name = deck.partition(":")
+        cards = (
+            state.biome_decks.get(name, ()) if kind == "biome" else state.player(name).tactic_deck
+        )
+        events.append(shuffle_deck(deck, cards, dice))
+    if state.phase == "setup" and not state.discarding:
+        events.append(TurnStarted(seat=state.seats[first], turn=1))
+    return tuple(events)
