@@ -22,7 +22,7 @@ __all__ = ["Context"]
 class Context:
     """The pack and map of one game, with the lookups the rules need often."""
 
-    __slots__ = ("map", "pack", "workers")
+    __slots__ = ("map", "pack", "reach", "workers")
 
     def __init__(self, pack: ContentPack, game_map: GameMap) -> None:
         self.pack = pack
@@ -30,6 +30,9 @@ class Context:
         self.workers: frozenset[str] = frozenset(
             unit.id for unit in pack.units.values() if unit.role == "worker"
         )
+        # The movement rules' memo of a pure function (destinations and move lists by what
+        # they depend on, see ``movement.legal_moves``): never read as state.
+        self.reach: dict[object, object] = {}
 
     def unit(self, unit_id: str) -> UnitType:
         """The stat line of ``unit_id``."""

@@ -90,6 +90,7 @@ __all__ = [
     "combat_boost",
     "copies_left",
     "crosses_mountain",
+    "tunnel_zones",
     "decide_build",
     "fighting_structures",
     "imprison",
@@ -340,6 +341,11 @@ def _tunnels(state: GameState, seat: str) -> list[str]:
     return [
         p.zone for p in state.structures if p.owner == seat and p.structure == "underground_tunnel"
     ]
+
+
+def tunnel_zones(state: GameState, seat: str) -> frozenset[str]:
+    """The zones of ``seat``'s Underground Tunnels (N-STR-3)."""
+    return frozenset(_tunnels(state, seat))
 
 
 def tunnel_links(state: GameState, seat: str) -> dict[str, tuple[str, ...]]:
