@@ -58,7 +58,7 @@ def summary(name: str, values: Sequence[float], digits: int = 2) -> str:
 
 def build_name() -> str:
     """Which build of the engine runs: ``compiled`` (mypyc) or ``pure`` (Python)."""
-    from nataterra_core import build  # the package's own answer (``nataterra --version``)
+    from nataterra_core.kernel import build  # the package's own answer (``nataterra --version``)
 
     return build.BUILD
 

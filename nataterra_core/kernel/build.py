@@ -7,7 +7,7 @@ place of their ``.py`` files. ``nataterra --version`` prints :data:`BUILD`.
 
 from __future__ import annotations
 
-from .kernel import dice as _sentinel  # a module every compiled build compiles
+from . import dice as _sentinel  # a module every compiled build compiles
 
 __all__ = ["BUILD"]
 
