@@ -6,6 +6,8 @@ passed to every rules function next to the state, so the state carries only what
 
 from __future__ import annotations
 
+from typing import Any
+
 from nataterra_core.games.nataterra.content.schema import (
     AbilityId,
     ContentPack,
@@ -32,7 +34,7 @@ class Context:
         )
         # The movement rules' memo of a pure function (destinations and move lists by what
         # they depend on, see ``movement.legal_moves``): never read as state.
-        self.reach: dict[object, object] = {}
+        self.reach: dict[object, Any] = {}
 
     def unit(self, unit_id: str) -> UnitType:
         """The stat line of ``unit_id``."""

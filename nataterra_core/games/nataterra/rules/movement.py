@@ -15,6 +15,8 @@ add movement or Stealth to the unmoved units of one zone for the turn (N-MOV-6).
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from nataterra_core.kernel import Command, Event, IllegalCommand
@@ -155,7 +157,7 @@ class _Mover:
         :meth:`reach_key` and map, then remembered)."""
         key = self.reach_key(origin)
         memo = self.ctx.reach
-        found = memo.get(key)
+        found: dict[str, tuple[str, ...]] | None = memo.get(key)
         if found is None:
             found = reachable(
                 origin,
@@ -167,7 +169,7 @@ class _Mover:
                 stealth=key[2],
             )
             _remember(memo, key, found)
-        return found  # type: ignore[no-any-return]
+        return found
 
 
 _ReachKey = tuple[str, int, int, bool, frozenset[str], frozenset[str]]
@@ -176,7 +178,7 @@ _MEMO_SIZE = 20_000
 """Entries a map's reach memo holds before it starts afresh (a game needs a few hundred)."""
 
 
-def _remember(memo: dict[object, object], key: object, value: object) -> None:
+def _remember(memo: dict[object, Any], key: object, value: object) -> None:
     if len(memo) >= _MEMO_SIZE:
         memo.clear()
     memo[key] = value
@@ -202,7 +204,7 @@ def legal_moves(ctx: Context, state: GameState, seat: str) -> list[MoveUnits]:
             terrain = terrain or _Terrain(ctx, state, seat)
             mover = movers[stack.unit] = _Mover(ctx, state, seat, stack.unit, terrain)
         key = (mover.reach_key(stack.zone), stack.unit, stack.unmoved)
-        listed = memo.get(key)
+        listed: tuple[MoveUnits, ...] | None = memo.get(key)
         if listed is None:
             listed = tuple(
                 MoveUnits(unit=stack.unit, origin=stack.zone, count=k, path=path)
@@ -210,7 +212,7 @@ def legal_moves(ctx: Context, state: GameState, seat: str) -> list[MoveUnits]:
                 for k in range(1, stack.unmoved + 1)
             )
             _remember(memo, key, listed)
-        moves.extend(listed)  # type: ignore[arg-type]
+        moves.extend(listed)
     return moves
 
 

@@ -90,7 +90,6 @@ __all__ = [
     "combat_boost",
     "copies_left",
     "crosses_mountain",
-    "tunnel_zones",
     "decide_build",
     "fighting_structures",
     "imprison",
@@ -100,6 +99,7 @@ __all__ = [
     "overrun",
     "production",
     "tunnel_links",
+    "tunnel_zones",
     "turn_start_events",
 ]
 
