@@ -319,14 +319,18 @@ class Games:
                 waiting_for=waiting.ceremony.waiting_for,
             )
         game, seat = self._find(params.game_id, params.token)
-        session = game.session
+        session, record = game.session, game.system
+        view = record.seat_view(session.state, seat)
+        boards = record.hooks.board_geometry
         return ViewResult(
             version=game.version,
-            view=msgspec.to_builtins(game.system.seat_view(session.state, seat)),
+            view=msgspec.to_builtins(view),
             acting=tuple(session.acting_seats()),
             can_undo=seat is not None and session.can_undo(seat),
             can_redo=seat is not None and session.can_redo(seat),
             result=session.outcome(),
+            board=boards.geometry(view) if boards is not None else None,
+            text=record.presenter.view(view),
         )
 
     def legal_commands(self, params: SeatParams) -> LegalResult:
@@ -336,7 +340,15 @@ class Games:
             _seat_of(waiting.tokens, params.token, 0)
             return LegalResult(version=0, commands=(), waiting_for=waiting.ceremony.waiting_for)
         game, seat = self._find_seat(params.game_id, params.token)
-        return LegalResult(version=game.version, commands=game.session.legal_commands(seat))
+        record, commands = game.system, game.session.legal_commands(seat)
+        view = record.seat_view(game.session.state, seat)
+        boards = record.hooks.board_geometry
+        return LegalResult(
+            version=game.version,
+            commands=commands,
+            words=tuple(record.presenter.command(c, seat) for c in commands),
+            targets=tuple(boards.targets(view, c) for c in commands) if boards else None,
+        )
 
     def apply(self, params: ApplyParams) -> ActResult:
         """Apply the seat's command (at most once per ``command_id``)."""

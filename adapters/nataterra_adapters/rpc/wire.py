@@ -10,6 +10,7 @@ import msgspec
 
 from nataterra_core.game import DEFAULT_GAME
 from nataterra_core.kernel import Command, Outcome
+from nataterra_core.kernel.geometry import Geometry, Targets
 
 __all__ = [
     "ActParams",
@@ -122,7 +123,9 @@ class CreateResult(msgspec.Struct, frozen=True, kw_only=True):
 
 class ViewResult(msgspec.Struct, frozen=True, kw_only=True):
     """A seat's view of the position: ``view`` is the system's seat view as plain JSON
-    (``None``, with ``waiting_for``, while seats have still to send their contributions)."""
+    (``None``, with ``waiting_for``, while seats have still to send their contributions);
+    ``board`` the boards to draw, from the same view (the system's ``board_geometry`` hook;
+    ``None`` for a system without one); ``text`` the view in the system's words."""
 
     version: int
     view: Any
@@ -131,6 +134,8 @@ class ViewResult(msgspec.Struct, frozen=True, kw_only=True):
     can_redo: bool
     result: Outcome | None
     waiting_for: tuple[str, ...] = ()
+    board: Geometry | None = None
+    text: str | None = None
 
 
 class JoinResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -145,11 +150,15 @@ class JoinResult(msgspec.Struct, frozen=True, kw_only=True):
 
 class LegalResult(msgspec.Struct, frozen=True, kw_only=True):
     """The commands the seat may send now (empty when it may not act, or while the game
-    waits for contributions: ``waiting_for``)."""
+    waits for contributions: ``waiting_for``). ``words`` says each in a sentence and
+    ``targets`` gives each one's place on the boards of ``game.view`` (empty targets: none;
+    absent for a system without a board-geometry hook), both in the order of ``commands``."""
 
     version: int
     commands: Sequence[Command]
     waiting_for: tuple[str, ...] = ()
+    words: tuple[str, ...] = ()
+    targets: tuple[Targets, ...] | None = None
 
 
 class ActResult(msgspec.Struct, frozen=True, kw_only=True):
