@@ -209,19 +209,23 @@ class _Runner:
         left: dict[str, int] = {}
         state = self.start
         try:
-            for event in sandbox.decide(state, _START, dice, seat=None):
-                state = sandbox.evolve(state, event)
+            decided = sandbox.decide(state, _START, dice, seat=None)
+            state, decision = decided.state, decided.decision
             while state.result is None:
-                seats = sandbox.acting_seats(state)
-                if not seats:
+                if decision is None:
+                    decision = sandbox.decision(state)
+                if not decision.acting:
                     raise RuntimeError("the combat waits for nobody but has not ended")
-                seat = seats[0]
-                options = sandbox.legal_commands(state, seat)
+                seat = decision.acting[0]
+                options = decision.legal(seat)
                 command = self.policies[seat].choose(state.combat, seat, options)  # type: ignore[arg-type]
                 if dice.counter != state.counter:  # the state's counter is authoritative
                     dice = DiceStream(server_seed, game_id, "", state.counter)
-                for event in sandbox.decide(state, command, dice, seat=seat):
-                    state = sandbox.evolve(state, event)
+                # A policy's pick from the list is accepted by membership, as the session does.
+                listed = command in options
+                decided = sandbox.decide(state, command, dice, seat=seat, legal=listed)
+                state, decision = decided.state, decided.decision
+                for event in decided.events:
                     if type(event) is UnitsRetreated and not event.lost:
                         key = f"{event.seat}/{event.unit}"
                         left[key] = left.get(key, 0) + event.count
