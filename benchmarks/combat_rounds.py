@@ -5,8 +5,9 @@
 The standard battle (issue 4): Velathi 3 Disciples, 3 Zealots with Retaliation, 2 Cave
 Golems, 3 Hunters against Beasts 3 Orcs with Heal 2, 4 Goblins with Pierce, 3 Ditchers,
 3 Woodcutters, in a hills zone, no biome card, no tactic cards, default policies that
-never retreat. The engine is driven exactly as a client would: ``legal_commands`` →
-policy → ``decide`` → ``evolve``, real dice, combat set-up and end included. The reference
+never retreat. The engine is driven exactly as the session drives it: the decision →
+policy → ``decide``, which hands back the events folded into the next state together with
+that state's decision (``Decided``), real dice, combat set-up and end included. The reference
 plays the same battle (same abilities, same dice stream, same targeting policy) with
 plain lists: no validation, no choices, no events.
 
@@ -96,20 +97,22 @@ def engine_battles(
         server_seed, game_id = seed_from_number(battle)
         state = decider.initial_state(Setup(game_id=game_id, seats=SEATS, options=options))
         dice = DiceStream(server_seed, game_id, "", 0)
-        for event in decider.decide(state, StartBattle(), dice, seat=None):
-            state = decider.evolve(state, event)
-        while decider.outcome(state) is None:
+        decided = decider.decide(state, StartBattle(), dice, seat=None)
+        state, decision = decided.state, decided.decision
+        while state.result is None:
             t0 = clock() if profile else 0.0
-            decision = decider.decision(state)
+            if decision is None:  # as the session does: asked only when decide did not say
+                decision = decider.decision(state)
             seat = decision.acting[0]
             legal = decision.legal(seat)
             command = policy.choose(state.combat, seat, legal)  # type: ignore[arg-type]
             t1 = clock() if profile else 0.0
             dice = DiceStream(server_seed, game_id, "", state.counter)
-            events = decider.decide(state, command, dice, seat=seat, legal=True)
+            decided = decider.decide(state, command, dice, seat=seat, legal=True)
             t2 = clock() if profile else 0.0
-            for event in events:
-                state = decider.evolve(state, event)
+            # The state comes folded with the events (``Decided``), as the session takes it.
+            state, decision = decided.state, decided.decision
+            for event in decided.events:
                 if type(event) is RoundEnded:
                     rounds += 1
             if profile:
@@ -294,7 +297,7 @@ def main() -> None:
     print(
         "engine time split: "
         + ", ".join(f"{k} {100 * v / measured:.0f}%" for k, v in profile.stages.items())
-        + " (legal = acting seat, legal list and policy)"
+        + " (legal = acting seat, legal list and policy; decide includes folding)"
     )
     for kind, (count, spent) in sorted(profile.by_command.items(), key=lambda kv: -kv[1][1]):
         print(

@@ -3,23 +3,24 @@
     python benchmarks/verify_workers.py [--logs N] [--turns T] [--workers W] [--pairs N]
 
 Writes ``--logs`` logs of seeded games between random players (at most ``--turns`` turns)
-to a temporary folder, then verifies the whole folder in turns, in this process
-(``verify_many(..., workers=1)``) and with ``--workers`` worker processes, as
-``nataterra verify`` does. The work is spread over processes, so each turn is timed by the
-wall clock, in interleaved pairs (``pairs.py``); a turn includes starting the workers. The
-last line is ``verify_speedup_<W>_workers=<median>`` with its range (time with one process ÷
-time with W). Figures are printed, never asserted.
+to a temporary folder, then verifies the whole folder in turns with the command a
+tournament runs, ``nataterra verify --workers 1`` and ``--workers W`` (each a fresh process:
+a turn includes starting Python, the workers and loading the pack, as it does for a user).
+The work is spread over processes, so each turn is timed by the wall clock, in interleaved
+pairs (``pairs.py``). The last line is ``verify_speedup_<W>_workers=<median>`` with its range
+(time with one process ÷ time with W). Figures are printed, never asserted.
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from nataterra_adapters.cli.verify_many import verify_many
 from pairs import MIN_PAIRS, build_name, interleaved, load_note, summary
 
 from nataterra_core.game import new_game
@@ -50,11 +51,18 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as directory:
         paths = write_logs(Path(directory), args.logs, args.turns)
 
+        command = [str(Path(sys.executable).with_name("nataterra")), "verify"]
+
         def run(workers: int) -> float:
-            verdicts = list(verify_many(paths, workers=workers))
-            if not all(verdict.valid for verdict in verdicts):
-                raise AssertionError("a benchmark log did not verify")
-            return len(verdicts)
+            done = subprocess.run(
+                [*command, "--workers", str(workers), *map(str, paths)],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                check=False,
+            )
+            if done.returncode != 0:
+                raise AssertionError(f"a benchmark log did not verify: {done.stderr[-500:]!r}")
+            return len(paths)
 
         rates = interleaved(
             lambda: run(1), lambda: run(args.workers), args.pairs, clock=time.perf_counter

@@ -8,7 +8,7 @@ import pytest
 from make_goldens import GOLDEN_GAMES, golden_log, golden_path
 
 from nataterra_core.game import decider_for, verify_log
-from nataterra_core.kernel import DiceStream, read_log, replay_states
+from nataterra_core.kernel import DiceStream, events_of, read_log, replay_states
 
 # Legal-command counts at fixed records of the golden games (depth 1 and 2 of the tree).
 # Rules version 5 (N-COMBAT-9: every holder of a tactic card is asked in each window, and may
@@ -58,7 +58,7 @@ def perft(name: str, seq: int, depth: int) -> int:
         for command in decider.legal_commands(state, seats[0]):
             dice = DiceStream(server_seed, log.header.game_id, "", decider.dice_counter(state))
             after = state
-            for event in decider.decide(state, command, dice, seat=seats[0]):
+            for event in events_of(decider.decide(state, command, dice, seat=seats[0])):
                 after = decider.evolve(after, event)
             total += count(after, depth - 1)
         return total

@@ -1,276 +1,32 @@
-"""Verify many logs: in this process, across local worker processes, or on a Dask cluster.
-
-Every route runs the same function, :func:`verify_source`, and yields verdicts in the order
-the logs were given, so the output of ``nataterra verify`` does not depend on how it ran.
-At most a few logs per worker are in flight at once: a tournament's folder need not fit in
-memory.
-
-A user content pack travels as a :data:`PackBundle` (its TOML files' bytes) rather than a
-path, since a cluster worker may not see this machine's files; each process writes it out
-once and keeps the decider it builds, keyed by the bundle's digest.
-"""
+"""Batch verification for the CLI: :mod:`nataterra_adapters.batch_verify`, under the name the
+``verify`` command and its tests use (kept apart so that worker processes need no CLI library)."""
 
 from __future__ import annotations
 
-import atexit
-import hashlib
-import importlib
-import multiprocessing
-import shutil
-import tempfile
-from collections import deque
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from itertools import islice
-from pathlib import Path
-from typing import Any, Protocol
-
-from nataterra_core.game import decider_for
-from nataterra_core.kernel import ContentRef, Decider, Header, RulesRef, Verdict, verify
-from nataterra_core.kernel.registry import systems
+from nataterra_adapters.batch_verify import (
+    EXIT_CODES,
+    ClusterUnavailable,
+    EngineId,
+    PackBundle,
+    auto_workers,
+    bundle_pack,
+    chunk_size,
+    engine_id,
+    exit_code,
+    verify_many,
+    verify_source,
+)
 
 __all__ = [
     "EXIT_CODES",
     "ClusterUnavailable",
     "EngineId",
     "PackBundle",
+    "auto_workers",
     "bundle_pack",
+    "chunk_size",
     "engine_id",
     "exit_code",
     "verify_many",
     "verify_source",
 ]
-
-EXIT_CODES: dict[str, int] = {
-    "valid": 0,
-    "incomplete": 2,
-    "torn": 3,
-    "version": 4,
-    "content": 5,
-    "read": 6,
-    "header": 6,
-    "head": 7,
-    "seed": 8,
-    "chain": 9,
-    "replay": 10,
-}
-"""Exit codes of ``verify`` by verdict status or failure class; with several logs the highest
-code wins. A forged log (``replay``, ``chain``, ``seed``) outranks a damaged or foreign one."""
-
-PackBundle = tuple[tuple[str, bytes], ...]
-"""A user content pack as (relative POSIX path, bytes) pairs, sorted: what the pack hash covers."""
-
-IN_FLIGHT_PER_WORKER = 4
-"""Logs queued per worker: enough to keep workers busy, few enough to bound memory."""
-
-
-class ClusterUnavailable(RuntimeError):
-    """Dask is not installed, the scheduler cannot be reached, or its workers run another engine."""
-
-
-def exit_code(verdict: Verdict) -> int:
-    """The exit code of one verdict (:data:`EXIT_CODES`)."""
-    return EXIT_CODES[verdict.failure or verdict.status]
-
-
-def bundle_pack(directory: Path) -> PackBundle:
-    """The files of the user pack in ``directory`` that its hash covers, with their bytes.
-
-    Content packs are TOML files outside hidden folders (the ``nataterra_core.packs``
-    format, design.md §1); anything else in the folder is not part of the pack.
-    """
-    found = sorted(
-        (path.relative_to(directory).as_posix(), path)
-        for path in directory.rglob("*.toml")
-        if path.is_file() and not any(p.startswith(".") for p in path.relative_to(directory).parts)
-    )
-    return tuple((rel, path.read_bytes()) for rel, path in found)
-
-
-EngineId = tuple[tuple[str, int, str | None], ...]
-"""Each registered rule system's id, version and own pack's sha256 (``None``: no pack)."""
-
-
-def engine_id() -> EngineId:
-    """The rule systems and their own packs this process verifies with.
-
-    Two processes with equal ids give equal verdicts; a cluster worker with another id would
-    judge logs by other rules, so :func:`verify_many` refuses such a cluster.
-    """
-    return tuple(
-        (record.id, record.rules.version, _pack_sha(record.load_pack)) for record in systems()
-    )
-
-
-def _pack_sha(load: Callable[[Path | None], Any] | None) -> str | None:
-    if load is None:
-        return None
-    sha: str = load(None).sha256
-    return sha
-
-
-# -- one log, in whatever process ------------------------------------------------------------
-
-_deciders: dict[tuple[RulesRef, ContentRef | None, str | None], Decider[Any, Any, Any]] = {}
-_pack_dirs: dict[str, Path] = {}
-
-
-def _bundle_digest(bundle: PackBundle) -> str:
-    digest = hashlib.sha256()
-    for rel, data in bundle:
-        digest.update(rel.encode() + b"\0" + data + b"\0")
-    return digest.hexdigest()
-
-
-def _pack_dir(bundle: PackBundle, digest: str) -> Path:
-    """Write ``bundle`` out once per process (the loader reads packs from a directory)."""
-    directory = _pack_dirs.get(digest)
-    if directory is None:
-        directory = Path(tempfile.mkdtemp(prefix="nataterra-pack-"))
-        atexit.register(shutil.rmtree, directory, True)
-        for rel, data in bundle:
-            target = directory / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
-        _pack_dirs[digest] = directory
-    return directory
-
-
-def _decider(header: Header, bundle: PackBundle | None) -> Decider[Any, Any, Any]:
-    # Content-addressed, so a cached decider is exactly the one decider_for would build;
-    # loading a user pack costs ~10x a whole verification.
-    digest = _bundle_digest(bundle) if bundle is not None else None
-    key = (header.rules, header.content, digest)
-    decider = _deciders.get(key)
-    if decider is None:
-        directory = _pack_dir(bundle, digest) if bundle is not None and digest else None
-        decider = _deciders[key] = decider_for(header, directory)
-    return decider
-
-
-def verify_source(
-    source: bytes | str | Path,
-    content: PackBundle | None = None,
-    expect_head: str | None = None,
-) -> Verdict:
-    """Verify one log, given as its bytes or as a path to read.
-
-    A file that cannot be read is an ``invalid`` / ``read`` verdict, not an exception, so
-    one missing log does not stop a tournament's run.
-    """
-    if isinstance(source, bytes):
-        data = source
-    else:
-        try:
-            data = Path(source).read_bytes()
-        except OSError as exc:
-            return Verdict(status="invalid", failure="read", reason=f"cannot read the file: {exc}")
-    return verify(data, lambda header: _decider(header, content), expect_head=expect_head)
-
-
-# -- many logs --------------------------------------------------------------------------------
-
-
-class _Submit(Protocol):
-    def __call__(self, path: Path) -> Callable[[], Verdict]: ...
-
-
-def _in_order(paths: Sequence[Path], submit: _Submit, window: int) -> Iterator[Verdict]:
-    """Submit ``paths`` keeping at most ``window`` in flight; yield verdicts in path order."""
-    queued = iter(paths)
-    pending = deque(submit(path) for path in islice(queued, window))
-    while pending:
-        verdict = pending.popleft()()
-        following = next(queued, None)
-        if following is not None:
-            pending.append(submit(following))
-        yield verdict
-
-
-def verify_many(
-    paths: Sequence[Path],
-    *,
-    content: PackBundle | None = None,
-    expect_head: str | None = None,
-    workers: int = 1,
-    scheduler: str | None = None,
-) -> Iterator[Verdict]:
-    """Verdicts for ``paths``, in order.
-
-    ``workers`` > 1 verifies in that many local processes; ``scheduler`` (a Dask scheduler
-    address) verifies on a Dask cluster instead, sending each log's bytes, since its workers
-    may not share this machine's files. Raises :class:`ClusterUnavailable` before verifying
-    anything if the cluster cannot be used.
-    """
-    if scheduler is not None:
-        yield from _on_dask(paths, scheduler, content, expect_head)
-    elif workers > 1:
-        # spawn, not fork: forking a process that runs threads (rich's live display, a Dask
-        # client) can deadlock the child.
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(workers, mp_context=context) as pool:
-
-            def submit(path: Path) -> Callable[[], Verdict]:
-                future: Future[Verdict] = pool.submit(
-                    verify_source, str(path), content, expect_head
-                )
-                return future.result
-
-            yield from _in_order(paths, submit, workers * IN_FLIGHT_PER_WORKER)
-    else:
-        for path in paths:
-            yield verify_source(path, content, expect_head)
-
-
-def _on_dask(
-    paths: Sequence[Path], scheduler: str, content: PackBundle | None, expect_head: str | None
-) -> Iterator[Verdict]:
-    try:  # imported here: Dask is an optional extra, and untyped (hence Any)
-        distributed: Any = importlib.import_module("dask.distributed")
-    except ImportError as exc:
-        raise ClusterUnavailable(
-            "--dask-scheduler needs Dask: pip install 'nataterra-core[cluster]'"
-        ) from exc
-    try:
-        client = distributed.Client(scheduler, timeout=10, set_as_default=False)
-    except OSError as exc:  # distributed raises OSError (and TimeoutError) when unreachable
-        raise ClusterUnavailable(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from exc
-    with client:
-        _check_workers(client)
-        threads = sum(client.nthreads().values())
-
-        def submit(path: Path) -> Callable[[], Verdict]:
-            try:
-                data = path.read_bytes()
-            except OSError:
-                verdict = verify_source(path)  # the same read verdict as any other route
-                return lambda: verdict
-            future = client.submit(verify_source, data, content, expect_head, pure=False)
-            return lambda: _as_verdict(future.result())
-
-        yield from _in_order(paths, submit, max(threads, 1) * IN_FLIGHT_PER_WORKER)
-
-
-def _as_verdict(value: object) -> Verdict:
-    if not isinstance(value, Verdict):  # Dask futures are untyped
-        raise TypeError(f"a Dask worker returned {type(value).__name__}, not a Verdict")
-    return value
-
-
-def _as_id(ident: Any) -> EngineId:
-    # A worker's id may come back with lists for tuples (Dask serialises it).
-    return tuple((str(i), int(v), None if sha is None else str(sha)) for i, v, sha in ident)
-
-
-def _check_workers(client: Any) -> None:
-    here = engine_id()
-    theirs: dict[str, Any] = client.run(engine_id)
-    if not theirs:
-        raise ClusterUnavailable("the Dask cluster has no workers")
-    other = {address: _as_id(ident) for address, ident in theirs.items() if _as_id(ident) != here}
-    if other:
-        address, ident = next(iter(other.items()))
-        raise ClusterUnavailable(
-            f"{len(other)} Dask worker(s) run another engine (e.g. {address}: {ident}, "
-            f"here {here}); install the same nataterra-core on every worker"
-        )

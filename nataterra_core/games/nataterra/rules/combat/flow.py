@@ -90,13 +90,17 @@ from .model import (
 __all__ = [
     "ROUND_CAP",
     "CombatEnv",
+    "Pending",
+    "Stepped",
     "advance",
     "auto_step",
     "combat_from_start",
     "decide_combat",
     "decision",
     "evolve_combat",
+    "run_on",
     "start_combat",
+    "step",
 ]
 
 _replace = msgspec.structs.replace
@@ -145,8 +149,6 @@ class CombatEnv:
     """
 
     __slots__ = (
-        "_decided",
-        "_folds",
         "_picked",
         "after_win",
         "ambush",
@@ -177,11 +179,6 @@ class CombatEnv:
         strategists: Callable[[str, Combat], list[tuple[str, str, int]]] | None = None,
         next_door: Callable[[str, Combat], list[str]] | None = None,
     ) -> None:
-        # Memos of pure functions keyed by object identity (states are immutable): the
-        # decision last computed, and the folds ``decide`` made, which ``evolve`` then
-        # replays for free. Hot in the battle calculator.
-        self._decided: tuple[Combat, tuple[str, list[Command]] | None] | None = None
-        self._folds: dict[int, tuple[Event, Combat, Combat]] = {}
         # The pick stage's candidates that :func:`decision` found (both sides standing).
         self._picked: tuple[Combat, list[Group]] | None = None
         self.pack = pack
@@ -220,18 +217,9 @@ class CombatEnv:
         return self.next_door(seat, combat)
 
     def fold(self, combat: Combat, event: Event) -> Combat:
-        """:func:`evolve_combat`, remembered for :meth:`refold`."""
+        """:func:`evolve_combat` with this environment's pack."""
         fold = FOLDS.get(type(event))  # evolve_combat, inlined (hot path)
-        after = combat if fold is None else fold(self.pack, combat, event)
-        self._folds[id(event)] = (event, combat, after)
-        return after
-
-    def refold(self, combat: Combat, event: Event) -> Combat:
-        """:func:`evolve_combat`, free when ``decide`` already folded this very event."""
-        known = self._folds.get(id(event))
-        if known is not None and known[0] is event and known[1] is combat:
-            return known[2]
-        return evolve_combat(self.pack, combat, event)
+        return combat if fold is None else fold(self.pack, combat, event)
 
 
 # -- starting ---------------------------------------------------------------------------
@@ -483,15 +471,14 @@ def _retreat_destinations(env: CombatEnv, combat: Combat, seat: str, unit: str) 
     return found
 
 
-def decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | None:
+Pending = tuple[str, list[Command]] | None
+"""A combat's pending decision: the seat that decides and its legal commands, or ``None``."""
+
+
+def decision(env: CombatEnv, combat: Combat) -> Pending:
     """The seat that must decide now and its legal commands, or ``None`` if the next step
     is automatic."""
-    cached = env._decided
-    if cached is not None and cached[0] is combat:
-        return cached[1]
-    found = _decision(env, combat)
-    env._decided = (combat, found)
-    return found
+    return _decision(env, combat)
 
 
 # msgspec matches many keyword arguments slowly (≈ 0.5 µs per event of this size), so the
@@ -911,33 +898,62 @@ def _ended(combat: Combat) -> CombatEnded:
 # -- deciding ---------------------------------------------------------------------------
 
 
+Stepped = tuple[tuple[Event, ...], Combat, Pending]
+"""What a command or the combat's opening led to: its events, the combat after them (folded
+once, here), and that combat's pending decision (found once, here). A plain tuple: one is
+made per decision."""
+
+
 def advance(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[list[Event], Combat]:
-    """Run automatic steps until a decision is needed or the combat has ended."""
-    events: list[Event] = []
-    while combat.stage != "end" and decision(env, combat) is None:
-        for event in auto_step(env, combat, dice):
-            events.append(event)
-            combat = env.fold(combat, event)
-    return events, combat
+    """Run automatic steps until a decision is needed or the combat has ended: the events
+    and the combat after them (:func:`run_on` also gives the decision reached)."""
+    events, after, _ = run_on(env, combat, dice)
+    return list(events), after
 
 
 def decide_combat(
     env: CombatEnv, combat: Combat, seat: str, command: Command, dice: DiceStream
 ) -> tuple[Event, ...]:
     """Check ``command`` against the pending decision, produce its events and run on to the
-    next decision."""
-    pending = decision(env, combat)
-    if pending is None:
-        raise IllegalCommand("N-COMBAT-10", "no decision is pending in this combat")
-    who, options = pending
-    if seat != who or command not in options:
-        raise _refusal(combat, seat, who, command)
-    env._folds.clear()
+    next decision (:func:`step` also gives the combat after them and that decision)."""
+    return step(env, combat, seat, command, dice)[0]
+
+
+def run_on(env: CombatEnv, combat: Combat, dice: DiceStream) -> Stepped:
+    """Run automatic steps until a decision is needed or the combat has ended."""
+    events: list[Event] = []
+    pending = None if combat.stage == "end" else decision(env, combat)
+    while combat.stage != "end" and pending is None:
+        for event in auto_step(env, combat, dice):
+            events.append(event)
+            combat = env.fold(combat, event)
+        pending = None if combat.stage == "end" else decision(env, combat)
+    return tuple(events), combat, pending
+
+
+def step(
+    env: CombatEnv,
+    combat: Combat,
+    seat: str,
+    command: Command,
+    dice: DiceStream,
+    *,
+    listed: bool = False,
+) -> Stepped:
+    """Check ``command`` against the pending decision (unless ``listed``: it came from that
+    decision's list), produce its events and run on to the next decision."""
+    if not listed:
+        pending = decision(env, combat)
+        if pending is None:
+            raise IllegalCommand("N-COMBAT-10", "no decision is pending in this combat")
+        who, options = pending
+        if seat != who or command not in options:
+            raise _refusal(combat, seat, who, command)
     events = _command_events(env, combat, seat, command, dice)
     for event in events:
         combat = env.fold(combat, event)
-    more, _ = advance(env, combat, dice)
-    return (*events, *more) if more else events
+    more, after, pending = run_on(env, combat, dice)
+    return (*events, *more) if more else events, after, pending
 
 
 def _refusal(combat: Combat, seat: str, who: str, command: Command) -> IllegalCommand:
