@@ -7,9 +7,14 @@ place of their ``.py`` files. ``nataterra --version`` prints :data:`BUILD`.
 
 from __future__ import annotations
 
+from nataterra_core import __version__
+
 from . import dice as _sentinel  # a module every compiled build compiles
 
-__all__ = ["BUILD"]
+__all__ = ["BUILD", "VERSION"]
+
+VERSION: str = __version__
+"""The package's version (what ``nataterra --version`` prints with :data:`BUILD`)."""
 
 BUILD: str = "pure" if _sentinel.__file__.endswith(".py") else "compiled"
 """``"compiled"`` when the rule modules run as mypyc extension modules, else ``"pure"``."""

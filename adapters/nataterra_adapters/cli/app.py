@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
+from nataterra_core.kernel.build import BUILD, VERSION
 from nataterra_core.kernel.registry import systems
 
 from .demo import demo
@@ -44,6 +45,7 @@ def build_app() -> typer.Typer:
         no_args_is_help=True,
         add_completion=False,
     )
+    built.callback()(_options)
     owners: dict[str, str] = {}
     for name, command in GENERIC.items():
         built.command(name, epilog=EXIT_HELP if name == "verify" else None)(command)
@@ -62,6 +64,26 @@ def build_app() -> typer.Typer:
                 _claim(owners, command_name, record.id)
                 built.command(command_name)(item)
     return built
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"nataterra-core {VERSION} ({BUILD} build)")
+        raise typer.Exit()
+
+
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="Print the version and which build runs (pure Python or compiled) and exit.",
+        ),
+    ] = False,
+) -> None:
+    """Options before any command."""
 
 
 def _claim(owners: dict[str, str], name: str, by: str) -> None:

@@ -20,37 +20,14 @@ from typing import Any
 import msgspec
 
 from nataterra_core.kernel import Command, Event, IllegalCommand
-from nataterra_core.kernel.visibility import PUBLIC
 
 from . import structures, teams
 from .context import Context
+from .moves import MoveUnits, UnitsMoved
 from .pathfinding import reachable
 from .state import GameState, ZoneGrant, add_units, remove_units
 
 __all__ = ["COMMANDS", "EVENTS", "MoveUnits", "UnitsMoved", "decide_move", "legal_moves"]
-
-
-class MoveUnits(Command, frozen=True, tag="move_units.v1"):
-    """Move ``count`` unmoved ``unit`` tokens from ``origin`` along ``path`` (start excluded)."""
-
-    visibility = PUBLIC
-
-    unit: str
-    origin: str
-    count: int
-    path: tuple[str, ...]
-
-
-class UnitsMoved(Event, frozen=True, tag="units_moved.v1"):
-    """``count`` of ``seat``'s ``unit`` went from ``origin`` along ``path``."""
-
-    visibility = PUBLIC
-
-    seat: str
-    unit: str
-    origin: str
-    count: int
-    path: tuple[str, ...]
 
 
 COMMANDS: tuple[type[Command], ...] = (MoveUnits,)
