@@ -7,12 +7,14 @@ so they read the same in every game.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
 
 from nataterra_core.kernel import (
     CommandRecord,
+    Decider,
     EndRecord,
     Header,
     Outcome,
@@ -26,7 +28,7 @@ from nataterra_core.kernel.registry import Presenter, RuleSystem
 
 from .common import escape
 
-__all__ = ["describe_record", "plain_outcome", "verdict_line", "view_text"]
+__all__ = ["describe_record", "plain_outcome", "verdict_line", "view_text", "worded"]
 
 
 def plain_outcome(result: Outcome) -> str:
@@ -41,8 +43,20 @@ def plain_outcome(result: Outcome) -> str:
     return text
 
 
-def describe_record(presenter: Presenter, record: Record) -> tuple[str, tuple[str, ...]]:
-    """A record's one-line summary and its events' sentences (never a deck's order)."""
+def describe_record(
+    record_system: RuleSystem,
+    record: Record,
+    before: Any = None,
+    decider: Decider[Any, Any, Any] | None = None,
+) -> tuple[str, tuple[str, ...]]:
+    """A record's one-line summary and its events' sentences (never a deck's order).
+
+    With ``before`` (the state before the record) and the log's ``decider``, the command is
+    worded against a spectator's view of ``before`` and each event against the view of the
+    state it applies to, so sentences can name what ids point at (a combat group's owner and
+    units).
+    """
+    presenter = record_system.presenter
     if isinstance(record, Header):
         options = ", ".join(f"{k}={v}" for k, v in record.options.items()) or "none"
         pack = f"{record.content.id} {record.content.sha256[:12]}" if record.content else "none"
@@ -51,13 +65,9 @@ def describe_record(presenter: Presenter, record: Record) -> tuple[str, tuple[st
             f"v{record.rules.version}; content {pack}; options {options}",
             (),
         )
-    if isinstance(record, StartRecord):
-        return presenter.command(record.command), _events(presenter, record.events)
-    if isinstance(record, CommandRecord):
-        return (
-            presenter.command(record.command, record.seat),
-            _events(presenter, record.events),
-        )
+    if isinstance(record, StartRecord | CommandRecord):
+        seat = record.seat if isinstance(record, CommandRecord) else None
+        return worded(record_system, record.command, seat, record.events, before, decider)
     if isinstance(record, UndoRecord):
         return f"{record.seat} undoes record {record.undoes}", ()
     if isinstance(record, RevealRecord):
@@ -67,8 +77,26 @@ def describe_record(presenter: Presenter, record: Record) -> tuple[str, tuple[st
     raise TypeError(f"not a log record: {type(record).__name__}")
 
 
-def _events(presenter: Presenter, events: tuple[Any, ...]) -> tuple[str, ...]:
-    return tuple(presenter.event(event) for event in events)
+def worded(
+    record_system: RuleSystem,
+    command: Any,
+    seat: str | None,
+    events: Sequence[Any],
+    before: Any = None,
+    decider: Decider[Any, Any, Any] | None = None,
+) -> tuple[str, tuple[str, ...]]:
+    """A command and the events it caused in the system's words, each against a spectator's
+    view of the position it applies to (when ``before`` and ``decider`` are given)."""
+    presenter, view_of = record_system.presenter, record_system.seat_view
+    if before is None or decider is None:
+        return presenter.command(command, seat), tuple(presenter.event(e) for e in events)
+    summary = presenter.command(command, seat, view_of(before, None))
+    sentences = []
+    state = before
+    for event in events:
+        sentences.append(presenter.event(event, view_of(state, None)))
+        state = decider.evolve(state, event)
+    return summary, tuple(sentences)
 
 
 def verdict_line(name: str, verdict: Verdict, presenter: Presenter | None = None) -> str:

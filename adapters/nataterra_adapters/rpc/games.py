@@ -346,7 +346,7 @@ class Games:
         return LegalResult(
             version=game.version,
             commands=commands,
-            words=tuple(record.presenter.command(c, seat) for c in commands),
+            words=tuple(record.presenter.command(c, seat, view) for c in commands),
             targets=tuple(boards.targets(view, c) for c in commands) if boards else None,
         )
 
