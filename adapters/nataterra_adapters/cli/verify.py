@@ -1,8 +1,8 @@
 """``nataterra verify``: check logs of any registered game and exit with the worst failure.
 
 Each log's header names its rule system, so one run checks Nataterra games and
-combat-sandbox battles alike; :mod:`.verify_many` spreads the work over processes or a
-Dask cluster.
+combat-sandbox battles alike; :mod:`nataterra_adapters.batch_verify` spreads the work over
+processes or a Dask cluster.
 """
 
 from __future__ import annotations
@@ -17,12 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from nataterra_core.kernel import LogError, Verdict
-from nataterra_core.kernel.log import check_header
-from nataterra_core.kernel.registry import Presenter, system_for
-
-from .common import SETUP_FAILED, ContentOption, check_content_any, console, err_console, escape
-from .verify_many import (
+from nataterra_adapters.batch_verify import (
     EXIT_CODES,
     ClusterUnavailable,
     auto_workers,
@@ -30,6 +25,11 @@ from .verify_many import (
     exit_code,
     verify_many,
 )
+from nataterra_core.kernel import LogError, Verdict
+from nataterra_core.kernel.log import check_header
+from nataterra_core.kernel.registry import Presenter, system_for
+
+from .common import SETUP_FAILED, ContentOption, check_content_any, console, err_console, escape
 from .words import verdict_line
 
 __all__ = ["EXIT_HELP", "verify_command"]
