@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from nataterra_core.game import decider_for
 from nataterra_core.kernel import ContentRef, Decider, Header, RulesRef, Verdict, verify
@@ -43,6 +43,7 @@ __all__ = [
     "chunk_size",
     "engine_id",
     "exit_code",
+    "map_in_order",
     "verify_many",
     "verify_source",
 ]
@@ -72,6 +73,9 @@ CHUNKS_IN_FLIGHT_PER_WORKER = 2
 """Chunks queued per worker: enough to keep workers busy, few enough to bound memory."""
 LOGS_PER_WORKER = 16
 """Logs that repay starting one more local worker (a short game verifies in ~30 ms)."""
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 class ClusterUnavailable(RuntimeError):
@@ -206,7 +210,7 @@ def auto_workers(logs: int) -> int:
 _Result = Callable[[], list[Verdict]]
 
 
-def _in_order(
+def _chunks_in_order(
     paths: Sequence[Path], size: int, submit: Callable[[Sequence[Path]], _Result], window: int
 ) -> Iterator[Verdict]:
     """Submit ``paths`` in chunks of ``size``, at most ``window`` chunks in flight; yield the
@@ -256,25 +260,14 @@ def verify_many(
             )
             return future.result
 
-        yield from _in_order(paths, size, submit, processes * CHUNKS_IN_FLIGHT_PER_WORKER)
+        yield from _chunks_in_order(paths, size, submit, processes * CHUNKS_IN_FLIGHT_PER_WORKER)
 
 
 def _on_dask(
     paths: Sequence[Path], scheduler: str, content: PackBundle | None, expect_head: str | None
 ) -> Iterator[Verdict]:
-    try:  # imported here: Dask is an optional extra, and untyped (hence Any)
-        distributed: Any = importlib.import_module("dask.distributed")
-    except ImportError as exc:
-        raise ClusterUnavailable(
-            "--dask-scheduler needs Dask: pip install 'nataterra-core[cluster]'"
-        ) from exc
-    try:
-        client = distributed.Client(scheduler, timeout=10, set_as_default=False)
-    except OSError as exc:  # distributed raises OSError (and TimeoutError) when unreachable
-        raise ClusterUnavailable(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from exc
-    with client:
-        _check_workers(client)
-        threads = max(sum(client.nthreads().values()), 1)
+    with _dask_client(scheduler) as client:
+        threads = _threads(client)
 
         def submit(chunk: Sequence[Path]) -> _Result:
             sources: list[bytes | str | Verdict] = []
@@ -287,7 +280,79 @@ def _on_dask(
             return lambda: _as_verdicts(future.result())
 
         size = chunk_size(len(paths), threads)
-        yield from _in_order(paths, size, submit, threads * CHUNKS_IN_FLIGHT_PER_WORKER)
+        yield from _chunks_in_order(paths, size, submit, threads * CHUNKS_IN_FLIGHT_PER_WORKER)
+
+
+def _dask_client(scheduler: str) -> Any:
+    """A client of the Dask cluster at ``scheduler`` whose workers run this engine, or
+    :class:`ClusterUnavailable` (a context manager: ``with _dask_client(...) as client``)."""
+    try:  # imported here: Dask is an optional extra, and untyped (hence Any)
+        distributed: Any = importlib.import_module("dask.distributed")
+    except ImportError as exc:
+        raise ClusterUnavailable(
+            "--dask-scheduler needs Dask: pip install 'nataterra-core[cluster]'"
+        ) from exc
+    try:
+        client = distributed.Client(scheduler, timeout=10, set_as_default=False)
+    except OSError as exc:  # distributed raises OSError (and TimeoutError) when unreachable
+        raise ClusterUnavailable(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from exc
+    try:
+        _check_workers(client)
+    except ClusterUnavailable:
+        client.close()
+        raise
+    return client
+
+
+def _threads(client: Any) -> int:
+    return max(int(sum(client.nthreads().values())), 1)
+
+
+def _in_order(
+    items: Sequence[T], submit: Callable[[T], Callable[[], R]], window: int
+) -> Iterator[R]:
+    """Submit ``items`` keeping at most ``window`` in flight; yield results in item order."""
+    queued = iter(items)
+    pending = deque(submit(item) for item in islice(queued, window))
+    while pending:
+        result = pending.popleft()()
+        following = next(queued, None)
+        if following is not None:
+            pending.append(submit(following))
+        yield result
+
+
+def map_in_order(
+    function: Callable[[T], R],
+    items: Sequence[T],
+    *,
+    workers: int = 1,
+    scheduler: str | None = None,
+) -> Iterator[R]:
+    """``function`` of each item, yielded in ``items`` order: here, in ``workers`` local
+    processes, or on the Dask cluster at ``scheduler`` (``function`` and the items must
+    pickle; :class:`ClusterUnavailable` before anything runs if the cluster cannot be used).
+    At most a few items per worker are in flight. Local workers fork from a server that has
+    imported the main module (see :mod:`nataterra_core.kernel.workers`)."""
+    if scheduler is not None:
+        with _dask_client(scheduler) as client:
+
+            def remote(item: T) -> Callable[[], R]:
+                future = client.submit(function, item, pure=False)
+                return lambda: future.result()
+
+            window = _threads(client) * CHUNKS_IN_FLIGHT_PER_WORKER
+            yield from _in_order(items, remote, window)
+    elif workers > 1:
+        with ProcessPoolExecutor(workers, mp_context=process_context([])) as pool:
+
+            def local(item: T) -> Callable[[], R]:
+                return pool.submit(function, item).result
+
+            yield from _in_order(items, local, workers * CHUNKS_IN_FLIGHT_PER_WORKER)
+    else:
+        for item in items:
+            yield function(item)
 
 
 def _as_verdicts(value: object) -> list[Verdict]:

@@ -1,8 +1,9 @@
 """The ``nataterra`` typer app: the generic commands, then every rule system's own.
 
-The generic commands (``demo``, ``play``, ``show``, ``replay``, ``verify``) work for any
-registered rule system; a system adds commands of its own through its
-``Hooks.cli_commands`` (Nataterra's ``odds`` and ``coverage``).
+The generic commands (``demo``, ``play``, ``show``, ``replay``, ``verify``, ``tournament``)
+work for any registered rule system; a system adds commands of its own through its
+``Hooks.cli_commands`` (Nataterra's ``odds``). ``coverage`` reports the rules coverage of
+every system that describes it (``Hooks.coverage``).
 """
 
 from __future__ import annotations
@@ -16,13 +17,15 @@ import typer
 from nataterra_core.kernel.build import BUILD, VERSION
 from nataterra_core.kernel.registry import systems
 
+from .coverage import coverage
 from .demo import demo
 from .play import play_command
 from .replay import replay
 from .show import show
+from .tournament import tournament
 from .verify import EXIT_HELP, verify_command
 
-__all__ = ["app", "build_app", "main"]
+__all__ = ["app", "build_app", "main", "version_text"]
 
 GENERIC: dict[str, Callable[..., Any]] = {
     "demo": demo,
@@ -30,6 +33,8 @@ GENERIC: dict[str, Callable[..., Any]] = {
     "show": show,
     "replay": replay,
     "verify": verify_command,
+    "coverage": coverage,
+    "tournament": tournament,
 }
 """The commands every rule system gets, by name."""
 
@@ -44,8 +49,9 @@ def build_app() -> typer.Typer:
         help="Rules engine for Nataterra and any registered game: play, replay and verify games.",
         no_args_is_help=True,
         add_completion=False,
+        context_settings={"help_option_names": ["-h", "--help"]},
     )
-    built.callback()(_options)
+    built.callback()(_main_options)
     owners: dict[str, str] = {}
     for name, command in GENERIC.items():
         built.command(name, epilog=EXIT_HELP if name == "verify" else None)(command)
@@ -66,24 +72,32 @@ def build_app() -> typer.Typer:
     return built
 
 
+def version_text() -> str:
+    """``nataterra 0.x (pure build; nataterra v1, nataterra-combat-sandbox v1, ...)``: the
+    library, which build runs (pure Python or compiled with mypyc), and every registered rule
+    system with the version its logs carry."""
+    rules = ", ".join(f"{r.id} v{r.rules.version}" for r in systems())
+    return f"nataterra {VERSION} ({BUILD} build; {rules})"
+
+
 def _print_version(value: bool) -> None:
     if value:
-        typer.echo(f"nataterra-core {VERSION} ({BUILD} build)")
+        typer.echo(version_text())
         raise typer.Exit()
 
 
-def _options(
+def _main_options(
     version: Annotated[
         bool,
         typer.Option(
             "--version",
             callback=_print_version,
             is_eager=True,
-            help="Print the version and which build runs (pure Python or compiled) and exit.",
+            help="Print the library's version and each rule system's, then exit.",
         ),
     ] = False,
 ) -> None:
-    """Options before any command."""
+    """Rules engine for Nataterra and any registered game: play, replay and verify games."""
 
 
 def _claim(owners: dict[str, str], name: str, by: str) -> None:
