@@ -1,23 +1,40 @@
-"""Combat rounds per second: the engine against a lean hand-written reference reducer.
+"""Combat battles per CPU second: the engine against a lean hand-written reference reducer.
 
-    python benchmarks/combat_rounds.py [--seconds S]
+    python benchmarks/combat_rounds.py [--seconds S] [--pairs N] [--cachegrind-battles N]
 
 The standard battle (issue 4): Velathi 3 Disciples, 3 Zealots with Retaliation, 2 Cave
 Golems, 3 Hunters against Beasts 3 Orcs with Heal 2, 4 Goblins with Pierce, 3 Ditchers,
 3 Woodcutters, in a hills zone, no biome card, no tactic cards, default policies that
-never retreat. The engine is driven exactly as a client would: ``legal_commands`` →
-policy → ``decide`` → ``evolve``, real dice, combat set-up and end included. The reference
+never retreat. The engine is driven exactly as the session drives it: the decision →
+policy → ``decide``, which hands back the events folded into the next state together with
+that state's decision (``Decided``), real dice, combat set-up and end included. The reference
 plays the same battle (same abilities, same dice stream, same targeting policy) with
-plain lists: no validation, no choices, no events. Both are timed for at least S seconds
-in the same run; the last line gives the ratio reference ÷ engine. A first, shorter pass
-times each step (legal list and policy, decide, evolve, per kind of decision) to show
-where the time goes; the headline figure comes from a pass without those timers.
+plain lists: no validation, no choices, no events.
+
+Both sides play the same battles (battle *i* from seed *i*) and count rounds the same way
+(a round ends when every living group has had its turn); they are compared per battle, in
+interleaved pairs timed by CPU time (``pairs.py``), each turn about ``--seconds`` of the
+engine's CPU time. The last line is ``combat_ratio=<median>`` with its range, ``combat_ratio``
+being reference battles per CPU second ÷ engine battles per CPU second; the line before
+keeps the earlier figures' names (rounds per second and their ``ratio``, as medians). With
+valgrind installed, each side's instructions per battle are counted under cachegrind (a
+process playing N battles minus one playing none), which load on the machine leaves
+unchanged. A first pass times each step (legal list and policy, decide, evolve, per kind of
+decision) to show where the time goes; the headline figures come from untimed passes.
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
+
+from pairs import MIN_PAIRS, build_name, interleaved, load_note, summary
 
 from nataterra_core.games.nataterra.content import load_pack
 from nataterra_core.games.nataterra.content.schema import ContentPack
@@ -48,6 +65,7 @@ STANDARD_BATTLE = Battle(
     ),
 )
 SEATS = ("velathi", "beasts")
+VALGRIND = shutil.which("valgrind")
 
 
 class Profile:
@@ -67,41 +85,39 @@ class Profile:
         kind[1] += legal + decide + evolve
 
 
-def engine_rounds(
-    pack: ContentPack, seconds: float, profile: Profile | None = None
-) -> tuple[int, float]:
-    """Rounds played by the engine in at least ``seconds``, and the time; with ``profile``
-    each decision's legal list + policy, decide and evolve are timed into it."""
-    decider = Sandbox(pack)
-    policy = DefaultPolicy(pack)
+def engine_battles(
+    decider: Sandbox, policy: DefaultPolicy, seeds: range, profile: Profile | None = None
+) -> int:
+    """Rounds the engine plays over the battles of ``seeds`` (battle *i* from seed *i*); with
+    ``profile`` each decision's legal list + policy, decide and evolve are timed into it."""
     options = {"battle": battle_option(STANDARD_BATTLE)}
     clock = time.perf_counter
-    rounds = battle = 0
-    start = clock()
-    while clock() - start < seconds:
+    rounds = 0
+    for battle in seeds:
         server_seed, game_id = seed_from_number(battle)
         state = decider.initial_state(Setup(game_id=game_id, seats=SEATS, options=options))
         dice = DiceStream(server_seed, game_id, "", 0)
-        for event in decider.decide(state, StartBattle(), dice, seat=None):
-            state = decider.evolve(state, event)
-        while decider.outcome(state) is None:
+        decided = decider.decide(state, StartBattle(), dice, seat=None)
+        state, decision = decided.state, decided.decision
+        while state.result is None:
             t0 = clock() if profile else 0.0
-            decision = decider.decision(state)
+            if decision is None:  # as the session does: asked only when decide did not say
+                decision = decider.decision(state)
             seat = decision.acting[0]
             legal = decision.legal(seat)
             command = policy.choose(state.combat, seat, legal)  # type: ignore[arg-type]
             t1 = clock() if profile else 0.0
             dice = DiceStream(server_seed, game_id, "", state.counter)
-            events = decider.decide(state, command, dice, seat=seat, legal=True)
+            decided = decider.decide(state, command, dice, seat=seat, legal=True)
             t2 = clock() if profile else 0.0
-            for event in events:
-                state = decider.evolve(state, event)
+            # The state comes folded with the events (``Decided``), as the session takes it.
+            state, decision = decided.state, decided.decision
+            for event in decided.events:
                 if type(event) is RoundEnded:
                     rounds += 1
             if profile:
                 profile.add(command, t1 - t0, t2 - t1, clock() - t2)
-        battle += 1
-    return rounds, clock() - start
+    return rounds
 
 
 # -- the reference: the same battle, hand-written ------------------------------------------
@@ -202,32 +218,86 @@ def reference_battle(
             return rounds
 
 
-def reference_rounds(pack: ContentPack, seconds: float) -> tuple[int, float]:
-    """Rounds played by the reference in at least ``seconds``, and the time."""
+def reference_battles(pack: ContentPack, seeds: range) -> int:
+    """Rounds the reference plays over the battles of ``seeds``."""
     template = reference_groups(pack)
     faces = [(f.value, f.swords) for f in pack.die.faces]
-    rounds = battle = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    rounds = 0
+    for battle in seeds:
         server_seed, game_id = seed_from_number(battle)
         rounds += reference_battle(template, faces, DiceStream(server_seed, game_id, ""))
-        battle += 1
-    return rounds, time.perf_counter() - start
+    return rounds
+
+
+# -- instructions per battle (cachegrind) ------------------------------------------------------
+
+
+def instructions(side: str, battles: int) -> int:
+    """Instructions this script executes (under cachegrind) to set up and play ``battles``
+    battles of ``side`` (``engine`` or ``reference``); 0 battles measures the set-up alone."""
+    if VALGRIND is None:
+        raise RuntimeError("valgrind is not installed")
+    with tempfile.TemporaryDirectory() as directory:
+        out = Path(directory) / "cachegrind.out"
+        subprocess.run(
+            [
+                VALGRIND,
+                "--tool=cachegrind",
+                "--cache-sim=no",
+                f"--cachegrind-out-file={out}",
+                sys.executable,
+                __file__,
+                "--count",
+                side,
+                "--battles",
+                str(battles),
+            ],
+            check=True,
+            capture_output=True,
+        )
+        for line in out.read_text().splitlines():
+            if line.startswith("summary:"):
+                return int(line.split()[1])
+    raise RuntimeError("cachegrind wrote no summary line")
+
+
+def count_only(side: str, battles: int) -> None:
+    """The process cachegrind counts: the same set-up for both sides, then one side's battles."""
+    pack = load_pack()
+    decider, policy = Sandbox(pack), DefaultPolicy(pack)
+    seeds = range(battles)
+    if side == "engine":
+        engine_battles(decider, policy, seeds)
+    else:
+        reference_battles(pack, seeds)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per turn")
+    parser.add_argument("--pairs", type=int, default=MIN_PAIRS)
+    parser.add_argument(
+        "--cachegrind-battles",
+        type=int,
+        default=60,
+        help="battles per side counted under cachegrind (0: skip the count)",
+    )
+    parser.add_argument("--count", choices=("engine", "reference"), help=argparse.SUPPRESS)
+    parser.add_argument("--battles", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.count:
+        count_only(args.count, args.battles)
+        return
     pack = load_pack()
+    decider, policy = Sandbox(pack), DefaultPolicy(pack)
 
     profile = Profile()
-    profiled_rounds, _ = engine_rounds(pack, min(args.seconds, 2.0), profile)
+    profiled_rounds = engine_battles(decider, policy, range(100), profile)
     measured = sum(profile.stages.values())
     print(
         "engine time split: "
         + ", ".join(f"{k} {100 * v / measured:.0f}%" for k, v in profile.stages.items())
-        + " (legal = acting seat, legal list and policy)"
+        + " (legal = acting seat, legal list and policy; decide includes folding)"
     )
     for kind, (count, spent) in sorted(profile.by_command.items(), key=lambda kv: -kv[1][1]):
         print(
@@ -235,16 +305,57 @@ def main() -> None:
             f"{1e6 * spent / count:5.1f} µs each, {100 * spent / measured:3.0f}% of the time"
         )
 
-    rounds, elapsed = engine_rounds(pack, args.seconds)
-    engine = rounds / elapsed
-    print(f"engine:    {rounds} rounds in {elapsed:.2f} s = {engine:,.0f} rounds/s")
-    ref_rounds, ref_elapsed = reference_rounds(pack, args.seconds)
-    reference = ref_rounds / ref_elapsed
-    print(f"reference: {ref_rounds} rounds in {ref_elapsed:.2f} s = {reference:,.0f} rounds/s")
+    # The same battles (seeds 0 .. n-1) for both sides in every turn, n sized so that the
+    # engine's turn takes about --seconds of CPU time.
+    start = time.process_time()
+    engine_battles(decider, policy, range(50))
+    per_battle = (time.process_time() - start) / 50
+    seeds = range(max(20, round(args.seconds / per_battle)))
+    rounds = {"engine": engine_battles(decider, policy, seeds), "reference": 0}
+    rounds["reference"] = reference_battles(pack, seeds)
+
+    def engine_turn() -> float:
+        engine_battles(decider, policy, seeds)
+        return len(seeds)
+
+    def reference_turn() -> float:
+        reference_battles(pack, seeds)
+        return len(seeds)
+
+    rates = interleaved(engine_turn, reference_turn, args.pairs)
+    for index, (engine, reference) in enumerate(rates):
+        print(
+            f"pair {index}: engine {engine:>8,.0f} battles/s, "
+            f"reference {reference:>8,.0f} battles/s (CPU time)"
+        )
+    engine = statistics.median(rate for rate, _ in rates)
+    reference = statistics.median(rate for _, rate in rates)
+    per = {side: count / len(seeds) for side, count in rounds.items()}
     print(
-        f"combat_rounds_per_s={engine:.0f} reference_rounds_per_s={reference:.0f} "
-        f"ratio={reference / engine:.2f}"
+        f"{len(seeds)} battles per turn; rounds per battle: engine {per['engine']:.2f}, "
+        f"reference {per['reference']:.2f}"
     )
+    if args.cachegrind_battles and VALGRIND:
+        base = instructions("engine", 0)
+        counted = {
+            side: (instructions(side, args.cachegrind_battles) - base) / args.cachegrind_battles
+            for side in ("engine", "reference")
+        }
+        print(
+            f"instructions_per_battle_engine={counted['engine']:.0f} "
+            f"instructions_per_battle_reference={counted['reference']:.0f} "
+            f"instructions_ratio={counted['engine'] / counted['reference']:.2f}"
+        )
+    elif args.cachegrind_battles:
+        print("instructions per battle: not counted (valgrind is not installed)")
+    print(f"build {build_name()}, {load_note()}")
+    print(
+        f"combat_rounds_per_s={engine * per['engine']:.0f} "
+        f"reference_rounds_per_s={reference * per['reference']:.0f} "
+        f"ratio={reference * per['reference'] / (engine * per['engine']):.2f} "
+        f"combat_battles_per_s={engine:.0f} reference_battles_per_s={reference:.0f}"
+    )
+    print(summary("combat_ratio", [ref / eng for eng, ref in rates]))
 
 
 if __name__ == "__main__":

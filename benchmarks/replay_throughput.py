@@ -1,42 +1,49 @@
-"""Replay throughput: events folded per second, and decoded from JSON and folded per second.
+"""Replay throughput: events folded per CPU second, and decoded from JSON and folded.
 
-    python benchmarks/replay_throughput.py [--games N] [--turns T]
+    python benchmarks/replay_throughput.py [--games N] [--turns T] [--seconds S] [--pairs N]
 
 Seeded games between random legal players are played once; their logs are then replayed
-repeatedly for at least a second per variant. Figures are printed, never asserted (these
-machines are noisy); the last line compares the two variants measured in the same run.
+in turns, the two variants interleaved (``--pairs``, at least 6, each turn at least
+``--seconds`` of CPU time, see ``pairs.py``). The last line gives both rates as medians
+over the pairs with their ranges (``replay_fold_events_per_s``,
+``replay_decode_fold_events_per_s``); the line before keeps the earlier figures' names.
+Figures are printed, never asserted.
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 from collections.abc import Callable
+
+from pairs import MIN_PAIRS, build_name, interleaved, load_note, summary
 
 from nataterra_core.game import decider_for, new_game
 from nataterra_core.games.nataterra.bots import RandomPlayer, play
 from nataterra_core.kernel import ReadLog, read_log, replay
 
 
-def rate(label: str, events: int, run: Callable[[], object], min_seconds: float = 1.0) -> float:
-    """Repeat ``run`` for at least ``min_seconds``; print and return events per second."""
-    rounds = 0
-    start = time.perf_counter()
-    while True:
-        run()
-        rounds += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= min_seconds:
-            break
-    per_second = events * rounds / elapsed
-    print(f"{label:<24} {per_second:>12,.0f} events/s  ({rounds} rounds, {elapsed:.2f} s)")
-    return per_second
+def repeated(events: int, run: Callable[[], object], seconds: float) -> Callable[[], float]:
+    """A turn that repeats ``run`` for at least ``seconds`` of CPU time; its events folded."""
+
+    def turn() -> float:
+        done = 0
+        end = time.process_time() + seconds
+        while time.process_time() < end:
+            run()
+            done += events
+        return done
+
+    return turn
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=5)
     parser.add_argument("--turns", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per turn")
+    parser.add_argument("--pairs", type=int, default=MIN_PAIRS)
     args = parser.parse_args()
 
     logs: list[bytes] = []
@@ -60,11 +67,27 @@ def main() -> None:
             log = read_log(data, decider_for)
             replay(log.decider, log.header, log.records)
 
-    folded = rate("fold (evolve only)", events, fold)
-    decoded = rate("decode JSON + fold", events, decode_and_fold)
+    rates = interleaved(
+        repeated(events, fold, args.seconds),
+        repeated(events, decode_and_fold, args.seconds),
+        args.pairs,
+    )
+    for index, (folded_rate, decoded_rate) in enumerate(rates):
+        print(
+            f"pair {index}: fold {folded_rate:>10,.0f} events/s, "
+            f"decode JSON + fold {decoded_rate:>10,.0f} events/s (CPU time)"
+        )
+    folded = statistics.median(rate for rate, _ in rates)
+    decoded = statistics.median(rate for _, rate in rates)
+    print(f"build {build_name()}, {load_note()}")
     print(
         f"fold_events_per_s={folded:.0f} decode_fold_events_per_s={decoded:.0f} "
         f"ratio={folded / decoded:.2f}"
+    )
+    print(
+        summary("replay_fold_events_per_s", [rate for rate, _ in rates], 0)
+        + " "
+        + summary("replay_decode_fold_events_per_s", [rate for _, rate in rates], 0)
     )
 
 

@@ -93,6 +93,11 @@ def _check_decided_fold(session: GameSession, seed: int, seat: str, command: Com
         for event in decided.events:
             folded = decider.evolve(folded, event)
         assert folded == decided.state, "folding the events differs from the state decide gave"
+        if decided.decision is not None:  # the decision handed back is the state's own
+            fresh = decider.decision(decided.state)
+            assert decided.decision.acting == fresh.acting
+            for seat_ in fresh.acting:
+                assert decided.decision.legal(seat_) == fresh.legal(seat_)
 
 
 def _check_undo_redo(session: GameSession, seat: str) -> None:

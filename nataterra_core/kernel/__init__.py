@@ -15,7 +15,16 @@ from .chance import (
     record_draws,
     record_shuffle,
 )
-from .decider import ContentRef, Decided, Decider, Decision, Outcome, RulesRef, Setup
+from .decider import (
+    ContentRef,
+    Decided,
+    Decider,
+    Decision,
+    Outcome,
+    RulesRef,
+    Setup,
+    events_of,
+)
 from .dice import (
     DICE_FORMAT,
     DiceStream,
@@ -133,6 +142,7 @@ __all__ = [
     "Wire",
     "check_tags",
     "encode",
+    "events_of",
     "hidden_order",
     "hide_from_others",
     "join_client_seeds",

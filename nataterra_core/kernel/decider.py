@@ -18,7 +18,9 @@ board.legal_moves``) and the list's own instance is what gets logged; ``decide``
 told ``legal=True`` and may skip its checks. Only a command outside the list is checked rule
 by rule, so that the error names the rule it breaks. ``decide`` may hand back the state
 after its events as a :class:`Decided`, sparing the session a second fold; a property test
-checks that folding the events gives that same state.
+checks that folding the events gives that same state. A decider whose ``decide`` runs on to
+the next decision anyway (a combat's automatic steps stop at the next choice) hands that
+:class:`Decision` back too, so each state's decision is computed once.
 """
 
 from __future__ import annotations
@@ -31,7 +33,16 @@ import msgspec
 from .dice import DiceStream
 from .messages import Command, Event, Wire
 
-__all__ = ["ContentRef", "Decided", "Decider", "Decision", "Outcome", "RulesRef", "Setup"]
+__all__ = [
+    "ContentRef",
+    "Decided",
+    "Decider",
+    "Decision",
+    "Outcome",
+    "RulesRef",
+    "Setup",
+    "events_of",
+]
 
 S = TypeVar("S")
 C = TypeVar("C", bound=Command)
@@ -109,10 +120,18 @@ class Decision(Generic[C]):
 
 
 class Decided(NamedTuple, Generic[S, E]):
-    """What ``decide`` may return instead of bare events: the events and the state after them."""
+    """What ``decide`` may return instead of bare events: the events and the state after them,
+    and, when deciding found it anyway, that state's :class:`Decision` (so the session never
+    asks for it again)."""
 
     events: tuple[E, ...]
     state: S
+    decision: Decision[Any] | None = None
+
+
+def events_of(decided: tuple[E, ...] | Decided[S, E]) -> tuple[E, ...]:
+    """The events of what ``decide`` returned, bare or as a :class:`Decided`."""
+    return decided.events if isinstance(decided, Decided) else tuple(decided)
 
 
 class Decider(Protocol[S, C, E]):

@@ -364,6 +364,8 @@ class Session(Generic[S, C, E]):
         decided = decider.decide(self.state, command, dice, seat=seat, legal=legal)
         if isinstance(decided, Decided):  # the decider folded its events itself
             events, given = tuple(decided.events), decided.state
+            if decided.decision is not None:  # ... and found the next decision: keep it
+                self._decision = (given, decided.decision)
         else:
             events, given = tuple(decided), None
         state = self.state

@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from nataterra_adapters.batch_verify import bundle_pack, verify_many, verify_source
 from nataterra_adapters.cli import EXIT_CODES, app
-from nataterra_adapters.cli.verify_many import bundle_pack, verify_many, verify_source
 from typer.testing import CliRunner
 
 from nataterra_core.kernel.log import line_hash

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from nataterra_core import __version__
 from nataterra_core.games.nataterra.battles import STANDARD_BATTLE_FILE, standard_battle
+from nataterra_core.kernel.build import BUILD
 from nataterra_core.kernel.registry import systems
 
 runner = CliRunner()
@@ -21,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_version_names_the_library_and_every_rule_system() -> None:
     result = runner.invoke(app, ["--version"])
     assert result.exit_code == 0, result.output
-    assert result.output.startswith(f"nataterra {__version__} (")
+    assert result.output.startswith(f"nataterra {__version__} ({BUILD} build; ")  # pure/compiled
     for record in systems():
         assert f"{record.id} v{record.rules.version}" in result.output
 

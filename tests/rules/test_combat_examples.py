@@ -526,7 +526,7 @@ def _sandbox_battle(biome: str, card: str | None, seed: int) -> tuple[list[Event
         game_id=GAME_ID, seats=("velathi", "beasts"), options={"battle": battle_option(battle)}
     )
     state = sandbox.initial_state(setup)
-    events = list(sandbox.decide(state, StartBattle(), any_dice(), seat=None))
+    events = list(sandbox.decide(state, StartBattle(), any_dice(), seat=None).events)
     commands: list[Command] = []
     for event in events:
         state = sandbox.evolve(state, event)
@@ -535,7 +535,7 @@ def _sandbox_battle(biome: str, card: str | None, seed: int) -> tuple[list[Event
         assert state.combat is not None
         command = policy.choose(state.combat, seat, sandbox.legal_commands(state, seat))
         dice = DiceStream(bytes(32), GAME_ID, "", 1000 * seed + state.counter)
-        step = sandbox.decide(state, command, dice, seat=seat)
+        step = sandbox.decide(state, command, dice, seat=seat).events
         for event in step:
             state = sandbox.evolve(state, event)
         events.extend(step)
@@ -1011,7 +1011,7 @@ def test_N_COMBAT_7_sandbox_draws_no_biome_card_in_mountains() -> None:
         return  # refusing such a battle would be fine too
     setup = Setup(game_id=GAME_ID, seats=("velathi", "beasts"), options=options)
     state = sandbox.initial_state(setup)
-    events = list(sandbox.decide(state, StartBattle(), any_dice(), seat=None))
+    events = list(sandbox.decide(state, StartBattle(), any_dice(), seat=None).events)
     for event in events:
         state = sandbox.evolve(state, event)
     while not any(isinstance(e, CombatOpened) for e in events):

@@ -37,7 +37,7 @@ def run(battle: Battle, retreat: str | None = None) -> tuple[Sandbox, object, li
             state = sandbox.evolve(state, event)  # type: ignore[arg-type]
         events.extend(new)
 
-    fold(sandbox.decide(state, StartBattle(), DiceStream(SEED, GAME, "", 0), seat=None))
+    fold(sandbox.decide(state, StartBattle(), DiceStream(SEED, GAME, "", 0), seat=None).events)
     while sandbox.outcome(state) is None:  # type: ignore[arg-type]
         seat = sandbox.acting_seats(state)[0]  # type: ignore[arg-type]
         options_ = sandbox.legal_commands(state, seat)  # type: ignore[arg-type]
@@ -49,7 +49,7 @@ def run(battle: Battle, retreat: str | None = None) -> tuple[Sandbox, object, li
         elif isinstance(options_[0], RetreatUnits):
             choice = options_[0]
         dice = DiceStream(SEED, GAME, "", state.counter)  # type: ignore[attr-defined]
-        fold(sandbox.decide(state, choice, dice, seat=seat))  # type: ignore[arg-type]
+        fold(sandbox.decide(state, choice, dice, seat=seat).events)  # type: ignore[arg-type]
     return sandbox, state, events
 
 
@@ -64,12 +64,14 @@ def test_sandbox_bonus_tokens_are_given_at_deployment() -> None:
     sandbox = Sandbox(PACK)
     options = {"battle": battle_option(battle)}
     state = sandbox.initial_state(Setup(game_id=GAME, seats=("velathi", "beasts"), options=options))
-    for event in sandbox.decide(state, StartBattle(), DiceStream(SEED, GAME, "", 0), seat=None):
+    for event in sandbox.decide(
+        state, StartBattle(), DiceStream(SEED, GAME, "", 0), seat=None
+    ).events:
         state = sandbox.evolve(state, event)
     while state.combat is not None and state.combat.stage == "deploy":
         seat = sandbox.acting_seats(state)[0]
         deploy = max(sandbox.legal_commands(state, seat), key=lambda c: c.size)  # type: ignore[attr-defined]
-        for event in sandbox.decide(state, deploy, DiceStream(SEED, GAME, "", 0), seat=seat):
+        for event in sandbox.decide(state, deploy, DiceStream(SEED, GAME, "", 0), seat=seat).events:
             state = sandbox.evolve(state, event)
     assert state.combat is not None
     tokens = {g.owner: (g.attack_bonus, g.armor_bonus) for g in state.combat.groups}

@@ -15,8 +15,9 @@ come from that system's presenter. ``docs/CLI.md`` is the reference.
 
 from __future__ import annotations
 
+from nataterra_adapters.batch_verify import EXIT_CODES
+
 from .app import app, build_app, main
-from .verify_many import EXIT_CODES
 from .words import verdict_line
 
 __all__ = ["EXIT_CODES", "app", "build_app", "main", "verdict_line"]

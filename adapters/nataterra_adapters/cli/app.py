@@ -15,7 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
-from nataterra_core import __version__
+from nataterra_core.kernel.build import BUILD, VERSION
 from nataterra_core.kernel.registry import systems
 
 from .coverage import coverage
@@ -76,10 +76,11 @@ def build_app() -> typer.Typer:
 
 
 def version_text() -> str:
-    """``nataterra 0.x (nataterra v1, nataterra-combat-sandbox v1, ...)``: the library and
-    every registered rule system with the version its logs carry."""
+    """``nataterra 0.x (pure build; nataterra v1, nataterra-combat-sandbox v1, ...)``: the
+    library, which build runs (pure Python or compiled with mypyc), and every registered rule
+    system with the version its logs carry."""
     rules = ", ".join(f"{r.id} v{r.rules.version}" for r in systems())
-    return f"nataterra {__version__} ({rules})"
+    return f"nataterra {VERSION} ({BUILD} build; {rules})"
 
 
 def _print_version(value: bool) -> None:

@@ -12,6 +12,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 from rich.console import Console
 
+from nataterra_adapters.batch_verify import EXIT_CODES
 from nataterra_core.game import decider_for
 from nataterra_core.kernel import (
     ContentError,
@@ -29,7 +30,6 @@ from nataterra_core.kernel import (
 from nataterra_core.kernel.registry import RuleSystem, system, system_for, systems
 
 from ..local_files import data_dir
-from .verify_many import EXIT_CODES
 
 __all__ = [
     "SETUP_FAILED",

@@ -26,7 +26,7 @@ from nataterra_core.kernel.stats import bradley_terry, wilson_interval
 from .common import SETUP_FAILED, GameOption, console, err_console, escape, rule_system
 from .newgame import OptionOption, bot_names, game_options
 from .tournament_games import GameResult, plan, play_games
-from .verify_many import ClusterUnavailable
+from nataterra_adapters.batch_verify import ClusterUnavailable
 
 __all__ = ["Standing", "TournamentReport", "report", "tournament"]
 

@@ -1,8 +1,8 @@
 """``nataterra verify``: check logs of any registered game and exit with the worst failure.
 
 Each log's header names its rule system, so one run checks Nataterra games and
-combat-sandbox battles alike; :mod:`.verify_many` spreads the work over processes or a
-Dask cluster.
+combat-sandbox battles alike; :mod:`nataterra_adapters.batch_verify` spreads the work over
+processes or a Dask cluster.
 """
 
 from __future__ import annotations
@@ -17,12 +17,19 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from nataterra_adapters.batch_verify import (
+    EXIT_CODES,
+    ClusterUnavailable,
+    auto_workers,
+    bundle_pack,
+    exit_code,
+    verify_many,
+)
 from nataterra_core.kernel import LogError, Verdict
 from nataterra_core.kernel.log import check_header
 from nataterra_core.kernel.registry import Presenter, system_for
 
 from .common import SETUP_FAILED, ContentOption, check_content_any, console, err_console, escape
-from .verify_many import EXIT_CODES, ClusterUnavailable, bundle_pack, exit_code, verify_many
 from .words import verdict_line
 
 __all__ = ["EXIT_HELP", "verify_command"]
@@ -41,8 +48,13 @@ def verify_command(
     ] = None,
     content: ContentOption = None,
     workers: Annotated[
-        int, typer.Option(help="Local worker processes (1: verify in this process).", min=1)
-    ] = 1,
+        int | None,
+        typer.Option(
+            help="Local worker processes (1: verify in this process); default: one per core, "
+            "as many as the logs repay.",
+            min=1,
+        ),
+    ] = None,
     dask_scheduler: Annotated[
         str | None,
         typer.Option(
@@ -58,14 +70,14 @@ def verify_command(
     Logs of any registered game (the header names it). One verdict line per log (with the
     claimed result of a valid one), then a summary.
     """
-    if workers > 1 and dask_scheduler is not None:
+    if workers is not None and workers > 1 and dask_scheduler is not None:
         raise typer.BadParameter("give --workers or --dask-scheduler, not both")
     check_content_any(content)
     verdicts = verify_many(
         logs,
         content=bundle_pack(content) if content is not None else None,
         expect_head=expect_head,
-        workers=workers,
+        workers=workers if workers is not None else auto_workers(len(logs)),
         scheduler=dask_scheduler,
     )
     out = err_console if json_lines else console

@@ -39,7 +39,7 @@ from nataterra_core.kernel import ContentError
 
 from .battles import STANDARD_BATTLE_FILE, BattleError, load_battle
 from .content import ContentPack, load_pack
-from .odds import Estimate, OddsReport, logged_battle, simulate
+from .odds import Estimate, OddsReport, auto_workers, logged_battle, simulate
 from .rules.combat.policies import CombatPolicy, DefaultPolicy
 from .rules.combat.sandbox import Battle
 
@@ -85,8 +85,13 @@ def odds(
     ] = None,
     runs: Annotated[int, typer.Option(help="Battles to simulate.", min=1)] = 1000,
     workers: Annotated[
-        int, typer.Option(help="Worker processes (the result does not depend on it).", min=1)
-    ] = 1,
+        int | None,
+        typer.Option(
+            help="Worker processes (the result does not depend on it); default: one per "
+            "core, as many as the runs repay.",
+            min=1,
+        ),
+    ] = None,
     seed: Annotated[
         int, typer.Option(help="Calculator seed: run i uses odds_seed(seed, i).", min=0)
     ] = 0,
@@ -134,7 +139,7 @@ def odds(
             battle,
             runs,
             seed=seed,
-            workers=workers,
+            workers=workers if workers is not None else auto_workers(runs),
             policies=policies,
             # A user pack travels to worker processes as its directory.
             pack=content if content is not None else pack,

@@ -21,7 +21,6 @@ runs are split across worker processes. ``docs/COMBAT_SANDBOX.md`` is the refere
 from __future__ import annotations
 
 import math
-import multiprocessing
 import pickle
 from collections.abc import Callable, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -43,6 +42,7 @@ from nataterra_core.games.nataterra.rules.combat.sandbox import (
 )
 from nataterra_core.kernel import Command, DiceStream, Event, LineSink, Session, Setup, odds_seed
 from nataterra_core.kernel.stats import wilson_interval
+from nataterra_core.kernel.workers import default_workers, process_context
 
 __all__ = [
     "CONFIDENCE",
@@ -62,6 +62,15 @@ CONFIDENCE = 0.95
 """The confidence level of every interval in a report."""
 
 _MAX_CHUNK = 250  # runs per worker task: few round trips, yet a lively progress bar
+RUNS_PER_WORKER = 400
+"""Runs that repay starting one more worker process (a battle takes about a millisecond)."""
+
+
+def auto_workers(runs: int) -> int:
+    """The default number of worker processes for ``runs`` battles on this machine."""
+    return default_workers(runs, jobs_per_worker=RUNS_PER_WORKER)
+
+
 _START = StartBattle()
 
 
@@ -181,19 +190,23 @@ class _Runner:
         left: dict[str, int] = {}
         state = self.start
         try:
-            for event in sandbox.decide(state, _START, dice, seat=None):
-                state = sandbox.evolve(state, event)
+            decided = sandbox.decide(state, _START, dice, seat=None)
+            state, decision = decided.state, decided.decision
             while state.result is None:
-                seats = sandbox.acting_seats(state)
-                if not seats:
+                if decision is None:
+                    decision = sandbox.decision(state)
+                if not decision.acting:
                     raise RuntimeError("the combat waits for nobody but has not ended")
-                seat = seats[0]
-                options = sandbox.legal_commands(state, seat)
+                seat = decision.acting[0]
+                options = decision.legal(seat)
                 command = self.policies[seat].choose(state.combat, seat, options)  # type: ignore[arg-type]
                 if dice.counter != state.counter:  # the state's counter is authoritative
                     dice = DiceStream(server_seed, game_id, "", state.counter)
-                for event in sandbox.decide(state, command, dice, seat=seat):
-                    state = sandbox.evolve(state, event)
+                # A policy's pick from the list is accepted by membership, as the session does.
+                listed = command in options
+                decided = sandbox.decide(state, command, dice, seat=seat, legal=listed)
+                state, decision = decided.state, decided.decision
+                for event in decided.events:
                     if type(event) is UnitsRetreated and not event.lost:
                         key = f"{event.seat}/{event.unit}"
                         left[key] = left.get(key, 0) + event.count
@@ -387,8 +400,9 @@ def _in_pool(
 ) -> _Tally:
     """Tally ``chunks`` of runs in ``workers`` processes."""
     total = _Tally()
-    # spawn, not fork: forking while another thread runs (a rich progress bar) can deadlock.
-    context = multiprocessing.get_context("spawn")
+    # Workers fork from a server that has imported this module (never from this process,
+    # which may run a progress bar's thread): see kernel.workers.
+    context = process_context([__name__])
     with ProcessPoolExecutor(
         workers,
         mp_context=context,

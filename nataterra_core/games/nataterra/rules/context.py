@@ -6,6 +6,8 @@ passed to every rules function next to the state, so the state carries only what
 
 from __future__ import annotations
 
+from typing import Any
+
 from nataterra_core.games.nataterra.content.schema import (
     AbilityId,
     ContentPack,
@@ -22,7 +24,7 @@ __all__ = ["Context"]
 class Context:
     """The pack and map of one game, with the lookups the rules need often."""
 
-    __slots__ = ("map", "pack", "workers")
+    __slots__ = ("map", "pack", "reach", "workers")
 
     def __init__(self, pack: ContentPack, game_map: GameMap) -> None:
         self.pack = pack
@@ -30,6 +32,9 @@ class Context:
         self.workers: frozenset[str] = frozenset(
             unit.id for unit in pack.units.values() if unit.role == "worker"
         )
+        # The movement rules' memo of a pure function (destinations and move lists by what
+        # they depend on, see ``movement.legal_moves``): never read as state.
+        self.reach: dict[object, Any] = {}
 
     def unit(self, unit_id: str) -> UnitType:
         """The stat line of ``unit_id``."""

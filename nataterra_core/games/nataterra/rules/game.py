@@ -319,9 +319,9 @@ class Nataterra:
     ) -> tuple[Event, ...]:
         """The events of ``command``; ``IllegalCommand`` naming the rule it breaks.
 
-        ``legal`` (the command came from this state's decision) changes nothing yet: every
-        command is still checked rule by rule."""
-        events = self._decide(state, command, dice, seat)
+        ``legal`` (the command came from this state's decision) spares a move its path
+        checks (the list's path search is the check); other commands are still checked."""
+        events = self._decide(state, command, dice, seat, legal)
         if state.teams:  # N-TEAM-1: whatever a player wins, the team wins
             events = tuple(
                 msgspec.structs.replace(e, winners=teams.team_winners(state, e.winners))
@@ -332,7 +332,7 @@ class Nataterra:
         return events
 
     def _decide(
-        self, state: GameState, command: Command, dice: DiceStream, seat: str | None
+        self, state: GameState, command: Command, dice: DiceStream, seat: str | None, legal: bool
     ) -> tuple[Event, ...]:
         if state.structuring is not None and not isinstance(command, setup.StartGame):
             return structuring.decide(self.pack, state, command, seat)
@@ -373,7 +373,7 @@ class Nataterra:
         if isinstance(command, PlayTactic):  # N-TURN-2: one option per phase
             return tactic_play.decide_play(ctx, state, seat, command, dice, self.evolve)
         if isinstance(command, movement.MoveUnits):
-            return movement.decide_move(ctx, state, seat, command)
+            return movement.decide_move(ctx, state, seat, command, listed=legal)
         if isinstance(command, development.COMMANDS):
             return development.decide_development(ctx, state, seat, command)
         if isinstance(command, victory.SwearOath):

@@ -15,62 +15,50 @@ add movement or Stealth to the unmoved units of one zone for the turn (N-MOV-6).
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from nataterra_core.kernel import Command, Event, IllegalCommand
-from nataterra_core.kernel.visibility import PUBLIC
 
 from . import structures, teams
 from .context import Context
+from .moves import MoveUnits, UnitsMoved
 from .pathfinding import reachable
 from .state import GameState, ZoneGrant, add_units, remove_units
 
 __all__ = ["COMMANDS", "EVENTS", "MoveUnits", "UnitsMoved", "decide_move", "legal_moves"]
 
 
-class MoveUnits(Command, frozen=True, tag="move_units.v1"):
-    """Move ``count`` unmoved ``unit`` tokens from ``origin`` along ``path`` (start excluded)."""
-
-    visibility = PUBLIC
-
-    unit: str
-    origin: str
-    count: int
-    path: tuple[str, ...]
-
-
-class UnitsMoved(Event, frozen=True, tag="units_moved.v1"):
-    """``count`` of ``seat``'s ``unit`` went from ``origin`` along ``path``."""
-
-    visibility = PUBLIC
-
-    seat: str
-    unit: str
-    origin: str
-    count: int
-    path: tuple[str, ...]
-
-
 COMMANDS: tuple[type[Command], ...] = (MoveUnits,)
 EVENTS: tuple[type[Event], ...] = (UnitsMoved,)
+
+
+class _Terrain:
+    """What the board means for all of one seat's movers in one state: the zones enemy units
+    (and Bone Towers, N-MOV-5) hold, and the seat's tunnels (N-STR-3)."""
+
+    __slots__ = ("enemies", "links", "tunnels")
+
+    def __init__(self, ctx: Context, state: GameState, seat: str) -> None:
+        towers = structures.fighting_structures(ctx, state) if state.structures else ()
+        self.enemies = frozenset(
+            [s.zone for s in state.units if not teams.allied(state, s.owner, seat)]
+            + [p.zone for p in towers if not teams.allied(state, p.owner, seat)]
+        )
+        self.links = structures.tunnel_links(state, seat) if state.structures else {}
+        # N-STR-3: a tunnel on a mountain is crossed as if flying (see crosses_mountain)
+        self.tunnels = structures.tunnel_zones(state, seat) if state.structures else frozenset()
 
 
 class _Mover:
     """What the terrain and the other players' units mean for one stack of movers."""
 
-    __slots__ = (
-        "ctx",
-        "enemies",
-        "flying",
-        "links",
-        "movement",
-        "naga_base",
-        "seat",
-        "state",
-        "stealth",
-    )
+    __slots__ = ("ctx", "flying", "movement", "naga_base", "seat", "state", "stealth", "terrain")
 
-    def __init__(self, ctx: Context, state: GameState, seat: str, unit: str) -> None:
+    def __init__(
+        self, ctx: Context, state: GameState, seat: str, unit: str, terrain: _Terrain | None = None
+    ) -> None:
         player = state.player(seat)
         self.ctx = ctx
         self.state = state
@@ -78,13 +66,8 @@ class _Mover:
         self.movement = ctx.unit(unit).movement + player.movement_mods.get(unit, 0)
         self.flying = ctx.ability(player, unit, "flying") > 0
         self.stealth = ctx.ability(player, unit, "stealth")
-        towers = structures.fighting_structures(ctx, state)  # N-MOV-5: a unit for movement
-        self.enemies = frozenset(
-            [s.zone for s in state.units if not teams.allied(state, s.owner, seat)]
-            + [p.zone for p in towers if not teams.allied(state, p.owner, seat)]
-        )
+        self.terrain = terrain or _Terrain(ctx, state, seat)
         self.naga_base = ctx.map.bases.get("naga")
-        self.links = structures.tunnel_links(state, seat)
 
     def movement_from(self, origin: str) -> int:
         """The movement of units starting in ``origin`` (a Stable adds some, N-STR-3, and
@@ -107,14 +90,14 @@ class _Mover:
 
     def neighbours(self, zone_id: str) -> tuple[str, ...]:
         """Adjacent zones, and from one of the mover's tunnels its other tunnels (N-STR-3)."""
-        linked = self.links.get(zone_id)
+        linked = self.terrain.links.get(zone_id)
         if not linked:
             return self.ctx.map.neighbours(zone_id)
         return tuple(sorted({*self.ctx.map.neighbours(zone_id), *linked}))
 
     def linked(self, here: str, step: str) -> bool:
         """Whether one step leads from ``here`` to ``step``."""
-        return self.ctx.map.adjacent(here, step) or step in self.links.get(here, ())
+        return self.ctx.map.adjacent(here, step) or step in self.terrain.links.get(here, ())
 
     def can_enter(self, zone_id: str) -> bool:
         """N-MOV-2: no lakes unless flying; the Naga base counts as a lake anyone may enter."""
@@ -124,48 +107,119 @@ class _Mover:
 
     def ends_move(self, zone_id: str) -> bool:
         """N-MOV-2: entering a mountain ends the move, unless flying or crossing one's own
-        tunnel (N-STR-3)."""
+        tunnel (N-STR-3, :func:`structures.crosses_mountain`)."""
         if self.flying or self.ctx.map.zones[zone_id].biome != "mountain":
             return False
-        return not structures.crosses_mountain(self.ctx, self.state, self.seat, zone_id)
+        return zone_id not in self.terrain.tunnels
 
     def enemy_occupied(self, zone_id: str) -> bool:
         """N-MOV-4: a zone holding at least one enemy unit."""
-        return zone_id in self.enemies
+        return zone_id in self.terrain.enemies
 
-    def destinations(self, origin: str) -> dict[str, tuple[str, ...]]:
-        """Every destination from ``origin`` with its canonical path."""
-        return reachable(
+    def reach_key(self, origin: str) -> _ReachKey:
+        """Everything the destinations from ``origin`` depend on (the map aside): moves that
+        leave these unchanged leave the destinations unchanged."""
+        terrain = self.terrain
+        return (
             origin,
             self.movement_from(origin),
-            self.neighbours,
-            can_enter=self.can_enter,
-            ends_move=self.ends_move,
-            enemy_occupied=self.enemy_occupied,
-            stealth=self.stealth_from(origin),
+            self.stealth_from(origin),
+            self.flying,
+            terrain.enemies,
+            terrain.tunnels,
         )
+
+    def destinations(self, origin: str) -> dict[str, tuple[str, ...]]:
+        """Every destination from ``origin`` with its canonical path (searched once per
+        :meth:`reach_key` and map, then remembered)."""
+        key = self.reach_key(origin)
+        memo = self.ctx.reach
+        found: dict[str, tuple[str, ...]] | None = memo.get(key)
+        if found is None:
+            found = reachable(
+                origin,
+                key[1],
+                self.neighbours,
+                can_enter=self.can_enter,
+                ends_move=self.ends_move,
+                enemy_occupied=self.enemy_occupied,
+                stealth=key[2],
+            )
+            _remember(memo, key, found)
+        return found
+
+
+_ReachKey = tuple[str, int, int, bool, frozenset[str], frozenset[str]]
+
+_MEMO_SIZE = 20_000
+"""Entries a map's reach memo holds before it starts afresh (a game needs a few hundred)."""
+
+
+def _remember(memo: dict[object, Any], key: object, value: object) -> None:
+    if len(memo) >= _MEMO_SIZE:
+        memo.clear()
+    memo[key] = value
 
 
 def legal_moves(ctx: Context, state: GameState, seat: str) -> list[MoveUnits]:
-    """Every move ``seat`` may make now: each stack, destination and count (N-MOV-1)."""
+    """Every move ``seat`` may make now: each stack, destination and count (N-MOV-1).
+
+    Incremental across a movement phase: a stack's moves depend only on its unit, unmoved
+    count and :meth:`_Mover.reach_key`, which a move of another stack rarely changes, so
+    each stack's list is built once per such key and map and reused (the same instances)
+    until a move changes what it depends on.
+    """
     moves: list[MoveUnits] = []
     movers: dict[str, _Mover] = {}
+    terrain: _Terrain | None = None
+    memo = ctx.reach
     for stack in state.stacks_of(seat):
         if stack.unmoved == 0:
             continue
-        mover = movers.get(stack.unit) or movers.setdefault(
-            stack.unit, _Mover(ctx, state, seat, stack.unit)
-        )
-        for _, path in sorted(mover.destinations(stack.zone).items()):
-            moves.extend(
+        mover = movers.get(stack.unit)
+        if mover is None:
+            terrain = terrain or _Terrain(ctx, state, seat)
+            mover = movers[stack.unit] = _Mover(ctx, state, seat, stack.unit, terrain)
+        key = (mover.reach_key(stack.zone), stack.unit, stack.unmoved)
+        listed: tuple[MoveUnits, ...] | None = memo.get(key)
+        if listed is None:
+            listed = tuple(
                 MoveUnits(unit=stack.unit, origin=stack.zone, count=k, path=path)
+                for _, path in sorted(mover.destinations(stack.zone).items())
                 for k in range(1, stack.unmoved + 1)
             )
+            _remember(memo, key, listed)
+        moves.extend(listed)
     return moves
 
 
-def decide_move(ctx: Context, state: GameState, seat: str, command: MoveUnits) -> tuple[Event, ...]:
-    """Check the move against N-MOV-1..4 and produce :class:`UnitsMoved`."""
+def decide_move(
+    ctx: Context, state: GameState, seat: str, command: MoveUnits, *, listed: bool = False
+) -> tuple[Event, ...]:
+    """Check the move against N-MOV-1..4 and produce :class:`UnitsMoved`.
+
+    ``listed``: the command is one :func:`legal_moves` gave for this state, so the checks
+    (and the path search they need) are skipped.
+    """
+    if not listed:
+        _check_move(ctx, state, seat, command)
+    moved = UnitsMoved(
+        seat=seat,
+        unit=command.unit,
+        origin=command.origin,
+        count=command.count,
+        path=command.path,
+    )
+    # N-MOV-5/N-FAQ-3: stopping on an unoccupied enemy structure destroys it at once.
+    placed = state.structure_in(command.path[-1]) if state.structures else None
+    if placed is None or teams.allied(state, placed.owner, seat):
+        return (moved,)
+    after = evolve_units_moved(state, moved)
+    return (moved, *structures.overrun(ctx, after, (placed.zone,), "N-MOV-5"))
+
+
+def _check_move(ctx: Context, state: GameState, seat: str, command: MoveUnits) -> None:
+    """Name the rule a move breaks (N-TURN-1, N-MOV-1..4), if any."""
     if state.phase != "movement":
         raise IllegalCommand("N-TURN-1", f"units move in the movement phase, not {state.phase}")
     stack = next(
@@ -186,19 +240,6 @@ def decide_move(ctx: Context, state: GameState, seat: str, command: MoveUnits) -
         raise IllegalCommand(
             "N-MOV-1", f"the path to {command.path[-1]} must be the canonical one, {canonical}"
         )
-    moved = UnitsMoved(
-        seat=seat,
-        unit=command.unit,
-        origin=command.origin,
-        count=command.count,
-        path=command.path,
-    )
-    # N-MOV-5/N-FAQ-3: stopping on an unoccupied enemy structure destroys it at once.
-    placed = state.structure_in(command.path[-1])
-    if placed is None or teams.allied(state, placed.owner, seat):
-        return (moved,)
-    after = evolve_units_moved(state, moved)
-    return (moved, *structures.overrun(ctx, after, (placed.zone,), "N-MOV-5"))
 
 
 def _check_path(ctx: Context, mover: _Mover, command: MoveUnits) -> None:

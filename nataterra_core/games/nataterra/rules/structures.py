@@ -99,6 +99,7 @@ __all__ = [
     "overrun",
     "production",
     "tunnel_links",
+    "tunnel_zones",
     "turn_start_events",
 ]
 
@@ -340,6 +341,11 @@ def _tunnels(state: GameState, seat: str) -> list[str]:
     return [
         p.zone for p in state.structures if p.owner == seat and p.structure == "underground_tunnel"
     ]
+
+
+def tunnel_zones(state: GameState, seat: str) -> frozenset[str]:
+    """The zones of ``seat``'s Underground Tunnels (N-STR-3)."""
+    return frozenset(_tunnels(state, seat))
 
 
 def tunnel_links(state: GameState, seat: str) -> dict[str, tuple[str, ...]]:

@@ -22,6 +22,7 @@ from nataterra_core.games.nataterra.content.schema import Biome, ContentPack, Si
 from nataterra_core.kernel import (
     Command,
     ContentRef,
+    Decided,
     Decision,
     DiceStream,
     Event,
@@ -37,11 +38,14 @@ from ..stock import Resources
 from . import messages
 from .flow import (
     CombatEnv,
-    advance,
+    Pending,
+    Stepped,
     combat_from_start,
-    decide_combat,
     decision,
+    evolve_combat,
+    run_on,
     start_combat,
+    step,
 )
 from .model import Boost, Combat, Force
 
@@ -293,30 +297,51 @@ class Sandbox:
         *,
         seat: str | None,
         legal: bool = False,
-    ) -> tuple[Event, ...]:
-        """Open the battle, or play one combat decision."""
+    ) -> Decided[SandboxState, Event]:
+        """Open the battle, or play one combat decision: the events, the state after them
+        (folded while deciding) and that state's decision (reached while deciding)."""
         battle = state.battle
-        last = self._last
-        env = last[1] if battle is last[0] else self.env(battle)
+        env = self.env(battle)
         if isinstance(command, StartBattle):
             if seat is not None or state.combat is not None:
                 raise IllegalCommand("N-COMBAT-1", "the battle has already started")
             started, combat = self._start(battle)
-            more, _ = advance(env, combat, dice)
-            return (started, *more)
+            stepped = run_on(env, combat, dice)
+            return self._decided(state, stepped, (started, *stepped[0]))
         if state.combat is None or seat is None:
             raise IllegalCommand("N-COMBAT-1", "the battle has not started")
-        return decide_combat(env, state.combat, seat, command, dice)
+        stepped = step(env, state.combat, seat, command, dice, listed=legal)
+        return self._decided(state, stepped, stepped[0])
+
+    @staticmethod
+    def _decided(
+        state: SandboxState, stepped: Stepped, events: tuple[Event, ...]
+    ) -> Decided[SandboxState, Event]:
+        """``events`` with the state after them, as :meth:`evolve` would fold them (the
+        combat ``stepped`` already folded), and the decision reached."""
+        folded, combat, pending = stepped
+        counter, result, lost = state.counter, state.result, state.lost_in_retreat
+        for event in folded:
+            kind = type(event)  # exact types, as evolve dispatches (hot path)
+            if kind is _RESOLVED or kind is _ROLLED:
+                rolled: Any = event
+                if rolled.counter_after is not None:  # None: the roll was its own event
+                    counter = rolled.counter_after
+            elif kind is _ENDED:
+                result = event  # type: ignore[assignment]
+            elif kind is _RETREATED:
+                retreated: Any = event
+                if retreated.lost:
+                    lost = {**lost, retreated.seat: lost.get(retreated.seat, 0) + retreated.count}
+        after = _replace(state, combat=combat, counter=counter, result=result, lost_in_retreat=lost)
+        return Decided(events, after, _as_decision(pending if result is None else None))
 
     def evolve(self, state: SandboxState, event: Event) -> SandboxState:
         """Fold one event."""
         if type(event) is messages.CombatStarted:
             return msgspec.structs.replace(state, combat=self._combat(state.battle, event))
         assert state.combat is not None
-        battle = state.battle
-        last = self._last
-        env = last[1] if battle is last[0] else self.env(battle)
-        combat = env.refold(state.combat, event)
+        combat = evolve_combat(self.pack, state.combat, event)
         if type(event) is messages.AttackResolved:
             if event.counter_after is None:  # the roll was its own event (Deception)
                 return _replace(state, combat=combat)
@@ -334,37 +359,16 @@ class Sandbox:
     def decision(self, state: SandboxState) -> Decision[Command]:
         """Who decides in the combat now, and the pending decision's options."""
         if state.combat is None or state.result is not None:
-            return Decision((), lambda seat: ())
-        battle = state.battle
-        last = self._last
-        env = last[1] if battle is last[0] else self.env(battle)
-        pending = decision(env, state.combat)
-        if pending is None:
-            return Decision((), lambda seat: ())
-        options = pending[1]
-        return Decision((pending[0],), lambda seat: options)
+            return _as_decision(None)
+        return _as_decision(decision(self.env(state.battle), state.combat))
 
     def acting_seats(self, state: SandboxState) -> Sequence[str]:
         """Whoever must decide in the combat now."""
-        if state.combat is None or state.result is not None:
-            return ()
-        battle = state.battle
-        last = self._last
-        env = last[1] if battle is last[0] else self.env(battle)
-        pending = decision(env, state.combat)
-        return (pending[0],) if pending else ()
+        return self.decision(state).acting
 
     def legal_commands(self, state: SandboxState, seat: str) -> Sequence[Command]:
         """The pending decision's options, for the seat that decides."""
-        if state.combat is None or state.result is not None:
-            return ()
-        battle = state.battle
-        last = self._last
-        env = last[1] if battle is last[0] else self.env(battle)
-        pending = decision(env, state.combat)
-        if pending is None or pending[0] != seat:
-            return ()
-        return pending[1]
+        return self.decision(state).legal(seat)
 
     def dice_counter(self, state: SandboxState) -> int:
         """Dice words consumed."""
@@ -392,3 +396,20 @@ class Sandbox:
             scores=lost,
             reason="battle_won" if winners else "no_winner",
         )
+
+
+_RESOLVED, _ROLLED = messages.AttackResolved, messages.AttackRolled
+_ENDED, _RETREATED = messages.CombatEnded, messages.UnitsRetreated
+
+
+def _no_commands(seat: str) -> tuple[Command, ...]:
+    return ()
+
+
+def _as_decision(pending: Pending) -> Decision[Command]:
+    """A combat's pending decision as the kernel's :class:`Decision`."""
+    if pending is None:
+        return Decision((), _no_commands)
+    seat, options = pending
+    listed = tuple(options)
+    return Decision((seat,), lambda _seat: listed)

@@ -2,8 +2,11 @@
 
 Every route runs the same function, :func:`verify_source`, and yields verdicts in the order
 the logs were given, so the output of ``nataterra verify`` does not depend on how it ran.
-At most a few logs per worker are in flight at once: a tournament's folder need not fit in
-memory.
+Logs travel to workers in chunks (a few round trips, not one per log), and at most a few
+chunks per worker are in flight at once: a tournament's folder need not fit in memory.
+Local workers start once per run, forked from a server that has imported this module (see
+:mod:`nataterra_core.kernel.workers`), and each loads a pack once. This module imports no
+CLI library, so a worker does not pay for one.
 
 A user content pack travels as a :data:`PackBundle` (its TOML files' bytes) rather than a
 path, since a cluster worker may not see this machine's files; each process writes it out
@@ -13,15 +16,14 @@ once and keeps the decider it builds, keyed by the bundle's digest.
 from __future__ import annotations
 
 import atexit
-import functools
 import hashlib
 import importlib
-import multiprocessing
+import math
 import shutil
 import tempfile
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import islice
 from pathlib import Path
 from typing import Any, TypeVar
@@ -29,13 +31,16 @@ from typing import Any, TypeVar
 from nataterra_core.game import decider_for
 from nataterra_core.kernel import ContentRef, Decider, Header, RulesRef, Verdict, verify
 from nataterra_core.kernel.registry import systems
+from nataterra_core.kernel.workers import default_workers, process_context
 
 __all__ = [
     "EXIT_CODES",
     "ClusterUnavailable",
     "EngineId",
     "PackBundle",
+    "auto_workers",
     "bundle_pack",
+    "chunk_size",
     "engine_id",
     "exit_code",
     "map_in_order",
@@ -62,11 +67,15 @@ code wins. A forged log (``replay``, ``chain``, ``seed``) outranks a damaged or 
 PackBundle = tuple[tuple[str, bytes], ...]
 """A user content pack as (relative POSIX path, bytes) pairs, sorted: what the pack hash covers."""
 
+MAX_CHUNK = 16
+"""Logs per chunk at most: a tournament's logs are large, and a chunk's bytes travel at once."""
+CHUNKS_IN_FLIGHT_PER_WORKER = 2
+"""Chunks queued per worker: enough to keep workers busy, few enough to bound memory."""
+LOGS_PER_WORKER = 16
+"""Logs that repay starting one more local worker (a short game verifies in ~30 ms)."""
+
 T = TypeVar("T")
 R = TypeVar("R")
-
-IN_FLIGHT_PER_WORKER = 4
-"""Logs queued per worker: enough to keep workers busy, few enough to bound memory."""
 
 
 class ClusterUnavailable(RuntimeError):
@@ -176,18 +185,44 @@ def verify_source(
 # -- many logs --------------------------------------------------------------------------------
 
 
-def _in_order(
-    items: Sequence[T], submit: Callable[[T], Callable[[], R]], window: int
-) -> Iterator[R]:
-    """Submit ``items`` keeping at most ``window`` in flight; yield results in item order."""
-    queued = iter(items)
-    pending = deque(submit(item) for item in islice(queued, window))
+def _verify_chunk(
+    sources: Sequence[bytes | str | Verdict], content: PackBundle | None, expect_head: str | None
+) -> list[Verdict]:
+    """The verdicts of one chunk of logs (what a worker is sent); a verdict already known
+    (a file this machine could not read) passes through."""
+    return [
+        source if isinstance(source, Verdict) else verify_source(source, content, expect_head)
+        for source in sources
+    ]
+
+
+def chunk_size(logs: int, workers: int) -> int:
+    """Logs per chunk: about four chunks per worker (so that they finish together), at most
+    :data:`MAX_CHUNK`."""
+    return max(1, min(MAX_CHUNK, math.ceil(logs / (workers * 4))))
+
+
+def auto_workers(logs: int) -> int:
+    """The default number of local worker processes for ``logs`` logs on this machine."""
+    return default_workers(logs, jobs_per_worker=LOGS_PER_WORKER)
+
+
+_Result = Callable[[], list[Verdict]]
+
+
+def _chunks_in_order(
+    paths: Sequence[Path], size: int, submit: Callable[[Sequence[Path]], _Result], window: int
+) -> Iterator[Verdict]:
+    """Submit ``paths`` in chunks of ``size``, at most ``window`` chunks in flight; yield the
+    verdicts in path order."""
+    chunks = (paths[start : start + size] for start in range(0, len(paths), size))
+    pending = deque(submit(chunk) for chunk in islice(chunks, window))
     while pending:
-        result = pending.popleft()()
-        following = next(queued, None)
+        verdicts = pending.popleft()()
+        following = next(chunks, None)
         if following is not None:
             pending.append(submit(following))
-        yield result
+        yield from verdicts
 
 
 def verify_many(
@@ -200,33 +235,52 @@ def verify_many(
 ) -> Iterator[Verdict]:
     """Verdicts for ``paths``, in order.
 
-    ``workers`` > 1 verifies in that many local processes; ``scheduler`` (a Dask scheduler
-    address) verifies on a Dask cluster instead, sending each log's bytes, since its workers
-    may not share this machine's files. Raises :class:`ClusterUnavailable` before verifying
-    anything if the cluster cannot be used.
+    ``workers`` > 1 verifies in up to that many local processes (never more than there are
+    chunks; :func:`auto_workers` suggests a number for the machine); ``scheduler`` (a Dask
+    scheduler address) verifies on a Dask cluster instead, sending the logs' bytes, since its
+    workers may not share this machine's files. Raises :class:`ClusterUnavailable` before
+    verifying anything if the cluster cannot be used.
     """
     if scheduler is not None:
         yield from _on_dask(paths, scheduler, content, expect_head)
-    else:
-        check = functools.partial(verify_source, content=content, expect_head=expect_head)
-        yield from map_in_order(check, [str(path) for path in paths], workers=workers)
+        return
+    size = chunk_size(len(paths), workers)
+    processes = min(workers, math.ceil(len(paths) / size))
+    if processes <= 1:
+        for path in paths:
+            yield verify_source(path, content, expect_head)
+        return
+    context = process_context(["nataterra_adapters.verify_worker"])
+    with ProcessPoolExecutor(processes, mp_context=context) as pool:
+
+        def submit(chunk: Sequence[Path]) -> _Result:
+            sources = [str(path) for path in chunk]
+            future: Future[list[Verdict]] = pool.submit(
+                _verify_chunk, sources, content, expect_head
+            )
+            return future.result
+
+        yield from _chunks_in_order(paths, size, submit, processes * CHUNKS_IN_FLIGHT_PER_WORKER)
 
 
 def _on_dask(
     paths: Sequence[Path], scheduler: str, content: PackBundle | None, expect_head: str | None
 ) -> Iterator[Verdict]:
     with _dask_client(scheduler) as client:
+        threads = _threads(client)
 
-        def submit(path: Path) -> Callable[[], Verdict]:
-            try:
-                data = path.read_bytes()
-            except OSError:
-                verdict = verify_source(path)  # the same read verdict as any other route
-                return lambda: verdict
-            future = client.submit(verify_source, data, content, expect_head, pure=False)
-            return lambda: _as_verdict(future.result())
+        def submit(chunk: Sequence[Path]) -> _Result:
+            sources: list[bytes | str | Verdict] = []
+            for path in chunk:
+                try:
+                    sources.append(path.read_bytes())
+                except OSError:  # the same read verdict as any other route
+                    sources.append(verify_source(path))
+            future = client.submit(_verify_chunk, sources, content, expect_head, pure=False)
+            return lambda: _as_verdicts(future.result())
 
-        yield from _in_order(paths, submit, _threads(client) * IN_FLIGHT_PER_WORKER)
+        size = chunk_size(len(paths), threads)
+        yield from _chunks_in_order(paths, size, submit, threads * CHUNKS_IN_FLIGHT_PER_WORKER)
 
 
 def _dask_client(scheduler: str) -> Any:
@@ -254,6 +308,20 @@ def _threads(client: Any) -> int:
     return max(int(sum(client.nthreads().values())), 1)
 
 
+def _in_order(
+    items: Sequence[T], submit: Callable[[T], Callable[[], R]], window: int
+) -> Iterator[R]:
+    """Submit ``items`` keeping at most ``window`` in flight; yield results in item order."""
+    queued = iter(items)
+    pending = deque(submit(item) for item in islice(queued, window))
+    while pending:
+        result = pending.popleft()()
+        following = next(queued, None)
+        if following is not None:
+            pending.append(submit(following))
+        yield result
+
+
 def map_in_order(
     function: Callable[[T], R],
     items: Sequence[T],
@@ -264,7 +332,8 @@ def map_in_order(
     """``function`` of each item, yielded in ``items`` order: here, in ``workers`` local
     processes, or on the Dask cluster at ``scheduler`` (``function`` and the items must
     pickle; :class:`ClusterUnavailable` before anything runs if the cluster cannot be used).
-    At most a few items per worker are in flight."""
+    At most a few items per worker are in flight. Local workers fork from a server that has
+    imported the main module (see :mod:`nataterra_core.kernel.workers`)."""
     if scheduler is not None:
         with _dask_client(scheduler) as client:
 
@@ -272,20 +341,24 @@ def map_in_order(
                 future = client.submit(function, item, pure=False)
                 return lambda: future.result()
 
-            yield from _in_order(items, remote, _threads(client) * IN_FLIGHT_PER_WORKER)
+            window = _threads(client) * CHUNKS_IN_FLIGHT_PER_WORKER
+            yield from _in_order(items, remote, window)
     elif workers > 1:
-        # spawn, not fork: forking a process that runs threads (rich's live display, a Dask
-        # client) can deadlock the child.
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        with ProcessPoolExecutor(workers, mp_context=process_context([])) as pool:
 
             def local(item: T) -> Callable[[], R]:
                 return pool.submit(function, item).result
 
-            yield from _in_order(items, local, workers * IN_FLIGHT_PER_WORKER)
+            yield from _in_order(items, local, workers * CHUNKS_IN_FLIGHT_PER_WORKER)
     else:
         for item in items:
             yield function(item)
+
+
+def _as_verdicts(value: object) -> list[Verdict]:
+    if not isinstance(value, list):  # Dask futures are untyped
+        raise TypeError(f"a Dask worker returned {type(value).__name__}, not verdicts")
+    return [_as_verdict(verdict) for verdict in value]
 
 
 def _as_verdict(value: object) -> Verdict:

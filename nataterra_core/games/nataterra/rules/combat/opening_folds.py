@@ -1,0 +1,366 @@
+"""Folds of the events before and around the rounds (:mod:`.opening_events`): set-up and
+deployment, biome cards, tactic windows and effects. Each applies what its event says."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from nataterra_core.games.nataterra.content.schema import ContentPack
+from nataterra_core.kernel import Event
+
+from ..stock import Resources
+from ..tactics import ResourcesGained, TacticCardDrawn
+from .fold_tools import (
+    count_up,
+    live_markers,
+    own_units,
+    placed,
+    take_damage,
+    take_reserve,
+    with_levels,
+)
+from .messages import (
+    AbilityGranted,
+    AmbushJoined,
+    BiomeCardRevealed,
+    BiomeTargetFixed,
+    BonusGranted,
+    ChoiceResolved,
+    DamageRemoved,
+    DeferredResolved,
+    DeploymentEnded,
+    EffectDamage,
+    EmbraceGranted,
+    GroupDeployed,
+    InitiativeRaised,
+    MoveAfterWinGranted,
+    PlayerChosen,
+    SpiritsEmbraced,
+    StandingPassGiven,
+    StoneskinHardened,
+    StrategiseGranted,
+    StrategiseJoined,
+    StrategiseOffered,
+    TacticDiscarded,
+    TacticPlayed,
+    UnitsMovedAfterWin,
+    WindowOpened,
+    WithdrawalDeclared,
+)
+from .model import (
+    INITIATIVE_CAP,
+    Combat,
+    Force,
+    make_group,
+    replace_group,
+)
+
+__all__ = ["OPENING_FOLDS"]
+
+_replace = msgspec.structs.replace
+
+
+def _deployed(pack: ContentPack, combat: Combat, event: GroupDeployed) -> Combat:
+    side = combat.sides.get(event.seat, {}).get(event.unit)
+    boosts = combat.boosts  # usually none: no need to name the key
+    boost = boosts.get(f"{event.seat}@{event.origin or combat.zone}") if boosts else None
+    group = make_group(
+        pack,
+        event.group,
+        event.seat,
+        event.unit,
+        event.units,
+        event.slot,
+        side,
+        event.origin,
+        boost,
+    )
+    reserve = take_reserve(combat.reserve, event.seat, event.unit, event.units, event.origin)
+    return _replace(combat, groups=(*combat.groups, group), reserve=reserve)
+
+
+def _strategise_offered(pack: ContentPack, combat: Combat, event: StrategiseOffered) -> Combat:
+    asks = tuple((seat, "strategise") for seat in event.seats)
+    return _replace(combat, strategise_offered=True, pending=(*combat.pending, *asks))
+
+
+def _strategise_joined(pack: ContentPack, combat: Combat, event: StrategiseJoined) -> Combat:
+    # A second join from the same zone adds to the units already waiting from there.
+    reserve = take_reserve(combat.reserve, event.seat, event.unit, -event.count, event.origin)
+    force = Force(event.seat, event.unit, event.count, event.origin)
+    return _replace(combat, reserve=reserve, joined=(*combat.joined, force))
+
+
+def _deployment_ended(pack: ContentPack, combat: Combat, event: DeploymentEnded) -> Combat:
+    if combat.revealed:  # an Ambush unit has been placed after the biome card
+        return _replace(combat, stage="effects", deploying="")
+    seats = combat.seats  # attacker's side, then the defender's (N-TEAM-4)
+    following = seats.index(event.seat) + 1
+    if following < len(seats):
+        return _replace(combat, deploying=seats[following])
+    return _replace(combat, stage="opening", deploying="")
+
+
+def _revealed(pack: ContentPack, combat: Combat, event: BiomeCardRevealed) -> Combat:
+    return _replace(combat, biome_card=event.card, revealed=True, stage="redirect")
+
+
+# The biome effects that bind seats for the whole combat, and those that ask a choice
+# of each holder at once (N-COMBAT-8: at combat start unless the card says otherwise).
+_FLAGS = {
+    "no_retreat": "no_retreat",
+    "no_backstab": "no_backstab",
+    "no_tactics_at_start": "no_opening_tactics",
+}
+
+
+_START_CHOICES = {
+    "discard_tactic": "discard",
+    "raise_initiative": "initiative",
+    "attack_bonus": "bonus_group",
+    "choose_player_discards": "choose_discarder",
+    "choose_player_no_retreat": "choose_no_retreat",
+}
+
+
+def _target_fixed(pack: ContentPack, combat: Combat, event: BiomeTargetFixed) -> Combat:
+    if combat.biome_card is None and event.redirected_by is None:  # no card: nothing to bind
+        return _replace(combat, holders=event.holders, stage="effects")
+    changes: dict[str, Any] = {"holders": event.holders, "stage": "effects"}
+    if combat.biome_card is not None:
+        kind = pack.biome_cards[combat.biome_card].effect.kind
+        if kind in _FLAGS:
+            field = _FLAGS[kind]
+            changes[field] = (*getattr(combat, field), *event.holders)
+        if kind in _START_CHOICES:
+            changes["pending"] = tuple((seat, _START_CHOICES[kind]) for seat in event.holders)
+    if event.redirected_by is not None:
+        seat = event.redirected_by
+        changes["flare"] = {**combat.flare, seat: combat.flare.get(seat, 0) - event.flare_paid}
+    return _replace(combat, **changes)
+
+
+def _effect_damage(pack: ContentPack, combat: Combat, event: EffectDamage) -> Combat:
+    group = take_damage(combat.groups[event.group], event.amount, event.deaths)
+    if event.bloodthirst:
+        group = _replace(group, attack_bonus=group.attack_bonus + event.bloodthirst)
+    # Losses to effects are not kills: like injuries they never score (N-WIN-3).
+    groups = replace_group(combat.groups, group)
+    return _replace(
+        combat,
+        groups=groups,
+        initiative=live_markers(combat.initiative, groups),
+        injured=count_up(combat.injured, group.owner, event.deaths),
+    )
+
+
+def _bonus_granted(pack: ContentPack, combat: Combat, event: BonusGranted) -> Combat:
+    group = combat.groups[event.group]
+    group = _replace(
+        group,
+        attack_bonus=group.attack_bonus + event.attack,
+        armor_bonus=group.armor_bonus + event.armor,
+    )
+    return _replace(combat, groups=replace_group(combat.groups, group))
+
+
+def _initiative_raised(pack: ContentPack, combat: Combat, event: InitiativeRaised) -> Combat:
+    key = f"{event.seat}/{event.unit}"
+    if not combat.initiative:  # before the markers are placed: they will include it
+        bonus = {**combat.initiative_bonus, key: combat.initiative_bonus.get(key, 0) + event.amount}
+        return _replace(combat, initiative_bonus=bonus)
+    # A tactic option during the rounds moves the placed marker (cap 10, N-COMBAT-6).
+    if key not in combat.initiative:  # the type has left the board (N-COMBAT-17)
+        return combat
+    markers = {**combat.initiative, key: min(INITIATIVE_CAP, combat.initiative[key] + event.amount)}
+    return _with_markers(combat, markers)
+
+
+def _with_markers(combat: Combat, markers: dict[str, int]) -> Combat:
+    """The groups take their type's marker, in initiative order (:func:`placed`)."""
+    groups, order, _ = placed(combat, markers)
+    return _replace(combat, initiative=markers, groups=groups, order=order)
+
+
+def _ability_granted(pack: ContentPack, combat: Combat, event: AbilityGranted) -> Combat:
+    group = with_levels(combat.groups[event.group], event.ability, event.levels)
+    granted = (*combat.granted, (event.group, event.ability, event.levels))
+    return _replace(combat, groups=replace_group(combat.groups, group), granted=granted)
+
+
+def _withdrawal_declared(pack: ContentPack, combat: Combat, event: WithdrawalDeclared) -> Combat:
+    return _replace(combat, withdrawing=(*combat.withdrawing, event.seat))
+
+
+def _embrace_granted(pack: ContentPack, combat: Combat, event: EmbraceGranted) -> Combat:
+    return _replace(combat, extra_embraces=(*combat.extra_embraces, event.seat))
+
+
+def _move_after_win_granted(
+    pack: ContentPack, combat: Combat, event: MoveAfterWinGranted
+) -> Combat:
+    if combat.movable or combat.moved_after_win:
+        return combat  # Ruling: grants do not stack; each unit moves at most one zone
+    movable = tuple((f.unit, f.count) for f in own_units(pack, combat, event.seat))
+    if not movable:
+        return combat
+    return _replace(
+        combat, movable=movable, pending=(*combat.pending, (event.seat, "move_after_win"))
+    )
+
+
+def _strategise_granted(pack: ContentPack, combat: Combat, event: StrategiseGranted) -> Combat:
+    return _replace(combat, strategise_zones=(*combat.strategise_zones, (event.seat, event.zone)))
+
+
+def _damage_removed(pack: ContentPack, combat: Combat, event: DamageRemoved) -> Combat:
+    group = combat.groups[event.group]
+    group = _replace(group, damage=group.damage - event.amount)
+    return _replace(combat, groups=replace_group(combat.groups, group))
+
+
+def _ambush_joined(pack: ContentPack, combat: Combat, event: AmbushJoined) -> Combat:
+    force = Force(event.seat, event.unit, 1)
+    return _replace(
+        combat,
+        reserve=take_reserve(combat.reserve, event.seat, event.unit, -1),
+        ambush=(*combat.ambush, force),
+        stage="deploy",
+        deploying=event.seat,
+    )
+
+
+def _player_chosen(pack: ContentPack, combat: Combat, event: PlayerChosen) -> Combat:
+    if event.effect == "choose_no_retreat":
+        return _replace(combat, no_retreat=(*combat.no_retreat, event.chosen))
+    return _replace(combat, pending=((event.chosen, "discard"), *combat.pending))
+
+
+def _choice_resolved(pack: ContentPack, combat: Combat, event: ChoiceResolved) -> Combat:
+    return _replace(combat, pending=combat.pending[1:])
+
+
+def _window_opened(pack: ContentPack, combat: Combat, event: WindowOpened) -> Combat:
+    asks = tuple((seat, f"tactic_{event.window}") for seat in event.seats)
+    flags = {
+        "setup": {"setup_window": True},
+        "before": {"before_window": True},
+        "after": {"after_window": True},
+    }
+    return _replace(combat, pending=(*combat.pending, *asks), **flags.get(event.window, {}))
+
+
+def _standing_pass(pack: ContentPack, combat: Combat, event: StandingPassGiven) -> Combat:
+    """N-COMBAT-9: no later window asks the seat (nor a window already queued)."""
+    seat = event.seat
+    pending = tuple(p for p in combat.pending if p[0] != seat or not p[1].startswith("tactic_"))
+    return _replace(combat, standing_passes=(*combat.standing_passes, seat), pending=pending)
+
+
+def _hand_without(combat: Combat, seat: str, card: str) -> dict[str, tuple[str, ...]]:
+    hand = list(combat.hands.get(seat, ()))
+    if card in hand:
+        hand.remove(card)
+    return {**combat.hands, seat: tuple(hand)}
+
+
+def _discarded(pack: ContentPack, combat: Combat, event: TacticDiscarded) -> Combat:
+    return _replace(combat, hands=_hand_without(combat, event.seat, event.card))
+
+
+def _drawn(pack: ContentPack, combat: Combat, event: TacticCardDrawn) -> Combat:
+    hands = {**combat.hands, event.seat: (*combat.hands.get(event.seat, ()), event.card)}
+    return _replace(combat, hands=hands)
+
+
+def _gained(pack: ContentPack, combat: Combat, event: ResourcesGained) -> Combat:
+    if event.seat not in combat.stocks:
+        return combat
+    stock = combat.stocks[event.seat] + event.resources
+    flare = {**combat.flare, event.seat: combat.flare.get(event.seat, 0) + event.flare}
+    return _replace(combat, stocks={**combat.stocks, event.seat: stock}, flare=flare)
+
+
+def _tactic_played(pack: ContentPack, combat: Combat, event: TacticPlayed) -> Combat:
+    paid = combat.stocks.get(event.seat, Resources()) - event.cost
+    flare = {**combat.flare, event.seat: combat.flare.get(event.seat, 0) - event.flare}
+    deferred = combat.deferred
+    if event.deferred:
+        deferred = (*deferred, (event.seat, event.card, event.option, event.target))
+    return _replace(
+        combat,
+        stocks={**combat.stocks, event.seat: paid},
+        flare=flare,
+        deferred=deferred,
+        hands=_hand_without(combat, event.seat, event.card),
+    )
+
+
+def _deferred_resolved(pack: ContentPack, combat: Combat, event: DeferredResolved) -> Combat:
+    return _replace(combat, deferred=combat.deferred[1:])
+
+
+def _stoneskin(pack: ContentPack, combat: Combat, event: StoneskinHardened) -> Combat:
+    groups = tuple(
+        _replace(g, armor_bonus=g.armor_bonus + event.amount)
+        if g.owner == event.seat and g.units
+        else g
+        for g in combat.groups
+    )
+    return _replace(combat, groups=groups)
+
+
+def _embraced(pack: ContentPack, combat: Combat, event: SpiritsEmbraced) -> Combat:
+    group = combat.groups[event.group]
+    if event.bonus == "attack":
+        group = _replace(group, attack_bonus=group.attack_bonus + event.amount)
+    else:
+        group = _replace(group, armor_bonus=group.armor_bonus + event.amount)
+    flare = {**combat.flare, event.seat: combat.flare.get(event.seat, 0) - event.flare}
+    return _replace(combat, groups=replace_group(combat.groups, group), flare=flare)
+
+
+def _moved_after_win(pack: ContentPack, combat: Combat, event: UnitsMovedAfterWin) -> Combat:
+    movable = tuple(
+        (unit, count - event.count if unit == event.unit else count)
+        for unit, count in combat.movable
+    )
+    movable = tuple(m for m in movable if m[1] > 0)
+    pending = combat.pending if movable else combat.pending[1:]  # this move is done
+    return _replace(combat, movable=movable, pending=pending, moved_after_win=True)
+
+
+OPENING_FOLDS: dict[type[Event], Callable[[ContentPack, Combat, Any], Combat]] = {
+    GroupDeployed: _deployed,
+    StrategiseOffered: _strategise_offered,
+    StrategiseJoined: _strategise_joined,
+    DeploymentEnded: _deployment_ended,
+    BiomeCardRevealed: _revealed,
+    BiomeTargetFixed: _target_fixed,
+    EffectDamage: _effect_damage,
+    BonusGranted: _bonus_granted,
+    InitiativeRaised: _initiative_raised,
+    AbilityGranted: _ability_granted,
+    WithdrawalDeclared: _withdrawal_declared,
+    EmbraceGranted: _embrace_granted,
+    MoveAfterWinGranted: _move_after_win_granted,
+    StrategiseGranted: _strategise_granted,
+    DamageRemoved: _damage_removed,
+    AmbushJoined: _ambush_joined,
+    PlayerChosen: _player_chosen,
+    ChoiceResolved: _choice_resolved,
+    TacticDiscarded: _discarded,
+    TacticCardDrawn: _drawn,
+    ResourcesGained: _gained,
+    WindowOpened: _window_opened,
+    StandingPassGiven: _standing_pass,
+    TacticPlayed: _tactic_played,
+    DeferredResolved: _deferred_resolved,
+    StoneskinHardened: _stoneskin,
+    SpiritsEmbraced: _embraced,
+    UnitsMovedAfterWin: _moved_after_win,
+}
+"""The folds of :mod:`.opening_events`, by event type."""

@@ -1,0 +1,388 @@
+"""The stage table's questions: in each stage, whether a seat must decide and with which legal
+commands (:func:`decision`), or whether the next step is automatic (``None``)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Literal
+
+import msgspec
+
+from nataterra_core.games.nataterra.content.schema import ContentPack, Side
+from nataterra_core.kernel import Command, Event
+
+from ..stock import Resources
+from . import biome, tactics
+from .damage import (
+    support_amount,
+)
+from .env import CombatEnv, no_strategists
+from .messages import (
+    Attack,
+    Backstab,
+    ChooseGroup,
+    ClaimArmor,
+    DeployGroup,
+    HealGroup,
+    PayInjury,
+    RedirectBiome,
+    Reroll,
+    Retreat,
+    RetreatUnits,
+    Strategise,
+    StrategiseDone,
+    Support,
+)
+from .model import (
+    Combat,
+    Group,
+    SlotKind,
+    combat_unit,
+    pick_candidates,
+)
+
+__all__ = [
+    "Pending",
+    "decision",
+    "retreat_destinations",
+    "retreat_mover",
+    "setup_window",
+    "side_in",
+    "stabber",
+    "strategists_waiting",
+    "support_amounts",
+    "targets",
+]
+
+_replace = msgspec.structs.replace
+
+
+def _slot_counts(env: CombatEnv, combat: Combat, seat: str) -> tuple[int, int, int]:
+    """``seat``'s free melee, ranged and flex slots."""
+    board = env.pack.civilisations[seat].combat_board
+    melee, ranged, flex = board.melee, board.ranged, board.flex
+    for g in combat.groups:
+        if g.owner == seat and g.units > 0:
+            if g.slot == "melee":
+                melee -= 1
+            elif g.slot == "ranged":
+                ranged -= 1
+            else:
+                flex -= 1
+    return melee, ranged, flex
+
+
+def _deploy_options(env: CombatEnv, combat: Combat, seat: str) -> list[Command]:
+    free_slots = _slot_counts(env, combat, seat)
+    sides = combat.sides.get(seat, {})
+    pack = env.pack
+    options: list[Command] = []
+    for force in combat.reserve:
+        if force.owner == seat and force.count > 0:  # Combat.reserve_of, inlined
+            unit = force.unit
+            options += _force_deploys(
+                pack, unit, force.count, force.origin, sides.get(unit), free_slots
+            )
+    return options
+
+
+@lru_cache(maxsize=4096)
+def _force_deploys(
+    pack: ContentPack,
+    unit_id: str,
+    count: int,
+    origin: str,
+    side: Side | None,
+    free_slots: tuple[int, int, int],
+) -> tuple[DeployGroup, ...]:
+    """The ways to deploy one group of ``count`` waiting units (N-COMBAT-4/5), given the
+    free melee, ranged and flex slots (the pack is immutable and hashed by identity)."""
+    free = dict(zip(("melee", "ranged", "flex"), free_slots, strict=True))
+    unit = combat_unit(pack, unit_id)
+    flexible = unit.side(side or "a").flexible_slot
+    own: tuple[SlotKind, ...] = ("melee", "ranged") if flexible else (unit.class_,)
+    slots: list[SlotKind] = [s for s in (*own, "flex") if free[s] > 0]
+    if not slots:  # N-COMBAT-5: the other class's slots only once these are full
+        other: SlotKind = "ranged" if unit.class_ == "melee" else "melee"
+        slots = [other] if free[other] > 0 else []
+    size = unit.group_size
+    groups = -(-count // size)
+    # N-COMBAT-4: only splits that use the minimum number of groups.
+    sizes = [k for k in range(1, size + 1) if k <= count and count - k <= (groups - 1) * size]
+    return tuple(
+        DeployGroup(unit=unit_id, size=k, slot=s, origin=origin)
+        for k in sizes
+        for s in dict.fromkeys(slots)
+    )
+
+
+def targets(combat: Combat, group: Group) -> list[Group]:
+    """Enemy groups ``group`` may attack (N-COMBAT-13, N-ABL-4 Aim)."""
+    if group.support_only:
+        return []
+    if combat.allies:
+        return _team_targets(combat, group)
+    owner = group.owner
+    enemies = [g for g in combat.groups if g.units and g.owner != owner]
+    if group.cls == "ranged" or group.aim:
+        return enemies
+    # Group.melee_target, inlined (hot path)
+    melee = [g for g in enemies if g.cls == "melee" or g.slot == "melee"]
+    return melee or enemies
+
+
+def _team_targets(combat: Combat, group: Group) -> list[Group]:
+    """N-TEAM-5/6: never an ally's group; a melee group may attack a player's ranged
+    groups when that player has no melee group, whatever its allies have."""
+    side = combat.side(group.owner)
+    enemies = [g for g in combat.groups if g.units and combat.side(g.owner) != side]
+    if group.cls == "ranged" or group.aim:
+        return enemies
+    with_melee = {g.owner for g in enemies if g.melee_target}
+    return [g for g in enemies if g.melee_target or g.owner not in with_melee]
+
+
+def support_amounts(group: Group) -> list[tuple[Literal["attack", "armor"], int]]:
+    amounts: list[tuple[Literal["attack", "armor"], int]] = [
+        ("attack", support_amount(group.attack, group.units, group.reinforce)),
+        ("armor", support_amount(group.armor, group.units, group.reinforce)),
+    ]
+    return [(kind, amount) for kind, amount in amounts if amount > 0]
+
+
+# Action options by (attack targets, allies to support, the group's attack, armor, units
+# and Reinforce): a few hundred distinct lists over a whole battle calculator run, so one
+# dict lookup instead of building commands.
+_ACTION_OPTIONS: dict[
+    tuple[tuple[int, ...], tuple[int, ...], int, int, int, int], tuple[Command, ...]
+] = {}
+
+
+_ACTION_OPTIONS_MAX = 4096
+
+
+def _action_options(combat: Combat, group: Group) -> list[Command]:
+    """Attacks on every target (:func:`targets`), then supports of every ally with each
+    bonus kind the group can give. One pass over the groups (hot path); commands are
+    immutable values, so the same lists are reused rather than rebuilt."""
+    owner, me = group.owner, group.id
+    allies: list[int] = []
+    attacks: tuple[int, ...] = ()
+    if combat.allies:  # N-TEAM-5: allies' groups are supported, never attacked
+        side = combat.side(owner)
+        allies = [
+            g.id for g in combat.groups if g.units and g.id != me and combat.side(g.owner) == side
+        ]
+        if not group.support_only:
+            attacks = tuple([t.id for t in _team_targets(combat, group)])
+    else:
+        enemies: list[int] = []
+        melee: list[int] = []  # the enemies that are melee targets (Group.melee_target)
+        for g in combat.groups:
+            if g.units:
+                if g.owner != owner:
+                    enemies.append(g.id)
+                    if g.cls == "melee" or g.slot == "melee":
+                        melee.append(g.id)
+                elif g.id != me:
+                    allies.append(g.id)
+        if group.support_only:
+            pass
+        elif group.cls == "ranged" or group.aim:  # as targets() says
+            attacks = tuple(enemies)
+        else:
+            attacks = tuple(melee or enemies)
+    # N-COMBAT-18: a group that attacked cannot support; what a support gives depends on
+    # the group's attack, armor, units and Reinforce (N-COMBAT-19).
+    supported = tuple(allies) if combat.attacks_made == 0 else ()
+    key = (attacks, supported, group.attack, group.armor, group.units, group.reinforce)
+    options = _ACTION_OPTIONS.get(key)
+    if options is None:
+        kinds = [kind for kind, _ in support_amounts(group)] if supported else []
+        options = (
+            *(Attack(target=t) for t in attacks),
+            *(Support(target=ally, bonus=kind) for ally in supported for kind in kinds),
+        )
+        if len(_ACTION_OPTIONS) >= _ACTION_OPTIONS_MAX:
+            _ACTION_OPTIONS.clear()
+        _ACTION_OPTIONS[key] = options
+    return list(options)
+
+
+@lru_cache(maxsize=4096)
+def _heal_options(healable: tuple[int, ...]) -> tuple[Command, ...]:
+    """A Heal of each group of ``healable``: commands are immutable values, so each list
+    is built once rather than at every heal (as :data:`_ACTION_OPTIONS`)."""
+    return tuple([HealGroup(target=group) for group in healable])
+
+
+def stabber(combat: Combat) -> str:
+    """Who may backstab now: the next player of the side that stays (N-COMBAT-24)."""
+    assert combat.retreating is not None
+    return combat.stabbers[0] if combat.stabbers else combat.opponent(combat.retreating)
+
+
+def _backstab_options(combat: Combat) -> list[Command]:
+    retreating = combat.retreating
+    assert retreating is not None
+    leaving = set(combat.seats_of(retreating))
+    options: list[Command] = []
+    for group in combat.groups_of(stabber(combat)):
+        options.extend(
+            Backstab(group=group.id, target=t.id)
+            for t in targets(combat, group)
+            if t.owner in leaving
+        )
+    return options
+
+
+def retreat_destinations(env: CombatEnv, combat: Combat, seat: str, unit: str) -> list[str]:
+    game_map = env.map
+    assert game_map is not None
+    side = combat.sides.get(seat, {}).get(unit)
+    card = env.pack.units[unit].side(side or "a")
+    flying = card.ability_level("flying", with_tech=side is not None) > 0
+    naga_base = game_map.bases.get("naga")
+    found = []
+    for zone in game_map.neighbours(combat.zone):
+        biome = game_map.zones[zone].biome
+        if biome in ("mountain", "lake") and not flying and zone != naga_base:
+            continue
+        if env.blocked(seat, zone):
+            continue
+        found.append(zone)
+    return found
+
+
+Pending = tuple[str, list[Command]] | None
+"""A combat's pending decision: the seat that decides and its legal commands, or ``None``."""
+
+
+def decision(env: CombatEnv, combat: Combat) -> Pending:
+    """The seat that must decide now and its legal commands, or ``None`` if the next step
+    is automatic."""
+    return _decision(env, combat)
+
+
+# Stages that never ask anything once no choice is pending (automatic steps follow).
+_AUTOMATIC = frozenset({"opening", "effects", "round_end", "round_effects"})
+
+
+_RETREAT_OPTIONS: tuple[Command, ...] = (Retreat(retreat=True), Retreat(retreat=False))
+
+
+def _decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | None:
+    stage = combat.stage
+    if not combat.pending:  # the hot stages of a round first
+        if stage == "action":
+            group = combat.groups[combat.active] if combat.active >= 0 else None
+            if group is None:
+                return None
+            options = _action_options(combat, group)
+            return (group.owner, options) if options else None
+        if stage == "pick":
+            if not combat.both_standing():
+                return None
+            candidates = pick_candidates(combat)
+            env._picked = (combat, candidates)
+            if len(candidates) > 1:  # N-TEAM-4: allies' ties are their side's choice
+                chooser = combat.side(candidates[0].owner)
+                return chooser, [ChooseGroup(group=g.id) for g in candidates]
+            return None
+        if stage in ("retreat_defender", "retreat_attacker"):
+            seat = combat.defender if stage == "retreat_defender" else combat.attacker
+            if side_in(combat, seat, combat.no_retreat + combat.withdrawing):
+                return None  # barred (Fight to the Bitter End, a card) or retreating (a card)
+            return seat, list(_RETREAT_OPTIONS)
+        if stage in _AUTOMATIC:
+            return None
+    if combat.pending:
+        seat, choice = combat.pending[0]
+        if choice.startswith("tactic_"):  # N-COMBAT-9: asked while holding a card at all
+            if not combat.hands.get(seat):  # its hand emptied since the window opened
+                return None
+            return seat, tactics.window_options(env, combat, seat, choice.removeprefix("tactic_"))
+        if choice == "strategise":
+            joins = [
+                Strategise(unit=unit, origin=origin, count=k)
+                for unit, origin, available in env.strategists(seat, combat)
+                for k in range(1, available + 1)
+            ]
+            return (seat, [*joins, StrategiseDone()]) if joins else None
+        return biome.pending_options(env, combat)
+    if stage == "redirect":
+        if biome.redirect_cost(env, combat) is None:
+            return None
+        return "naga", [RedirectBiome(redirect=True), RedirectBiome(redirect=False)]
+    if stage == "deploy":
+        if not combat.setup_window and setup_window(env, combat):
+            return None  # options played "at the start of the combat" come first
+        if not combat.strategise_offered and strategists_waiting(env, combat):
+            return None  # N-ABL-7: joining by Strategise comes first, during set-up
+        options = _deploy_options(env, combat, combat.deploying)
+        return (combat.deploying, options) if options else None
+    group = combat.groups[combat.active] if combat.active >= 0 else None
+    if stage == "heal" and group is not None:
+        mates = combat.seats_of(combat.side(group.owner))  # N-TEAM-5: Heal an ally too
+        healable = tuple([g.id for seat in mates for g in combat.groups_of(seat)])
+        return group.owner, list(_heal_options(healable))
+    if stage == "deception" and group is not None:
+        return group.owner, [Reroll(reroll=True), Reroll(reroll=False)]
+    if stage == "after_attack" and group is not None and combat.pending_gain > 0:
+        return group.owner, [ClaimArmor(accept=True), ClaimArmor(accept=False)]
+    if stage == "backstab":
+        if combat.retreating in combat.no_backstab:  # Higher Ground
+            return None
+        options = _backstab_options(combat)
+        assert combat.retreating is not None
+        return (stabber(combat), [*options, Backstab()]) if options else None
+    if stage == "injuries" and combat.injuries:
+        injured = combat.groups[combat.injuries[0]]
+        if not combat.stocks.get(injured.owner, Resources()).covers(injured.fee):
+            return None
+        return injured.owner, [
+            PayInjury(group=injured.id, pay=True),
+            PayInjury(group=injured.id, pay=False),
+        ]
+    if stage == "retreat_move" and env.map is not None and combat.retreating is not None:
+        seat = retreat_mover(combat)
+        moves: list[Command] = []
+        for force in combat.reserve_of(seat):
+            for zone in retreat_destinations(env, combat, seat, force.unit):
+                moves.extend(
+                    RetreatUnits(unit=force.unit, count=k, destination=zone)
+                    for k in range(1, force.count + 1)
+                )
+        # A type with nowhere to go is destroyed automatically, before anything is asked.
+        if moves and all(
+            retreat_destinations(env, combat, seat, f.unit) for f in combat.reserve_of(seat)
+        ):
+            return seat, moves
+    return None
+
+
+def side_in(combat: Combat, lead: str, seats: tuple[str, ...]) -> bool:
+    """Whether a player of ``lead``'s side is among ``seats`` (a side retreats as one:
+    a card that bars or forces one player's retreat does so for its side)."""
+    if not seats:
+        return False
+    return lead in seats or any(s in seats for s in combat.seats_of(lead))
+
+
+def retreat_mover(combat: Combat) -> str:
+    """The player of the retreating side whose units move next (the lead first)."""
+    assert combat.retreating is not None
+    side = combat.seats_of(combat.retreating)
+    return next((seat for seat in side if combat.reserve_of(seat)), side[0])
+
+
+def setup_window(env: CombatEnv, combat: Combat) -> tuple[Event, ...]:
+    """The set-up tactic window (attackers first), if anyone may play in it."""
+    return tactics.open_window(env, combat, "setup", combat.seats)
+
+
+def strategists_waiting(env: CombatEnv, combat: Combat) -> tuple[str, ...]:
+    """The sides (attacker first) with units next door that may join by Strategise."""
+    if combat.revealed or env.strategists is no_strategists:
+        return ()
+    return tuple(s for s in combat.seats if env.strategists(s, combat))

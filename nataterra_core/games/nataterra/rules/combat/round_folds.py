@@ -1,0 +1,399 @@
+"""Folds of the events of the rounds (:mod:`.round_events`): activations, attacks, support,
+healing, retreat, backstab, injuries and the end. Each applies what its event says."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from nataterra_core.games.nataterra.content.schema import ContentPack
+from nataterra_core.kernel import Event
+
+from . import biome
+from .fold_tools import (
+    count_up,
+    marker_gone,
+    markers_of,
+    own_units,
+    placed,
+    take_reserve,
+    with_levels,
+)
+from .messages import (
+    ActivationEnded,
+    Aftermath,
+    ArmorClaimed,
+    AttackResolved,
+    AttackRolled,
+    BackstabDeclared,
+    BackstabDeclined,
+    BackstabEnded,
+    CombatDecided,
+    CombatEnded,
+    CombatOpened,
+    ExtraAttackBegun,
+    GroupActivated,
+    Healed,
+    InjuryResolved,
+    RetreatChosen,
+    RetreatMoveStarted,
+    RoundClosing,
+    RoundEffectsResolved,
+    RoundEnded,
+    Supported,
+    UnitsRetreated,
+)
+from .model import (
+    ROUND_CAP,
+    Combat,
+    Group,
+    Stage,
+    pick_candidates,
+    replace_group,
+)
+
+__all__ = ["ROUND_FOLDS", "fold_attack_resolved"]
+
+_replace = msgspec.structs.replace
+
+
+def _round_closing(pack: ContentPack, combat: Combat, event: RoundClosing) -> Combat:
+    pending: tuple[tuple[str, str], ...] = ()
+    card = pack.biome_cards[combat.biome_card] if combat.biome_card else None
+    if card is not None and card.effect.kind == "heal_each_round":
+        pending = tuple((s, "heal_round") for s in combat.holders if combat.has_groups(s))
+    return _replace(combat, stage="round_effects", pending=pending)
+
+
+def _round_effects_resolved(
+    pack: ContentPack, combat: Combat, event: RoundEffectsResolved
+) -> Combat:
+    return _replace(combat, stage="retreat_defender")
+
+
+def _aftermath(pack: ContentPack, combat: Combat, event: Aftermath) -> Combat:
+    winner = combat.winner
+    pending: tuple[tuple[str, str], ...] = ()
+    movable: tuple[tuple[str, int], ...] = ()
+    card = pack.biome_cards[combat.biome_card] if combat.biome_card else None
+    quick_gains = card is not None and card.effect.kind == "move_after_win"
+    if winner is not None and winner in combat.holders and quick_gains:
+        movable = tuple((f.unit, f.count) for f in own_units(pack, combat, winner))
+        pending = ((winner, "move_after_win"),) if movable else ()
+    return _replace(combat, stage="aftermath", pending=pending, movable=movable)
+
+
+def _opened(pack: ContentPack, combat: Combat, event: CombatOpened) -> Combat:
+    groups, order, live = placed(combat, event.initiative)
+    combat = _replace(
+        combat,
+        groups=groups,
+        order=order,
+        # Markers only of types still on the board (N-COMBAT-17), so that later folds need
+        # to look again only when a group leaves the board.
+        initiative=markers_of(event.initiative, live),
+        melee_waiting=any(g.support_only for g in groups),
+    )
+    return _start_round(pack, combat, 1)
+
+
+def _start_round(pack: ContentPack, combat: Combat, number: int) -> Combat:
+    """Round ``number`` begins (N-COMBAT-10): when the combat opens, and after each round
+    that nobody retreated from (N-COMBAT-22); it is no event of its own."""
+    # N-CIV-3 (provisional): Spirit's Embrace is offered at the start of each round.
+    embrace = tuple(
+        (seat, "embrace")
+        for seat in combat.seats
+        if pack.civilisations[seat].ability == "flare"
+        and combat.flare.get(seat, 0) >= biome.EMBRACE_COST
+    )
+    # A card's extra Spirit's Embrace, already paid for, comes at this round's start.
+    free = tuple((seat, "embrace_free") for seat in combat.extra_embraces)
+    return _next_group(
+        _replace(
+            combat,
+            round=number,
+            stage="pick",
+            pending=(*embrace, *free),
+            extra_embraces=(),
+        )
+    )
+
+
+def _activated(pack: ContentPack, combat: Combat, event: GroupActivated) -> Combat:
+    return _activate(combat, combat.groups[event.group])
+
+
+def _activate(combat: Combat, group: Group) -> Combat:
+    """``group`` becomes the active group (N-COMBAT-10)."""
+    return _replace(combat, active=group.id, attacks_made=0, stage=_first_stage(group))
+
+
+def _first_stage(group: Group) -> Stage:
+    """The stage an activation of ``group`` opens with: a healer heals first (N-COMBAT-11a)."""
+    return "heal" if group.heal else "action"
+
+
+def _next_group(combat: Combat, *, standing: bool = False) -> Combat:
+    """``combat``, in the pick stage, with :func:`_lone_candidate` active if there is one."""
+    group = _lone_candidate(combat, standing=standing)
+    return combat if group is None else _activate(combat, group)
+
+
+def _lone_candidate(
+    combat: Combat, groups: tuple[Group, ...] | None = None, *, standing: bool = False
+) -> Group | None:
+    """The group to make active next when the rules leave nothing to choose (N-COMBAT-10):
+    one group may act, both sides stand, no choice is pending, and nobody who holds a
+    tactic card is still asked (so no per-group window can open, N-COMBAT-9). The log then
+    records no ``GroupActivated``: it records choices and chance, and what follows from
+    them alone is folded. ``groups``: the
+    groups a fold is about to give the combat; ``standing``: both sides are known to stand."""
+    if combat.pending or not (standing or combat.both_standing()):
+        return None
+    if combat.hands and combat.asks_windows():
+        return None
+    candidates = pick_candidates(combat, groups)
+    return candidates[0] if len(candidates) == 1 else None
+
+
+def _healed(pack: ContentPack, combat: Combat, event: Healed) -> Combat:
+    target = combat.groups[event.target]
+    healed = _replace(target, damage=target.damage - event.amount)
+    return _replace(combat, groups=replace_group(combat.groups, healed), stage="action")
+
+
+def _rolled(pack: ContentPack, combat: Combat, event: AttackRolled) -> Combat:
+    waiting = combat.groups[event.group].deception > 0 and not event.reroll
+    return _replace(
+        combat,
+        target=event.target,
+        roll_face=event.value,
+        stage="deception" if waiting else combat.stage,
+    )
+
+
+def _armor_claimed(pack: ContentPack, combat: Combat, event: ArmorClaimed) -> Combat:
+    group = combat.groups[event.group]
+    claimed = _replace(group, armor_bonus=group.armor_bonus + event.amount)
+    return _replace(combat, groups=replace_group(combat.groups, claimed), pending_gain=0)
+
+
+def _extra_attack(pack: ContentPack, combat: Combat, event: ExtraAttackBegun) -> Combat:
+    return _replace(combat, stage="action")
+
+
+def _supported(pack: ContentPack, combat: Combat, event: Supported) -> Combat:
+    target = combat.groups[event.target]
+    if event.bonus == "attack":
+        target = _replace(target, attack_bonus=target.attack_bonus + event.amount)
+    else:
+        target = _replace(target, armor_bonus=target.armor_bonus + event.amount)
+    groups = replace_group(combat.groups, target)
+    groups = replace_group(groups, _replace(groups[event.group], acted=combat.round))
+    return _next_group(_replace(combat, groups=groups, stage="pick", active=-1), standing=True)
+
+
+def _activation_ended(pack: ContentPack, combat: Combat, event: ActivationEnded) -> Combat:
+    groups = replace_group(combat.groups, _replace(combat.groups[event.group], acted=combat.round))
+    return _next_group(_replace(combat, groups=groups, stage="pick", active=-1))
+
+
+# Biome effects that act at the end of each round (Drought's smite, a healing card).
+_ROUND_END_EFFECTS = frozenset({"smite_each_round", "heal_each_round"})
+
+
+def _round_ended(pack: ContentPack, combat: Combat, event: RoundEnded) -> Combat:
+    # Without a round-end effect and below the round cap (N-COMBAT-29) nothing happens
+    # between the round's end and the retreat decisions (N-COMBAT-22): straight to them.
+    card = pack.biome_cards[combat.biome_card] if combat.biome_card else None
+    busy = card is not None and card.effect.kind in _ROUND_END_EFFECTS
+    stage = "round_end" if busy or combat.round >= ROUND_CAP else "retreat_defender"
+    if not combat.granted:
+        return _replace(combat, stage=stage)
+    groups = combat.groups  # abilities a card gave for the round expire
+    for group_id, ability, levels in combat.granted:
+        groups = replace_group(groups, with_levels(groups[group_id], ability, -levels))
+    return _replace(combat, stage=stage, groups=groups, granted=())
+
+
+def _retreat_chosen(pack: ContentPack, combat: Combat, event: RetreatChosen) -> Combat:
+    if event.retreat:
+        if event.forced:
+            return _replace(combat, retreating=event.seat, stage="decided")
+        stabbers = combat.seats_of(combat.opponent(event.seat))  # each may backstab once
+        return _replace(combat, retreating=event.seat, stage="backstab", stabbers=stabbers)
+    if event.seat == combat.defender:
+        return _replace(combat, stage="retreat_attacker")
+    return _start_round(pack, combat, combat.round + 1)
+
+
+def _backstab_declared(pack: ContentPack, combat: Combat, event: BackstabDeclared) -> Combat:
+    return _replace(combat, backstab=True, active=event.group, attacks_made=0, stage="action")
+
+
+def _backstab_declined(pack: ContentPack, combat: Combat, event: BackstabDeclined) -> Combat:
+    rest = combat.stabbers[1:]
+    return _replace(combat, stabbers=rest, stage="backstab" if rest else "decided")
+
+
+def _backstab_ended(pack: ContentPack, combat: Combat, event: BackstabEnded) -> Combat:
+    rest = combat.stabbers[1:]
+    return _replace(
+        combat,
+        stabbers=rest,
+        backstab=False,
+        active=-1,
+        stage="backstab" if rest else "decided",
+    )
+
+
+def _decided(pack: ContentPack, combat: Combat, event: CombatDecided) -> Combat:
+    injuries = tuple(
+        [g.id for g in combat.groups if g.units > 0 and g.injury and g.damage >= g.injury]
+    )
+    return _replace(combat, winner=event.winner, decided=True, stage="injuries", injuries=injuries)
+
+
+def _injury(pack: ContentPack, combat: Combat, event: InjuryResolved) -> Combat:
+    group = combat.groups[event.group]
+    rest = combat.injuries[1:]
+    if event.paid:
+        paid = combat.stocks[group.owner] - event.fee
+        return _replace(combat, injuries=rest, stocks={**combat.stocks, group.owner: paid})
+    hurt = _replace(group, units=group.units - 1, damage=0 if group.units == 1 else group.damage)
+    return _replace(
+        combat,
+        groups=replace_group(combat.groups, hurt),
+        injuries=rest,
+        injured=count_up(combat.injured, group.owner, 1),
+    )
+
+
+def _retreat_move(pack: ContentPack, combat: Combat, event: RetreatMoveStarted) -> Combat:
+    groups = tuple(_replace(g, units=0) if g.owner == event.seat else g for g in combat.groups)
+    others = tuple(f for f in combat.reserve if f.owner != event.seat)
+    return _replace(combat, groups=groups, reserve=(*others, *event.forces), stage="retreat_move")
+
+
+def _retreated(pack: ContentPack, combat: Combat, event: UnitsRetreated) -> Combat:
+    return _replace(
+        combat, reserve=take_reserve(combat.reserve, event.seat, event.unit, event.count)
+    )
+
+
+def _ended_event(pack: ContentPack, combat: Combat, event: CombatEnded) -> Combat:
+    return _replace(combat, stage="end")
+
+
+def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolved) -> Combat:
+    groups = list(combat.groups)
+    target = groups[event.target]
+    # The target takes its damage (N-COMBAT-16), spends its armor bonus, gains Bloodthirst.
+    t_units = target.units - event.target_deaths
+    t_damage = target.damage + event.damage - event.target_deaths * target.health
+    groups[event.target] = _replace(
+        target,
+        units=t_units,
+        damage=t_damage if t_units else 0,
+        armor_bonus=0 if event.armor_bonus_spent else target.armor_bonus,
+        attack_bonus=target.attack_bonus + event.bloodthirst,
+    )
+    group = groups[event.group]
+    g_units = group.units - event.attacker_deaths
+    g_damage = group.damage + event.retaliation - event.attacker_deaths * group.health
+    groups[event.group] = _replace(
+        group,
+        units=g_units,
+        damage=g_damage if g_units else 0,
+        # N-COMBAT-14: swords give new tokens once the attack is resolved
+        attack_bonus=group.attack_bonus - event.bonus_spent + event.swords
+        if g_units
+        else group.attack_bonus,
+        acted=combat.round if event.ends_activation else group.acted,
+    )
+    killed = combat.killed
+    if event.target_deaths:
+        killed = count_up(killed, target.owner, event.target_deaths)
+    if event.attacker_deaths:
+        killed = count_up(killed, group.owner, event.attacker_deaths)
+    destroyed = combat.destroyed
+    if event.target_deaths and not t_units:  # N-WIN-3: wiped out directly
+        destroyed = (*destroyed, target.id)
+    if event.attacker_deaths and not g_units:
+        destroyed = (*destroyed, group.id)
+    flare = combat.flare
+    if event.flare:  # N-CIV-3: the Naga gain flare per unit they defeat
+        flare = {**flare, group.owner: flare.get(group.owner, 0) + event.flare}
+    new_groups = tuple(groups)
+    markers = combat.initiative
+    if not t_units:  # the target left the board: perhaps its type's marker too
+        markers = marker_gone(markers, new_groups, target)
+    if not g_units:
+        markers = marker_gone(markers, new_groups, group)
+    if combat.melee_waiting:
+        new_groups = _fill_melee_slots(pack, new_groups)
+    stage: Stage = "after_attack"
+    active, attacks_made = combat.active, combat.attacks_made + 1
+    if event.ends_activation:
+        # An attack ends its group's activation only while both sides stand (flow.py). The
+        # next group, if it is known, becomes active in this same replace (a hot path).
+        stage, active = "pick", -1
+        lone = _lone_candidate(combat, new_groups, standing=True)
+        if lone is not None:
+            stage, active, attacks_made = _first_stage(lone), lone.id, 0
+    return _replace(
+        combat,
+        initiative=markers,
+        groups=new_groups,
+        killed=killed,
+        destroyed=destroyed,
+        flare=flare,
+        attacks_made=attacks_made,
+        pending_gain=event.armor_claim,
+        roll_face=-1,
+        stage=stage,
+        active=active,
+    )
+
+
+def _fill_melee_slots(pack: ContentPack, groups: tuple[Group, ...]) -> tuple[Group, ...]:
+    """N-COMBAT-5: a melee group waiting in a ranged slot moves to a melee slot that freed
+    (in deployment order, **Ruling**). Slots are counted per owner from the live groups."""
+    for group in [g for g in groups if g.units > 0 and g.support_only]:
+        melee_slots = pack.civilisations[group.owner].combat_board.melee
+        used = sum(
+            1 for g in groups if g.owner == group.owner and g.units > 0 and g.slot == "melee"
+        )
+        if used < melee_slots:
+            groups = replace_group(groups, _replace(group, slot="melee"))
+    return groups
+
+
+ROUND_FOLDS: dict[type[Event], Callable[[ContentPack, Combat, Any], Combat]] = {
+    RoundClosing: _round_closing,
+    RoundEffectsResolved: _round_effects_resolved,
+    Aftermath: _aftermath,
+    CombatOpened: _opened,
+    GroupActivated: _activated,
+    Healed: _healed,
+    AttackRolled: _rolled,
+    AttackResolved: fold_attack_resolved,
+    ArmorClaimed: _armor_claimed,
+    ExtraAttackBegun: _extra_attack,
+    Supported: _supported,
+    ActivationEnded: _activation_ended,
+    RoundEnded: _round_ended,
+    RetreatChosen: _retreat_chosen,
+    BackstabDeclared: _backstab_declared,
+    BackstabDeclined: _backstab_declined,
+    BackstabEnded: _backstab_ended,
+    CombatDecided: _decided,
+    InjuryResolved: _injury,
+    RetreatMoveStarted: _retreat_move,
+    UnitsRetreated: _retreated,
+    CombatEnded: _ended_event,
+}
+"""The folds of :mod:`.round_events`, by event type."""

@@ -1,0 +1,400 @@
+"""The stage table's automatic steps: the events of the next step when nobody has to decide
+(:func:`auto_step`), attacks resolved included (dice drawn and recorded here)."""
+
+from __future__ import annotations
+
+import msgspec
+
+from nataterra_core.kernel import DiceStream, Event, record_draw
+
+from ..stock import Resources
+from . import biome, tactics
+from .damage import (
+    attack_total,
+    damage_dealt,
+    resolve_damage,
+    retaliation_damage,
+    support_amount,
+)
+from .env import CombatEnv
+from .folds import fold_attack_resolved, own_units
+from .messages import (
+    ActivationEnded,
+    Aftermath,
+    AttackResolved,
+    AttackRolled,
+    BackstabDeclined,
+    BackstabEnded,
+    BiomeCardRevealed,
+    ChoiceResolved,
+    CombatDecided,
+    CombatEnded,
+    CombatOpened,
+    DeploymentEnded,
+    ExtraAttackBegun,
+    GroupActivated,
+    GroupDeployed,
+    InjuryResolved,
+    RetreatChosen,
+    RetreatMoveStarted,
+    RoundClosing,
+    RoundEffectsResolved,
+    RoundEnded,
+    StrategiseOffered,
+    UnitsRetreated,
+)
+from .model import (
+    INITIATIVE_CAP,
+    ROUND_CAP,
+    Combat,
+    Group,
+    combat_unit,
+    pick_candidates,
+)
+from .options import (
+    retreat_destinations,
+    retreat_mover,
+    setup_window,
+    side_in,
+    stabber,
+    strategists_waiting,
+    targets,
+)
+
+__all__ = [
+    "activate",
+    "auto_step",
+    "ended",
+    "initiative",
+    "resolve",
+    "resolve_attack",
+    "roll_die",
+    "winner_of",
+]
+
+_replace = msgspec.structs.replace
+
+
+# msgspec matches many keyword arguments slowly (≈ 0.5 µs per event of this size), so the
+# hottest events are built positionally, in their declaration order, checked here.
+_RESOLVED_FIELDS = (
+    "group",
+    "target",
+    "total",
+    "damage",
+    "target_deaths",
+    "bonus_spent",
+    "armor_bonus_spent",
+    "swords",
+    "retaliation",
+    "attacker_deaths",
+    "bloodthirst",
+    "armor_claim",
+    "flare",
+    "ends_activation",
+    "m",
+    "counter_before",
+    "counter_after",
+    "value",
+    "face",
+)
+
+
+_DEPLOYED_FIELDS = ("seat", "group", "unit", "units", "slot", "origin")
+
+
+for _event, _fields in ((AttackResolved, _RESOLVED_FIELDS), (GroupDeployed, _DEPLOYED_FIELDS)):
+    if tuple(f.name for f in msgspec.structs.fields(_event)) != _fields:  # pragma: no cover
+        raise ImportError(f"{_event.__name__}'s fields changed: update the positional calls")
+
+
+def winner_of(combat: Combat) -> str | None:
+    if combat.retreating is not None:
+        return combat.opponent(combat.retreating)
+    attacker = combat.side_has_groups(combat.attacker)
+    defender = combat.side_has_groups(combat.defender)
+    if attacker and not defender:
+        return combat.attacker
+    if defender and not attacker:
+        return combat.defender
+    return None
+
+
+def initiative(env: CombatEnv, combat: Combat, card: str | None) -> dict[str, int]:
+    """N-COMBAT-6/7: each type's marker, +1 per matching essence, +1 for mountain defenders."""
+    essences = env.pack.biome_cards[card].essences if card else ()
+    mountain = combat.biome == "mountain"
+    bonuses: dict[str, int] = {}  # by owner: the same for all of an owner's types
+    values: dict[str, int] = {}
+    for group in combat.groups:
+        key = f"{group.owner}/{group.unit}"
+        if key in values:  # one marker per type and owner
+            continue
+        owner = group.owner
+        bonus = bonuses.get(owner)
+        if bonus is None:
+            owned = env.essences[owner]
+            bonus = len([e for e in essences if e in owned])
+            if mountain and combat.side(owner) == combat.defender:
+                bonus += 1
+            bonuses[owner] = bonus
+        base = combat_unit(env.pack, group.unit).initiative + combat.initiative_bonus.get(key, 0)
+        values[key] = min(INITIATIVE_CAP, base + bonus)
+    return values
+
+
+def roll_die(
+    env: CombatEnv, dice: DiceStream, group: Group, target: int, reroll: bool
+) -> AttackRolled:
+    drawn = record_draw(dice, len(env.faces))
+    face = env.faces[drawn["value"]]
+    return AttackRolled(
+        group=group.id,
+        target=target,
+        **drawn,
+        face=face.value,
+        swords=face.swords,
+        reroll=reroll,
+    )
+
+
+def resolve(env: CombatEnv, combat: Combat, face_index: int) -> AttackResolved:
+    """N-COMBAT-14..17 with the abilities that act on an attack, for the kept die face."""
+    groups = combat.groups
+    return resolve_attack(env, combat, groups[combat.active], groups[combat.target], face_index)
+
+
+def resolve_attack(
+    env: CombatEnv,
+    combat: Combat,
+    group: Group,
+    target: Group,
+    face_index: int,
+    roll: tuple[int, int] | None = None,
+) -> AttackResolved:
+    """:func:`resolve` for ``group`` attacking ``target``; ``roll`` (the dice counter before
+    and after the draw) when the event records the roll too."""
+    face = env.faces[face_index]
+    # N-COMBAT-18: the attack bonus is spent on the first attack of an activation only.
+    bonus = group.attack_bonus if combat.attacks_made == 0 or combat.backstab else 0
+    total = attack_total(group.attack, group.units, bonus, face.value)
+    hit = damage_dealt(
+        total,
+        attacking_units=group.units,
+        pierce=group.pierce,
+        armor=target.armor,
+        armor_bonus=target.armor_bonus,
+        splash=group.splash,
+        target_units=target.units,
+    )
+    deaths, _ = resolve_damage(target.damage + hit.damage, target.units, target.health)
+    # N-ABL-9: Retaliation is simultaneous: the target's units before this attack count.
+    retaliation = 0
+    if target.retaliation and any(t.id == group.id for t in targets(combat, target)):
+        retaliation = retaliation_damage(target.units, target.retaliation)
+    attacker_deaths, _ = resolve_damage(group.damage + retaliation, group.units, group.health)
+    civ_ability = env.civ_ability
+    owner_ability = civ_ability[group.owner]
+    # N-CIV-4 Bloodthirst, or a Warcry Totem's (N-STR-3)
+    thirst = target.bloodthirst + (civ_ability[target.owner] == "bloodthirst")
+    bloodthirst = thirst if hit.damage > 0 else 0
+    claim = 0
+    survivors = group.units - attacker_deaths
+    if owner_ability == "for_the_king" and deaths and survivors:
+        claim = deaths * support_amount(group.armor, survivors, group.reinforce)
+    # The roll's fields (m, counter_before, counter_after, value, face), if recorded here.
+    m = before = after = value = None
+    if roll is not None:
+        m, before, after, value = len(env.faces), roll[0], roll[1], face.value
+    over = _activation_over(combat, group, target, attacker_deaths, deaths, claim)
+    resolved = AttackResolved(  # positionally: see _RESOLVED_FIELDS
+        group.id,
+        target.id,
+        total,
+        hit.damage,
+        deaths,
+        bonus,
+        hit.armor_bonus_spent,
+        face.swords,
+        retaliation,
+        attacker_deaths,
+        bloodthirst if deaths < target.units else 0,
+        claim,
+        deaths if owner_ability == "flare" else 0,
+        bool(over),
+        m,
+        before,
+        after,
+        face_index if roll is not None else None,
+        value,
+    )
+    if over is None and not _extra_attack_left(env, combat, resolved):
+        return _replace(resolved, ends_activation=True)
+    return resolved
+
+
+def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
+    """The events of the next automatic step (call only when :func:`decision` is ``None``)."""
+    stage = combat.stage
+    if combat.pending:  # a pending choice with nothing to choose from
+        seat, choice = combat.pending[0]
+        return (ChoiceResolved(seat=seat, choice=choice, declined=True),)
+    if stage == "pick":
+        picked = env._picked
+        if picked is not None and picked[0] is combat:  # what decision() just found
+            candidates = picked[1]
+        elif not combat.both_standing():
+            return (CombatDecided(winner=winner_of(combat)),)
+        else:
+            candidates = pick_candidates(combat)
+        if not candidates:
+            return (RoundEnded(round=combat.round),)
+        return activate(env, combat, candidates[0])
+    if stage == "deploy":
+        if not combat.setup_window:
+            opened = setup_window(env, combat)
+            if opened:
+                return opened
+        if not combat.strategise_offered:
+            seats = strategists_waiting(env, combat)
+            if seats:
+                return (StrategiseOffered(seats=seats),)
+        return (DeploymentEnded(seat=combat.deploying),)
+    if stage == "opening":
+        # N-COMBAT-7: no biome card in mountains or lakes (the drawing function knows).
+        card, drawn = env.draw_biome(combat, dice)
+        return (*drawn, BiomeCardRevealed(card=card))
+    if stage == "redirect":
+        return biome.fix_target(env, combat, dice, redirected=False)
+    if stage == "effects":
+        if not combat.before_window:  # N-COMBAT-9: attackers first, then defenders
+            opened = tactics.open_window(env, combat, "before", combat.seats)
+            if opened:
+                return opened
+        return (CombatOpened(initiative=initiative(env, combat, combat.biome_card)),)
+    if stage == "round_end":
+        return (*biome.round_end_damage(env, combat), RoundClosing(round=combat.round))
+    if stage == "round_effects":
+        if not combat.both_standing():
+            return (CombatDecided(winner=winner_of(combat)),)
+        if combat.round >= ROUND_CAP:  # N-COMBAT-29: the attacker retreats, no backstab
+            return (RetreatChosen(seat=combat.attacker, retreat=True, forced=True),)
+        return (RoundEffectsResolved(round=combat.round),)
+    if stage in ("retreat_defender", "retreat_attacker"):  # barred, or withdrawing by a card
+        seat = combat.defender if stage == "retreat_defender" else combat.attacker
+        if side_in(combat, seat, combat.withdrawing) and not side_in(
+            combat, seat, combat.no_retreat
+        ):
+            return (RetreatChosen(seat=seat, retreat=True, forced=True),)  # no backstab
+        return (RetreatChosen(seat=seat, retreat=False),)
+    if stage == "action":  # nothing to attack and nobody to support: the group passes
+        return (ActivationEnded(group=combat.active),)
+    if stage == "after_attack":
+        group = combat.groups[combat.active]
+        if combat.backstab and combat.stabbers[1:] and combat.both_standing():
+            return (BackstabEnded(seat=combat.stabbers[0]),)  # N-COMBAT-24: the next one
+        if combat.backstab or not combat.both_standing():
+            return (CombatDecided(winner=winner_of(combat)),)
+        if group.units > 0 and combat.attacks_made <= group.extra and targets(combat, group):
+            return (ExtraAttackBegun(group=group.id),)
+        return (ActivationEnded(group=group.id),)
+    if stage == "backstab":
+        return (BackstabDeclined(seat=stabber(combat)),)
+    if stage == "decided":
+        return (CombatDecided(winner=winner_of(combat)),)
+    if stage == "injuries":
+        if combat.injuries:  # cannot pay: the unit is lost
+            injured = combat.groups[combat.injuries[0]]
+            return (InjuryResolved(group=injured.id, paid=False, fee=Resources()),)
+        if combat.retreating is not None:  # the whole side leaves (N-TEAM-4)
+            return tuple(
+                RetreatMoveStarted(seat=seat, forces=own_units(env.pack, combat, seat))
+                for seat in combat.seats_of(combat.retreating)
+            )
+        return (Aftermath(),)
+    if stage == "aftermath":
+        if combat.deferred:  # N-COMBAT-27: options played earlier resolve now
+            return tactics.resolve_deferred(env, combat, dice)
+        if not combat.after_window:  # defenders first
+            defenders_first = (*combat.seats_of(combat.defender), *combat.seats_of(combat.attacker))
+            opened = tactics.open_window(env, combat, "after", defenders_first)
+            if opened:
+                return opened
+        return (*_spoils(env, combat, dice), ended(combat))
+    if stage == "retreat_move":
+        seat = retreat_mover(combat)
+        waiting = combat.reserve_of(seat)
+        if not waiting:
+            return (Aftermath(),)
+        force = waiting[0]
+        if env.map is None:  # the sandbox: retreating units leave the combat as survivors
+            return (UnitsRetreated(seat=seat, unit=force.unit, count=force.count),)
+        for f in waiting:
+            if not retreat_destinations(env, combat, seat, f.unit):
+                return (UnitsRetreated(seat=seat, unit=f.unit, count=f.count, lost=True),)
+    raise AssertionError(f"no automatic step in stage {stage}")  # pragma: no cover
+
+
+def activate(env: CombatEnv, combat: Combat, group: Group) -> tuple[Event, ...]:
+    """N-COMBAT-10/11: ``group`` becomes active; the per-group tactic window opens for the
+    players holding a tactic card (N-COMBAT-9's ruling), the group's owner first."""
+    activated = GroupActivated(group=group.id)
+    if not combat.hands or not combat.asks_windows():  # nobody to ask: no window (hot path)
+        return (activated,)
+    order = (group.owner, *(s for s in combat.seats if s != group.owner))
+    active = env.fold(combat, activated)  # active-group options need the group active
+    return (activated, *tactics.open_window(env, active, "group", order))
+
+
+def _spoils(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
+    """Spoils of War: a holder who won draws tactic cards."""
+    card = env.pack.biome_cards[combat.biome_card] if combat.biome_card else None
+    if card is None or card.effect.kind != "draw_tactic_if_win":
+        return ()
+    if combat.winner is None or combat.winner not in combat.holders:
+        return ()
+    events: list[Event] = []
+    for _ in range(card.effect.amount):
+        events.extend(env.draw_tactic(combat.winner, dice))
+    return tuple(events)
+
+
+def ended(combat: Combat) -> CombatEnded:
+    return CombatEnded(
+        zone=combat.zone,
+        winner=combat.winner,
+        killed=dict(combat.killed),
+        injured=dict(combat.injured),
+    )
+
+
+def _activation_over(
+    combat: Combat, group: Group, target: Group, attacker_deaths: int, deaths: int, claim: int
+) -> bool | None:
+    """Whether, after ``group``'s attack on ``target``, the group has nothing left to do
+    while the combat goes on: no armor to claim, no backstab, both sides standing, no extra
+    attack. ``None``: only :func:`_extra_attack_left` can tell."""
+    if claim or combat.backstab:
+        return False
+    groups = combat.groups
+    # Both sides still standing (the attacker and the target are on opposite sides).
+    if group.units == attacker_deaths and not _others_standing(groups, group):
+        return False
+    if target.units == deaths and not _others_standing(groups, target):
+        return False
+    if not group.extra or group.units == attacker_deaths:
+        return True
+    return None
+
+
+def _extra_attack_left(env: CombatEnv, combat: Combat, attack: AttackResolved) -> bool:
+    """Whether the attacking group may attack again after ``attack`` (N-COMBAT-18)."""
+    after = fold_attack_resolved(env.pack, combat, attack)  # rare: only groups with extra attacks
+    group = after.groups[attack.group]
+    return after.attacks_made <= group.extra and bool(targets(after, group))
+
+
+def _others_standing(groups: tuple[Group, ...], group: Group) -> bool:
+    """Whether ``group``'s owner has another group on the board."""
+    owner, gid = group.owner, group.id
+    return any(g.units and g.owner == owner and g.id != gid for g in groups)
