@@ -17,8 +17,8 @@ The systems that ship with the library register themselves when
 per game there). Tests and plug-ins call :func:`register` with their own records.
 
 Optional hooks (board geometry, SVG, observation encoder, action codec, determiniser,
-scenarios, positions) have typed slots in :class:`Hooks`, so generic tools find them in
-one place; a system that lacks one simply leaves it ``None``.
+scenarios, positions, rules coverage, CLI commands) have typed slots in :class:`Hooks`, so
+generic tools find them in one place; a system that lacks one simply leaves it ``None``.
 """
 
 from __future__ import annotations
@@ -128,6 +128,9 @@ class Hooks:
     """Named starting set-ups."""
     positions: Any | None = None
     """A position format: load and dump a described position."""
+    coverage: Callable[[], Any] | None = None
+    """The system's rules-coverage description (a ``kernel.coverage.CoverageSpec``: its rules
+    text, clause prefix, content items and markers), read by ``nataterra coverage``."""
     cli_commands: Callable[[], Sequence[Any]] | None = None
     """The system's own ``nataterra`` sub-commands: typer command functions (registered
     under their names) or ``typer.Typer`` sub-apps. A function, so the CLI library is

@@ -1,102 +1,24 @@
 """Log records, outcomes and verdicts in words, for any rule system.
 
-Commands, events and outcomes are worded by the system's presenter
-(``RuleSystem.presenter``); the records around them (header, undo, reveal) are the kernel's,
-so they read the same in every game.
+Records are worded by the kernel (:mod:`nataterra_core.kernel.wording`, re-exported here):
+commands, events and outcomes by the system's presenter, the records around them the same
+in every game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
 
-from nataterra_core.kernel import (
-    CommandRecord,
-    Decider,
-    EndRecord,
-    Header,
-    Outcome,
-    Record,
-    RevealRecord,
-    StartRecord,
-    UndoRecord,
-    Verdict,
-)
+from nataterra_core.kernel import Verdict
 from nataterra_core.kernel.registry import Presenter, RuleSystem
+from nataterra_core.kernel.wording import describe_record, worded
+from nataterra_core.kernel.wording import outcome_text as plain_outcome
 
 from .common import escape
 
 __all__ = ["describe_record", "plain_outcome", "verdict_line", "view_text", "worded"]
-
-
-def plain_outcome(result: Outcome) -> str:
-    """``won by velathi (target_reached)``, ``drawn (turn_limit)``, with any scores: the
-    kernel's words, for a verdict whose log's system is not known here."""
-    if result.winners:
-        text = f"won by {', '.join(result.winners)} ({result.reason})"
-    else:
-        text = f"drawn ({result.reason})"
-    if result.scores:
-        text += "; scores " + ", ".join(f"{s} {n}" for s, n in result.scores.items())
-    return text
-
-
-def describe_record(
-    record_system: RuleSystem,
-    record: Record,
-    before: Any = None,
-    decider: Decider[Any, Any, Any] | None = None,
-) -> tuple[str, tuple[str, ...]]:
-    """A record's one-line summary and its events' sentences (never a deck's order).
-
-    With ``before`` (the state before the record) and the log's ``decider``, the command is
-    worded against a spectator's view of ``before`` and each event against the view of the
-    state it applies to, so sentences can name what ids point at (a combat group's owner and
-    units).
-    """
-    presenter = record_system.presenter
-    if isinstance(record, Header):
-        options = ", ".join(f"{k}={v}" for k, v in record.options.items()) or "none"
-        pack = f"{record.content.id} {record.content.sha256[:12]}" if record.content else "none"
-        return (
-            f"game {record.game_id}: {', '.join(record.seats)}; rules {record.rules.id} "
-            f"v{record.rules.version}; content {pack}; options {options}",
-            (),
-        )
-    if isinstance(record, StartRecord | CommandRecord):
-        seat = record.seat if isinstance(record, CommandRecord) else None
-        return worded(record_system, record.command, seat, record.events, before, decider)
-    if isinstance(record, UndoRecord):
-        return f"{record.seat} undoes record {record.undoes}", ()
-    if isinstance(record, RevealRecord):
-        return f"the server seed is revealed: {record.server_seed}", ()
-    if isinstance(record, EndRecord):
-        return f"result: {presenter.outcome(record.result)}", ()
-    raise TypeError(f"not a log record: {type(record).__name__}")
-
-
-def worded(
-    record_system: RuleSystem,
-    command: Any,
-    seat: str | None,
-    events: Sequence[Any],
-    before: Any = None,
-    decider: Decider[Any, Any, Any] | None = None,
-) -> tuple[str, tuple[str, ...]]:
-    """A command and the events it caused in the system's words, each against a spectator's
-    view of the position it applies to (when ``before`` and ``decider`` are given)."""
-    presenter, view_of = record_system.presenter, record_system.seat_view
-    if before is None or decider is None:
-        return presenter.command(command, seat), tuple(presenter.event(e) for e in events)
-    summary = presenter.command(command, seat, view_of(before, None))
-    sentences = []
-    state = before
-    for event in events:
-        sentences.append(presenter.event(event, view_of(state, None)))
-        state = decider.evolve(state, event)
-    return summary, tuple(sentences)
 
 
 def verdict_line(name: str, verdict: Verdict, presenter: Presenter | None = None) -> str:

@@ -28,8 +28,10 @@ from nataterra_core import __version__
 from nataterra_core.game import DEFAULT_GAME, GameSession, decider_for, new_game, verify_log
 from nataterra_core.kernel import (
     Command,
+    CommandRecord,
     CommandRejected,
     LogError,
+    RecordCodec,
     ReplayDiverged,
     Session,
     Verdict,
@@ -39,7 +41,8 @@ from nataterra_core.kernel import (
 from nataterra_core.kernel.dice import check_game_id
 from nataterra_core.kernel.registry import RuleSystem, system, system_for, systems
 from nataterra_core.kernel.seed_ceremony import SeedCeremony
-from nataterra_core.kernel.visibility import LogView, log_view, record_view
+from nataterra_core.kernel.visibility import PUBLIC, LogView, log_view, record_view, visibility_of
+from nataterra_core.kernel.wording import describe_record, log_words
 
 from .errors import GameError, GameErrorCode, rejected
 from .protocol import Method
@@ -91,6 +94,30 @@ class _Game:
     @property
     def version(self) -> int:
         return len(self.session.lines) - 1
+
+
+def _words(game: _Game, seat: str, start: int, before: Any) -> list[list[str] | None]:
+    """The records appended since line ``start`` in the system's words, each as
+    ``[summary, event sentence, ...]``; ``None`` for a record whose command the seat may not
+    see whole (another seat's command whose class is not public, before the reveal)."""
+    session = game.session
+    decider = session.decider
+    codec = RecordCodec(tuple(decider.command_types), tuple(decider.event_types))
+    worded: list[list[str] | None] = []
+    for seq, line in enumerate(session.lines[start:], start):
+        record = codec.decode(line, seq)
+        if (
+            isinstance(record, CommandRecord)
+            and record.seat != seat
+            and visibility_of(type(record.command)) != PUBLIC
+            and not session.closed
+        ):
+            worded.append(None)
+            continue
+        summary, events = describe_record(game.system, record, before, decider)
+        worded.append([summary, *events])
+        before = None  # only the first record follows the position the call started from
+    return worded
 
 
 def _system(rules_id: str) -> RuleSystem:
@@ -383,12 +410,18 @@ class Games:
         """The log as the seat may see it: redacted until the seed is revealed."""
         game, seat = self._find(params.game_id, params.token)
         view: LogView = log_view(game.session.lines, seat, game.session.decider)
+        words = None
+        if view.revealed:  # nothing is hidden any more: every record in words
+            read = read_log(game.session.log_bytes(), decider_for)
+            worded = log_words(game.system, read.decider, read.header, read.records)
+            words = [[summary, *events] for summary, events in worded]
         return LogResult(
             version=game.version,
             revealed=view.revealed,
             records=view.records,
             head=view.head,
             log=view.text,
+            words=words,
         )
 
     def verify(self, params: VerifyParams) -> Verdict:
@@ -548,7 +581,7 @@ class Games:
         action: Callable[[], int | None],
     ) -> ActResult:
         session = game.session
-        start = len(session.lines)
+        start, before = len(session.lines), session.state
         try:
             undone = action()
         except CommandRejected as exc:
@@ -567,6 +600,7 @@ class Games:
             acting=tuple(session.acting_seats()),
             result=session.outcome(),
             undone=undone,
+            words=_words(game, seat, start, before),
         )
         if command_id is not None:
             game.done[seat, command_id] = (key, answer)

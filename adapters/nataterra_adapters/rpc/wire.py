@@ -169,6 +169,9 @@ class ActResult(msgspec.Struct, frozen=True, kw_only=True):
     acting: tuple[str, ...]
     result: Outcome | None
     undone: int | None = None
+    words: list[list[str] | None] = msgspec.field(default_factory=list)
+    """Each appended record in words, ``[summary, event sentence, ...]`` (``None`` for another
+    seat's command the seat may not see whole)."""
 
 
 class LogResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -179,3 +182,5 @@ class LogResult(msgspec.Struct, frozen=True, kw_only=True):
     records: list[dict[str, Any]]
     head: str | None
     log: str | None
+    words: list[list[str]] | None = None
+    """Once revealed: each record in words, ``[summary, event sentence, ...]``, in order."""
