@@ -6,9 +6,12 @@ Plays ``--games`` learning games (2 players, seeded) between the search player
 (``search:N:POLICY``) and the heuristic player and reports, over every decision the search
 player searched, the iterations per second and the commands per second its playouts ran.
 A decision with one legal command, or more than the player's ``max_branching``, costs no
-iterations and is left out. Figures are printed, never asserted (these machines are noisy).
+iterations and is left out. Rates are given per second of wall time and per second of this
+process's CPU time (on a shared machine the two differ). Figures are printed, never asserted
+(these machines are noisy).
 
-The last line is ``iterations_per_s=<float> commands_per_s=<int> decisions=<int>``.
+The last line is ``iterations_per_s=<float> iterations_per_cpu_s=<float>
+commands_per_s=<int> decisions=<int>``.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ def main() -> None:
     args = parser.parse_args()
     record = system("nataterra")
     iterations = commands = decisions = 0
-    seconds = 0.0
+    seconds = cpu = 0.0
     for game in range(args.games):
         session = new_game(2, seed=game)
         seats = session.header.seats
@@ -42,10 +45,11 @@ def main() -> None:
             view = record.seat_view(session.state, seat)
             if seat == seats[game % 2]:
                 before = (search.stats.iterations, search.stats.commands, search.stats.decisions)
-                start = time.perf_counter()
+                start, start_cpu = time.perf_counter(), time.process_time()
                 command = search.choose(view, legal)
                 if search.stats.decisions > before[2]:
                     seconds += time.perf_counter() - start
+                    cpu += time.process_time() - start_cpu
                     iterations += search.stats.iterations - before[0]
                     commands += search.stats.commands - before[1]
                     decisions += 1
@@ -53,8 +57,9 @@ def main() -> None:
                 command = other.choose(view, legal)
             session.apply(seat, command)
     print(
-        f"iterations_per_s={iterations / seconds:.1f} commands_per_s={commands / seconds:.0f} "
-        f"decisions={decisions}"
+        f"iterations_per_s={iterations / seconds:.1f} "
+        f"iterations_per_cpu_s={iterations / cpu:.1f} "
+        f"commands_per_s={commands / seconds:.0f} decisions={decisions}"
     )
 
 

@@ -16,6 +16,7 @@ without a change here; ``QUICK`` only shortens games that would otherwise run lo
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import msgspec
@@ -211,6 +212,21 @@ def _nataterra_window(state: Any) -> bool:
     return state.combat is not None and any(state.combat.hands.values())
 
 
+def _random_states(session: GameSession, rng: random.Random) -> Iterator[Any]:
+    """Each state of a game played by random legal commands to its end."""
+    while session.outcome() is None:
+        yield session.state
+        seat = rng.choice(list(session.acting_seats()))
+        session.apply(seat, rng.choice(tuple(session.legal_commands(seat))))
+
+
+def _assert_same_decision(decider: Any, state: Any, twin: Any, seat: str) -> None:
+    """Who acts, and ``seat``'s legal commands, are the same in both states."""
+    ours, theirs = decider.decision(state), decider.decision(twin)
+    assert ours.acting == theirs.acting
+    assert list(ours.legal(seat)) == list(theirs.legal(seat))
+
+
 PERTURB_HIDDEN = {
     "nataterra": perturbed,
     "kaladan": perturbed_kaladan,
@@ -232,20 +248,14 @@ def test_views_and_legal_lists_ignore_other_seats_hidden_information(
     session = _start(record, seed)
     rng = random.Random(seed)
     checked = 0
-    while session.outcome() is None:
-        state = session.state
+    for state in _random_states(session, rng):
         for seat in session.header.seats:
             twin = PERTURB_HIDDEN[rules_id](state, seat, rng)
             if rules_id == "nataterra":  # a perturbation changes something when it can
                 assert twin != state or not any(p.tech_deck for p in state.players)
             assert record.seat_view(twin, seat) == record.seat_view(state, seat)
-            decider = session.decider
-            ours, theirs = decider.decision(state), decider.decision(twin)
-            assert ours.acting == theirs.acting
-            assert list(ours.legal(seat)) == list(theirs.legal(seat))
+            _assert_same_decision(session.decider, state, twin, seat)
             checked += 1
-        seat = rng.choice(list(session.acting_seats()))
-        session.apply(seat, rng.choice(tuple(session.legal_commands(seat))))
     assert checked > 20
 
 
@@ -319,19 +329,14 @@ def test_determinised_states_are_consistent_with_the_seat_view(rules_id: str, se
     session = _start(record, seed)
     rng = random.Random(seed)
     checked = 0
-    while session.outcome() is None:
-        state, decider = session.state, session.decider
+    for state in _random_states(session, rng):
         for seat in session.header.seats:
             view = record.seat_view(state, seat)
             sampled = determiniser(view, pack, checked)
             assert record.seat_view(sampled, seat) == view
             assert determiniser(view, pack, checked) == sampled
-            ours, theirs = decider.decision(state), decider.decision(sampled)
-            assert ours.acting == theirs.acting
-            assert list(ours.legal(seat)) == list(theirs.legal(seat))
+            _assert_same_decision(session.decider, state, sampled, seat)
             checked += 1
-        seat = rng.choice(list(session.acting_seats()))
-        session.apply(seat, rng.choice(tuple(session.legal_commands(seat))))
     assert checked > 20
 
 
