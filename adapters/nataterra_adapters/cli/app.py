@@ -1,6 +1,6 @@
 """The ``nataterra`` typer app: the generic commands, then every rule system's own.
 
-The generic commands (``demo``, ``play``, ``show``, ``replay``, ``verify``) work for any
+The generic commands (``demo``, ``play``, ``show``, ``replay``, ``verify``, ``serve``) work for any
 registered rule system; a system adds commands of its own through its
 ``Hooks.cli_commands`` (Nataterra's ``odds`` and ``coverage``).
 """
@@ -18,6 +18,7 @@ from nataterra_core.kernel.registry import systems
 from .demo import demo
 from .play import play_command
 from .replay import replay
+from .serve import serve
 from .show import show
 from .verify import EXIT_HELP, verify_command
 
@@ -29,6 +30,7 @@ GENERIC: dict[str, Callable[..., Any]] = {
     "show": show,
     "replay": replay,
     "verify": verify_command,
+    "serve": serve,
 }
 """The commands every rule system gets, by name."""
 

@@ -11,19 +11,10 @@ from typing import Any
 
 from rich.text import Text
 
-from nataterra_core.kernel import (
-    CommandRecord,
-    EndRecord,
-    Header,
-    Outcome,
-    Record,
-    RevealRecord,
-    StartRecord,
-    UndoRecord,
-    Verdict,
-)
+from nataterra_core.kernel import Outcome, Verdict
 from nataterra_core.kernel.registry import Presenter, RuleSystem
 
+from ..record_words import describe_record
 from .common import escape
 
 __all__ = ["describe_record", "plain_outcome", "verdict_line", "view_text"]
@@ -39,36 +30,6 @@ def plain_outcome(result: Outcome) -> str:
     if result.scores:
         text += "; scores " + ", ".join(f"{s} {n}" for s, n in result.scores.items())
     return text
-
-
-def describe_record(presenter: Presenter, record: Record) -> tuple[str, tuple[str, ...]]:
-    """A record's one-line summary and its events' sentences (never a deck's order)."""
-    if isinstance(record, Header):
-        options = ", ".join(f"{k}={v}" for k, v in record.options.items()) or "none"
-        pack = f"{record.content.id} {record.content.sha256[:12]}" if record.content else "none"
-        return (
-            f"game {record.game_id}: {', '.join(record.seats)}; rules {record.rules.id} "
-            f"v{record.rules.version}; content {pack}; options {options}",
-            (),
-        )
-    if isinstance(record, StartRecord):
-        return presenter.command(record.command), _events(presenter, record.events)
-    if isinstance(record, CommandRecord):
-        return (
-            presenter.command(record.command, record.seat),
-            _events(presenter, record.events),
-        )
-    if isinstance(record, UndoRecord):
-        return f"{record.seat} undoes record {record.undoes}", ()
-    if isinstance(record, RevealRecord):
-        return f"the server seed is revealed: {record.server_seed}", ()
-    if isinstance(record, EndRecord):
-        return f"result: {presenter.outcome(record.result)}", ()
-    raise TypeError(f"not a log record: {type(record).__name__}")
-
-
-def _events(presenter: Presenter, events: tuple[Any, ...]) -> tuple[str, ...]:
-    return tuple(presenter.event(event) for event in events)
 
 
 def verdict_line(name: str, verdict: Verdict, presenter: Presenter | None = None) -> str:

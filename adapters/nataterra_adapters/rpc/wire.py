@@ -11,6 +11,8 @@ import msgspec
 from nataterra_core.game import DEFAULT_GAME
 from nataterra_core.kernel import Command, Outcome
 
+from ..record_words import RecordWords
+
 __all__ = [
     "ActParams",
     "ActResult",
@@ -20,8 +22,11 @@ __all__ = [
     "JoinParams",
     "JoinResult",
     "LegalResult",
+    "LogParams",
     "LogResult",
     "NoParams",
+    "ReplayParams",
+    "ReplayResult",
     "SeatParams",
     "VerifyParams",
     "ViewParams",
@@ -55,6 +60,10 @@ class CreateParams(_Params, frozen=True, kw_only=True):
     seat_seeds: bool | None = None
     """Every seat contributes to the dice (``game.join``) before the game starts; default:
     on, except for a public test ``seed`` (whose dice are public anyway)."""
+    bots: dict[str, str] | None = None
+    """Seats the server plays (seat -> a player name of the system, ``server.info``): each
+    acts as soon as it may, on its seat's view; they get no token and send their own dice
+    contribution."""
 
 
 class JoinParams(_Params, frozen=True, kw_only=True):
@@ -98,6 +107,24 @@ class ActParams(_Params, frozen=True, kw_only=True):
     command_id: str | None = None
 
 
+class LogParams(_Params, frozen=True, kw_only=True):
+    """``game.log``: a game, optionally a seat token, and whether to word every record."""
+
+    game_id: str
+    token: str | None = None
+    words: bool = False
+
+
+class ReplayParams(_Params, frozen=True, kw_only=True):
+    """``log.replay``: a whole log as text, a record to stand at (default: the last), the seat
+    whose view to show (default: a spectator's) and whether to word every record."""
+
+    log: str
+    at: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    seat: str | None = None
+    words: bool = True
+
+
 class VerifyParams(_Params, frozen=True, kw_only=True):
     """``log.verify``: a whole log as text."""
 
@@ -110,7 +137,8 @@ class NoParams(_Params, frozen=True, kw_only=True):
 
 
 class CreateResult(msgspec.Struct, frozen=True, kw_only=True):
-    """A new game: hand each seat its token, and only its own."""
+    """A new game: hand each seat its token, and only its own (the server's bot seats have
+    none)."""
 
     game_id: str
     seats: tuple[str, ...]
@@ -118,6 +146,7 @@ class CreateResult(msgspec.Struct, frozen=True, kw_only=True):
     version: int
     seed_commitment: str
     acting: tuple[str, ...]
+    bots: dict[str, str] = {}
 
 
 class ViewResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -131,6 +160,13 @@ class ViewResult(msgspec.Struct, frozen=True, kw_only=True):
     can_redo: bool
     result: Outcome | None
     waiting_for: tuple[str, ...] = ()
+    seat: str | None = None
+    """The token's seat (``None``: a spectator)."""
+    board: Any = None
+    """What a client needs to draw the board and map clicks to commands: the system's
+    ``board_geometry`` hook applied to the view (``None`` if the system has none)."""
+    bots: dict[str, str] = {}
+    """The seats the server plays, with their player names."""
 
 
 class JoinResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -150,6 +186,8 @@ class LegalResult(msgspec.Struct, frozen=True, kw_only=True):
     version: int
     commands: Sequence[Command]
     waiting_for: tuple[str, ...] = ()
+    sentences: tuple[str, ...] = ()
+    """Each command in the presenter's words, in the same order."""
 
 
 class ActResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -170,3 +208,20 @@ class LogResult(msgspec.Struct, frozen=True, kw_only=True):
     records: list[dict[str, Any]]
     head: str | None
     log: str | None
+    words: list[RecordWords] | None = None
+    """With ``words``: every record in the presenter's words, cut like ``records``."""
+
+
+class ReplayResult(msgspec.Struct, frozen=True, kw_only=True):
+    """A log replayed to record ``at``: the view there (and the board, as ``game.view``), the
+    record count, the seats and rules, the final result, and optionally every record in words."""
+
+    rules: str
+    seats: tuple[str, ...]
+    records: int
+    at: int
+    seat: str | None
+    view: Any
+    board: Any
+    result: Outcome | None
+    words: list[RecordWords] | None = None
