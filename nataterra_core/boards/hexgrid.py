@@ -4,6 +4,9 @@
 :data:`DIRECTIONS`, and :func:`hex_distance` is the fewest steps between two hexes on an
 unobstructed grid. Every hex board game needs exactly this, so it lives here once.
 
+**Drawing.** :func:`hex_centre` and :func:`hex_outline` place hexes on a picture (pointy-topped),
+for boards drawn from :mod:`nataterra_core.kernel.geometry`.
+
 **Search.** The search functions take a neighbour function instead of a board, so a game keeps
 its cells (zone ids, hexes) and its movement rules to itself and passes them in as callables.
 Results are deterministic for a log: when several shortest paths exist, the canonical one is the
@@ -13,6 +16,7 @@ ascending order (the search relies on that order instead of sorting again on eve
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any, NamedTuple, Protocol, TypeVar
@@ -21,7 +25,9 @@ __all__ = [
     "DIRECTIONS",
     "Hex",
     "canonical_paths",
+    "hex_centre",
     "hex_distance",
+    "hex_outline",
     "shortest_path",
     "steps_from",
 ]
@@ -56,6 +62,24 @@ def hex_distance(a: Hex, b: Hex) -> int:
     """Hex distance: the fewest steps between ``a`` and ``b`` ignoring terrain."""
     dq, dr = a.q - b.q, a.r - b.r
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+SQRT3 = math.sqrt(3)
+
+
+def hex_centre(at: Hex, size: float = 1.0) -> tuple[float, float]:
+    """The centre of ``at`` on a drawing of pointy-topped hexes of circumradius ``size``
+    (``y`` points down, as in SVG): hex (0, 0) is at the origin."""
+    return (size * SQRT3 * (at.q + at.r / 2), size * 1.5 * at.r)
+
+
+def hex_outline(at: Hex, size: float = 1.0) -> tuple[tuple[float, float], ...]:
+    """The six corners of ``at`` on the drawing of :func:`hex_centre`, clockwise from the top."""
+    x, y = hex_centre(at, size)
+    return tuple(
+        (round(x + size * math.cos(a), 4), round(y + size * math.sin(a), 4))
+        for a in (math.radians(60 * i - 90) for i in range(6))
+    )
 
 
 class _Node(Protocol):

@@ -33,6 +33,7 @@ import msgspec
 
 from .decider import Decider, Outcome, RulesRef, Setup
 from .errors import UnsupportedVersion
+from .geometry import BoardGeometry
 from .log import Header
 from .messages import Command, Event
 from .players import Player, RandomPlayer
@@ -86,14 +87,16 @@ class Presenter(Protocol):
 class Hooks:
     """Optional per-system capabilities that later tools look for (``None``: not offered).
 
-    Each slot is typed loosely on purpose: its protocol is defined by the tool that uses
-    it, and a system fills it when that tool lands.
+    Slots whose tool has landed are typed by its protocol (``board_geometry``); the others
+    are typed loosely until their tool defines one, and a system fills each when it can.
     """
 
-    board_geometry: Callable[[Any], Any] | None = None
-    """View -> what a client needs to draw the board and map clicks to commands."""
+    board_geometry: BoardGeometry | None = None
+    """Seat view -> the boards a client draws, and each legal command's place on them
+    (:mod:`nataterra_core.kernel.geometry`; ``docs/RPC.md`` says how a game adds its own)."""
     svg: Callable[[Any], str] | None = None
-    """View -> an SVG picture of the board."""
+    """Seat view -> an SVG picture of the board (for a system with ``board_geometry``,
+    ``nataterra_core.boards.svg.geometry_svg`` of its geometry)."""
     observation: Any | None = None
     """An observation encoder: view -> fixed-shape features (research environments)."""
     action_codec: Any | None = None

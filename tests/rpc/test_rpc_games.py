@@ -291,3 +291,38 @@ def test_log_verify_reports_bad_logs_as_verdicts(rpc: Rpc) -> None:
         b'{"jsonrpc":"2.0","method":"log.verify","params":["\\ud800"],"id":1}'
     )
     assert json.loads(reply or b"")["error"]["code"] == -32700
+
+
+def test_the_view_carries_the_board_and_each_command_its_words_and_targets(rpc: Rpc) -> None:
+    """Issue 17 item 2: an app draws the board from ``game.view`` and maps clicks through
+    ``game.legal_commands``' targets; every zone is there, empty ones too."""
+    game_id, tokens, acting, _ = new(rpc)
+    seen = rpc.ok("game.view", game_id=game_id, token=tokens[acting])
+    board = seen["board"]
+    assert board["seats"] == seen["view"]["seats"]
+    main = board["boards"][0]
+    cells = {cell["id"]: cell for cell in main["cells"]}
+    assert len(cells) >= 20 and all(cell["terrain"] for cell in cells.values())
+    assert {c["owner"] for c in cells.values() if "base" in c.get("markers", [])} == {
+        "velathi",
+        "beasts",
+    }
+    occupied = {stack["zone"] for stack in seen["view"]["units"]}
+    assert set(cells) > occupied  # empty zones are drawn too
+    assert {p["cell"] for p in main["pieces"]} == occupied
+    assert seen["text"].startswith("turn 1")
+    legal = rpc.ok("game.legal_commands", game_id=game_id, token=tokens[acting])
+    assert len(legal["words"]) == len(legal["targets"]) == len(legal["commands"])
+    moves = [
+        (command, targets)
+        for command, targets in zip(legal["commands"], legal["targets"], strict=True)
+        if command["type"] == "move_units.v1"
+    ]
+    assert moves
+    pieces = {p["id"] for p in main["pieces"]}
+    for command, targets in moves:
+        assert targets["cell"] == command["path"][-1] and targets["cell"] in cells
+        assert set(targets["pieces"]) <= pieces
+        assert targets["path"] == [command["origin"], *command["path"]]
+    spectator = rpc.ok("game.view", game_id=game_id)
+    assert spectator["board"] == board  # nothing on the board is private

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.text import Text
 
-from .common import ContentOption, LogArgument, console, read, states
+from .common import ContentOption, LogArgument, check_out, console, read, states
 from .words import describe_record, view_text
 
 __all__ = ["show"]
@@ -23,11 +24,15 @@ def show(
         typer.Option("--as", help="The seat whose view to show (default: a spectator's)."),
     ] = None,
     content: ContentOption = None,
+    svg: Annotated[
+        Path | None,
+        typer.Option(help="Also write the board as SVG to this file (a game with a board)."),
+    ] = None,
 ) -> None:
     """Print the position after a record of LOG as one seat sees it (no verification).
 
     Any registered game: the log's header names it. Only that seat's view is printed: its
-    own hands, counts of everything hidden.
+    own hands, counts of everything hidden. ``--svg FILE`` draws the same view's boards.
     """
     record, log_read = read(log, content)
     last = len(log_read.records) - 1
@@ -37,7 +42,14 @@ def show(
     seats = log_read.header.seats
     if seat is not None and seat not in seats:
         raise typer.BadParameter(f"seats are {', '.join(seats)}", param_hint="--as")
+    if svg is not None:
+        check_out(svg)
+        if record.hooks.svg is None:
+            raise typer.BadParameter(f"{record.id} has no board to draw", param_hint="--svg")
     state = states(log, log_read)[seq]
     summary, _ = describe_record(record.presenter, log_read.records[seq])
     console.print(Text(f"{log_read.header.game_id}, after record {seq} of {last}: {summary}"))
     console.print(view_text(record, state, seat))
+    if svg is not None and record.hooks.svg is not None:
+        svg.write_text(record.hooks.svg(record.seat_view(state, seat)), encoding="utf-8")
+        console.print(Text(f"board written to {svg}"), soft_wrap=True)

@@ -19,7 +19,6 @@ from .errors import GameError, GameErrorCode, rejected
 from .wire import CreateParams
 
 __all__ = [
-    "board_of",
     "checked_seats",
     "command_union",
     "describe_system",
@@ -77,12 +76,6 @@ def seat_of(tokens: dict[str, str], token: str, version: int) -> str:
         if secrets.compare_digest(secret.encode(), given):
             return seat
     raise GameError(GameErrorCode.BAD_TOKEN, "the token is not one of this game's", version=version)
-
-
-def board_of(record: RuleSystem, view: Any) -> Any:
-    """The system's ``board_geometry`` hook on a seat view, as JSON (``None``: no hook)."""
-    hook = record.hooks.board_geometry
-    return None if hook is None else msgspec.to_builtins(hook(view))
 
 
 @cache

@@ -41,7 +41,6 @@ from nataterra_core.kernel.visibility import LogView, log_view, record_view
 from ..record_words import record_words
 from .bots import Bots
 from .checks import (
-    board_of,
     checked_seats,
     command_union,
     describe_system,
@@ -123,7 +122,7 @@ class Games:
         self._test_seeds = test_seeds
         self._max_games = max_games
         self._store = store
-        self._replays = Replays(board_of)
+        self._replays = Replays()
         if store is not None:
             for stored in store.games():
                 self._resume(stored)
@@ -295,17 +294,19 @@ class Games:
                 bots=dict(waiting.bots.names),
             )
         game, seat = self._find(params.game_id, params.token)
-        session = game.session
-        seen = game.system.seat_view(session.state, seat)
+        session, record = game.session, game.system
+        view = record.seat_view(session.state, seat)
+        boards = record.hooks.board_geometry
         return ViewResult(
             version=game.version,
-            view=msgspec.to_builtins(seen),
+            view=msgspec.to_builtins(view),
             acting=tuple(session.acting_seats()),
             can_undo=seat is not None and session.can_undo(seat),
             can_redo=seat is not None and session.can_redo(seat),
             result=session.outcome(),
+            board=boards.geometry(view) if boards is not None else None,
+            text=record.presenter.view(view),
             seat=seat,
-            board=board_of(game.system, seen),
             bots=dict(game.bots.names),
         )
 
@@ -316,12 +317,14 @@ class Games:
             seat_of(waiting.tokens, params.token, 0)
             return LegalResult(version=0, commands=(), waiting_for=waiting.ceremony.waiting_for)
         game, seat = self._find_seat(params.game_id, params.token)
-        commands = game.session.legal_commands(seat)
-        presenter = game.system.presenter
+        record, commands = game.system, game.session.legal_commands(seat)
+        view = record.seat_view(game.session.state, seat)
+        boards = record.hooks.board_geometry
         return LegalResult(
             version=game.version,
             commands=commands,
-            sentences=tuple(presenter.command(command, seat) for command in commands),
+            words=tuple(record.presenter.command(c, seat) for c in commands),
+            targets=tuple(boards.targets(view, c) for c in commands) if boards else None,
         )
 
     def apply(self, params: ApplyParams) -> ActResult:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,10 +40,8 @@ class _Folded:
 class Replays:
     """The ``log.replay`` method, with its cache of folded logs."""
 
-    def __init__(self, board_of: Callable[[RuleSystem, Any], Any]) -> None:
-        """``board_of(system, view)``: the board payload of a view (as ``game.view``'s)."""
+    def __init__(self) -> None:
         self._cache: OrderedDict[bytes, _Folded] = OrderedDict()
-        self._board_of = board_of
 
     def replay(self, params: ReplayParams) -> ReplayResult:
         """The view at record ``at`` of the log as ``seat`` sees it (a spectator by default)."""
@@ -62,6 +59,7 @@ class Replays:
                 f"no seat {params.seat!r} in this log (seats: {list(header.seats)})",
             )
         seen = folded.system.seat_view(folded.states[at], params.seat)
+        boards = folded.system.hooks.board_geometry
         words: list[RecordWords] | None = None
         if params.words:
             words = record_words(
@@ -78,7 +76,8 @@ class Replays:
             at=at,
             seat=params.seat,
             view=msgspec.to_builtins(seen),
-            board=self._board_of(folded.system, seen),
+            board=boards.geometry(seen) if boards is not None else None,
+            text=folded.system.presenter.view(seen),
             result=folded.log.decider.outcome(folded.states[-1]),
             words=words,
         )

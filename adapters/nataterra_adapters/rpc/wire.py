@@ -10,6 +10,7 @@ import msgspec
 
 from nataterra_core.game import DEFAULT_GAME
 from nataterra_core.kernel import Command, Outcome
+from nataterra_core.kernel.geometry import Geometry, Targets
 
 from ..record_words import RecordWords
 
@@ -151,7 +152,9 @@ class CreateResult(msgspec.Struct, frozen=True, kw_only=True):
 
 class ViewResult(msgspec.Struct, frozen=True, kw_only=True):
     """A seat's view of the position: ``view`` is the system's seat view as plain JSON
-    (``None``, with ``waiting_for``, while seats have still to send their contributions)."""
+    (``None``, with ``waiting_for``, while seats have still to send their contributions);
+    ``board`` the boards to draw, from the same view (the system's ``board_geometry`` hook;
+    ``None`` for a system without one); ``text`` the view in the system's words."""
 
     version: int
     view: Any
@@ -160,11 +163,10 @@ class ViewResult(msgspec.Struct, frozen=True, kw_only=True):
     can_redo: bool
     result: Outcome | None
     waiting_for: tuple[str, ...] = ()
+    board: Geometry | None = None
+    text: str | None = None
     seat: str | None = None
     """The token's seat (``None``: a spectator)."""
-    board: Any = None
-    """What a client needs to draw the board and map clicks to commands: the system's
-    ``board_geometry`` hook applied to the view (``None`` if the system has none)."""
     bots: dict[str, str] = {}
     """The seats the server plays, with their player names."""
 
@@ -181,13 +183,15 @@ class JoinResult(msgspec.Struct, frozen=True, kw_only=True):
 
 class LegalResult(msgspec.Struct, frozen=True, kw_only=True):
     """The commands the seat may send now (empty when it may not act, or while the game
-    waits for contributions: ``waiting_for``)."""
+    waits for contributions: ``waiting_for``). ``words`` says each in a sentence and
+    ``targets`` gives each one's place on the boards of ``game.view`` (empty targets: none;
+    absent for a system without a board-geometry hook), both in the order of ``commands``."""
 
     version: int
     commands: Sequence[Command]
     waiting_for: tuple[str, ...] = ()
-    sentences: tuple[str, ...] = ()
-    """Each command in the presenter's words, in the same order."""
+    words: tuple[str, ...] = ()
+    targets: tuple[Targets, ...] | None = None
 
 
 class ActResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -213,8 +217,9 @@ class LogResult(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class ReplayResult(msgspec.Struct, frozen=True, kw_only=True):
-    """A log replayed to record ``at``: the view there (and the board, as ``game.view``), the
-    record count, the seats and rules, the final result, and optionally every record in words."""
+    """A log replayed to record ``at``: the view there (with its ``board`` and ``text``, as
+    ``game.view``'s), the record count, the seats and rules, the final result, and optionally
+    every record in words."""
 
     rules: str
     seats: tuple[str, ...]
@@ -222,6 +227,7 @@ class ReplayResult(msgspec.Struct, frozen=True, kw_only=True):
     at: int
     seat: str | None
     view: Any
-    board: Any
+    board: Geometry | None
+    text: str
     result: Outcome | None
     words: list[RecordWords] | None = None

@@ -13,9 +13,11 @@ from typing import Any
 
 import msgspec
 
+from nataterra_core.boards.svg import geometry_svg
 from nataterra_core.kernel import Command, Event, Outcome
 from nataterra_core.kernel.registry import Hooks, RuleSystem
 
+from .board import NataterraBoards
 from .bots import HeuristicPlayer
 from .content import load_pack
 from .presenter import describe_command, describe_event, describe_outcome
@@ -24,14 +26,13 @@ from .rules.combat.sandbox import (
     Battle,
     ForceSpec,
     Sandbox,
-    SandboxState,
     battle_option,
 )
 from .rules.game import RULES, Nataterra
 from .rules.hexmap import GameMap, build_map
 from .rules.setup import GameOptions
 from .text_view import group_line, view_text
-from .views import SeatView, combat_view, seat_view
+from .views import SandboxView, SeatView, sandbox_view, seat_view
 
 __all__ = ["NATATERRA", "SANDBOX", "NataterraPresenter", "SandboxView"]
 
@@ -88,6 +89,15 @@ def _heuristic(seed: int, *, content: Path | None = None) -> HeuristicPlayer:
     return HeuristicPlayer(seed, pack=load_pack(content))
 
 
+BOARDS = NataterraBoards()
+"""The board-geometry hook of both systems (``board.py``)."""
+
+
+def _svg(view: Any) -> str:
+    """A seat view's boards as SVG (``nataterra_core.boards.svg``)."""
+    return geometry_svg(BOARDS.geometry(view))
+
+
 def _cli_commands() -> Sequence[Callable[..., Any]]:
     """``nataterra odds`` and ``nataterra coverage`` (imported here: only the CLI needs typer)."""
     from .cli_commands import commands
@@ -106,7 +116,7 @@ NATATERRA = RuleSystem(
     presenter=NataterraPresenter(),
     players={"heuristic": _heuristic},
     load_pack=load_pack,
-    hooks=Hooks(cli_commands=_cli_commands),
+    hooks=Hooks(cli_commands=_cli_commands, board_geometry=BOARDS, svg=_svg),
 )
 """Nataterra (``../shared/rules/nataterra.md``)."""
 
@@ -116,27 +126,6 @@ class SandboxOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
 
     battle: str
     tournament: bool = False
-
-
-class SandboxView(msgspec.Struct, frozen=True, kw_only=True):
-    """A sandbox battle as one seat sees it: the combat in the open, only its own hand."""
-
-    seat: str | None
-    attacker: str
-    defender: str
-    combat: Any | None
-    winner: str | None
-
-
-def sandbox_view(state: SandboxState, seat: str | None) -> SandboxView:
-    """What ``seat`` may see of a sandbox battle."""
-    return SandboxView(
-        seat=seat,
-        attacker=state.battle.attacker,
-        defender=state.battle.defender,
-        combat=combat_view(state.combat, seat),
-        winner=state.result.winner if state.result is not None else None,
-    )
 
 
 def _sandbox_text(view: SandboxView) -> str:
@@ -176,5 +165,6 @@ SANDBOX = RuleSystem(
     seat_view=sandbox_view,
     presenter=NataterraPresenter(),
     load_pack=load_pack,
+    hooks=Hooks(board_geometry=BOARDS, svg=_svg),
 )
 """One described battle fought to its end (``docs/COMBAT_SANDBOX.md``)."""

@@ -18,10 +18,11 @@ from __future__ import annotations
 import msgspec
 
 from .rules.combat.model import Combat
+from .rules.combat.sandbox import SandboxState
 from .rules.state import GameState, PlacedStructure, PlayerState, Resources, UnitStack
 from .rules.structuring import StructuringView, structuring_view
 
-__all__ = ["PlayerView", "SeatView", "seat_view"]
+__all__ = ["PlayerView", "SandboxView", "SeatView", "combat_view", "sandbox_view", "seat_view"]
 
 
 class PlayerView(msgspec.Struct, frozen=True, kw_only=True):
@@ -143,3 +144,24 @@ def combat_view(combat: Combat | None, seat: str | None) -> Combat | None:
         return None
     own = {s: cards for s, cards in combat.hands.items() if s == seat}
     return msgspec.structs.replace(combat, hands=own)
+
+
+class SandboxView(msgspec.Struct, frozen=True, kw_only=True):
+    """A sandbox battle as one seat sees it: the combat in the open, only its own hand."""
+
+    seat: str | None
+    attacker: str
+    defender: str
+    combat: Combat | None
+    winner: str | None
+
+
+def sandbox_view(state: SandboxState, seat: str | None) -> SandboxView:
+    """What ``seat`` may see of a sandbox battle."""
+    return SandboxView(
+        seat=seat,
+        attacker=state.battle.attacker,
+        defender=state.battle.defender,
+        combat=combat_view(state.combat, seat),
+        winner=state.result.winner if state.result is not None else None,
+    )
