@@ -81,9 +81,11 @@ def record_words(
 ) -> list[RecordWords]:
     """The records ``lines[first:]`` in words as ``seat`` (``None``: a spectator) may read them.
 
-    Before the reveal a command or event that ``seat`` may not see whole (its class's declared
-    visibility cuts it, see :func:`~nataterra_core.kernel.visibility.record_view`) is named
-    by its type alone, so no sentence says more than the seat's redacted log.
+    Before the reveal a command that ``seat`` may not see whole (its class's declared
+    visibility cuts it, see :func:`~nataterra_core.kernel.visibility.record_view`), and an
+    event of which it may see only the type, are named by their type alone. An event cut in
+    part keeps the presenter's sentence, which never shows hidden information (``Presenter
+    .event``: "draws a tactic card", never which).
     """
     codec = RecordCodec(messages.command_types, messages.event_types)
     worded: list[RecordWords] = []
@@ -98,9 +100,14 @@ def record_words(
             if cut["command"] != whole["command"]:
                 summary = f"{actor or 'the game'} sends {cut['command']['type']} (hidden)"
             events = tuple(
-                sentence if seen == full else f"{seen['type']} (hidden)"
+                f"{seen['type']} (hidden)" if _only_type(seen, full) else sentence
                 for sentence, seen, full in zip(events, cut["events"], whole["events"], strict=True)
             )
         kind = type(record).__name__.removesuffix("Record").lower()
         worded.append(RecordWords(seq=seq, kind=kind, seat=actor, summary=summary, events=events))
     return worded
+
+
+def _only_type(seen: dict[str, Any], whole: dict[str, Any]) -> bool:
+    """Whether a cut message shows nothing but its type (of a message that has more)."""
+    return set(seen) == {"type"} and set(whole) != {"type"}
