@@ -41,7 +41,7 @@ class Cell(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
     ``outline`` is the polygon to draw (board units, clockwise); ``x``/``y`` its centre, where
     pieces and the label go. ``hex`` gives axial ``(q, r)`` coordinates on a hex board.
-    ``terrain`` is the game's label for what the cell is (a biome, a slot kind) and picks its
+    ``terrain`` is the game's label for what the cell is (a kind of land, a slot kind) and picks its
     fill from the board's ``palette``; ``neighbours`` are the ids of adjacent cells; ``owner``
     the seat whose home (base) this is; ``markers`` are short facts a client may show as
     icons (``"base"``, ``"resource:food"``).

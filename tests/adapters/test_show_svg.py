@@ -10,9 +10,9 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from nataterra_adapters.cli import app
 from typer.testing import CliRunner
 
-from nataterra_adapters.cli import app
 from nataterra_core.game import decider_for
 from nataterra_core.games.nataterra.board import game_map
 from nataterra_core.kernel import read_log, replay_states
