@@ -131,3 +131,15 @@ def test_log_replay_steps_through_a_finished_log_with_board_and_words() -> None:
     rpc.fails(GameErrorCode.BAD_TOKEN, "log.replay", log=log, seat="naga")
     error = rpc.fails(GameErrorCode.UNREADABLE_LOG, "log.replay", log="not a log\n")
     assert "record 0" in error["message"] or "cannot be replayed" in error["message"]
+
+
+def test_log_since_gives_only_the_newer_records_and_their_words() -> None:
+    rpc = Rpc()
+    log = _finished(rpc)
+    game_id = json.loads(log.splitlines()[0])["game_id"]
+    whole = rpc.ok("game.log", game_id=game_id, words=True)
+    tail = rpc.ok("game.log", game_id=game_id, words=True, since=5)
+    assert tail["records"] == whole["records"][5:] and tail["words"] == whole["words"][5:]
+    assert tail["revealed"] and tail["log"] is None and tail["head"] is None
+    end = rpc.ok("game.log", game_id=game_id, since=len(whole["records"]) - 1)
+    assert end["revealed"] and [r["kind"] for r in end["records"]] == ["end"]

@@ -4,6 +4,7 @@ move, undoes one command, then steps through the finished log in the replay view
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +61,8 @@ def board_move(page: Any) -> bool:
             # The last reachable zone: usually the farthest, so the units spread out.
             target = targets.nth(targets.count() - 1)
             target.hover(force=True)  # shows its path
-            if target.get_attribute("data-cell"):
+            board = target.evaluate("element => element.closest('svg').dataset.board")
+            if target.get_attribute("data-cell") and board == "map":  # a move: its path lit
                 assert page.locator("svg .cell.on-path").count() >= 2
             click_target(page, target)
             return True
@@ -90,9 +92,19 @@ def test_a_game_against_a_bot_played_on_the_board_then_replayed(
     assert page.locator("select[data-seat='beasts']").input_value() == "heuristic"
     page.fill("textarea[name=options]", f'{{"max_turns": {MAX_TURNS}}}')
     page.click("#create")
+    watch = str(page.get_attribute("[data-watch-link]", "href"))
     page.click("[data-seat-link='velathi']")
     page.wait_for_selector("svg.board [data-cell]")
     assert "You play velathi" in page.inner_text("#status")
+    # The seat sees its own tech hand; a spectator's page, as its RPC view, only a count.
+    assert re.search(r"tech hand velathi_\d+", page.inner_text("#view-text"))
+    spectator = page.context.new_page()
+    spectator.goto(server_url + "/" + watch)
+    spectator.wait_for_selector("svg.board [data-cell]")
+    assert "You are watching" in spectator.inner_text("#status")
+    assert spectator.locator("#choices, #undo").count() == 0
+    assert "tech hand 3 hidden" in spectator.inner_text("#view-text")
+    assert not re.search(r"velathi_\d+", spectator.inner_text("#view-text"))
     zones = page.locator("svg[data-board='map'] polygon[data-cell]")
     assert zones.count() == 20  # the learning map (N-MAP-1): every zone, empty ones too
     assert page.locator("svg [data-cell='velathi.z1']").count() == 1
@@ -108,6 +120,11 @@ def test_a_game_against_a_bot_played_on_the_board_then_replayed(
         assert "Your move" in status, status  # the bot has answered at once
         if board_move(page):
             on_board += 1
+            if on_board == 2:  # the spectator's page follows by game.changed notifications
+                spectator.wait_for_function(
+                    "v => document.getElementById('app').dataset.version === v", arg=version(page)
+                )
+                spectator.close()
             if on_board >= 5 and not shot and page.locator("svg .piece.selectable").count():
                 page.locator("svg .piece.selectable").first.click()  # its reach lights up
                 page.screenshot(path=str(screenshots / "play-mid-game.png"))
@@ -149,3 +166,29 @@ def test_a_game_against_a_bot_played_on_the_board_then_replayed(
     assert page.inner_text("#replay-sentence").startswith(f"{last}. result: ")
     assert any("moves" in sentence for sentence in seen)
     page.screenshot(path=str(screenshots / "replay-end.png"))
+
+
+def test_the_combat_sandbox_is_played_on_its_own_board_by_the_same_client(
+    page: Any, server_url: str, screenshots: Path
+) -> None:
+    """Nothing in the client knows Nataterra's map: the sandbox's battle board (slots,
+    reserves, groups) is drawn and clicked through the same hook."""
+    page.goto(server_url + "/")
+    page.select_option("select[name=rules]", "nataterra-combat-sandbox")
+    page.select_option("select[data-seat='beasts']", "random")
+    page.click("#create")
+    page.click("[data-seat-link='velathi']")
+    page.wait_for_selector("svg[data-board='combat'] [data-cell^='slot:']")
+    on_board = 0
+    for _ in range(MAX_STEPS):
+        if page.inner_text("#status").startswith("Game over"):
+            break
+        if board_move(page):
+            on_board += 1
+        else:
+            decide_in_words(page)
+    else:
+        pytest.fail("the battle did not end")
+    assert on_board >= 2  # groups deployed to their slots by clicking
+    assert page.inner_text("#status").startswith("Game over: result: ")
+    page.screenshot(path=str(screenshots / "sandbox-over.png"))

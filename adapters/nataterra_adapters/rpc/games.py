@@ -359,20 +359,24 @@ class Games:
 
     def log(self, params: LogParams) -> LogResult:
         """The log as the seat may see it: redacted until the seed is revealed; with
-        ``words``, every record in the presenter's words, cut the same way."""
+        ``words``, every record in the presenter's words, cut the same way; with ``since``,
+        only the records from that seq on (a client that has the others)."""
         game, seat = self._find(params.game_id, params.token)
-        lines = game.session.lines
-        view: LogView = log_view(lines, seat, game.session.decider)
+        lines, since = game.session.lines, params.since
+        view: LogView = log_view(lines[since:], seat, game.session.decider)
+        # A slice after the reveal holds only the end record: the log is revealed all the same.
+        revealed = view.revealed or (since > 0 and game.session.closed)
         words = None
         if params.words:
             presenter, decider = game.system.presenter, game.session.decider
-            words = record_words(presenter, decider, lines, seat, revealed=view.revealed)
+            words = record_words(presenter, decider, lines, seat, revealed=revealed, first=since)
+        whole = since == 0
         return LogResult(
             version=game.version,
-            revealed=view.revealed,
+            revealed=revealed,
             records=view.records,
-            head=view.head,
-            log=view.text,
+            head=view.head if whole else None,
+            log=view.text if whole else None,
             words=words,
         )
 

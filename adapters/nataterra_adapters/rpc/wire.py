@@ -109,11 +109,13 @@ class ActParams(_Params, frozen=True, kw_only=True):
 
 
 class LogParams(_Params, frozen=True, kw_only=True):
-    """``game.log``: a game, optionally a seat token, and whether to word every record."""
+    """``game.log``: a game, optionally a seat token, whether to word every record, and the
+    first record wanted (``since``; ``head`` and ``log`` come only with the whole log)."""
 
     game_id: str
     token: str | None = None
     words: bool = False
+    since: Annotated[int, msgspec.Meta(ge=0)] = 0
 
 
 class ReplayParams(_Params, frozen=True, kw_only=True):

@@ -28,7 +28,14 @@ export async function playPage(root, rpc, gameId, token) {
   });
   window.addEventListener("hashchange", stop, { once: true });
 
-  async function refresh() {
+  // Refreshes run one after another (a notification may come while one is under way).
+  let queue = Promise.resolve();
+  function refresh() {
+    queue = queue.then(load);
+    return queue;
+  }
+
+  async function load() {
     try {
       let view = await rpc.call("game.view", { game_id: gameId, token });
       if (token && view.waiting_for.includes(view.seat)) {
@@ -44,8 +51,10 @@ export async function playPage(root, rpc, gameId, token) {
         ? await rpc.call("game.legal_commands", { game_id: gameId, token })
         : null;
       if (view.view !== null) {
-        const log = await rpc.call("game.log", { game_id: gameId, token, words: true });
-        page.words = log.words;
+        // Only the records not seen yet: the log only grows (an undo is a record too).
+        const since = page.words.length;
+        const log = await rpc.call("game.log", { game_id: gameId, token, words: true, since });
+        page.words = page.words.concat(log.words.filter((record) => record.seq >= since));
       }
       page.error = "";
     } catch (error) {
