@@ -136,6 +136,11 @@ def test_a_game_against_a_bot_played_on_the_board_then_replayed(
                 wait_past(page, before)
                 assert "undoes record" in page.inner_text("#feed")
                 undone += 1
+                assert page.is_enabled("#redo")
+                before = version(page)
+                page.click("#redo")  # and back: the same move again
+                wait_past(page, before)
+                assert not page.is_enabled("#redo")
         else:
             words.append(decide_in_words(page))
     else:
