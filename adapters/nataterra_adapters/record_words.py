@@ -15,6 +15,7 @@ import msgspec
 
 from nataterra_core.kernel import (
     CommandRecord,
+    Decider,
     EndRecord,
     Header,
     Record,
@@ -22,11 +23,12 @@ from nataterra_core.kernel import (
     RevealRecord,
     StartRecord,
     UndoRecord,
+    replay_states,
 )
-from nataterra_core.kernel.registry import Presenter
-from nataterra_core.kernel.visibility import MessageTypes, record_view
+from nataterra_core.kernel.registry import RuleSystem
+from nataterra_core.kernel.visibility import record_view
 
-__all__ = ["RecordWords", "describe_record", "record_words"]
+__all__ = ["RecordWords", "describe_record", "record_words", "worded"]
 
 
 class RecordWords(msgspec.Struct, frozen=True, kw_only=True):
@@ -40,8 +42,20 @@ class RecordWords(msgspec.Struct, frozen=True, kw_only=True):
     events: tuple[str, ...]
 
 
-def describe_record(presenter: Presenter, record: Record) -> tuple[str, tuple[str, ...]]:
-    """A record's one-line summary and its events' sentences (never a deck's order)."""
+def describe_record(
+    record_system: RuleSystem,
+    record: Record,
+    before: Any = None,
+    decider: Decider[Any, Any, Any] | None = None,
+) -> tuple[str, tuple[str, ...]]:
+    """A record's one-line summary and its events' sentences (never a deck's order).
+
+    With ``before`` (the state before the record) and the log's ``decider``, the command is
+    worded against a spectator's view of ``before`` and each event against the view of the
+    state it applies to, so sentences can name what ids point at (a combat group's owner and
+    units).
+    """
+    presenter = record_system.presenter
     if isinstance(record, Header):
         options = ", ".join(f"{k}={v}" for k, v in record.options.items()) or "none"
         pack = f"{record.content.id} {record.content.sha256[:12]}" if record.content else "none"
@@ -50,13 +64,9 @@ def describe_record(presenter: Presenter, record: Record) -> tuple[str, tuple[st
             f"v{record.rules.version}; content {pack}; options {options}",
             (),
         )
-    if isinstance(record, StartRecord):
-        return presenter.command(record.command), _events(presenter, record.events)
-    if isinstance(record, CommandRecord):
-        return (
-            presenter.command(record.command, record.seat),
-            _events(presenter, record.events),
-        )
+    if isinstance(record, StartRecord | CommandRecord):
+        seat = record.seat if isinstance(record, CommandRecord) else None
+        return worded(record_system, record.command, seat, record.events, before, decider)
     if isinstance(record, UndoRecord):
         return f"{record.seat} undoes record {record.undoes}", ()
     if isinstance(record, RevealRecord):
@@ -66,37 +76,62 @@ def describe_record(presenter: Presenter, record: Record) -> tuple[str, tuple[st
     raise TypeError(f"not a log record: {type(record).__name__}")
 
 
-def _events(presenter: Presenter, events: tuple[Any, ...]) -> tuple[str, ...]:
-    return tuple(presenter.event(event) for event in events)
+def worded(
+    record_system: RuleSystem,
+    command: Any,
+    seat: str | None,
+    events: Sequence[Any],
+    before: Any = None,
+    decider: Decider[Any, Any, Any] | None = None,
+) -> tuple[str, tuple[str, ...]]:
+    """A command and the events it caused in the system's words, each against a spectator's
+    view of the position it applies to (when ``before`` and ``decider`` are given)."""
+    presenter, view_of = record_system.presenter, record_system.seat_view
+    if before is None or decider is None:
+        return presenter.command(command, seat), tuple(presenter.event(e) for e in events)
+    summary = presenter.command(command, seat, view_of(before, None))
+    sentences = []
+    state = before
+    for event in events:
+        sentences.append(presenter.event(event, view_of(state, None)))
+        state = decider.evolve(state, event)
+    return summary, tuple(sentences)
 
 
 def record_words(
-    presenter: Presenter,
-    messages: MessageTypes,
+    record_system: RuleSystem,
+    decider: Decider[Any, Any, Any],
     lines: Sequence[bytes],
     seat: str | None,
     *,
     revealed: bool,
     first: int = 0,
+    states: Sequence[Any] | None = None,
 ) -> list[RecordWords]:
     """The records ``lines[first:]`` in words as ``seat`` (``None``: a spectator) may read them.
 
-    Before the reveal a command that ``seat`` may not see whole (its class's declared
-    visibility cuts it, see :func:`~nataterra_core.kernel.visibility.record_view`), and an
-    event of which it may see only the type, are named by their type alone. An event cut in
-    part keeps the presenter's sentence, which never shows hidden information (``Presenter
-    .event``: "draws a tactic card", never which).
+    Each is worded against a spectator's view of the position it applies to (``states``: the
+    state after each record, folded here from ``lines`` when not given). Before the reveal a
+    command that ``seat`` may not see whole (its class's declared visibility cuts it, see
+    :func:`~nataterra_core.kernel.visibility.record_view`), and an event of which it may see
+    only the type, are named by their type alone. An event cut in part keeps the presenter's
+    sentence, which never shows hidden information ("draws a tactic card", never which).
     """
-    codec = RecordCodec(messages.command_types, messages.event_types)
-    worded: list[RecordWords] = []
+    codec = RecordCodec(decider.command_types, decider.event_types)
+    records = [codec.decode(line, seq) for seq, line in enumerate(lines)]
+    if states is None:
+        header = records[0]
+        assert isinstance(header, Header)
+        states = [state for _, state in replay_states(decider, header, records)]
+    said: list[RecordWords] = []
     for seq in range(first, len(lines)):
-        line = lines[seq]
-        record = codec.decode(line, seq)
-        summary, events = describe_record(presenter, record)
+        line, record = lines[seq], records[seq]
+        before = states[seq - 1] if seq > 0 else None
+        summary, events = describe_record(record_system, record, before, decider)
         actor = getattr(record, "seat", None)
         if not revealed and isinstance(record, StartRecord | CommandRecord):
             whole = msgspec.json.decode(line)
-            cut = record_view(line, seat, messages)
+            cut = record_view(line, seat, decider)
             if cut["command"] != whole["command"]:
                 summary = f"{actor or 'the game'} sends {cut['command']['type']} (hidden)"
             events = tuple(
@@ -104,8 +139,8 @@ def record_words(
                 for sentence, seen, full in zip(events, cut["events"], whole["events"], strict=True)
             )
         kind = type(record).__name__.removesuffix("Record").lower()
-        worded.append(RecordWords(seq=seq, kind=kind, seat=actor, summary=summary, events=events))
-    return worded
+        said.append(RecordWords(seq=seq, kind=kind, seat=actor, summary=summary, events=events))
+    return said
 
 
 def _only_type(seen: dict[str, Any], whole: dict[str, Any]) -> bool:

@@ -68,12 +68,19 @@ class OptionsError(ValueError):
 
 
 class Presenter(Protocol):
-    """A rule system's words: each command, event and outcome in a sentence, a view as text."""
+    """A rule system's words: each command, event and outcome in a sentence, a view as text.
 
-    def command(self, command: Command, seat: str | None = None) -> str:
+    ``view`` is a seat view of the position the command or event applies to (the state
+    before it; ``None`` when no position is known), so a sentence can name what the
+    message's ids point at (a group's owner and units, say). Front ends pass one whenever
+    they have it; a sentence must read without it too. ``tests/test_words.py`` fails for a
+    registered system whose presenter leaves any command or event type as a raw struct.
+    """
+
+    def command(self, command: Command, seat: str | None = None, view: Any = None) -> str:
         """One sentence for ``command`` sent by ``seat`` (``None``: the system)."""
 
-    def event(self, event: Event) -> str:
+    def event(self, event: Event, view: Any = None) -> str:
         """One sentence for ``event``; never shows hidden information."""
 
     def outcome(self, outcome: Outcome) -> str:

@@ -55,9 +55,9 @@ def test_play_applies_undoes_redoes_and_quits(tmp_path: Path) -> None:
     output, out = played(tmp_path, ["1", "u", "r", "q"])
     assert "beasts to play" in output  # seed 3: the Beasts are drawn to play first
     assert "(as seen by beasts)" in output
-    assert "  1 move 1 woodcutter from beasts.z1 to beasts.z2" in output
+    assert "  1 move 1 Woodcutter from beasts.z1 to beasts.z2" in output
     assert "undone: record 2" in output
-    assert "redone: beasts moves 1 woodcutter from beasts.z1 to beasts.z2" in output
+    assert "redone: beasts moves 1 Woodcutter from beasts.z1 to beasts.z2" in output
     assert "result: drawn (abandoned)" in output
     kinds = [line.split(b'"kind":"')[1].split(b'"')[0] for line in out.read_bytes().splitlines()]
     assert kinds == [b"header", b"start", b"command", b"undo", b"command", b"reveal", b"end"]
@@ -194,19 +194,20 @@ def test_unknown_types_fall_back_to_tag_and_fields() -> None:
 def test_sentences() -> None:
     move = MoveUnits(unit="hunter", origin="t1.z1", count=2, path=("t1.z2", "t1.z3"))
     assert describe_command(move, "velathi") == (
-        "velathi moves 2 hunter from t1.z1 to t1.z3 via t1.z2"
+        "velathi moves 2 Hunters from t1.z1 to t1.z3 via t1.z2"
     )
     assert describe_command(EndPhase(phase="combat")) == "end the combat phase"
     undo = UndoRecord(seq=4, prev="0" * 64, seat="beasts", undoes=3)
     assert describe_record(undo) == ("beasts undoes record 3", ())
     play = PlayTactic(card="in_this_together", option=2, discard="unstoppable")
     assert describe_command(play, "velathi") == (
-        "velathi plays option 3 of in_this_together (discarding unstoppable)"
+        "velathi plays In This Together, option 3 (development): discard a tactic card; "
+        "draw 2 tactic cards; costs 1 other tactic card(s) [discarding Unstoppable]"
     )
     played = TacticOptionPlayed(
         seat="naga", card="chosen", option=2, phase="development", cost=Resources(metal=1)
     )
-    assert describe_event(played) == "naga plays option 3 of chosen, paying 1 metal"
+    assert describe_event(played) == "naga plays option 3 of Chosen, paying 1 metal"
     gained = ResourcesGained(seat="naga", resources=Resources(food=2), flare=1)
     assert describe_event(gained) == "naga gains 2 food and 1 flare"
     granted = MovementGranted(seat="beasts", zone="t2.z4", movement=2)

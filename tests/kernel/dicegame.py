@@ -277,11 +277,32 @@ class PigView(msgspec.Struct, frozen=True, kw_only=True):
 class PigPresenter:
     """Pig's words."""
 
-    def command(self, command: Command, seat: str | None = None) -> str:
-        return f"{seat or 'the system'}: {type(command).__name__.lower()}"
+    def command(self, command: Command, seat: str | None = None, view: Any = None) -> str:
+        who = seat or "the system"
+        if isinstance(command, Start):
+            return "the game starts"
+        if isinstance(command, Roll):
+            return f"{who} rolls the die"
+        if isinstance(command, Hold):
+            return f"{who} holds and banks the turn's points"
+        if isinstance(command, Stake):
+            return f"{who} stakes {command.multiplier} times the points"
+        raise TypeError(f"not a Pig command: {type(command).__name__}")
 
-    def event(self, event: Event) -> str:
-        return type(event).__name__
+    def event(self, event: Event, view: Any = None) -> str:
+        if isinstance(event, FirstPlayerChosen):
+            return f"{event.seat} is drawn to start (draw({event.m}) = {event.value})"
+        if isinstance(event, DieRolled):
+            return f"the die shows {event.face}"
+        if isinstance(event, StakeSet):
+            return f"the stake is now {event.multiplier}"
+        if isinstance(event, Banked):
+            return f"{event.seat} banks {event.points} points"
+        if isinstance(event, TurnEnded):
+            return f"the turn passes to {event.next_seat}"
+        if isinstance(event, GameWon):
+            return f"{event.seat} wins"
+        raise TypeError(f"not a Pig event: {type(event).__name__}")
 
     def outcome(self, outcome: Outcome) -> str:
         return f"{', '.join(outcome.winners) or 'nobody'} won ({outcome.reason})"

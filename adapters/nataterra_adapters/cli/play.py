@@ -7,9 +7,8 @@ only another may know.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.columns import Columns
@@ -41,7 +40,7 @@ from .newgame import (
     prepare,
     start,
 )
-from .words import view_text
+from .words import view_text, worded
 
 __all__ = ["play_command"]
 
@@ -196,10 +195,11 @@ def _prompt_loop(record: RuleSystem, session: GameSession) -> str:
         commands = session.legal_commands(seat)
         console.rule(f"{seat} to play")
         console.print(view_text(record, session.state, seat))
+        view = record.seat_view(session.state, seat)
         console.print(
             Columns(
                 [
-                    Text.assemble((f"{i:>3} ", "bold"), words.command(c))
+                    Text.assemble((f"{i:>3} ", "bold"), words.command(c, None, view))
                     for i, c in enumerate(commands, 1)
                 ],
                 column_first=True,
@@ -218,9 +218,10 @@ def _prompt_loop(record: RuleSystem, session: GameSession) -> str:
         if answer in ("u", "r"):
             _undo_or_redo(words, session, seat, answer)
         elif answer.isdigit() and 1 <= int(answer) <= len(commands):
-            command = commands[int(answer) - 1]
+            command, before = commands[int(answer) - 1], session.state
             events = session.apply(seat, command)
-            for line in _new_facts(words, words.command(command, seat), events):
+            said, facts = worded(record, command, seat, events, before, session.decider)
+            for line in (f for f in facts if f != said):
                 console.print(Text(f"  -> {line}"))
         else:
             console.print(f"[yellow]type a number from 1 to {len(commands)}, u, r or q[/]")
@@ -234,11 +235,6 @@ def _quit() -> str:
     except EOFError:
         return "abandoned"
     return "suspended" if answer.strip().lower().startswith("s") else "abandoned"
-
-
-def _new_facts(words: Presenter, said: str, events: Sequence[Any]) -> list[str]:
-    """The events' sentences, without one that only repeats the command's own sentence."""
-    return [text for text in map(words.event, events) if text != said]
 
 
 def _undo_or_redo(words: Presenter, session: GameSession, seat: str, answer: str) -> None:

@@ -30,10 +30,11 @@ def replay(
     spoils nothing.
     """
     record, log_read = read(log, content)
-    states(log, log_read)  # a log whose undo records do not fit fails here, not half-way
+    after = states(log, log_read)  # a log whose undo records do not fit fails here
     stop = len(log_read.records) - 1 if stop is None else stop
     for entry in log_read.records[start : stop + 1]:
-        summary, events = describe_record(record.presenter, entry)
+        before = after.get(entry.seq - 1)
+        summary, events = describe_record(record, entry, before, log_read.decider)
         events = tuple(e for e in events if e != summary)
         line = Text.assemble((f"{entry.seq:>5} ", "dim"), summary)
         if isinstance(entry, CommandRecord):

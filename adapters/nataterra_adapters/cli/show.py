@@ -46,8 +46,11 @@ def show(
         check_out(svg)
         if record.hooks.svg is None:
             raise typer.BadParameter(f"{record.id} has no board to draw", param_hint="--svg")
-    state = states(log, log_read)[seq]
-    summary, _ = describe_record(record.presenter, log_read.records[seq])
+    after = states(log, log_read)
+    state = after[seq]
+    summary, _ = describe_record(
+        record, log_read.records[seq], after.get(seq - 1), log_read.decider
+    )
     console.print(Text(f"{log_read.header.game_id}, after record {seq} of {last}: {summary}"))
     console.print(view_text(record, state, seat))
     if svg is not None and record.hooks.svg is not None:

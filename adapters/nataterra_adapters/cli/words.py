@@ -14,10 +14,10 @@ from rich.text import Text
 from nataterra_core.kernel import Outcome, Verdict
 from nataterra_core.kernel.registry import Presenter, RuleSystem
 
-from ..record_words import describe_record
+from ..record_words import describe_record, worded
 from .common import escape
 
-__all__ = ["describe_record", "plain_outcome", "verdict_line", "view_text"]
+__all__ = ["describe_record", "plain_outcome", "verdict_line", "view_text", "worded"]
 
 
 def plain_outcome(result: Outcome) -> str:

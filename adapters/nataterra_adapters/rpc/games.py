@@ -323,7 +323,7 @@ class Games:
         return LegalResult(
             version=game.version,
             commands=commands,
-            words=tuple(record.presenter.command(c, seat) for c in commands),
+            words=tuple(record.presenter.command(c, seat, view) for c in commands),
             targets=tuple(boards.targets(view, c) for c in commands) if boards else None,
         )
 
@@ -368,8 +368,8 @@ class Games:
         revealed = view.revealed or (since > 0 and game.session.closed)
         words = None
         if params.words:
-            presenter, decider = game.system.presenter, game.session.decider
-            words = record_words(presenter, decider, lines, seat, revealed=revealed, first=since)
+            decider = game.session.decider
+            words = record_words(game.system, decider, lines, seat, revealed=revealed, first=since)
         whole = since == 0
         return LogResult(
             version=game.version,

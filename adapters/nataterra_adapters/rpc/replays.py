@@ -63,11 +63,12 @@ class Replays:
         words: list[RecordWords] | None = None
         if params.words:
             words = record_words(
-                folded.system.presenter,
+                folded.system,
                 folded.log.decider,
                 folded.log.lines,
                 params.seat,
                 revealed=folded.revealed,
+                states=folded.states,
             )
         return ReplayResult(
             rules=header.rules.id,

@@ -47,13 +47,13 @@ DEFAULT_SEATS: dict[int, tuple[str, ...]] = {
 class NataterraPresenter:
     """Nataterra's words: the sentences of :mod:`.presenter` and the text of :mod:`.text_view`."""
 
-    def command(self, command: Command, seat: str | None = None) -> str:
-        """One sentence for a command."""
-        return describe_command(command, seat)
+    def command(self, command: Command, seat: str | None = None, view: Any = None) -> str:
+        """One sentence for a command (groups named from ``view``'s combat)."""
+        return describe_command(command, seat, view)
 
-    def event(self, event: Event) -> str:
+    def event(self, event: Event, view: Any = None) -> str:
         """One sentence for an event (never a hidden card or deck order)."""
-        return describe_event(event)
+        return describe_event(event, view)
 
     def outcome(self, outcome: Outcome) -> str:
         """The result in words, with the scores."""

@@ -1,0 +1,21 @@
+"""Nataterra's words: one sentence per command, event and outcome (issue 17 item 1).
+
+The sentences live with their part of the rules (:mod:`.turns`, :mod:`.combat`,
+:mod:`.development`), registered on the dispatchers of :mod:`.base`; importing this package
+registers them all.
+"""
+
+from . import combat, development, turns
+from .base import describe_command, describe_event, fallback, resources_text
+from .turns import describe_outcome
+
+__all__ = [
+    "combat",
+    "describe_command",
+    "describe_event",
+    "describe_outcome",
+    "development",
+    "fallback",
+    "resources_text",
+    "turns",
+]
