@@ -33,6 +33,7 @@ from nataterra_core.kernel import (
     replay_states,
     seed_from_number,
 )
+from nataterra_core.kernel.encoding import CodecError
 from nataterra_core.kernel.log import split_lines
 from nataterra_core.kernel.registry import RuleSystem, systems
 
@@ -285,3 +286,51 @@ def test_every_command_and_event_type_declares_its_visibility(rules_id: str) -> 
         if cls.visibility is None
     ]
     assert not undeclared, f"{rules_id}: no visibility declared on {undeclared}"
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("rules_id", _ids())
+def test_research_hooks_encode_every_view_and_every_legal_command(rules_id: str, seed: int) -> None:
+    """Issue 19 items 2 and 3: a system's observation encoder and stable action codec
+    (``Hooks.observation``, ``Hooks.action_codec``; ``kernel/encoding.py``). In random
+    play every view encodes to the layout's size; every legal command has an index, no two
+    share one, ``decode(encode(c), legal) is c``, the mask is exactly the legal indices, an
+    index outside the mask is refused, and a command keeps its index from state to state."""
+    record = _system(rules_id)
+    hooks = record.hooks
+    if hooks.observation is None or hooks.action_codec is None:
+        pytest.skip(
+            f"{rules_id} offers no observation encoder or action codec yet: implement "
+            "Hooks.observation and Hooks.action_codec (nataterra_core/kernel/encoding.py)"
+        )
+    session = _start(record, seed)
+    encoder = hooks.observation(session.decider, session.setup)
+    codec = hooks.action_codec(session.decider, session.setup)
+    size, actions = encoder.layout.size, codec.size
+    assert size == sum(s.size for s in encoder.layout.segments) and actions > 0
+    rng = random.Random(seed)
+    indices: dict[Command, int] = {}
+    for _ in range(MAX_STEPS):
+        for seat in (*session.header.seats, None):
+            features = encoder.encode(record.seat_view(session.state, seat))
+            assert len(features) == size and all(isinstance(x, float) for x in features)
+        if session.outcome() is not None:
+            break
+        seat = rng.choice(list(session.acting_seats()))
+        legal = tuple(session.legal_commands(seat))
+        numbers = [codec.encode(command) for command in legal]
+        assert len(set(numbers)) == len(numbers), "two legal commands share an index"
+        for number, command in zip(numbers, legal, strict=True):
+            assert 0 <= number < actions
+            assert codec.decode(number, legal) is command
+            assert indices.setdefault(command, number) == number, f"{command!r} changed index"
+            assert codec.describe(number)
+        mask = codec.mask(legal)
+        assert len(mask) == actions
+        assert {i for i, bit in enumerate(mask) if bit} == set(numbers)
+        illegal = mask.find(0)
+        if illegal >= 0:
+            with pytest.raises(CodecError):
+                codec.decode(illegal, legal)
+        session.apply(seat, rng.choice(legal))
+    assert session.outcome() is not None

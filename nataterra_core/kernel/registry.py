@@ -32,6 +32,7 @@ import attrs
 import msgspec
 
 from .decider import Decider, Outcome, RulesRef, Setup
+from .encoding import CodecFactory, ObservationFactory
 from .errors import UnsupportedVersion
 from .geometry import BoardGeometry
 from .log import Header
@@ -94,8 +95,9 @@ class Presenter(Protocol):
 class Hooks:
     """Optional per-system capabilities that later tools look for (``None``: not offered).
 
-    Slots whose tool has landed are typed by its protocol (``board_geometry``); the others
-    are typed loosely until their tool defines one, and a system fills each when it can.
+    Slots whose tool has landed are typed by its protocol (``board_geometry``; the
+    observation and action hooks in :mod:`.encoding`); the others are typed loosely until
+    their tool defines one, and a system fills each when it can.
     """
 
     board_geometry: BoardGeometry | None = None
@@ -104,10 +106,12 @@ class Hooks:
     svg: Callable[[Any], str] | None = None
     """Seat view -> an SVG picture of the board (for a system with ``board_geometry``,
     ``nataterra_core.boards.svg.geometry_svg`` of its geometry)."""
-    observation: Any | None = None
-    """An observation encoder: view -> fixed-shape features (research environments)."""
-    action_codec: Any | None = None
-    """A stable codec: the same index means the same command in every state."""
+    observation: ObservationFactory | None = None
+    """(decider, setup) -> an :class:`~.encoding.ObservationEncoder`: a seat view as a
+    fixed-length feature vector with a documented layout (research environments)."""
+    action_codec: CodecFactory | None = None
+    """(decider, setup) -> an :class:`~.encoding.ActionCodec`: a fixed, finite action space
+    in which the same index means the same command in every state, with legal masks."""
     determiniser: Callable[[Any, Any, int], Any] | None = None
     """(view, pack, seed) -> a state consistent with the view (search players)."""
     scenarios: Mapping[str, Any] | None = None

@@ -28,7 +28,8 @@ from nataterra_core.kernel import (
     RulesRef,
     Setup,
 )
-from nataterra_core.kernel.registry import RuleSystem
+from nataterra_core.kernel.encoding import Block, FactoredCodec, Layout, Segment
+from nataterra_core.kernel.registry import Hooks, RuleSystem
 from nataterra_core.kernel.visibility import PUBLIC
 
 
@@ -316,6 +317,44 @@ def pig_view(state: PigState, seat: str | None) -> PigView:
     return PigView(seat=seat, state=state)
 
 
+def pig_codec(decider: Any, setup: Setup) -> FactoredCodec:
+    """Roll, hold, and a stake of 1, 2 or 3: five actions."""
+    return FactoredCodec(
+        (
+            Block(Roll, (), ()),
+            Block(Hold, (), ()),
+            Block(Stake, (), (("multiplier", (1, 2, 3)),)),
+        )
+    )
+
+
+class PigEncoder:
+    """Pig's view as features: the observer, whose turn, the scores, the turn so far."""
+
+    def __init__(self, seats: tuple[str, ...]) -> None:
+        self.seats = seats
+        n = len(seats)
+        self.layout = Layout(
+            (
+                Segment("me", n, "one-hot: the observing seat"),
+                Segment("active", n, "one-hot: whose turn"),
+                Segment("scores", n, "per seat: banked points"),
+                Segment("turn", 4, "turn number, turn total, stake, rolled this turn"),
+            )
+        )
+
+    def encode(self, view: Any) -> list[float]:
+        f = self.layout.features()
+        state = view.state
+        if view.seat in self.seats:
+            f.set("me", self.seats.index(view.seat), 1)
+        if state.active >= 0:
+            f.set("active", state.active, 1)
+        f.put("scores", state.scores)
+        f.put("turn", (state.turn, state.turn_total, state.stake, state.rolled))
+        return f.values
+
+
 PIG_SYSTEM = RuleSystem(
     rules=Pig.rules,
     title="Pig (a test dice game)",
@@ -325,5 +364,9 @@ PIG_SYSTEM = RuleSystem(
     options=PigOptions,
     seat_view=pig_view,
     presenter=PigPresenter(),
+    hooks=Hooks(
+        observation=lambda decider, setup: PigEncoder(tuple(setup.seats)),
+        action_codec=pig_codec,
+    ),
 )
 """Pig as a registered rule system; the tests register it (``tests/conftest.py``)."""

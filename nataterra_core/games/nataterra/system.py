@@ -20,6 +20,7 @@ from nataterra_core.kernel.registry import Hooks, RuleSystem
 from .board import NataterraBoards
 from .bots import HeuristicPlayer
 from .content import load_pack
+from .encoding import nataterra_codec, nataterra_observation, sandbox_codec, sandbox_observation
 from .presenter import describe_command, describe_event, describe_outcome
 from .rules.combat.sandbox import (
     SANDBOX_RULES,
@@ -116,7 +117,13 @@ NATATERRA = RuleSystem(
     presenter=NataterraPresenter(),
     players={"heuristic": _heuristic},
     load_pack=load_pack,
-    hooks=Hooks(cli_commands=_cli_commands, board_geometry=BOARDS, svg=_svg),
+    hooks=Hooks(
+        cli_commands=_cli_commands,
+        board_geometry=BOARDS,
+        svg=_svg,
+        observation=nataterra_observation,
+        action_codec=nataterra_codec,
+    ),
 )
 """Nataterra (``../shared/rules/nataterra.md``)."""
 
@@ -165,6 +172,11 @@ SANDBOX = RuleSystem(
     seat_view=sandbox_view,
     presenter=NataterraPresenter(),
     load_pack=load_pack,
-    hooks=Hooks(board_geometry=BOARDS, svg=_svg),
+    hooks=Hooks(
+        board_geometry=BOARDS,
+        svg=_svg,
+        observation=sandbox_observation,
+        action_codec=sandbox_codec,
+    ),
 )
 """One described battle fought to its end (``docs/COMBAT_SANDBOX.md``)."""

@@ -37,6 +37,7 @@ __all__ = [
     "EVENTS",
     "EVOLVE",
     "PHASE_WINDOWS",
+    "ZONE_EFFECTS",
     "DiscountGranted",
     "MovementGranted",
     "StructureUnlocked",
@@ -50,9 +51,10 @@ __all__ = [
 PHASE_WINDOWS = {"movement": "movement", "resources": "resource", "development": "development"}
 """The option kind each phase lets the active player play (N-TURN-2)."""
 
-_ZONE_EFFECTS = frozenset(
+ZONE_EFFECTS = frozenset(
     {"extra_movement", "grant_stealth", "recruit", "replace_unit", "destroy_structure"}
 )
+"""The effects of a phase option that choose a zone (the ``zone`` of its command)."""
 
 
 class TacticOptionPlayed(Event, frozen=True, tag="tactic_option_played.v1"):
@@ -221,7 +223,7 @@ def _choices(
                 (b.zone, b.structure)
                 for b in structures.legal_builds(ctx, state, seat, discount=discount)
             ]
-        elif spec.kind in _ZONE_EFFECTS:
+        elif spec.kind in ZONE_EFFECTS:
             sites = [(z, None) for z in _zones(ctx, state, seat, spec)]
     for (zone, structure), discard in itertools.product(sites, discards):
         yield zone, structure, discard
@@ -335,7 +337,7 @@ def _why_not(
             return f"N-DEV-2: no {spec.unit} token in your pool"
         if spec.kind == "build_structure":
             return f"N-STR-1: {command.structure} cannot be built in {command.zone}"
-        if spec.kind in _ZONE_EFFECTS:
+        if spec.kind in ZONE_EFFECTS:
             return f"{command.zone!r} is not a zone this option may choose"
     return "this option takes no zone, structure or discard"
 
