@@ -10,7 +10,7 @@ import msgspec
 
 from nataterra_core.games.nataterra.rules.state import GameState
 
-__all__ = ["perturbed"]
+__all__ = ["perturbed", "perturbed_kaladan"]
 
 
 def _redeal(hand: tuple[str, ...], deck: tuple[str, ...], rng: random.Random) -> tuple[Any, Any]:
@@ -54,3 +54,30 @@ def perturbed(state: GameState, seat: str, rng: random.Random) -> GameState:
                 hands[owner] = _redeal(cards, player.tactic_deck, rng)[0]
         combat = msgspec.structs.replace(combat, hands=hands)
     return msgspec.structs.replace(state, players=tuple(players), biome_decks=decks, combat=combat)
+
+
+def perturbed_kaladan(state: Any, seat: str, rng: random.Random) -> Any:
+    """A Kaladan ``state`` with only what ``seat`` cannot see changed (K-HID-1): the other
+    seats' magic hands and captured cards re-dealt from the magic deck (sizes kept), both
+    decks reordered (the event cards ``seat`` scouted stay on top)."""
+    pool = list(state.magic_deck)
+    for player in state.players:
+        if player.seat != seat:
+            pool += [*player.hand, *player.captured]
+    rng.shuffle(pool)
+    players = []
+    for player in state.players:
+        if player.seat != seat:
+            hand = tuple(sorted(pool.pop() for _ in player.hand))
+            captured = tuple(sorted(pool.pop() for _ in player.captured))
+            player = msgspec.structs.replace(player, hand=hand, captured=captured)
+        players.append(player)
+    kept = len(state.scout) if state.scout_seat == seat else 0
+    rest = list(state.event_deck[kept:])
+    rng.shuffle(rest)
+    return msgspec.structs.replace(
+        state,
+        players=tuple(players),
+        magic_deck=tuple(pool),
+        event_deck=(*state.event_deck[:kept], *rest),
+    )

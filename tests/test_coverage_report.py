@@ -1,4 +1,5 @@
-"""The rules-coverage report (``nataterra_core.games.nataterra.coverage``, ``nataterra coverage``).
+"""The rules-coverage report (``nataterra_core.kernel.coverage``, Nataterra's description in
+``nataterra_core.games.nataterra.coverage``, ``nataterra coverage``).
 
 Small synthetic rules texts and test directories pin the matching rules and the statuses;
 one test runs the report on this repository and prints what still lacks a test.
@@ -23,6 +24,8 @@ from nataterra_core.games.nataterra.coverage import (
     coverage_report,
     parse_rules,
 )
+from nataterra_core.kernel.coverage import CoverageSpec
+from nataterra_core.kernel.coverage import coverage_report as kernel_report
 
 ROOT = Path(__file__).resolve().parents[1]
 REAL_RULES = ROOT.parent / "shared" / "rules" / "nataterra.md"
@@ -285,3 +288,60 @@ def test_real_report_lists_every_missing_item_with_its_kind(pack: ContentPack) -
     assert report.counts("structure")["covered"] == len(pack.structures)
     assert all(i.kind in KINDS and i.id and not i.tests for i in report.missing())
     assert sum(report.counts().values()) == len(report.items)
+
+
+def test_any_system_describes_its_coverage_with_its_own_prefix_kinds_and_markers(
+    tmp_path: Path,
+) -> None:
+    """The kernel's report is game-neutral: another prefix, other kinds, other markers; the
+    pending entries and markers of other registered systems are theirs, not problems here."""
+    rules = tmp_path / "zeta.md"
+    rules.write_text("# Zeta\n\n* Z-A-1 First.\n* Z-A-2 Second.\n* Z-B-1 Later scope.\n")
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test_zeta.py").write_text(
+        "COVERS_ALL_GADGETS = True\nCOVERS_ALL_TACTIC_CARDS = True\n\n\n"
+        "def test_Z_A_1_first():\n    assert 'w1'\n"
+    )
+    (tests / "coverage_pending.toml").write_text(
+        "pending = [{id = 'Z-A-2', issue = 9, reason = 'later'},"
+        " {id = 'N-NOT-1', issue = 1, reason = 'not ours'}]\n"
+    )
+    spec = CoverageSpec(
+        rules="zeta.md",
+        prefix="Z",
+        items={"widget": ("w1", "w2"), "gadget": ("g1",)},
+        markers={"COVERS_ALL_GADGETS": "gadget"},
+    )
+    report = kernel_report(spec, rules, tests)
+    status = {(i.kind, i.id): i.status for i in report.items}
+    assert status == {
+        ("rule", "Z-A-1"): "covered",
+        ("rule", "Z-A-2"): "pending",
+        ("rule", "Z-B-1"): "deferred",
+        ("widget", "w1"): "covered",
+        ("widget", "w2"): "missing",
+        ("gadget", "g1"): "covered",
+    }
+    assert report.kinds == ("rule", "widget", "gadget")
+    assert report.problems == ()  # Nataterra's marker and pending entry are not Zeta's
+
+
+def test_command_covers_every_system_or_the_one_named(tmp_path: Path) -> None:
+    runner = CliRunner()
+    rules = tmp_path / "kaladan.md"
+    rules.write_text("# Kaladan\n\n* K-Q-1 Only clause.\n")
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test_q.py").write_text(
+        "COVERS_ALL_EVENT_CARDS = True\nCOVERS_ALL_MAGIC_CARDS = True\n\n\n"
+        "def test_K_Q_1():\n    pass\n"
+    )
+    args = ["coverage", "--game", "kaladan", "--rules", str(rules), "--tests", str(tests)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert result.output.strip().splitlines()[-1].startswith("covered=")
+    every = runner.invoke(app, ["coverage", "--rules-dir", str(tmp_path), "--tests", str(tests)])
+    assert every.exit_code == 1  # no nataterra.md there: every system is reported, or fails
+    unknown = runner.invoke(app, ["coverage", "--game", "no-such-game"])
+    assert unknown.exit_code == 2

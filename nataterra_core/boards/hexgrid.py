@@ -19,15 +19,18 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable
+from fractions import Fraction
 from typing import Any, NamedTuple, Protocol, TypeVar
 
 __all__ = [
     "DIRECTIONS",
     "Hex",
     "canonical_paths",
+    "has_line_of_sight",
     "hex_centre",
     "hex_distance",
     "hex_outline",
+    "line_between",
     "shortest_path",
     "steps_from",
 ]
@@ -62,6 +65,52 @@ def hex_distance(a: Hex, b: Hex) -> int:
     """Hex distance: the fewest steps between ``a`` and ``b`` ignoring terrain."""
     dq, dr = a.q - b.q, a.r - b.r
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+_NUDGE = (Fraction(1, 10**6), Fraction(2, 10**6), Fraction(-3, 10**6))
+"""A tiny cube-coordinate offset (q, r, s sum to 0) not parallel to any hex edge: sampling a
+line once nudged each way finds both hexes when the line runs exactly along an edge."""
+
+
+def _cube_round(q: Fraction, r: Fraction) -> Hex:
+    """The hex containing the fractional axial point ``(q, r)`` (exact, no float error)."""
+    s = -q - r
+    rq, rr, rs = round(q), round(r), round(s)
+    dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
+    if dq > dr and dq > ds:
+        rq = -rr - rs
+    elif dr > ds:
+        rr = -rq - rs
+    return Hex(int(rq), int(rr))
+
+
+def line_between(a: Hex, b: Hex) -> tuple[tuple[Hex, ...], ...]:
+    """The hexes a straight line from ``a``'s centre to ``b``'s centre crosses, endpoints
+    excluded, one step per hex of distance.
+
+    Each step is one hex, or two when the line runs exactly along the edge between them
+    (the line then touches both and enters neither). Exact rational arithmetic, so the
+    along-an-edge case is found without floating-point luck.
+    """
+    n = hex_distance(a, b)
+    steps: list[tuple[Hex, ...]] = []
+    for i in range(1, n):
+        t = Fraction(i, n)
+        q = a.q + (b.q - a.q) * t
+        r = a.r + (b.r - a.r) * t
+        one = _cube_round(q + _NUDGE[0], r + _NUDGE[1])
+        two = _cube_round(q - _NUDGE[0], r - _NUDGE[1])
+        steps.append((one,) if one == two else tuple(sorted((one, two))))
+    return tuple(steps)
+
+
+def has_line_of_sight(a: Hex, b: Hex, blocks: Callable[[Hex], bool]) -> bool:
+    """Whether a line from ``a``'s centre to ``b``'s centre is clear.
+
+    ``blocks(hex)`` says whether a hex in between blocks sight (the endpoints are never
+    asked). A line along the edge between two hexes is blocked only when both block.
+    """
+    return not any(all(blocks(h) for h in step) for step in line_between(a, b))
 
 
 SQRT3 = math.sqrt(3)

@@ -181,8 +181,9 @@ def _pieces(
 ) -> list[str]:
     """Pieces on a cell: one in the middle, more on a ring around it."""
     radius = _radius(cell)
-    disc = min(0.26, radius * (0.4 if len(pieces) == 1 else 0.28))
-    ring = 0.0 if len(pieces) == 1 else radius * 0.36
+    crowd = len(pieces)
+    disc = min(0.26, radius * (0.4 if crowd == 1 else 0.28 if crowd <= 4 else 0.2))
+    ring = 0.0 if crowd == 1 else radius * (0.36 if crowd <= 4 else 0.5)
     out = []
     for i, piece in enumerate(pieces):
         angle = math.tau * i / len(pieces) - math.pi / 2

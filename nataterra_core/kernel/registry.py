@@ -17,12 +17,13 @@ The systems that ship with the library register themselves when
 per game there). Tests and plug-ins call :func:`register` with their own records.
 
 Optional hooks (board geometry, SVG, observation encoder, action codec, determiniser,
-scenarios, positions) have typed slots in :class:`Hooks`, so generic tools find them in
-one place; a system that lacks one simply leaves it ``None``.
+scenarios, positions, rules coverage, CLI commands) have typed slots in :class:`Hooks`, so
+generic tools find them in one place; a system that lacks one simply leaves it ``None``.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -32,21 +33,28 @@ import attrs
 import msgspec
 
 from .decider import Decider, Outcome, RulesRef, Setup
+from .determinise import Determiniser
 from .encoding import CodecFactory, ObservationFactory
 from .errors import UnsupportedVersion
 from .geometry import BoardGeometry
+from .ismcts import SearchPlayer
 from .log import Header
 from .messages import Command, Event
 from .players import Player, RandomPlayer
 
 __all__ = [
     "BUILTIN_PACKAGE",
+    "SEARCH",
+    "SEARCH_ITERATIONS",
     "Hooks",
     "OptionsError",
     "PlayerFactory",
     "Presenter",
     "RuleSystem",
+    "make_player",
+    "parse_player",
     "register",
+    "search_player",
     "system",
     "system_for",
     "systems",
@@ -112,12 +120,17 @@ class Hooks:
     action_codec: CodecFactory | None = None
     """(decider, setup) -> an :class:`~.encoding.ActionCodec`: a fixed, finite action space
     in which the same index means the same command in every state, with legal masks."""
-    determiniser: Callable[[Any, Any, int], Any] | None = None
-    """(view, pack, seed) -> a state consistent with the view (search players)."""
+    determiniser: Determiniser | None = None
+    """``(view, pack, seed)`` -> a state whose seat view is ``view``, the hidden information
+    (others' hands from the unseen cards, deck orders) sampled with ``seed``: what a search
+    player plays ahead on (:class:`~nataterra_core.kernel.determinise.Determiniser`)."""
     scenarios: Mapping[str, Any] | None = None
     """Named starting set-ups."""
     positions: Any | None = None
     """A position format: load and dump a described position."""
+    coverage: Callable[[], Any] | None = None
+    """The system's rules-coverage description (a ``kernel.coverage.CoverageSpec``: its rules
+    text, clause prefix, content items and markers), read by ``nataterra coverage``."""
     cli_commands: Callable[[], Sequence[Any]] | None = None
     """The system's own ``nataterra`` sub-commands: typer command functions (registered
     under their names) or ``typer.Typer`` sub-apps. A function, so the CLI library is
@@ -132,6 +145,12 @@ def _random_player(seed: int, *, content: Path | None = None) -> Player:
 def _with_random(named: Mapping[str, PlayerFactory]) -> dict[str, PlayerFactory]:
     """Every system offers the kernel's random legal player under the name ``random``."""
     return {"random": _random_player, **named}
+
+
+SEARCH = "search"
+"""The name of the search player every system with a determiniser offers."""
+SEARCH_ITERATIONS = 8
+"""The search player's iterations per decision unless told otherwise (``docs/BOTS.md``)."""
 
 
 @attrs.frozen(kw_only=True)
@@ -162,6 +181,12 @@ class RuleSystem:
     """The content-pack loader (``None`` for a system without a pack)."""
     hooks: Hooks = Hooks()
     """Optional capabilities."""
+
+    def __attrs_post_init__(self) -> None:
+        # A system that can determinise its views gets the search player (like ``random``).
+        if self.hooks.determiniser is not None and SEARCH not in self.players:
+            search = functools.partial(search_player, self)
+            object.__setattr__(self, "players", {**self.players, SEARCH: search})
 
     @property
     def id(self) -> str:
@@ -205,6 +230,66 @@ class RuleSystem:
             decider.initial_state(Setup(game_id="check", seats=tuple(seats), options=dict(options)))
         except ValueError as exc:
             raise OptionsError(str(exc)) from exc
+
+
+def search_player(
+    record: RuleSystem,
+    seed: int,
+    *,
+    content: Path | None = None,
+    iterations: int = SEARCH_ITERATIONS,
+    rollout: str | None = None,
+    seconds: float | None = None,
+    clock: Callable[[], float] | None = None,
+) -> SearchPlayer:
+    """``record``'s information-set MCTS player (:mod:`.ismcts`), seeded with ``seed``.
+
+    ``rollout`` names the player that plays the playouts: by default the system's
+    ``heuristic`` player if it has one, else ``random``. ``seconds`` (with a ``clock``, which
+    the core never reads itself) cuts a decision's search short.
+    """
+    determiniser = record.hooks.determiniser
+    if determiniser is None:
+        raise ValueError(f"{record.id} offers no determiniser, so no search player")
+    policy = rollout or ("heuristic" if "heuristic" in record.players else "random")
+    if policy == SEARCH or policy not in record.players:
+        raise ValueError(f"{record.id} has no rollout player {policy!r}")
+    factory = record.players[policy]
+    return SearchPlayer(
+        seed,
+        decider=record.decider(content),
+        seat_view=record.seat_view,
+        determiniser=determiniser,
+        pack=record.load_pack(content) if record.load_pack is not None else None,
+        rollout=lambda s: factory(s, content=content),
+        iterations=iterations,
+        seconds=seconds,
+        clock=clock,
+    )
+
+
+def parse_player(record: RuleSystem, spec: str) -> PlayerFactory:
+    """The player a spec names: a name of ``record.players``, or ``search:N`` (N iterations
+    per decision) or ``search:N:POLICY`` (playouts by the player POLICY); ``ValueError``
+    naming the problem otherwise."""
+    name, _, rest = spec.partition(":")
+    if name not in record.players:
+        raise ValueError(f"{record.id} has no player {name!r}")
+    if not rest:
+        return record.players[name]
+    if name != SEARCH:
+        raise ValueError(f"only {SEARCH} takes a budget ({spec!r})")
+    budget, _, policy = rest.partition(":")
+    if not budget.isdigit() or int(budget) < 1:
+        raise ValueError(f"{spec!r}: the budget must be a positive number of iterations")
+    if policy and (policy == SEARCH or policy not in record.players):
+        raise ValueError(f"{record.id} has no rollout player {policy!r}")
+    return functools.partial(search_player, record, iterations=int(budget), rollout=policy or None)
+
+
+def make_player(record: RuleSystem, spec: str, seed: int, *, content: Path | None = None) -> Player:
+    """The player ``spec`` names (:func:`parse_player`), seeded with ``seed``."""
+    return parse_player(record, spec)(seed, content=content)
 
 
 def _counts(counts: tuple[int, ...]) -> str:

@@ -8,20 +8,23 @@ record (design.md §1) is :func:`effective_sha256`. This package imports only th
 
 from nataterra_core.packs.loader import (
     PackContents,
+    PackInfo,
     PackLocator,
     PackSchema,
     effective_sha256,
     load,
     pack_files,
 )
-from nataterra_core.packs.structuring import SchemaValueError
+from nataterra_core.packs.structuring import SchemaValueError, structure_int_pairs
 
 __all__ = [
     "PackContents",
+    "PackInfo",
     "PackLocator",
     "PackSchema",
     "SchemaValueError",
     "effective_sha256",
     "load",
     "pack_files",
+    "structure_int_pairs",
 ]

@@ -41,7 +41,15 @@ import cattrs
 from nataterra_core.kernel.errors import ContentError, ContentProblem
 from nataterra_core.packs.structuring import make_converter, problems_of, toml_type
 
-__all__ = ["PackContents", "PackLocator", "PackSchema", "effective_sha256", "load", "pack_files"]
+__all__ = [
+    "PackContents",
+    "PackInfo",
+    "PackLocator",
+    "PackSchema",
+    "effective_sha256",
+    "load",
+    "pack_files",
+]
 
 P = TypeVar("P")
 Layer = Literal["base", "overlay"]
@@ -75,6 +83,17 @@ def _hash_named(named: list[tuple[str, bytes]]) -> str:
 
 
 # --- The schema a game declares -------------------------------------------------------------
+
+
+@attrs.frozen
+class PackInfo:
+    """The ``[pack]`` table of a pack's ``pack.toml``: who made it and which version it is
+    (a schema's ``info`` class unless a game needs more)."""
+
+    id: str
+    version: str
+    title: str = ""
+    provisional: bool = False
 
 
 @attrs.frozen

@@ -22,7 +22,14 @@ from cattrs.cols import homogenous_tuple_structure_factory, is_sequence
 from cattrs.errors import ForbiddenExtraKeysError
 from cattrs.gen import make_dict_structure_fn, override
 
-__all__ = ["SchemaValueError", "make_converter", "parse_path", "problems_of", "toml_type"]
+__all__ = [
+    "SchemaValueError",
+    "make_converter",
+    "parse_path",
+    "problems_of",
+    "structure_int_pairs",
+    "toml_type",
+]
 
 T = TypeVar("T")
 
@@ -104,6 +111,23 @@ def _table_factory(cls: Any, converter: cattrs.Converter) -> Callable[[Any, Any]
         return fields(value, cls)
 
     return hook
+
+
+def _is_int_pair(tp: Any) -> bool:
+    return bool(tp == tuple[int, int])
+
+
+def _structure_int_pair(value: Any, _: Any) -> tuple[int, int]:
+    if not (isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)):
+        msg = f"expected an array of two integers [q, r], got {value!r}"
+        raise SchemaValueError(msg)
+    return (value[0], value[1])
+
+
+def structure_int_pairs(converter: cattrs.Converter) -> None:
+    """Read ``tuple[int, int]`` fields as TOML arrays of exactly two integers (map
+    coordinates ``[q, r]``): a game's ``converter_hooks``, or part of them."""
+    converter.register_structure_hook_func(_is_int_pair, _structure_int_pair)
 
 
 def make_converter(

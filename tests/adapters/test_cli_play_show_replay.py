@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import re
 from pathlib import Path
 
 import pytest
@@ -11,11 +12,7 @@ from typer.testing import CliRunner
 
 import nataterra_core.games.nataterra.presenter
 from nataterra_core.game import new_game, verify_log
-from nataterra_core.games.nataterra.presenter import (
-    describe_command,
-    describe_event,
-    describe_record,
-)
+from nataterra_core.games.nataterra.presenter import describe_command, describe_event
 from nataterra_core.games.nataterra.rules.combat.messages import PlayTactic
 from nataterra_core.games.nataterra.rules.movement import MoveUnits
 from nataterra_core.games.nataterra.rules.state import Resources
@@ -23,6 +20,8 @@ from nataterra_core.games.nataterra.rules.tactic_play import MovementGranted, Ta
 from nataterra_core.games.nataterra.rules.tactics import ResourcesGained
 from nataterra_core.games.nataterra.rules.turns import EndPhase
 from nataterra_core.kernel import Event, UndoRecord
+from nataterra_core.kernel.registry import system
+from nataterra_core.kernel.wording import describe_record
 
 runner = CliRunner()
 
@@ -50,6 +49,21 @@ def game_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 # -- play -------------------------------------------------------------------------------------
 
+OWN_HAND = "Food multiplier I, Wood multiplier I, Metal multiplier I"
+"""The first three tech cards, by title: each civilisation's opening tech hand."""
+
+
+def hands(output: str) -> dict[str, str]:
+    """Each player's tech hand as the player panels of the first screen show it."""
+    found: dict[str, str] = {}
+    civ = ""
+    for line in output.splitlines():
+        if line[:1] in ("*", " ") and line[1:].split(":")[0] in ("velathi", "beasts"):
+            civ = line[1:].split(":")[0]
+        if line.strip().startswith("tech hand:"):
+            found.setdefault(civ, line.split("tech hand: ")[1].split(" · ")[0])
+    return found
+
 
 def test_play_applies_undoes_redoes_and_quits(tmp_path: Path) -> None:
     output, out = played(tmp_path, ["1", "u", "r", "q"])
@@ -68,15 +82,59 @@ def test_play_applies_undoes_redoes_and_quits(tmp_path: Path) -> None:
 
 def test_play_shows_only_the_acting_seats_hand(tmp_path: Path) -> None:
     output, _ = played(tmp_path, ["q"])
-    assert "beasts_01" in output and "beasts_03" in output
-    assert "velathi_01" not in output
-    assert "3 hidden" in output
+    assert hands(output) == {"beasts": OWN_HAND, "velathi": "3 hidden"}
 
 
 def test_play_reprompts_on_bad_input_and_refuses_an_empty_undo(tmp_path: Path) -> None:
     output, _ = played(tmp_path, ["x", "999", "u", "q"])
-    assert output.count("type a number from 1 to") == 2
+    assert output.count("type a number from the menu (1, 2, 3, …), u, r or q") == 2
     assert "nothing to undo" in output
+
+
+def menus(output: str) -> list[dict[str, int]]:
+    """Each screen's menu: sentence -> number."""
+    screens: list[dict[str, int]] = []
+    for line in output.splitlines():
+        if " to play ─" in line:
+            screens.append({})
+        for number, sentence in re.findall(r"(?:^|\s{2,})(\d+) (\S.*?)(?=\s{2,}\d+ |$)", line):
+            if screens and not sentence.startswith(("of ", "food", "wood")):
+                screens[-1][sentence.strip()] = int(number)
+    return screens
+
+
+def test_play_keeps_each_commands_number_within_a_step(tmp_path: Path) -> None:
+    """Issue 17 item 3: after a move the commands still offered keep their numbers (no
+    silent renumbering); a new phase starts a new menu from 1 and says so."""
+    session = new_game(2, seed=3)
+    before = session.legal_commands("beasts")
+    output, _ = played(tmp_path, ["1", str(len(before) + 5), "q", "a", "y"])
+    first, second = menus(output)[:2]
+    kept = set(first) & set(second)
+    assert len(kept) > 5
+    assert all(first[sentence] == second[sentence] for sentence in kept)
+    assert "1 move 1 Woodcutter from beasts.z1 to beasts.z2" not in " ".join(second)
+
+
+def test_play_hands_over_between_seats_and_asks_before_quitting(tmp_path: Path) -> None:
+    """Issue 17 item 3: a hand-over screen between the players (the next one's panel shows
+    its own hand, the previous hand as a count only); q asks, c goes back to the game, an
+    abandon needs a yes."""
+    session = new_game(2, seed=3)
+    picks = []
+    for _ in range(4):  # movement, resources, combat, development
+        commands = session.legal_commands("beasts")
+        picks.append(str(len(commands)))  # a new menu each phase: ending it is the last
+        session.apply("beasts", commands[-1])
+    answers = [*picks, "", "q", "c", "q", "a", "n", "q", "s"]
+    output, out = played(tmp_path, answers)
+    assert "hand over to velathi" in output
+    after = output.split("hand over to velathi")[1]
+    assert hands(after) == {"velathi": OWN_HAND, "beasts": "3 hidden"}
+    assert "beasts, press Enter" not in output  # no hand-over before the first screen
+    assert after.count("velathi to play") == 3  # back after c, and after n
+    assert "suspended after record" in output
+    assert verify_log(out.read_bytes()).status == "incomplete"
 
 
 def test_play_to_the_turn_limit(tmp_path: Path) -> None:
@@ -107,7 +165,7 @@ def test_show_at_a_record_as_a_seat(game_log: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "seed-3, after record 2 of" in result.output
     assert "(as seen by beasts)" in result.output
-    assert "beasts_01" in result.output and "velathi_01" not in result.output
+    assert hands(result.output) == {"beasts": OWN_HAND, "velathi": "3 hidden"}
     assert "(2 moved)" in result.output  # record 2 moved two woodcutters
 
 
@@ -116,7 +174,7 @@ def test_show_defaults_to_the_spectator_after_the_last_record(game_log: Path) ->
     assert result.exit_code == 0, result.output
     assert "(as seen by spectator)" in result.output
     assert "game over after turn 4: drawn (turn_limit)" in result.output
-    assert "beasts_01" not in result.output and "velathi_01" not in result.output
+    assert set(hands(result.output).values()) == {"3 hidden"}
 
 
 def test_show_honours_undo(tmp_path: Path) -> None:
@@ -198,7 +256,7 @@ def test_sentences() -> None:
     )
     assert describe_command(EndPhase(phase="combat")) == "end the combat phase"
     undo = UndoRecord(seq=4, prev="0" * 64, seat="beasts", undoes=3)
-    assert describe_record(undo) == ("beasts undoes record 3", ())
+    assert describe_record(system("nataterra"), undo) == ("beasts undoes record 3", ())
     play = PlayTactic(card="in_this_together", option=2, discard="unstoppable")
     assert describe_command(play, "velathi") == (
         "velathi plays In This Together, option 3 (development): discard a tactic card; "

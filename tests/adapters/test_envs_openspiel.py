@@ -12,7 +12,7 @@ pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed")
 
 import numpy as np  # noqa: E402
 from nataterra_adapters.envs.openspiel_game import RulesState, register_all, short_name  # noqa: E402
-from open_spiel.python.algorithms import mcts  # noqa: E402
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 from test_conformance import QUICK  # noqa: E402
 
 from nataterra_core.game import verify_log  # noqa: E402
@@ -74,4 +74,39 @@ def test_the_observer_shows_a_seat_its_hand_and_the_public_none() -> None:
     hand = len(state.state.player(seats[holder]).tactic_hand)
     assert private.dict["my_tactics"].sum() == hand
     assert public.dict["my_tactics"].sum() == 0
-    assert "velathi" in private.string_from(state, holder)
+    hands = [
+        [p["tactic_hand"] for p in json.loads(observer.string_from(state, holder))["players"]]
+        for observer in (private, public)
+    ]
+    assert hands[0][holder] == list(state.state.player(seats[holder]).tactic_hand)
+    assert hands[0][1 - holder] is None and hands[1] == [None, None]
+
+
+DETERMINISING = [r.id for r in systems() if r.hooks.determiniser and r.id in IDS]
+
+
+@pytest.mark.parametrize("rules_id", DETERMINISING)
+def test_resampling_keeps_the_seats_view_and_openspiel_ismcts_plays(rules_id: str) -> None:
+    """``resample_from_infostate`` gives a world the seat cannot tell from the real one (its
+    view is the same), and OpenSpiel's information-set MCTS plays a game on it."""
+    game = _load(rules_id)
+    rng = np.random.RandomState(11)
+    sampler = rng.uniform
+    bot = ismcts.ISMCTSBot(
+        game,
+        mcts.RandomRolloutEvaluator(1, rng),
+        uct_c=2.0,
+        max_simulations=4,
+        random_state=rng,
+        use_observation_string=True,
+    )
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        player = state.current_player()
+        world = state.resample_from_infostate(player, sampler)
+        observer = game.make_py_observer()
+        assert observer.string_from(world, player) == observer.string_from(state, player)
+        assert world.legal_actions() == state.legal_actions()
+        action = bot.step(state) if player == 0 else int(rng.choice(state.legal_actions()))
+        state.apply_action(action)
+    assert isinstance(state, RulesState) and state.returns()

@@ -3,9 +3,10 @@
     python tests/golden/make_goldens.py
 
 Complete games between seeded bots: three 2-player learning games of random legal players,
-and one game each of team play, conquest and advanced mode with map structuring between
-heuristic players. After a rules change, run it and review the change as a diff
-(``git diff tests/golden``): every changed byte is a changed decision, event or result.
+one game each of team play, conquest and advanced mode with map structuring between
+heuristic players, and Kaladan games of two and four heuristic players. After a rules
+change, run it and review the change as a diff (``git diff tests/golden``): every changed
+byte is a changed decision, event or result.
 ``test_golden.py`` checks the files are reproduced.
 """
 
@@ -15,7 +16,8 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from nataterra_core.game import new_game
-from nataterra_core.games.nataterra.bots import HeuristicPlayer, Player, RandomPlayer, play
+from nataterra_core.kernel import play
+from nataterra_core.kernel.registry import system
 
 HERE = Path(__file__).resolve().parent
 MAX_TURNS = 200
@@ -28,6 +30,7 @@ class GoldenGame(NamedTuple):
     seed: int
     options: dict[str, Any]
     players: Literal["random", "heuristic"]
+    game: str = "nataterra"
 
 
 GOLDEN_GAMES: dict[str, GoldenGame] = {
@@ -46,20 +49,22 @@ GOLDEN_GAMES: dict[str, GoldenGame] = {
     "advanced-structured-seed-2": GoldenGame(
         3, 2, {"mode": "advanced", "map_structuring": True, "max_turns": MAX_TURNS}, "heuristic"
     ),
+    # Kaladan (issue 15): a heuristic player against a random one, and four heuristic ones.
+    "kaladan-2p-seed-3": GoldenGame(2, 3, {}, "heuristic", game="kaladan"),
+    "kaladan-4p-seed-5": GoldenGame(4, 5, {}, "heuristic", game="kaladan"),
 }
 
 
 def golden_log(name: str) -> bytes:
     """The log of golden game ``name``, played to the end."""
     game = GOLDEN_GAMES[name]
-    session = new_game(game.seats, seed=game.seed, options=game.options)
+    record = system(game.game)
+    session = new_game(game.seats, game=game.game, seed=game.seed, options=game.options)
     seats = session.header.seats
-    players: dict[str, Player]
-    if game.players == "random":
-        players = {seat: RandomPlayer(game.seed * 10 + i) for i, seat in enumerate(seats)}
-    else:
-        players = {seat: HeuristicPlayer(game.seed * 4 + i) for i, seat in enumerate(seats)}
-    play(session, players)
+    factor = 10 if game.players == "random" else 4
+    make = record.players[game.players]
+    players = {seat: make(game.seed * factor + i) for i, seat in enumerate(seats)}
+    play(session, players, record.seat_view)
     session.close()
     return session.log_bytes()
 

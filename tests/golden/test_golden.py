@@ -8,7 +8,7 @@ import pytest
 from make_goldens import GOLDEN_GAMES, golden_log, golden_path
 
 from nataterra_core.game import decider_for, verify_log
-from nataterra_core.kernel import DiceStream, read_log, replay_states
+from nataterra_core.kernel import Decided, DiceStream, read_log, replay_states
 
 # Legal-command counts at fixed records of the golden games (depth 1 and 2 of the tree).
 # Rules version 5 (N-COMBAT-9: every holder of a tactic card is asked in each window, and may
@@ -28,6 +28,10 @@ PERFT_AT: dict[tuple[str, int], tuple[int, int]] = {
     ("conquest-seed-1", 120): (1, 16),
     ("advanced-structured-seed-2", 20): (17, 141),
     ("advanced-structured-seed-2", 120): (2, 6),
+    ("kaladan-2p-seed-3", 20): (55, 108),
+    ("kaladan-2p-seed-3", 100): (42, 1658),
+    ("kaladan-4p-seed-5", 60): (50, 202),
+    ("kaladan-4p-seed-5", 100): (30, 616),
 }
 
 
@@ -51,15 +55,20 @@ def perft(name: str, seq: int, depth: int) -> int:
     server_seed = bytes.fromhex(reveal.server_seed)  # type: ignore[attr-defined]
 
     def count(state: object, depth: int) -> int:
-        seats = decider.acting_seats(state)
-        if depth == 0 or not seats:
+        decision = decider.decision(state)
+        if depth == 0 or not decision.acting:
             return 1
+        seat = decision.acting[0]
         total = 0
-        for command in decider.legal_commands(state, seats[0]):
+        for command in decision.legal(seat):
             dice = DiceStream(server_seed, log.header.game_id, "", decider.dice_counter(state))
-            after = state
-            for event in decider.decide(state, command, dice, seat=seats[0]):
-                after = decider.evolve(after, event)
+            decided = decider.decide(state, command, dice, seat=seat, legal=True)
+            if isinstance(decided, Decided):
+                after = decided.state
+            else:
+                after = state
+                for event in decided:
+                    after = decider.evolve(after, event)
             total += count(after, depth - 1)
         return total
 

@@ -326,3 +326,29 @@ def test_the_view_carries_the_board_and_each_command_its_words_and_targets(rpc: 
         assert targets["path"] == [command["origin"], *command["path"]]
     spectator = rpc.ok("game.view", game_id=game_id)
     assert spectator["board"] == board  # nothing on the board is private
+
+
+def test_a_finished_games_log_comes_in_words(rpc: Rpc) -> None:
+    """Issue 17 item 1: the RPC words records with the system's presenter, once nothing is
+    hidden any more (the reveal)."""
+    game_id, tokens, acting, _ = new(rpc, options={"max_turns": 1})
+    assert rpc.ok("game.log", game_id=game_id, token=tokens[acting])["words"] is None
+    for phase in ("movement", "resources", "combat", "development"):
+        rpc.ok("game.apply", game_id=game_id, token=tokens[acting], command=end_phase(phase))
+    log = rpc.ok("game.log", game_id=game_id)
+    assert log["revealed"] and len(log["words"]) == len(log["records"])
+    assert log["words"][2][0] == f"{acting} ends the movement phase"
+    assert "the resources phase begins" in log["words"][2]
+    assert log["words"][-1][0].startswith("result: drawn (turn_limit)")
+
+
+def test_apply_answers_with_what_happened_in_words(rpc: Rpc) -> None:
+    game_id, tokens, acting, _ = new(rpc)
+    done = rpc.ok(
+        "game.apply", game_id=game_id, token=tokens[acting], command=end_phase("movement")
+    )
+    assert len(done["words"]) == len(done["records"]) == 1
+    assert done["words"][0][0] == f"{acting} ends the movement phase"
+    assert "the resources phase begins" in done["words"][0][1:]
+    undone = rpc.ok("game.undo", game_id=game_id, token=tokens[acting])
+    assert undone["words"] == [[f"{acting} undoes record 2"]]

@@ -1,28 +1,32 @@
 """The ``nataterra`` typer app: the generic commands, then every rule system's own.
 
-The generic commands (``demo``, ``play``, ``show``, ``replay``, ``verify``, ``serve``) work for any
-registered rule system; a system adds commands of its own through its
-``Hooks.cli_commands`` (Nataterra's ``odds`` and ``coverage``).
+The generic commands (``demo``, ``play``, ``show``, ``replay``, ``verify``, ``tournament``,
+``serve``) work for any registered rule system; a system adds commands of its own through its
+``Hooks.cli_commands`` (Nataterra's ``odds``). ``coverage`` reports the rules coverage of
+every system that describes it (``Hooks.coverage``).
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
+from nataterra_core import __version__
 from nataterra_core.kernel.registry import systems
 
+from .coverage import coverage
 from .demo import demo
 from .play import play_command
 from .replay import replay
 from .serve import serve
 from .show import show
+from .tournament import tournament
 from .verify import EXIT_HELP, verify_command
 
-__all__ = ["app", "build_app", "main"]
+__all__ = ["app", "build_app", "main", "version_text"]
 
 GENERIC: dict[str, Callable[..., Any]] = {
     "demo": demo,
@@ -30,6 +34,8 @@ GENERIC: dict[str, Callable[..., Any]] = {
     "show": show,
     "replay": replay,
     "verify": verify_command,
+    "coverage": coverage,
+    "tournament": tournament,
     "serve": serve,
 }
 """The commands every rule system gets, by name."""
@@ -45,7 +51,9 @@ def build_app() -> typer.Typer:
         help="Rules engine for Nataterra and any registered game: play, replay and verify games.",
         no_args_is_help=True,
         add_completion=False,
+        context_settings={"help_option_names": ["-h", "--help"]},
     )
+    built.callback()(_main_options)
     owners: dict[str, str] = {}
     for name, command in GENERIC.items():
         built.command(name, epilog=EXIT_HELP if name == "verify" else None)(command)
@@ -64,6 +72,33 @@ def build_app() -> typer.Typer:
                 _claim(owners, command_name, record.id)
                 built.command(command_name)(item)
     return built
+
+
+def version_text() -> str:
+    """``nataterra 0.x (nataterra v1, nataterra-combat-sandbox v1, ...)``: the library and
+    every registered rule system with the version its logs carry."""
+    rules = ", ".join(f"{r.id} v{r.rules.version}" for r in systems())
+    return f"nataterra {__version__} ({rules})"
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(version_text())
+        raise typer.Exit()
+
+
+def _main_options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="Print the library's version and each rule system's, then exit.",
+        ),
+    ] = False,
+) -> None:
+    """Rules engine for Nataterra and any registered game: play, replay and verify games."""
 
 
 def _claim(owners: dict[str, str], name: str, by: str) -> None:

@@ -24,6 +24,7 @@ from .newgame import (
     ModeOption,
     OptionOption,
     PlayersOption,
+    ScenarioOption,
     StructuredOption,
     bot_seed,
     check_bot,
@@ -33,7 +34,7 @@ from .newgame import (
     prepare,
     start,
 )
-from .words import verdict_line
+from .words import verdict_line, view_text
 
 __all__ = ["demo"]
 
@@ -73,6 +74,7 @@ def demo(
         ),
     ] = None,
     mode: ModeOption = None,
+    scenario: ScenarioOption = None,
     structured: StructuredOption = None,
     option: OptionOption = None,
 ) -> None:
@@ -86,6 +88,7 @@ def demo(
         turns=turns,
         default_turns=DEMO_TURNS,
         mode=mode,
+        scenario=scenario,
         structured=structured,
         extra=option or (),
     )
@@ -118,7 +121,7 @@ def demo(
         ),
         soft_wrap=True,
     )
-    console.print(Text(record.presenter.view(record.seat_view(session.state, None))))
+    console.print(view_text(record, session.state, None), soft_wrap=True)
     console.print(
         f"result: {record.presenter.outcome(result)}; log {out} ({len(session.lines)} records)"
     )

@@ -1,7 +1,8 @@
 """Starting a game from command-line flags, for any rule system (``demo`` and ``play``).
 
 The flags map onto the system's options schema (``RuleSystem.options``): ``--turns`` sets
-``max_turns``, ``--mode`` sets ``mode`` and ``--structured`` sets ``map_structuring``
+``max_turns``, ``--mode`` sets ``mode``, ``--scenario`` sets ``scenario`` and
+``--structured`` sets ``map_structuring``
 where the schema has them, and ``--option KEY=VALUE`` sets any other option. A flag the
 system has no option for is a usage error, so nothing given is silently dropped.
 """
@@ -27,6 +28,7 @@ __all__ = [
     "ModeOption",
     "OptionOption",
     "PlayersOption",
+    "ScenarioOption",
     "StructuredOption",
     "bot_names",
     "check_bot",
@@ -51,6 +53,12 @@ ModeOption = Annotated[
         help="The game's mode option. Nataterra: learning (the default: Battlefield "
         "Dominance) or advanced (one victory condition per category, N-SETUP-8; 2 to 4 "
         "players on a map they build, N-MAP-4)."
+    ),
+]
+ScenarioOption = Annotated[
+    str | None,
+    typer.Option(
+        help="The game's scenario option (BattleLore: agincourt, hired-swords, war-council)."
     ),
 ]
 StructuredOption = Annotated[
@@ -84,6 +92,7 @@ def game_options(
     mode: str | None = None,
     structured: bool | None = None,
     extra: Sequence[str] = (),
+    scenario: str | None = None,
 ) -> dict[str, Any]:
     """The header options the flags ask for, on top of the system's ``default_options``.
 
@@ -106,6 +115,10 @@ def game_options(
         needs("mode", "--mode")
         if mode != fields["mode"]:
             options["mode"] = mode
+    if scenario is not None:
+        needs("scenario", "--scenario")
+        if scenario != fields["scenario"]:
+            options["scenario"] = scenario
     if structured is not None:
         needs("map_structuring", "--structured")
         options["map_structuring"] = structured
@@ -251,6 +264,7 @@ def prepare(
     mode: str | None,
     structured: bool | None,
     extra: Sequence[str],
+    scenario: str | None = None,
 ) -> dict[str, Any]:
     """What ``demo`` and ``play`` check before anything is played or written: the content
     pack, ``--out``, the options the flags ask for and the seats; the options."""
@@ -263,6 +277,7 @@ def prepare(
         mode=mode,
         structured=structured,
         extra=extra,
+        scenario=scenario,
     )
     check_start(record, players, options, content)
     return options

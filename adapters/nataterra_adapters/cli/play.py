@@ -7,6 +7,7 @@ only another may know.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -16,7 +17,7 @@ from rich.prompt import Prompt
 from rich.text import Text
 
 from nataterra_core.game import DEFAULT_GAME, GameSession
-from nataterra_core.kernel import LogWriter, ReplayDiverged, Session, UndoRefused
+from nataterra_core.kernel import Command, LogWriter, ReplayDiverged, Session, UndoRefused
 from nataterra_core.kernel.registry import Presenter, RuleSystem
 
 from ..local_files import write_private
@@ -34,6 +35,7 @@ from .newgame import (
     ModeOption,
     OptionOption,
     PlayersOption,
+    ScenarioOption,
     StructuredOption,
     check_client_seeds,
     new_game_id,
@@ -69,6 +71,7 @@ def play_command(
     force: ForceOption = False,
     content: ContentOption = None,
     mode: ModeOption = None,
+    scenario: ScenarioOption = None,
     structured: StructuredOption = None,
     option: OptionOption = None,
     client_seed: Annotated[
@@ -103,6 +106,7 @@ def play_command(
         turns=turns,
         default_turns=PLAY_TURNS,
         mode=mode,
+        scenario=scenario,
         structured=structured,
         extra=option or (),
     )
@@ -172,7 +176,7 @@ def _finish(record: RuleSystem, session: GameSession, out: Path) -> None:
     result = session.close()
     _secret_path(out).unlink(missing_ok=True)  # the log's reveal record holds the seed now
     console.rule("game over")
-    console.print(view_text(record, session.state, None))
+    console.print(view_text(record, session.state, None), soft_wrap=True)
     console.print(f"result: {record.presenter.outcome(result)}")
     where = f"; log {out}"
     console.print(f"{len(session.lines)} records{where}; head {session.head}")
@@ -188,53 +192,120 @@ def _hot_seat(record: RuleSystem, session: GameSession) -> str:
         return "suspended"
 
 
+class Menu:
+    """Stable command numbers for one seat (issue 17: a number never silently changes its
+    meaning between screens).
+
+    A command keeps its number while it stays offered, and a number is not reused for
+    another command; the menu starts again from 1 only when none of its commands is offered
+    any more (a new phase or decision), and says so.
+    """
+
+    def __init__(self) -> None:
+        self.numbers: dict[Command, int] = {}
+
+    def number(self, commands: Sequence[Command]) -> tuple[list[tuple[int, Command]], bool]:
+        """The commands with their numbers, in number order, and whether the menu restarted."""
+        restarted = bool(self.numbers) and not any(c in self.numbers for c in commands)
+        if restarted:
+            self.numbers.clear()
+        for command in commands:
+            if command not in self.numbers:
+                self.numbers[command] = len(self.numbers) + 1
+        return sorted((self.numbers[c], c) for c in commands), restarted
+
+
 def _prompt_loop(record: RuleSystem, session: GameSession) -> str:
     words = record.presenter
+    menus: dict[str, Menu] = {}
+    shown: str | None = None  # the seat whose view is on the screen
     while session.outcome() is None:
         seat = session.acting_seats()[0]
-        commands = session.legal_commands(seat)
+        if shown is not None and seat != shown and not _hand_over(seat):
+            outcome = _quit()
+            if outcome != "continue":
+                return outcome
+            continue
+        shown = seat
+        numbered, restarted = menus.setdefault(seat, Menu()).number(session.legal_commands(seat))
+        by_number = dict(numbered)
         console.rule(f"{seat} to play")
-        console.print(view_text(record, session.state, seat))
+        console.print(view_text(record, session.state, seat), soft_wrap=True)
         view = record.seat_view(session.state, seat)
+        if restarted:
+            console.print(Text("(a new menu: the numbers start again)", style="dim"))
         console.print(
             Columns(
                 [
-                    Text.assemble((f"{i:>3} ", "bold"), words.command(c, None, view))
-                    for i, c in enumerate(commands, 1)
+                    Text.assemble((f"{n:>3} ", "bold"), words.command(c, None, view))
+                    for n, c in numbered
                 ],
                 column_first=True,
             )
         )
-        keys = [f"1-{len(commands)}" if len(commands) > 1 else "1", "q quit"]
+        keys = ["a number", "q quit"]
         keys += ["u undo"] if session.can_undo(seat) else []
         keys += ["r redo"] if session.can_redo(seat) else []
         try:
             answer = Prompt.ask(f"[bold]{seat}[/] ({', '.join(keys)})", console=console)
-        except EOFError:  # input closed: the same as quitting
-            answer = "q"
+        except EOFError:  # input closed: the same as abandoning
+            return "abandoned"
         answer = answer.strip().lower()
         if answer == "q":
-            return _quit()
-        if answer in ("u", "r"):
+            outcome = _quit()
+            if outcome != "continue":
+                return outcome
+        elif answer in ("u", "r"):
             _undo_or_redo(words, session, seat, answer)
-        elif answer.isdigit() and 1 <= int(answer) <= len(commands):
-            command, before = commands[int(answer) - 1], session.state
+        elif answer.isdigit() and int(answer) in by_number:
+            command, before = by_number[int(answer)], session.state
             events = session.apply(seat, command)
             said, facts = worded(record, command, seat, events, before, session.decider)
             for line in (f for f in facts if f != said):
                 console.print(Text(f"  -> {line}"))
         else:
-            console.print(f"[yellow]type a number from 1 to {len(commands)}, u, r or q[/]")
+            numbers = ", ".join(str(n) for n, _ in numbered[:3]) + (
+                ", …" if len(numbered) > 3 else ""
+            )
+            console.print(f"[yellow]type a number from the menu ({numbers}), u, r or q[/]")
     return "over"
 
 
-def _quit() -> str:
-    """``q``: suspend (resumable) or abandon (closed now); end of input abandons."""
+def _hand_over(seat: str) -> bool:
+    """Between two seats of a hot-seat game: clear the screen (the previous seat's hand must
+    not stay visible) and wait until the next player is ready; ``False`` if they typed q."""
+    console.clear()
+    console.rule(f"hand over to {seat}")
     try:
-        answer = Prompt.ask("s suspend (resume later), a abandon", console=console)
+        answer = Prompt.ask(
+            f"[bold]{seat}[/], press Enter when only you can see the screen (q quit)",
+            console=console,
+            default="",
+            show_default=False,
+        )
+    except EOFError:
+        return False
+    return answer.strip().lower() != "q"
+
+
+def _quit() -> str:
+    """``q``: suspend (resumable), abandon (closed now, after a confirmation) or go back to
+    the game (``continue``); the end of input abandons, as it always has."""
+    try:
+        answer = Prompt.ask(
+            "s suspend (resume later), a abandon (the game ends now), c continue",
+            console=console,
+            default="c",
+        )
+        answer = answer.strip().lower()
+        if answer.startswith("s"):
+            return "suspended"
+        if not answer.startswith("a"):
+            return "continue"
+        sure = Prompt.ask("abandon the game for good? (y/n)", console=console, default="n")
     except EOFError:
         return "abandoned"
-    return "suspended" if answer.strip().lower().startswith("s") else "abandoned"
+    return "abandoned" if sure.strip().lower().startswith("y") else "continue"
 
 
 def _undo_or_redo(words: Presenter, session: GameSession, seat: str, answer: str) -> None:

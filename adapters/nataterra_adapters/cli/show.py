@@ -52,7 +52,7 @@ def show(
         record, log_read.records[seq], after.get(seq - 1), log_read.decider
     )
     console.print(Text(f"{log_read.header.game_id}, after record {seq} of {last}: {summary}"))
-    console.print(view_text(record, state, seat))
+    console.print(view_text(record, state, seat), soft_wrap=True)
     if svg is not None and record.hooks.svg is not None:
         svg.write_text(record.hooks.svg(record.seat_view(state, seat)), encoding="utf-8")
         console.print(Text(f"board written to {svg}"), soft_wrap=True)

@@ -13,6 +13,7 @@ once and keeps the decider it builds, keyed by the bundle's digest.
 from __future__ import annotations
 
 import atexit
+import functools
 import hashlib
 import importlib
 import multiprocessing
@@ -20,10 +21,10 @@ import shutil
 import tempfile
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from itertools import islice
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, TypeVar
 
 from nataterra_core.game import decider_for
 from nataterra_core.kernel import ContentRef, Decider, Header, RulesRef, Verdict, verify
@@ -37,6 +38,7 @@ __all__ = [
     "bundle_pack",
     "engine_id",
     "exit_code",
+    "map_in_order",
     "verify_many",
     "verify_source",
 ]
@@ -59,6 +61,9 @@ code wins. A forged log (``replay``, ``chain``, ``seed``) outranks a damaged or 
 
 PackBundle = tuple[tuple[str, bytes], ...]
 """A user content pack as (relative POSIX path, bytes) pairs, sorted: what the pack hash covers."""
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 IN_FLIGHT_PER_WORKER = 4
 """Logs queued per worker: enough to keep workers busy, few enough to bound memory."""
@@ -171,20 +176,18 @@ def verify_source(
 # -- many logs --------------------------------------------------------------------------------
 
 
-class _Submit(Protocol):
-    def __call__(self, path: Path) -> Callable[[], Verdict]: ...
-
-
-def _in_order(paths: Sequence[Path], submit: _Submit, window: int) -> Iterator[Verdict]:
-    """Submit ``paths`` keeping at most ``window`` in flight; yield verdicts in path order."""
-    queued = iter(paths)
-    pending = deque(submit(path) for path in islice(queued, window))
+def _in_order(
+    items: Sequence[T], submit: Callable[[T], Callable[[], R]], window: int
+) -> Iterator[R]:
+    """Submit ``items`` keeping at most ``window`` in flight; yield results in item order."""
+    queued = iter(items)
+    pending = deque(submit(item) for item in islice(queued, window))
     while pending:
-        verdict = pending.popleft()()
+        result = pending.popleft()()
         following = next(queued, None)
         if following is not None:
             pending.append(submit(following))
-        yield verdict
+        yield result
 
 
 def verify_many(
@@ -204,40 +207,15 @@ def verify_many(
     """
     if scheduler is not None:
         yield from _on_dask(paths, scheduler, content, expect_head)
-    elif workers > 1:
-        # spawn, not fork: forking a process that runs threads (rich's live display, a Dask
-        # client) can deadlock the child.
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(workers, mp_context=context) as pool:
-
-            def submit(path: Path) -> Callable[[], Verdict]:
-                future: Future[Verdict] = pool.submit(
-                    verify_source, str(path), content, expect_head
-                )
-                return future.result
-
-            yield from _in_order(paths, submit, workers * IN_FLIGHT_PER_WORKER)
     else:
-        for path in paths:
-            yield verify_source(path, content, expect_head)
+        check = functools.partial(verify_source, content=content, expect_head=expect_head)
+        yield from map_in_order(check, [str(path) for path in paths], workers=workers)
 
 
 def _on_dask(
     paths: Sequence[Path], scheduler: str, content: PackBundle | None, expect_head: str | None
 ) -> Iterator[Verdict]:
-    try:  # imported here: Dask is an optional extra, and untyped (hence Any)
-        distributed: Any = importlib.import_module("dask.distributed")
-    except ImportError as exc:
-        raise ClusterUnavailable(
-            "--dask-scheduler needs Dask: pip install 'nataterra-core[cluster]'"
-        ) from exc
-    try:
-        client = distributed.Client(scheduler, timeout=10, set_as_default=False)
-    except OSError as exc:  # distributed raises OSError (and TimeoutError) when unreachable
-        raise ClusterUnavailable(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from exc
-    with client:
-        _check_workers(client)
-        threads = sum(client.nthreads().values())
+    with _dask_client(scheduler) as client:
 
         def submit(path: Path) -> Callable[[], Verdict]:
             try:
@@ -248,7 +226,66 @@ def _on_dask(
             future = client.submit(verify_source, data, content, expect_head, pure=False)
             return lambda: _as_verdict(future.result())
 
-        yield from _in_order(paths, submit, max(threads, 1) * IN_FLIGHT_PER_WORKER)
+        yield from _in_order(paths, submit, _threads(client) * IN_FLIGHT_PER_WORKER)
+
+
+def _dask_client(scheduler: str) -> Any:
+    """A client of the Dask cluster at ``scheduler`` whose workers run this engine, or
+    :class:`ClusterUnavailable` (a context manager: ``with _dask_client(...) as client``)."""
+    try:  # imported here: Dask is an optional extra, and untyped (hence Any)
+        distributed: Any = importlib.import_module("dask.distributed")
+    except ImportError as exc:
+        raise ClusterUnavailable(
+            "--dask-scheduler needs Dask: pip install 'nataterra-core[cluster]'"
+        ) from exc
+    try:
+        client = distributed.Client(scheduler, timeout=10, set_as_default=False)
+    except OSError as exc:  # distributed raises OSError (and TimeoutError) when unreachable
+        raise ClusterUnavailable(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from exc
+    try:
+        _check_workers(client)
+    except ClusterUnavailable:
+        client.close()
+        raise
+    return client
+
+
+def _threads(client: Any) -> int:
+    return max(int(sum(client.nthreads().values())), 1)
+
+
+def map_in_order(
+    function: Callable[[T], R],
+    items: Sequence[T],
+    *,
+    workers: int = 1,
+    scheduler: str | None = None,
+) -> Iterator[R]:
+    """``function`` of each item, yielded in ``items`` order: here, in ``workers`` local
+    processes, or on the Dask cluster at ``scheduler`` (``function`` and the items must
+    pickle; :class:`ClusterUnavailable` before anything runs if the cluster cannot be used).
+    At most a few items per worker are in flight."""
+    if scheduler is not None:
+        with _dask_client(scheduler) as client:
+
+            def remote(item: T) -> Callable[[], R]:
+                future = client.submit(function, item, pure=False)
+                return lambda: future.result()
+
+            yield from _in_order(items, remote, _threads(client) * IN_FLIGHT_PER_WORKER)
+    elif workers > 1:
+        # spawn, not fork: forking a process that runs threads (rich's live display, a Dask
+        # client) can deadlock the child.
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+
+            def local(item: T) -> Callable[[], R]:
+                return pool.submit(function, item).result
+
+            yield from _in_order(items, local, workers * IN_FLIGHT_PER_WORKER)
+    else:
+        for item in items:
+            yield function(item)
 
 
 def _as_verdict(value: object) -> Verdict:

@@ -1,8 +1,8 @@
 """Log records, outcomes and verdicts in words, for any rule system.
 
-Commands, events and outcomes are worded by the system's presenter
-(``RuleSystem.presenter``); the records around them (header, undo, reveal) are the kernel's,
-so they read the same in every game.
+Records are worded by the kernel (:mod:`nataterra_core.kernel.wording`, re-exported here):
+commands, events and outcomes by the system's presenter, the records around them the same
+in every game.
 """
 
 from __future__ import annotations
@@ -11,25 +11,14 @@ from typing import Any
 
 from rich.text import Text
 
-from nataterra_core.kernel import Outcome, Verdict
+from nataterra_core.kernel import Verdict
 from nataterra_core.kernel.registry import Presenter, RuleSystem
+from nataterra_core.kernel.wording import describe_record, worded
+from nataterra_core.kernel.wording import outcome_text as plain_outcome
 
-from ..record_words import describe_record, worded
 from .common import escape
 
 __all__ = ["describe_record", "plain_outcome", "verdict_line", "view_text", "worded"]
-
-
-def plain_outcome(result: Outcome) -> str:
-    """``won by velathi (target_reached)``, ``drawn (turn_limit)``, with any scores: the
-    kernel's words, for a verdict whose log's system is not known here."""
-    if result.winners:
-        text = f"won by {', '.join(result.winners)} ({result.reason})"
-    else:
-        text = f"drawn ({result.reason})"
-    if result.scores:
-        text += "; scores " + ", ".join(f"{s} {n}" for s, n in result.scores.items())
-    return text
 
 
 def verdict_line(name: str, verdict: Verdict, presenter: Presenter | None = None) -> str:

@@ -17,7 +17,10 @@ seats), ``seed`` (the first game's public seed; each new initial state takes the
 ``options`` (the game's options as JSON) and ``max_game_length`` (a game still running after
 that many actions ends as abandoned, returns 0). Actions are the system's stable action codec
 (``num_distinct_actions`` is its size); the observer encodes the seat view (the public view
-for ``private_info=NONE``), so an observation never holds what the seat cannot see. OpenSpiel's
+for ``private_info=NONE``), so an observation never holds what the seat cannot see; its
+string is the view as canonical JSON. ``resample_from_infostate`` samples the hidden
+information through the system's determiniser, so OpenSpiel's information-set MCTS
+(``ismcts.ISMCTSBot(..., use_observation_string=True)``) plays on the seat's view. OpenSpiel's
 own MCTS bot searches cloned states, which hold the whole truth: that is how OpenSpiel's
 vanilla MCTS treats every imperfect-information game; the library's own search player sees
 only its seat's view.
@@ -32,6 +35,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+import msgspec
 import numpy as np
 import pyspiel
 
@@ -111,6 +115,8 @@ class RulesGame(pyspiel.Game):  # type: ignore[misc]
         self.max_length = int(merged["max_game_length"])
         self.next_seed = int(merged["seed"])
         self.decider = self.spec_.record.decider(None)
+        load_pack = self.spec_.record.load_pack
+        self.pack = load_pack(None) if load_pack is not None else None
         self._decisions: dict[int, tuple[Any, Decision[Command]]] = {}
         seats = self.spec_.seats
         info = pyspiel.GameInfo(
@@ -156,16 +162,21 @@ class RulesGame(pyspiel.Game):  # type: ignore[misc]
 class RulesState(pyspiel.State):  # type: ignore[misc]
     """A position: the engine's immutable state and its dice key (cloned by OpenSpiel)."""
 
-    def __init__(self, game: RulesGame, seed: int) -> None:
+    def __init__(self, game: RulesGame, seed: int, world: Any = None, actions: int = 0) -> None:
+        """The game dealt from public ``seed``; or, given ``world`` (a resampled state), that
+        position with dice of its own keyed by ``seed``."""
         super().__init__(game)
         server_seed, game_id = seed_from_number(seed)
-        self.seed = seed
+        self.seed = seed if world is None else None
         self.key = (server_seed, game_id)
+        self.actions = actions
+        if world is not None:
+            self.state = world
+            return
         decider = game.decider
         setup = Setup(game_id=game_id, seats=game.spec_.seats, options=dict(game.spec_.options))
         self.state = decider.initial_state(setup)
         self.state = self._run(decider.start_command(setup), None)
-        self.actions = 0
 
     def _game(self) -> RulesGame:
         game = self.get_game()
@@ -227,9 +238,25 @@ class RulesState(pyspiel.State):  # type: ignore[misc]
         record = self._game().spec_.record
         return record.presenter.view(record.seat_view(self.state, None))
 
+    def resample_from_infostate(self, player: int, probability_sampler: Any) -> RulesState:
+        """A state ``player`` cannot tell from this one: the system's determiniser samples what
+        the seat cannot see (others' hands, deck orders) from its view, and the new state
+        rolls dice of its own (for OpenSpiel's information-set MCTS)."""
+        game = self._game()
+        record = game.spec_.record
+        determinise = record.hooks.determiniser
+        if determinise is None:
+            raise NotImplementedError(f"{record.id} offers no determiniser")
+        seed = int(probability_sampler() * 2**62)
+        view = record.seat_view(self.state, self._seat(player))
+        world = determinise(view, game.pack, seed)
+        return RulesState(game, seed, world=world, actions=self.actions)
+
     def to_session(self) -> GameSession:
         """The game so far as a logged session (the actions replayed from the seed)."""
         game = self._game()
+        if self.seed is None:
+            raise ValueError("a resampled state is no game's position: it has no log")
         session = game.spec_.start(self.seed)
         replay = RulesState(game, self.seed)
         for action in self.history():
@@ -262,5 +289,8 @@ class RulesObserver:
         self.tensor[:] = self.game.spec_.encoder.encode(self._view(state, player))
 
     def string_from(self, state: RulesState, player: int) -> str:
-        """``player``'s view of ``state`` in the system's words."""
-        return str(self.game.spec_.record.presenter.view(self._view(state, player)))
+        """``player``'s view of ``state`` as canonical JSON: all the seat may see, so two
+        states with one string offer the seat the same actions (what OpenSpiel's
+        information-set MCTS keys its nodes by); ``str(state)`` is the view in words."""
+        view = self._view(state, player)
+        return msgspec.json.encode(view, order="deterministic").decode()

@@ -26,8 +26,10 @@ import msgspec
 from nataterra_core import __version__
 from nataterra_core.game import DEFAULT_GAME, GameSession, decider_for, new_game, verify_log
 from nataterra_core.kernel import (
+    CommandRecord,
     CommandRejected,
     LogError,
+    RecordCodec,
     ReplayDiverged,
     Session,
     Verdict,
@@ -36,7 +38,8 @@ from nataterra_core.kernel import (
 )
 from nataterra_core.kernel.registry import RuleSystem, system_for, systems
 from nataterra_core.kernel.seed_ceremony import SeedCeremony
-from nataterra_core.kernel.visibility import LogView, log_view, record_view
+from nataterra_core.kernel.visibility import PUBLIC, LogView, log_view, record_view, visibility_of
+from nataterra_core.kernel.wording import describe_record
 
 from ..record_words import record_words
 from .bots import Bots
@@ -102,6 +105,30 @@ class _Game:
     @property
     def version(self) -> int:
         return len(self.session.lines) - 1
+
+
+def _words(game: _Game, seat: str, start: int, before: Any) -> list[list[str] | None]:
+    """The records appended since line ``start`` in the system's words, each as
+    ``[summary, event sentence, ...]``; ``None`` for a record whose command the seat may not
+    see whole (another seat's command whose class is not public, before the reveal)."""
+    session = game.session
+    decider = session.decider
+    codec = RecordCodec(tuple(decider.command_types), tuple(decider.event_types))
+    worded: list[list[str] | None] = []
+    for seq, line in enumerate(session.lines[start:], start):
+        record = codec.decode(line, seq)
+        if (
+            isinstance(record, CommandRecord)
+            and record.seat != seat
+            and visibility_of(type(record.command)) != PUBLIC
+            and not session.closed
+        ):
+            worded.append(None)
+            continue
+        summary, events = describe_record(game.system, record, before, decider)
+        worded.append([summary, *events])
+        before = None  # only the first record follows the position the call started from
+    return worded
 
 
 class Games:
@@ -367,7 +394,7 @@ class Games:
         # A slice after the reveal holds only the end record: the log is revealed all the same.
         revealed = view.revealed or (since > 0 and game.session.closed)
         words = None
-        if params.words:
+        if params.words or revealed:  # once revealed nothing is hidden: always in words
             decider = game.session.decider
             words = record_words(game.system, decider, lines, seat, revealed=revealed, first=since)
         whole = since == 0
@@ -565,7 +592,7 @@ class Games:
         action: Callable[[], int | None],
     ) -> ActResult:
         session = game.session
-        start = len(session.lines)
+        start, before = len(session.lines), session.state
         try:
             undone = action()
         except CommandRejected as exc:
@@ -583,6 +610,7 @@ class Games:
             acting=tuple(session.acting_seats()),
             result=session.outcome(),
             undone=undone,
+            words=_words(game, seat, start, before),
         )
         if command_id is not None:
             game.done[seat, command_id] = (key, answer)

@@ -19,7 +19,7 @@ from nataterra_core.game import decider_for
 from nataterra_core.kernel import LogError, ReadLog, RevealRecord, read_log, replay_states
 from nataterra_core.kernel.registry import RuleSystem, system_for
 
-from ..record_words import RecordWords, record_words
+from ..record_words import record_words
 from .errors import GameError, GameErrorCode
 from .wire import ReplayParams, ReplayResult
 
@@ -60,7 +60,7 @@ class Replays:
             )
         seen = folded.system.seat_view(folded.states[at], params.seat)
         boards = folded.system.hooks.board_geometry
-        words: list[RecordWords] | None = None
+        words: list[list[str]] | None = None
         if params.words:
             words = record_words(
                 folded.system,

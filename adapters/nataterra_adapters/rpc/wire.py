@@ -12,8 +12,6 @@ from nataterra_core.game import DEFAULT_GAME
 from nataterra_core.kernel import Command, Outcome
 from nataterra_core.kernel.geometry import Geometry, Targets
 
-from ..record_words import RecordWords
-
 __all__ = [
     "ActParams",
     "ActResult",
@@ -204,6 +202,9 @@ class ActResult(msgspec.Struct, frozen=True, kw_only=True):
     acting: tuple[str, ...]
     result: Outcome | None
     undone: int | None = None
+    words: list[list[str] | None] = msgspec.field(default_factory=list)
+    """Each appended record in words, ``[summary, event sentence, ...]`` (``None`` for another
+    seat's command the seat may not see whole)."""
 
 
 class LogResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -214,8 +215,9 @@ class LogResult(msgspec.Struct, frozen=True, kw_only=True):
     records: list[dict[str, Any]]
     head: str | None
     log: str | None
-    words: list[RecordWords] | None = None
-    """With ``words``: every record in the presenter's words, cut like ``records``."""
+    words: list[list[str]] | None = None
+    """Once revealed, or when asked (``words``): each record from ``since`` on in words,
+    ``[summary, event sentence, ...]``, cut for the seat before the reveal."""
 
 
 class ReplayResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -232,4 +234,4 @@ class ReplayResult(msgspec.Struct, frozen=True, kw_only=True):
     board: Geometry | None
     text: str
     result: Outcome | None
-    words: list[RecordWords] | None = None
+    words: list[list[str]] | None = None

@@ -30,7 +30,20 @@ from nataterra_core.games.nataterra.content.schema import Biome, ContentPack
 from nataterra_core.games.nataterra.rules.combat.sandbox import Battle, Sandbox, battle_option
 from nataterra_core.kernel import EngineError
 
-__all__ = ["BattleError", "check_battle", "decode_battle", "encode_battle", "load_battle"]
+__all__ = [
+    "STANDARD_BATTLE_FILE",
+    "BattleError",
+    "check_battle",
+    "decode_battle",
+    "encode_battle",
+    "load_battle",
+    "standard_battle",
+]
+
+STANDARD_BATTLE_FILE = Path(__file__).resolve().parent / "data" / "standard_battle.json"
+"""The standard battle, shipped with the package (``nataterra odds`` without a FILE, and the
+sandbox's default); ``examples/standard_battle.json`` is the same file for readers of the
+repository."""
 
 _BIOMES = frozenset(get_args(Biome))
 _NO_BIOME_CARD = frozenset({"mountain", "lake"})  # N-COMBAT-7: these biomes have no deck
@@ -131,3 +144,8 @@ def check_battle(battle: Battle, pack: ContentPack | None = None) -> list[str]:
         except ValueError as exc:
             problems.append(str(exc))
     return problems
+
+
+def standard_battle() -> Battle:
+    """The standard battle (:data:`STANDARD_BATTLE_FILE`), checked against the provisional pack."""
+    return decode_battle(STANDARD_BATTLE_FILE.read_bytes(), source=STANDARD_BATTLE_FILE.name)

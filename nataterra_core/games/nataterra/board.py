@@ -33,6 +33,7 @@ from .rules.combat.messages import (
     HealGroup,
     MoveAfterWin,
     PayInjury,
+    PlayTactic,
     RetreatUnits,
     SpiritsEmbrace,
     Strategise,
@@ -54,6 +55,8 @@ __all__ = [
     "combat_board",
     "game_map",
     "group_piece",
+    "seated",
+    "slot_names",
     "stack_piece",
 ]
 
@@ -227,13 +230,13 @@ def combat_board(combat: Combat, pack: ContentPack) -> Board:
     for owner in combat.seats:
         upper = owner in attackers
         groups = [g for g in combat.groups if g.owner == owner]
-        rows = _slot_rows(owner, groups, pack)
+        rows = slot_names(owner, groups, pack)
         order = ("ranged", "melee") if upper else ("melee", "ranged")
         for kind in order:
             for column, slot in enumerate(rows[kind]):
                 cells.append(_rect(f"slot:{owner}:{slot}", column, top, kind, slot, owner))
             top += SLOT_HEIGHT + GAP
-        for group, slot in _seated(groups, rows):
+        for group, slot in seated(groups):
             pieces.append(_group(group, f"slot:{owner}:{slot}", pack))
         reserve = f"reserve:{owner}"
         width = max(1, *(len(r) for r in rows.values()))
@@ -265,7 +268,7 @@ def combat_board(combat: Combat, pack: ContentPack) -> Board:
     )
 
 
-def _slot_rows(owner: str, groups: list[Group], pack: ContentPack) -> dict[str, list[str]]:
+def slot_names(owner: str, groups: list[Group], pack: ContentPack) -> dict[str, list[str]]:
     """The slot names of ``owner``'s board by row: melee (with any flex slots) and ranged.
     A board the pack does not know gets as many slots as its groups need."""
     civ = pack.civilisations.get(owner)
@@ -283,7 +286,7 @@ def _slot_rows(owner: str, groups: list[Group], pack: ContentPack) -> dict[str, 
     }
 
 
-def _seated(groups: list[Group], rows: dict[str, list[str]]) -> Iterator[tuple[Group, str]]:
+def seated(groups: list[Group]) -> Iterator[tuple[Group, str]]:
     """Each group in a slot of its kind, in the order they were deployed."""
     used: dict[str, int] = {}
     for group in groups:
@@ -398,6 +401,12 @@ def _modifier(view: Any, seat: str, combat: Combat | None, command: PlaceModifie
     return Targets(cell=command.zone)
 
 
+def _tactic(view: Any, seat: str, combat: Combat | None, command: PlayTactic) -> Targets:
+    """A tactic option aimed at a group or played on a zone (a card choice otherwise)."""
+    piece = group_piece(command.target) if command.target is not None and combat else None
+    return Targets(piece=piece, cell=command.zone)
+
+
 _TARGETS: dict[type[Command], TargetFinder] = {
     MoveUnits: _move,
     MoveAfterWin: _leave,
@@ -415,5 +424,6 @@ _TARGETS: dict[type[Command], TargetFinder] = {
     Recruit: _recruit,
     Build: _build,
     PlaceModifier: _modifier,
+    PlayTactic: _tactic,
 }
 """One finder per command type that has a place on the boards; the others have none."""

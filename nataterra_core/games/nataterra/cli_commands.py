@@ -1,25 +1,24 @@
-"""Nataterra's own ``nataterra`` sub-commands: ``odds`` (the battle calculator) and ``coverage``.
+"""Nataterra's own ``nataterra`` sub-command: ``odds`` (the battle calculator).
 
 The generic command line (``nataterra_adapters.cli``) adds every registered system's
 commands from its ``Hooks.cli_commands``; Nataterra's hook imports this module, so typer
 and rich are imported only by the command line, never by the rules.
 
-* ``odds FILE`` plays the battle described in a JSON file (``docs/COMBAT_SANDBOX.md``) many
-  times and prints win and draw probabilities with 95 % confidence intervals, mean rounds
+* ``odds [FILE]`` plays the battle described in a JSON file (``docs/COMBAT_SANDBOX.md``; by
+  default the standard battle shipped with the package) many times and prints win and draw
+  probabilities with 95 % confidence intervals, mean rounds
   and the expected survivors of each unit type, as rich tables or one JSON object
   (``--json``); ``--log-dir DIR`` also writes every run as a combat-sandbox log that
   ``nataterra verify`` checks. The progress bar goes to stderr whenever stdout is not a
   terminal, so pipes get results only.
-* ``coverage`` lists every rule ID of the rules text and every card, structure and victory
-  condition of the provisional pack with the tests that exercise it (:mod:`.coverage`), then
-  the summary line ``covered=<n> deferred=<n> pending=<n> missing=<n>``; exit code 0 when
-  nothing is missing and the pending list is up to date, 1 otherwise (``docs/COVERAGE.md``).
+
+Its rules coverage is reported by the generic ``nataterra coverage`` from its
+``Hooks.coverage`` (:mod:`.coverage`, ``docs/COVERAGE.md``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -34,35 +33,27 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
-from rich.table import Column, Table
+from rich.table import Table
 
 from nataterra_core.kernel import ContentError
 
-from .battles import BattleError, load_battle
+from .battles import STANDARD_BATTLE_FILE, BattleError, load_battle
 from .content import ContentPack, load_pack
-from .coverage import KINDS, CoverageError, CoverageReport, Item, Status, coverage_report
 from .odds import Estimate, OddsReport, logged_battle, simulate
 from .rules.combat.policies import CombatPolicy, DefaultPolicy
 from .rules.combat.sandbox import Battle
 
 __all__ = [
     "FAILED",
-    "Show",
     "commands",
-    "coverage",
     "log_name",
     "odds",
-    "report_table",
     "report_tables",
 ]
 
 FAILED = 1
-"""Exit code when a command cannot run (bad battle or pack), or coverage finds a gap."""
+"""Exit code when a command cannot run (bad battle or pack)."""
 
-DEFAULT_RULES = Path("../shared/rules/nataterra.md")
-DEFAULT_TESTS = Path("tests")
-SHOWN_TESTS = 3
-"""Tests listed per item in the coverage table (``--json`` lists them all)."""
 
 console = Console()
 err_console = Console(stderr=True)
@@ -70,7 +61,7 @@ err_console = Console(stderr=True)
 
 def commands() -> Sequence[Callable[..., Any]]:
     """The commands the CLI registers for Nataterra (``Hooks.cli_commands``)."""
-    return (odds, coverage)
+    return (odds,)
 
 
 def _escape(text: str) -> str:
@@ -84,8 +75,14 @@ def _escape(text: str) -> str:
 
 def odds(
     file: Annotated[
-        Path, typer.Argument(help="A battle description (JSON).", dir_okay=False, exists=True)
-    ],
+        Path | None,
+        typer.Argument(
+            help="A battle description (JSON; default: the standard battle shipped with "
+            "the package).",
+            dir_okay=False,
+            exists=True,
+        ),
+    ] = None,
     runs: Annotated[int, typer.Option(help="Battles to simulate.", min=1)] = 1000,
     workers: Annotated[
         int, typer.Option(help="Worker processes (the result does not depend on it).", min=1)
@@ -120,6 +117,7 @@ def odds(
     Win and no-winner probabilities with 95 % Wilson intervals, mean rounds, and the mean
     survivors of every unit type. Same FILE, RUNS and SEED: same report, for any WORKERS.
     """
+    file = file or STANDARD_BATTLE_FILE
     try:
         pack = load_pack(content)
         battle = load_battle(file, pack)
@@ -250,100 +248,3 @@ def report_tables(report: OddsReport) -> list[Table]:
             _percent(side.retreated.p),
         )
     return [outcomes, units, losses]
-
-
-# -- coverage ---------------------------------------------------------------------------------
-
-_STYLES: dict[Status, str] = {
-    "covered": "green",
-    "deferred": "blue",
-    "pending": "yellow",
-    "missing": "red",
-}
-
-
-class Show(StrEnum):
-    """Which items the coverage table (or the JSON ``items``) lists."""
-
-    all = "all"
-    covered = "covered"
-    missing = "missing"
-
-
-def coverage(
-    rules: Annotated[
-        Path, typer.Option(help="The rules text (relative to the current directory).")
-    ] = DEFAULT_RULES,
-    tests: Annotated[
-        Path,
-        typer.Option(help="The tests directory; its coverage_pending.toml is the pending list."),
-    ] = DEFAULT_TESTS,
-    json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
-    show: Annotated[Show, typer.Option(help="Which items to list.")] = Show.all,
-) -> None:
-    """Rules coverage: every rule, card, structure and victory condition with its tests.
-
-    Rules marked later scope are deferred; items in the pending list wait for their issue.
-    Fails (exit 1) when anything else has no test, or when a pending item has a test now.
-    Run it from the repository root, or give --rules and --tests.
-    """
-    try:
-        report = coverage_report(rules, tests, load_pack())
-    except (CoverageError, ContentError) as exc:
-        err_console.print(f"[red]cannot make the coverage report[/]: {_escape(str(exc))}")
-        raise typer.Exit(FAILED) from exc
-    shown = [item for item in report.items if show is Show.all or item.status == show.value]
-    if json:
-        typer.echo(msgspec.json.encode(_json_report(report, shown)).decode())
-    else:
-        console.print(report_table(shown, title=f"rules coverage ({show.value})"))
-        console.print(_kinds_table(report))
-        for problem in report.problems:
-            console.print(f"[red]problem[/]: {_escape(problem)}", soft_wrap=True)
-        console.print(report.summary(), soft_wrap=True, markup=False, highlight=False)
-    raise typer.Exit(0 if report.ok else FAILED)
-
-
-def report_table(items: list[Item], title: str = "rules coverage") -> Table:
-    """One row per item: kind, id, status, pending issue and the first tests that exercise it."""
-    table = Table(
-        Column("kind", no_wrap=True),
-        Column("id", overflow="fold", max_width=24),
-        Column("status", no_wrap=True),
-        Column("issue", no_wrap=True),
-        Column("tests", overflow="fold"),
-        title=title,
-    )
-    for item in items:
-        names = [
-            str(e) if e.how in ("name", "string") else f"{e} ({e.how})"
-            for e in item.tests[:SHOWN_TESTS]
-        ]
-        if len(item.tests) > SHOWN_TESTS:
-            names.append(f"... {len(item.tests) - SHOWN_TESTS} more")
-        table.add_row(
-            item.kind,
-            item.id,
-            f"[{_STYLES[item.status]}]{item.status}[/]",
-            "" if item.issue is None else f"#{item.issue}",
-            _escape("\n".join(names)),
-        )
-    return table
-
-
-def _kinds_table(report: CoverageReport) -> Table:
-    table = Table("kind", *_STYLES, title="items per kind")
-    for kind in KINDS:
-        counts = report.counts(kind)
-        table.add_row(kind, *(str(counts[status]) for status in _STYLES))
-    return table
-
-
-def _json_report(report: CoverageReport, shown: list[Item]) -> dict[str, Any]:
-    return {
-        "ok": report.ok,
-        "counts": report.counts(),
-        "kinds": {kind: report.counts(kind) for kind in KINDS},
-        "problems": list(report.problems),
-        "items": shown,
-    }

@@ -1,83 +1,79 @@
-"""The rules-coverage report: which tests exercise each rule, card, structure and condition.
+"""Nataterra's rules coverage: its clauses (``N-…``) and content kinds, on the kernel's
+game-neutral report (:mod:`nataterra_core.kernel.coverage`).
 
-Every rule ID defined in the rules text (``../shared/rules/nataterra.md``) and every tactic,
-biome and tech card, structure and victory condition of a content pack is an *item*. An item
-is **covered** when at least one test exercises it, **deferred** when it is a rule marked
-*later scope*, **pending** when the checked-in pending list (``tests/coverage_pending.toml``)
-names it with the issue that will test it, and **missing** otherwise. The report fails when
-an item is missing or the pending list is out of date (an entry whose item has a test now,
-an entry that matches nothing). ``docs/COVERAGE.md`` is the reference.
+Every rule ID defined in ``../shared/rules/nataterra.md`` and every tactic, biome and tech card,
+structure and victory condition of a content pack is an item; :data:`COVERS_ALL_MARKERS` are
+the module markers by which a test file covers a whole collection. The functions here are the
+kernel's, bound to Nataterra's prefix and pack:
 
-How a test exercises an item, found with :mod:`ast` (no test is imported or run):
-
-* a rule ``N-COMBAT-15``: the test's name holds ``N_COMBAT_15`` as a whole ``_``-separated
-  token, or its text (decorators, signature, docstring, body, comments) names ``N-COMBAT-15``
-  as a whole word;
-
-      >>> rule_ids_in_name("test_N_WIN_2_N_WIN_4_both_win_at_once")
-      ('N-WIN-2', 'N-WIN-4')
-      >>> rule_ids_in_text("assert why == 'N-COMBAT-11a'  # N-FAQ-9, not XN-FAQ-1")
-      ('N-COMBAT-11a', 'N-FAQ-9')
-
-* a card, structure or condition: a string literal in the test (or in a module-level
-  constant it uses, such as the list a ``parametrize`` runs over) equals its id, or the
-  test's module sets a marker such as ``COVERS_ALL_BIOME_CARDS = True``
-  (:data:`COVERS_ALL_MARKERS`) declaring that it covers the whole collection.
+    >>> rule_ids_in_name("test_N_WIN_2_N_WIN_4_both_win_at_once")
+    ('N-WIN-2', 'N-WIN-4')
+    >>> rule_ids_in_text("assert why == 'N-COMBAT-11a'  # N-FAQ-9, not XN-FAQ-1")
+    ('N-COMBAT-11a', 'N-FAQ-9')
 """
 
 from __future__ import annotations
 
-import ast
-import fnmatch
-import re
-import tomllib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal
 
-import msgspec
+from nataterra_core.kernel import coverage as _kernel
+from nataterra_core.kernel.coverage import (
+    STATUSES,
+    CoverageError,
+    CoverageReport,
+    CoverageSpec,
+    Evidence,
+    Item,
+    PendingEntry,
+    RuleClause,
+    Status,
+    TestFunction,
+    collect_tests,
+    load_pending,
+)
 
-from nataterra_core.games.nataterra.content.schema import ContentPack
+from .content import load_pack
+from .content.schema import ContentPack
 
 __all__ = [
     "COVERS_ALL_MARKERS",
     "KINDS",
+    "PREFIX",
+    "RULES_FILE",
     "STATUSES",
     "CoverageError",
     "CoverageReport",
     "Evidence",
     "Item",
-    "Kind",
     "PendingEntry",
     "RuleClause",
     "Status",
     "TestFunction",
     "collect_tests",
     "coverage_report",
+    "coverage_spec",
     "load_pending",
     "parse_rules",
     "rule_ids_in_name",
     "rule_ids_in_text",
 ]
 
-Kind = Literal["rule", "tactic_card", "biome_card", "tech_card", "structure", "victory_condition"]
-Status = Literal["covered", "deferred", "pending", "missing"]
-How = Literal["name", "text", "string", "marker"]
+PREFIX = "N"
+RULES_FILE = "nataterra.md"
 
-KINDS: tuple[Kind, ...] = (
-    "rule",
-    "tactic_card",
-    "biome_card",
-    "tech_card",
-    "structure",
-    "victory_condition",
-)
+_PACK_COLLECTIONS: Mapping[str, str] = {
+    "tactic_card": "tactics",
+    "biome_card": "biome_cards",
+    "tech_card": "techs",
+    "structure": "structures",
+    "victory_condition": "victory_conditions",
+}
+
+KINDS: tuple[str, ...] = ("rule", *_PACK_COLLECTIONS)
 """Every kind of item, in report order."""
 
-STATUSES: tuple[Status, ...] = ("covered", "deferred", "pending", "missing")
-"""Every status, in summary order."""
-
-COVERS_ALL_MARKERS: Mapping[str, Kind] = {
+COVERS_ALL_MARKERS: Mapping[str, str] = {
     "COVERS_ALL_TACTIC_CARDS": "tactic_card",
     "COVERS_ALL_BIOME_CARDS": "biome_card",
     "COVERS_ALL_TECH_CARDS": "tech_card",
@@ -86,229 +82,27 @@ COVERS_ALL_MARKERS: Mapping[str, Kind] = {
 }
 """Module-level markers (set to ``True``) by which a test file covers a whole collection."""
 
-_PACK_COLLECTIONS: Mapping[Kind, str] = {
-    "tactic_card": "tactics",
-    "biome_card": "biome_cards",
-    "tech_card": "techs",
-    "structure": "structures",
-    "victory_condition": "victory_conditions",
-}
 
-_ID = r"[A-Z]+-\d+[a-z]?"
-_DEFINITION = re.compile(rf"^[*-]\s+(N-{_ID})(?![\w-])")
-_IN_TEXT = re.compile(rf"(?<![\w-])(N-{_ID})(?!\w)")
-_IN_NAME = re.compile(r"(?:(?<=_)|^)(N_[A-Z]+_\d+[a-z]?)(?=_|$)")
-_LATER_SCOPE = re.compile(r"later[\s-]+scope", re.IGNORECASE)
-_CLAUSE_END = re.compile(r"^(?:#|[*-]\s)")
-_MARKER_PREFIX = "COVERS_ALL_"
-
-
-class CoverageError(ValueError):
-    """The report cannot be made: unreadable rules text, pending list or test file."""
-
-
-class RuleClause(msgspec.Struct, frozen=True):
-    """A rule defined in the rules text: its ID, line, clause text and whether it is later scope."""
-
-    id: str
-    line: int
-    text: str
-    later_scope: bool = False
-
-
-class Evidence(msgspec.Struct, frozen=True):
-    """One test exercising an item, and how it was matched.
-
-    ``how`` is ``"name"`` (the rule ID in the test's name), ``"text"`` (the rule ID in its
-    text), ``"string"`` (the content id as a string literal) or ``"marker"`` (a
-    ``COVERS_ALL_*`` marker; ``test`` is then the marker's name).
-    """
-
-    file: str
-    line: int
-    test: str
-    how: How
-
-    def __str__(self) -> str:
-        return f"{self.file}::{self.test}"
-
-
-class Item(msgspec.Struct, frozen=True):
-    """One row of the report.
-
-    ``tests`` lists name matches first. ``issue`` and ``reason`` come from the pending entry
-    that names the item (also when the item has a test now, which is a problem).
-    """
-
-    kind: Kind
-    id: str
-    status: Status
-    tests: tuple[Evidence, ...] = ()
-    issue: int | None = None
-    reason: str = ""
-
-
-class PendingEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """An entry of the pending list: items (an id or an :mod:`fnmatch` pattern) owned by an
-    issue not yet landed."""
-
-    id: str
-    issue: int
-    reason: str
-    kind: Kind = "rule"
-
-
-class _PendingFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    pending: tuple[PendingEntry, ...] = ()
-
-
-class CoverageReport(msgspec.Struct, frozen=True):
-    """Every item with its status and tests, and the problems that fail the report besides
-    missing items (for example a pending entry whose item has a test now)."""
-
-    items: tuple[Item, ...]
-    problems: tuple[str, ...] = ()
-
-    def counts(self, kind: Kind | None = None) -> dict[Status, int]:
-        """Items per status (of one kind, or of all), every status present."""
-        counts: dict[Status, int] = dict.fromkeys(STATUSES, 0)
-        for item in self.items:
-            if kind is None or item.kind == kind:
-                counts[item.status] += 1
-        return counts
-
-    def missing(self) -> tuple[Item, ...]:
-        """The items with no test that are neither deferred nor pending."""
-        return tuple(item for item in self.items if item.status == "missing")
-
-    @property
-    def ok(self) -> bool:
-        """True when nothing is missing and the pending list is up to date."""
-        return not self.missing() and not self.problems
-
-    def summary(self) -> str:
-        """``covered=<n> deferred=<n> pending=<n> missing=<n>``."""
-        return " ".join(f"{status}={n}" for status, n in self.counts().items())
-
-
-class TestFunction(msgspec.Struct, frozen=True):
-    """A test function found in a test file, with what the report matches against.
-
-    ``strings`` holds the string literals of the test and of the module-level constants it
-    uses (directly or through other constants).
-    """
-
-    __test__ = False  # not a pytest test class, whatever module imports it
-
-    file: str
-    line: int
-    name: str
-    text: str
-    strings: frozenset[str]
-
-
-# -- parsing ----------------------------------------------------------------------------------
+def coverage_spec(pack: ContentPack | None = None) -> CoverageSpec:
+    """Nataterra's coverage description (``Hooks.coverage``): the provisional pack's items."""
+    pack = pack or load_pack()
+    items = {kind: tuple(getattr(pack, name)) for kind, name in _PACK_COLLECTIONS.items()}
+    return CoverageSpec(rules=RULES_FILE, prefix=PREFIX, items=items, markers=COVERS_ALL_MARKERS)
 
 
 def rule_ids_in_name(name: str) -> tuple[str, ...]:
-    """Rule IDs a test name holds as whole ``_``-separated tokens (``N_COMBAT_15``), in order."""
-    return tuple(match.replace("_", "-") for match in _IN_NAME.findall(name))
+    """Nataterra rule IDs a test name holds as whole ``_``-separated tokens, in order."""
+    return _kernel.rule_ids_in_name(name, PREFIX)
 
 
 def rule_ids_in_text(text: str) -> tuple[str, ...]:
-    """Rule IDs a text names as whole words (``N-COMBAT-15``, not ``N-COMBAT-150``), in order."""
-    return tuple(_IN_TEXT.findall(text))
+    """Nataterra rule IDs a text names as whole words, in order."""
+    return _kernel.rule_ids_in_text(text, PREFIX)
 
 
 def parse_rules(text: str) -> tuple[RuleClause, ...]:
-    """The rule clauses defined in a rules text: bullets (``* N-XXX-N ...``) at the line start.
-
-    A clause runs to the next bullet, heading or blank line. It is later scope when its text or
-    its section heading says "later scope".
-
-    >>> clauses = parse_rules("## 1. A\\n\\n* N-A-1 One\\n  more.\\n* N-A-1a (later scope) Two\\n")
-    >>> [(c.id, c.line, c.text, c.later_scope) for c in clauses]
-    [('N-A-1', 3, 'N-A-1 One more.', False), ('N-A-1a', 5, 'N-A-1a (later scope) Two', True)]
-    """
-    clauses: list[RuleClause] = []
-    heading_later = False
-    current: tuple[str, int, list[str]] | None = None
-
-    def close() -> None:
-        if current is not None:
-            rule_id, line, parts = current
-            body = " ".join(parts)
-            later = heading_later or bool(_LATER_SCOPE.search(body))
-            clauses.append(RuleClause(rule_id, line, body, later))
-
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        defined = _DEFINITION.match(raw)
-        if defined or not line or _CLAUSE_END.match(raw):
-            close()
-            current = None
-        if raw.startswith("#"):
-            heading_later = bool(_LATER_SCOPE.search(raw))
-        if defined:
-            current = (defined.group(1), number, [line[1:].strip()])
-        elif current is not None and line:
-            current[2].append(line)
-    close()
-    return tuple(clauses)
-
-
-def collect_tests(tests_dir: Path) -> tuple[tuple[TestFunction, ...], dict[str, list[Evidence]]]:
-    """The test functions under ``tests_dir`` and the ``COVERS_ALL_*`` markers set there.
-
-    Test files are ``test_*.py`` and ``*_test.py``; tests are module-level ``test*`` functions
-    and ``test*`` methods of ``Test*`` classes (named ``Class::test``). Markers map a marker
-    name to where it is set to ``True`` (any name starting ``COVERS_ALL_`` is returned, known or
-    not). Files are read in sorted order, so the result is deterministic.
-    """
-    tests: list[TestFunction] = []
-    markers: dict[str, list[Evidence]] = {}
-    for path in _test_files(tests_dir):
-        display = _display_path(path, tests_dir)
-        source = path.read_text(encoding="utf-8")
-        try:
-            tree = ast.parse(source, filename=str(path))
-        except SyntaxError as exc:
-            raise CoverageError(f"{display}: cannot parse: {exc}") from exc
-        lines = source.splitlines()
-        constants = _module_constants(tree)
-        for name, line in _true_markers(tree):
-            markers.setdefault(name, []).append(Evidence(display, line, name, "marker"))
-        for qualname, node in _test_nodes(tree):
-            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-            last = node.end_lineno or node.lineno
-            tests.append(
-                TestFunction(
-                    file=display,
-                    line=node.lineno,
-                    name=qualname,
-                    text="\n".join(lines[first - 1 : last]),
-                    strings=frozenset(_strings_used(node, constants)),
-                )
-            )
-    return tuple(tests), markers
-
-
-def load_pending(path: Path) -> tuple[PendingEntry, ...]:
-    """The entries of a pending list (none when the file does not exist).
-
-    The file is TOML: ``pending = [{id = "N-TEAM-*", issue = 7, reason = "..."}, ...]`` (or
-    ``[[pending]]`` tables); ``kind`` defaults to ``"rule"``.
-    """
-    if not path.exists():
-        return ()
-    try:
-        document = tomllib.loads(path.read_text(encoding="utf-8"))
-        return msgspec.convert(document, _PendingFile).pending
-    except (tomllib.TOMLDecodeError, msgspec.ValidationError, UnicodeDecodeError) as exc:
-        raise CoverageError(f"{path}: {exc}") from exc
-
-
-# -- the report -------------------------------------------------------------------------------
+    """The Nataterra rule clauses defined in a rules text (``* N-XXX-N ...`` bullets)."""
+    return _kernel.parse_rules(text, PREFIX)
 
 
 def coverage_report(
@@ -319,202 +113,7 @@ def coverage_report(
     pending_path: Path | None = None,
 ) -> CoverageReport:
     """Match every rule of ``rules_path`` and every card, structure and victory condition of
-    ``pack`` with the tests under ``tests_dir``.
-
-    ``pending_path`` defaults to ``tests_dir / "coverage_pending.toml"``. Raises
-    :class:`CoverageError` when the rules text, the pending list or a test file cannot be read.
-    """
-    try:
-        rules_text = rules_path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CoverageError(f"cannot read the rules {rules_path}: {exc}") from exc
-    clauses = parse_rules(rules_text)
-    if not clauses:
-        raise CoverageError(f"{rules_path} defines no rule ID (bullets '* N-XXX-N ...')")
-    if not tests_dir.is_dir():
-        raise CoverageError(f"{tests_dir} is not a directory")
-    pending = load_pending(pending_path or tests_dir / "coverage_pending.toml")
-    tests, markers = collect_tests(tests_dir)
-    problems: list[str] = []
-
-    seen: dict[str, int] = {}
-    for clause in clauses:
-        if clause.id in seen:
-            problems.append(
-                f"{clause.id} is defined twice (lines {seen[clause.id]}, {clause.line})"
-            )
-        seen.setdefault(clause.id, clause.line)
-    for name, where in sorted(markers.items()):
-        if name not in COVERS_ALL_MARKERS:
-            known = ", ".join(COVERS_ALL_MARKERS)
-            problems.append(f"{where[0]}: unknown marker {name} (known: {known})")
-
-    found = _rule_evidence(tests, frozenset(seen))
-    candidates: list[tuple[Kind, str, tuple[Evidence, ...], bool]] = [
-        ("rule", c.id, found.get(c.id, ()), c.later_scope) for c in clauses if seen[c.id] == c.line
-    ]
-    for kind, collection in _PACK_COLLECTIONS.items():
-        ids: Iterable[str] = getattr(pack, collection)
-        whole = tuple(markers.get(_marker_of(kind), ()))
-        for content_id in ids:
-            named = tuple(
-                Evidence(t.file, t.line, t.name, "string") for t in tests if content_id in t.strings
-            )
-            candidates.append((kind, content_id, named + whole, False))
-
-    used: set[int] = set()
-    items: list[Item] = []
-    for kind, item_id, evidence, later in candidates:
-        entries = [i for i, e in enumerate(pending) if e.kind == kind and _matches(e.id, item_id)]
-        used.update(entries)
-        entry = pending[entries[0]] if entries else None
-        if len(entries) > 1:
-            problems.append(f"{kind} {item_id} is named by {len(entries)} pending entries")
-        if entry is not None and evidence:
-            problems.append(
-                f"{kind} {item_id} is pending (issue {entry.issue}) but has a test now "
-                f"({evidence[0]}): remove it from the pending list"
-                + (f" (narrow the pattern {entry.id!r})" if entry.id != item_id else "")
-            )
-        elif entry is not None and later:
-            problems.append(f"{kind} {item_id} is later scope (deferred): remove its pending entry")
-        status: Status = (
-            "covered"
-            if evidence
-            else "deferred"
-            if later
-            else "pending"
-            if entry is not None
-            else "missing"
-        )
-        items.append(
-            Item(
-                kind,
-                item_id,
-                status,
-                evidence,
-                entry.issue if entry else None,
-                entry.reason if entry else "",
-            )
-        )
-    for index, entry in enumerate(pending):
-        if index not in used:
-            problems.append(
-                f"pending entry {entry.kind} {entry.id!r} (issue {entry.issue}) matches no item: "
-                "remove it"
-            )
-    return CoverageReport(tuple(items), tuple(problems))
-
-
-# -- helpers ----------------------------------------------------------------------------------
-
-
-def _rule_evidence(
-    tests: Iterable[TestFunction], defined: frozenset[str]
-) -> dict[str, tuple[Evidence, ...]]:
-    """For each defined rule ID, the tests naming it: name matches first, then text matches."""
-    by_name: dict[str, list[Evidence]] = {}
-    by_text: dict[str, list[Evidence]] = {}
-    for test in tests:
-        in_name = set(rule_ids_in_name(test.name)) & defined
-        for rule_id in sorted(in_name):
-            by_name.setdefault(rule_id, []).append(
-                Evidence(test.file, test.line, test.name, "name")
-            )
-        for rule_id in sorted(set(rule_ids_in_text(test.text)) & defined - in_name):
-            by_text.setdefault(rule_id, []).append(
-                Evidence(test.file, test.line, test.name, "text")
-            )
-    return {
-        rule_id: (*by_name.get(rule_id, ()), *by_text.get(rule_id, ()))
-        for rule_id in by_name.keys() | by_text.keys()
-    }
-
-
-def _matches(pattern: str, item_id: str) -> bool:
-    return item_id == pattern or fnmatch.fnmatchcase(item_id, pattern)
-
-
-def _marker_of(kind: Kind) -> str:
-    return next(name for name, of in COVERS_ALL_MARKERS.items() if of == kind)
-
-
-def _test_files(tests_dir: Path) -> list[Path]:
-    files = {*tests_dir.rglob("test_*.py"), *tests_dir.rglob("*_test.py")}
-    return sorted(
-        path
-        for path in files
-        if not any(part.startswith(".") for part in path.relative_to(tests_dir).parts)
+    ``pack`` with the tests under ``tests_dir`` (see :func:`.kernel.coverage.coverage_report`)."""
+    return _kernel.coverage_report(
+        coverage_spec(pack), rules_path, tests_dir, pending_path=pending_path
     )
-
-
-def _display_path(path: Path, tests_dir: Path) -> str:
-    root = tests_dir.resolve()
-    return (Path(root.name) / path.resolve().relative_to(root)).as_posix()
-
-
-def _test_nodes(
-    tree: ast.Module,
-) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith(
-            "test"
-        ):
-            yield node.name, node
-        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
-            for member in node.body:
-                if isinstance(
-                    member, ast.FunctionDef | ast.AsyncFunctionDef
-                ) and member.name.startswith("test"):
-                    yield f"{node.name}::{member.name}", member
-
-
-def _true_markers(tree: ast.Module) -> Iterator[tuple[str, int]]:
-    """Module-level ``COVERS_ALL_* = True`` (or annotated) assignments."""
-    for node in tree.body:
-        if isinstance(node, ast.Assign):
-            targets, value = node.targets, node.value
-        elif isinstance(node, ast.AnnAssign) and node.value is not None:
-            targets, value = [node.target], node.value
-        else:
-            continue
-        if not (isinstance(value, ast.Constant) and value.value is True):
-            continue
-        for target in targets:
-            if isinstance(target, ast.Name) and target.id.startswith(_MARKER_PREFIX):
-                yield target.id, node.lineno
-
-
-def _module_constants(tree: ast.Module) -> dict[str, list[ast.expr]]:
-    """Module-level names and the values assigned to them."""
-    constants: dict[str, list[ast.expr]] = {}
-    for node in tree.body:
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                for name in ast.walk(target):
-                    if isinstance(name, ast.Name):
-                        constants.setdefault(name.id, []).append(node.value)
-        elif (
-            isinstance(node, ast.AnnAssign)
-            and node.value is not None
-            and isinstance(node.target, ast.Name)
-        ):
-            constants.setdefault(node.target.id, []).append(node.value)
-    return constants
-
-
-def _strings_used(
-    test: ast.FunctionDef | ast.AsyncFunctionDef, constants: Mapping[str, list[ast.expr]]
-) -> set[str]:
-    """String literals of a test (decorators included) and of the module constants it uses."""
-    strings: set[str] = set()
-    todo: list[ast.AST] = [test]
-    visited: set[str] = set()
-    while todo:
-        for node in ast.walk(todo.pop()):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                strings.add(node.value)
-            elif isinstance(node, ast.Name) and node.id in constants and node.id not in visited:
-                visited.add(node.id)
-                todo.extend(constants[node.id])
-    return strings

@@ -42,6 +42,7 @@ from nataterra_core.games.nataterra.rules.combat.sandbox import (
     battle_option,
 )
 from nataterra_core.kernel import Command, DiceStream, Event, LineSink, Session, Setup, odds_seed
+from nataterra_core.kernel.stats import wilson_interval
 
 __all__ = [
     "CONFIDENCE",
@@ -60,7 +61,6 @@ __all__ = [
 CONFIDENCE = 0.95
 """The confidence level of every interval in a report."""
 
-_Z = 1.959963984540054  # the standard normal quantile for a two-sided 95 % interval
 _MAX_CHUNK = 250  # runs per worker task: few round trips, yet a lively progress bar
 _START = StartBattle()
 
@@ -118,25 +118,6 @@ class OddsReport(msgspec.Struct, frozen=True, kw_only=True):
 
 ProgressCallback = Callable[[int], None]
 """Called with the number of runs just finished (``rich``'s ``progress.advance`` fits)."""
-
-
-def wilson_interval(successes: int, n: int, z: float = _Z) -> tuple[float, float]:
-    """The Wilson score interval of ``successes`` out of ``n`` (default: 95 %).
-
-    Unlike the normal approximation it stays inside [0, 1] and is sensible at 0 and n
-    successes, which the calculator hits whenever a battle is lopsided.
-    """
-    if n < 1 or not 0 <= successes <= n:
-        raise ValueError(f"need 0 <= successes <= n and n >= 1, got {successes} of {n}")
-    p = successes / n
-    z2 = z * z
-    denominator = 1 + z2 / n
-    centre = (p + z2 / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denominator
-    # Rounding must not push the bounds past an estimate of exactly 0 or 1.
-    low = 0.0 if successes == 0 else max(0.0, min(p, centre - half))
-    high = 1.0 if successes == n else min(1.0, max(p, centre + half))
-    return low, high
 
 
 def _estimate(count: int, n: int) -> Estimate:

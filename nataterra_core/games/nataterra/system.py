@@ -6,7 +6,6 @@ view, the presenter and the named players — is declared here once.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -17,22 +16,22 @@ from nataterra_core.boards.svg import geometry_svg
 from nataterra_core.kernel import Command, Event, Outcome
 from nataterra_core.kernel.registry import Hooks, RuleSystem
 
-from .board import NataterraBoards
+from .battles import standard_battle
+from .board import NataterraBoards, game_map
 from .bots import HeuristicPlayer
 from .content import load_pack
+from .coverage import coverage_spec
+from .determinise import determinise, determinise_sandbox
 from .encoding import nataterra_codec, nataterra_observation, sandbox_codec, sandbox_observation
 from .presenter import describe_command, describe_event, describe_outcome
 from .rules.combat.sandbox import (
     SANDBOX_RULES,
-    Battle,
-    ForceSpec,
     Sandbox,
     battle_option,
 )
 from .rules.game import RULES, Nataterra
-from .rules.hexmap import GameMap, build_map
 from .rules.setup import GameOptions
-from .text_view import group_line, view_text
+from .text_view import sandbox_text, view_text
 from .views import SandboxView, SeatView, sandbox_view, seat_view
 
 __all__ = ["NATATERRA", "SANDBOX", "NataterraPresenter", "SandboxView"]
@@ -63,19 +62,10 @@ class NataterraPresenter:
     def view(self, view: Any) -> str:
         """A Nataterra seat view, or a sandbox battle view, as text."""
         if isinstance(view, SeatView):
-            return view_text(view, _map_of(view.map_id))
+            return view_text(view, game_map(view.map_id))
         if isinstance(view, SandboxView):
-            return _sandbox_text(view)
+            return sandbox_text(view)
         raise TypeError(f"not a Nataterra view: {type(view).__name__}")
-
-
-@functools.lru_cache(maxsize=8)
-def _map_of(map_id: str) -> GameMap | None:
-    """The provisional pack's map (or a structured layout) for a view, ``None`` if unknown."""
-    try:
-        return build_map(load_pack(), map_id)
-    except (KeyError, ValueError):
-        return None
 
 
 def _decider(content: Path | None) -> Nataterra:
@@ -100,7 +90,7 @@ def _svg(view: Any) -> str:
 
 
 def _cli_commands() -> Sequence[Callable[..., Any]]:
-    """``nataterra odds`` and ``nataterra coverage`` (imported here: only the CLI needs typer)."""
+    """``nataterra odds`` (imported here: only the CLI needs typer)."""
     from .cli_commands import commands
 
     return commands()
@@ -123,6 +113,8 @@ NATATERRA = RuleSystem(
         svg=_svg,
         observation=nataterra_observation,
         action_codec=nataterra_codec,
+        coverage=coverage_spec,
+        determiniser=determinise,
     ),
 )
 """Nataterra (``../shared/rules/nataterra.md``)."""
@@ -135,31 +127,8 @@ class SandboxOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     tournament: bool = False
 
 
-def _sandbox_text(view: SandboxView) -> str:
-    head = f"battle: {view.attacker} attacks {view.defender}"
-    if view.winner:
-        head += f"; won by {view.winner}"
-    if view.combat is None:
-        return head + " (not started)"
-    return "\n".join([head, *(group_line(n, g) for n, g in enumerate(view.combat.groups))])
-
-
-STANDARD_BATTLE = Battle(
-    attacker="velathi",
-    defender="beasts",
-    biome="hills",
-    forces=(
-        ForceSpec(owner="velathi", unit="disciple", count=3),
-        ForceSpec(owner="velathi", unit="zealot", count=3, side="a"),
-        ForceSpec(owner="velathi", unit="cave_golem", count=2),
-        ForceSpec(owner="velathi", unit="hunter", count=3),
-        ForceSpec(owner="beasts", unit="orc", count=3, side="b"),
-        ForceSpec(owner="beasts", unit="goblin", count=4, side="a"),
-        ForceSpec(owner="beasts", unit="ditcher", count=3),
-        ForceSpec(owner="beasts", unit="woodcutter", count=3),
-    ),
-)
-"""The battle a sandbox game fights when none is described (``examples/standard_battle.json``)."""
+STANDARD_BATTLE = standard_battle()
+"""The battle a sandbox game fights when none is described (``battles.STANDARD_BATTLE_FILE``)."""
 
 SANDBOX = RuleSystem(
     rules=SANDBOX_RULES,
@@ -177,6 +146,7 @@ SANDBOX = RuleSystem(
         svg=_svg,
         observation=sandbox_observation,
         action_codec=sandbox_codec,
+        determiniser=determinise_sandbox,
     ),
 )
 """One described battle fought to its end (``docs/COMBAT_SANDBOX.md``)."""

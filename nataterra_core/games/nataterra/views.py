@@ -15,11 +15,21 @@ other seats' drawn cards and tiles) removed.
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 
+from .rules.combat.messages import CombatEnded
 from .rules.combat.model import Combat
-from .rules.combat.sandbox import SandboxState
-from .rules.state import GameState, PlacedStructure, PlayerState, Resources, UnitStack
+from .rules.combat.sandbox import Battle, SandboxState
+from .rules.state import (
+    GameState,
+    PlacedStructure,
+    PlayerState,
+    Resources,
+    UnitStack,
+    ZoneGrant,
+)
 from .rules.structuring import StructuringView, structuring_view
 
 __all__ = ["PlayerView", "SandboxView", "SeatView", "combat_view", "sandbox_view", "seat_view"]
@@ -47,6 +57,11 @@ class PlayerView(msgspec.Struct, frozen=True, kw_only=True):
     techs: tuple[str, ...] = ()
     cost_mods: dict[str, Resources] = msgspec.field(default_factory=dict)
     movement_mods: dict[str, int] = msgspec.field(default_factory=dict)
+    initiative_mods: dict[str, int] = msgspec.field(default_factory=dict)
+    tiles_unlocked: int = 0
+    researching: tuple[tuple[str, Literal["a", "b"] | None], ...] = ()
+    structure_discount: Resources = Resources()
+    tech_discount: Resources = Resources()
 
 
 class SeatView(msgspec.Struct, frozen=True, kw_only=True):
@@ -57,6 +72,10 @@ class SeatView(msgspec.Struct, frozen=True, kw_only=True):
     allied seats (N-TEAM-1) and ``bases_destroyed`` the civilisations whose base is gone.
     Each player's researched ``techs`` and the unit cost and movement changes they
     brought are public too (researches and tactic plays are made in the open).
+
+    Everything public in the state is in the view (the fields from ``strategised`` on are
+    the turn's bookkeeping and the options): a determiniser rebuilds a whole state from a
+    view and samples only what is hidden (``determinise.py``).
     """
 
     seat: str | None
@@ -82,6 +101,17 @@ class SeatView(msgspec.Struct, frozen=True, kw_only=True):
     structuring: StructuringView | None = None
     teams: tuple[tuple[str, ...], ...] = ()
     bases_destroyed: tuple[str, ...] = ()
+    strategised: tuple[tuple[str, str, str, int], ...] = ()
+    dominance_cubes: int = 4
+    eliminated: tuple[str, ...] = ()
+    entered: dict[str, str] = msgspec.field(default_factory=dict)
+    tactic_phases: tuple[str, ...] = ()
+    zone_grants: tuple[ZoneGrant, ...] = ()
+    phase_done: tuple[str, ...] = ()
+    conquest: bool = False
+    conquered: dict[str, str] = msgspec.field(default_factory=dict)
+    turn_cubes: dict[str, dict[str, int]] = msgspec.field(default_factory=dict)
+    discarding: tuple[str, ...] = ()
 
 
 def _player_view(player: PlayerState, own: bool) -> PlayerView:
@@ -105,6 +135,11 @@ def _player_view(player: PlayerState, own: bool) -> PlayerView:
         techs=player.techs,
         cost_mods=dict(player.cost_mods),
         movement_mods=dict(player.movement_mods),
+        initiative_mods=dict(player.initiative_mods),
+        tiles_unlocked=player.tiles_unlocked,
+        researching=player.researching,
+        structure_discount=player.structure_discount,
+        tech_discount=player.tech_discount,
     )
 
 
@@ -134,6 +169,17 @@ def seat_view(state: GameState, seat: str | None) -> SeatView:
         structuring=structuring_view(state, seat),
         teams=state.teams,
         bases_destroyed=state.bases_destroyed,
+        strategised=state.strategised,
+        dominance_cubes=state.dominance_cubes,
+        eliminated=state.eliminated,
+        entered=dict(state.entered),
+        tactic_phases=state.tactic_phases,
+        zone_grants=state.zone_grants,
+        phase_done=state.phase_done,
+        conquest=state.conquest,
+        conquered=dict(state.conquered),
+        turn_cubes={seat: dict(by) for seat, by in state.turn_cubes.items()},
+        discarding=state.discarding,
     )
 
 
@@ -147,13 +193,20 @@ def combat_view(combat: Combat | None, seat: str | None) -> Combat | None:
 
 
 class SandboxView(msgspec.Struct, frozen=True, kw_only=True):
-    """A sandbox battle as one seat sees it: the combat in the open, only its own hand."""
+    """A sandbox battle as one seat sees it: the combat in the open, only its own hand.
+
+    The described ``battle`` (the header's option), the ``result`` once it is over and the
+    units ``lost_in_retreat`` are public too, so the view holds the whole state but its
+    hidden part (a determiniser rebuilds the state from it)."""
 
     seat: str | None
     attacker: str
     defender: str
     combat: Combat | None
     winner: str | None
+    battle: Battle | None = None
+    result: CombatEnded | None = None
+    lost_in_retreat: dict[str, int] = msgspec.field(default_factory=dict)
 
 
 def sandbox_view(state: SandboxState, seat: str | None) -> SandboxView:
@@ -164,4 +217,7 @@ def sandbox_view(state: SandboxState, seat: str | None) -> SandboxView:
         defender=state.battle.defender,
         combat=combat_view(state.combat, seat),
         winner=state.result.winner if state.result is not None else None,
+        battle=state.battle,
+        result=state.result,
+        lost_in_retreat=dict(state.lost_in_retreat),
     )

@@ -38,9 +38,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
-
-import cattrs
 
 from nataterra_core.games.nataterra.content import binding, checks
 from nataterra_core.games.nataterra.content.schema import (
@@ -59,7 +56,7 @@ from nataterra_core.games.nataterra.content.schema import (
     VictoryCondition,
 )
 from nataterra_core.kernel.errors import ContentProblem
-from nataterra_core.packs import PackContents, PackSchema, SchemaValueError, load
+from nataterra_core.packs import PackContents, PackSchema, load, structure_int_pairs
 from nataterra_core.packs import effective_sha256 as effective_sha256
 from nataterra_core.packs import pack_files as pack_files
 
@@ -67,22 +64,6 @@ __all__ = ["PROVISIONAL_DIR", "SCHEMA", "effective_sha256", "load_pack", "pack_f
 
 PROVISIONAL_DIR = Path(__file__).resolve().parent / "packs" / "provisional"
 """The provisional pack shipped with the package."""
-
-
-def _is_pair(tp: Any) -> bool:
-    return bool(tp == tuple[int, int])
-
-
-def _structure_pair(value: Any, _: Any) -> tuple[int, int]:
-    if not (isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)):
-        msg = f"expected an array of two integers [q, r], got {value!r}"
-        raise SchemaValueError(msg)
-    return (value[0], value[1])
-
-
-def _converter_hooks(converter: cattrs.Converter) -> None:
-    # Map offsets and hexes are written [q, r].
-    converter.register_structure_hook_func(_is_pair, _structure_pair)
 
 
 def _build(contents: PackContents) -> ContentPack:
@@ -120,7 +101,7 @@ SCHEMA: PackSchema[ContentPack] = PackSchema(
     build=_build,
     check=_check,
     required=frozenset({"die"}),
-    converter_hooks=_converter_hooks,
+    converter_hooks=structure_int_pairs,
 )
 """Nataterra's pack format, for :func:`nataterra_core.packs.load`."""
 

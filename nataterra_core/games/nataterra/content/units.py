@@ -7,6 +7,8 @@ from typing import Literal
 
 import attrs
 
+from nataterra_core.packs import PackInfo as PackInfo
+
 Resource = Literal["food", "wood", "metal"]
 Biome = Literal["desert", "forest", "hills", "swamp", "mountain", "lake"]
 DeckBiome = Literal["desert", "forest", "hills", "swamp"]
@@ -44,16 +46,6 @@ TechKind = Literal["resource", "unit"]
 VictoryCategory = Literal["learning", "strategy", "war", "glory"]
 TileKind = Literal["map", "player", "shared"]
 TerrainSide = Literal["mountain", "lake"]
-
-
-@attrs.frozen
-class PackInfo:
-    """The ``[pack]`` table of a pack's ``pack.toml``: who made it and which version it is."""
-
-    id: str
-    version: str
-    title: str = ""
-    provisional: bool = False
 
 
 @attrs.frozen

@@ -25,7 +25,7 @@ from nataterra_core.kernel.encoding import Features, Layout, Segment
 from ..rules.combat.model import Combat, Stage
 from ..rules.combat.sandbox import Sandbox
 from ..rules.game import Nataterra
-from ..rules.hexmap import GameMap, build_map
+from ..rules.hexmap import build_map
 from ..rules.state import Phase
 from ..views import SeatView
 from .actions import Universe, battle_universe, game_universe
@@ -178,7 +178,7 @@ class GameEncoder:
         self.condition = _index(tuple(pack.victory_conditions))
         self.biome_card = _index(tuple(pack.biome_cards))
         self.combat = _CombatPart(u, pack)
-        self._maps: dict[str, GameMap | None] = {}
+        self._maps: dict[str, tuple[tuple[int, float], ...]] = {}
         n, z, un, s = len(u.seats), len(u.zones), len(u.units), len(u.structures)
         self._layout = Layout(
             (
@@ -239,15 +239,34 @@ class GameEncoder:
         """The segments, in order."""
         return self._layout
 
-    def _map(self, map_id: str) -> GameMap | None:
-        if map_id not in self._maps:
+    def _map_features(self, map_id: str) -> tuple[tuple[int, float], ...]:
+        """The map's features (zones, biomes, resources, bases) as (position, value) pairs,
+        worked out once per map (a structured map's id changes as it is built)."""
+        found = self._maps.get(map_id)
+        if found is None:
             if len(self._maps) > 8:
                 self._maps.clear()
-            try:
-                self._maps[map_id] = build_map(self.pack, map_id)
-            except (KeyError, ValueError):
-                self._maps[map_id] = None
-        return self._maps[map_id]
+            found = self._maps[map_id] = self._map_pairs(map_id)
+        return found
+
+    def _map_pairs(self, map_id: str) -> tuple[tuple[int, float], ...]:
+        try:
+            game_map = build_map(self.pack, map_id)
+        except (KeyError, ValueError):
+            return ()
+        f = self._layout.features()
+        n = len(self.u.seats)
+        for zone in game_map.zones.values():
+            z = self.zone.get(zone.id)
+            if z is None:
+                continue
+            f.set("zone_on_map", z, 1)
+            f.set("zone_biome", z * len(BIOMES) + BIOMES.index(zone.biome), 1)
+            if zone.resource is not None:
+                f.set("zone_resource", z * len(RESOURCES) + RESOURCES.index(zone.resource), 1)
+            if zone.base_owner in self.seat:
+                f.set("zone_base", z * n + self.seat[zone.base_owner], 1)
+        return tuple((i, v) for i, v in enumerate(f.values) if v)
 
     def encode(self, view: Any) -> list[float]:
         """The features of a :class:`~..views.SeatView`."""
@@ -303,20 +322,9 @@ class GameEncoder:
         return f.values
 
     def _write_map(self, f: Features, view: SeatView) -> None:
-        game_map = self._map(view.map_id)
-        if game_map is None:
-            return
-        n = len(self.u.seats)
-        for zone in game_map.zones.values():
-            z = self.zone.get(zone.id)
-            if z is None:
-                continue
-            f.set("zone_on_map", z, 1)
-            f.set("zone_biome", z * len(BIOMES) + BIOMES.index(zone.biome), 1)
-            if zone.resource is not None:
-                f.set("zone_resource", z * len(RESOURCES) + RESOURCES.index(zone.resource), 1)
-            if zone.base_owner in self.seat:
-                f.set("zone_base", z * n + self.seat[zone.base_owner], 1)
+        values = f.values
+        for position, value in self._map_features(view.map_id):
+            values[position] = value
 
     def _write_player(self, f: Features, view: SeatView, player: Any) -> None:
         i, un = self.seat[player.civ], len(self.unit)

@@ -31,6 +31,7 @@ __all__ = [
     "group_name",
     "pack",
     "plural",
+    "possessive",
     "resources_text",
     "structure_title",
     "subject",
@@ -153,6 +154,10 @@ def group_name(view: Any, group: int | None) -> str:
     return _named(combat.groups[group])
 
 
+def possessive(name: str) -> str:
+    """``velathi's``, ``beasts'``."""
+    return name + ("'" if name.endswith("s") else "'s")
+
+
 def _named(group: Group) -> str:
-    owner = group.owner + ("'" if group.owner.endswith("s") else "'s")
-    return f"{owner} group {group.id} ({units_text(group.units, group.unit)})"
+    return f"{possessive(group.owner)} group {group.id} ({units_text(group.units, group.unit)})"

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from nataterra_core.kernel import Outcome
+from nataterra_core.kernel.wording import outcome_text
 
 from ..rules.combat.messages import PassTactics, PlayTactic, StandingPass, StandingPassGiven
 from ..rules.conquest import BaseConquered, BaseRetaken
@@ -75,15 +76,8 @@ from .base import (
 __all__ = ["condition_title", "describe_outcome", "tactic_option_text"]
 
 
-def describe_outcome(result: Outcome) -> str:
-    """``won by velathi (target_reached)``, ``drawn (turn_limit)``."""
-    if result.winners:
-        text = f"won by {', '.join(result.winners)} ({result.reason})"
-    else:
-        text = f"drawn ({result.reason})"
-    if result.scores:
-        text += "; scores " + ", ".join(f"{s} {n}" for s, n in result.scores.items())
-    return text
+describe_outcome = outcome_text
+"""``won by velathi (target_reached)``, ``drawn (turn_limit)`` (the kernel's words)."""
 
 
 def condition_title(condition: str) -> str:

@@ -54,7 +54,7 @@ export async function playPage(root, rpc, gameId, token) {
         // Only the records not seen yet: the log only grows (an undo is a record too).
         const since = page.words.length;
         const log = await rpc.call("game.log", { game_id: gameId, token, words: true, since });
-        page.words = page.words.concat(log.words.filter((record) => record.seq >= since));
+        page.words = page.words.slice(0, since).concat(log.words); // [summary, ...events]
       }
       page.error = "";
     } catch (error) {
@@ -186,8 +186,8 @@ export async function playPage(root, rpc, gameId, token) {
   }
 
   function outcomeWords() {
-    const end = page.words.filter((record) => record.kind === "end").pop();
-    return end ? end.summary : "the game is over";
+    const end = page.words[page.words.length - 1]; // a finished game's last record: its end
+    return end && end[0].startsWith("result: ") ? end[0] : "the game is over";
   }
 
   function render() {
@@ -242,9 +242,9 @@ export async function playPage(root, rpc, gameId, token) {
     }
     if (view.text) panels.push(h("div", { class: "panel" }, h("h2", {}, "Position"), h("pre", { id: "view-text" }, view.text)));
     panels.push(h("div", { class: "panel" }, h("h2", {}, "What happened"),
-      h("ul", { class: "feed", id: "feed" }, ...page.words.slice(-FEED_RECORDS).reverse().map((record) =>
-        h("li", { "data-seq": record.seq }, `${record.seq}. ${record.summary}`,
-          ...record.events.filter((event) => event !== record.summary).map((event) => h("div", { class: "events" }, event)))))));
+      h("ul", { class: "feed", id: "feed" }, ...page.words.map((said, seq) => [seq, said]).slice(-FEED_RECORDS).reverse().map(([seq, [summary, ...events]]) =>
+        h("li", { "data-seq": seq }, `${seq}. ${summary}`,
+          ...events.filter((event) => event !== summary).map((event) => h("div", { class: "events" }, event)))))));
     side.replaceChildren(...panels);
   }
 

@@ -37,10 +37,10 @@ export async function replayPage(root, rpc, gameId) {
     const events = h("ul", { class: "feed", id: "replay-events" });
     const board = h("div", { class: "board-area" });
     const text = h("pre", { id: "replay-text" });
-    const end = words.filter((record) => record.kind === "end").pop();
+    const end = first.result ? words[last][0] : null; // a finished log ends with its result
     stage.replaceChildren(
       h("p", { id: "replay-result" }, `${first.rules}: ${first.seats.join(", ")}; ${first.records} records. `,
-        end ? end.summary : "The log has no result (the game was not finished)."),
+        end || "The log has no result (the game was not finished)."),
       h("div", { class: "replay-controls" },
         h("button", { onclick: () => step(-1), id: "replay-back" }, "◀"), slider,
         h("button", { onclick: () => step(1), id: "replay-forward" }, "▶"), position, seat),
@@ -53,10 +53,10 @@ export async function replayPage(root, rpc, gameId) {
         const result = index === last && !seat.value
           ? first : await rpc.call("log.replay", { log, at: index, seat: seat.value || null, words: false });
         if (asked !== shown) return; // a later step has been asked for meanwhile
-        const record = words[index];
+        const [summary, ...said] = words[index];
         position.textContent = `record ${index} of ${last}`;
-        sentence.textContent = `${record.seq}. ${record.summary}`;
-        events.replaceChildren(...record.events.map((event) => h("li", {}, event)));
+        sentence.textContent = `${index}. ${summary}`;
+        events.replaceChildren(...said.map((event) => h("li", {}, event)));
         board.replaceChildren(drawBoards(result.board));
         text.textContent = result.text;
         stage.dataset.at = String(index);

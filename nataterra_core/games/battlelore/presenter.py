@@ -1,0 +1,223 @@
+"""BattleLore in words: every command and event in a sentence, and a seat view as text with
+the board drawn as hexes (sections, terrain, units with banners and figures)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nataterra_core.kernel import Command, Event, Outcome
+from nataterra_core.kernel.wording import outcome_text
+
+from . import messages as m
+from .board import Point, to_hex, to_offset
+from .rules.world import World, provisional_world
+from .views import SeatView
+
+__all__ = ["BattleLorePresenter", "board_text", "hex_name"]
+
+KIND_LETTER = {"foot": "F", "archers": "A", "mounted": "M", "creature": "C"}
+
+
+def hex_name(hex_: Point) -> str:
+    """A hex as players name it: ``column,row`` of the board (B-BOARD-1)."""
+    column, row = to_offset(hex_)
+    return f"{column},{row}"
+
+
+def board_text(view: SeatView, world: World) -> list[str]:
+    """The board, row 0 (the top edge) first; a unit is side, kind, banner and figures
+    (``eAg4``: English green archers, 4 figures); ``:`` marks a hex on a section line."""
+    rules = world.pack.rules
+    by_hex = {u.hex: u for u in view.units}
+    lines = ["     " + "".join(f"{c:<5}" for c in range(rules.columns))]
+    for row in range(rules.rows):
+        cells = []
+        for column in range(rules.columns - row % 2):
+            hex_ = to_hex(column, row)
+            point = (hex_.q, hex_.r)
+            unit = by_hex.get(point)
+            if unit is not None:
+                kind = world.type_of(unit)
+                body = f"{unit.side[0]}{KIND_LETTER[kind.kind]}{kind.banner[0]}{unit.figures}"
+            else:
+                body = world.terrain_at(point).symbol * 4
+            line = ":" if len(world.board.sections(point, world.scenario.sides[0])) > 1 else " "
+            cells.append(f"{body}{line}")
+        indent = "  " if row % 2 else ""
+        lines.append(f"{row:>2}   {indent}" + "".join(cells).rstrip())
+    bottom, top = world.scenario.sides
+    lines.append(
+        f"{bottom}'s edge is row {rules.rows - 1}, {top}'s row 0; sections are named "
+        f"from each side's own view ({bottom}'s left is the low columns)"
+    )
+    return lines
+
+
+class BattleLorePresenter:
+    """BattleLore's words for the CLI, the RPC server and logs."""
+
+    def command(self, command: Command, seat: str | None = None, view: Any = None) -> str:
+        """One sentence for a command (ids and hexes are words enough: ``view`` unused)."""
+        who = seat or "the system"
+        match command:
+            case m.Start():
+                return "the battle is set up"
+            case m.PlayCard(card=card):
+                return f"{who} plays {card}"
+            case m.OrderUnit(unit=unit):
+                return f"{who} orders {unit}"
+            case m.MoveUnit(unit=unit, to=to):
+                return f"{who} moves {unit} to {hex_name(to)}"
+            case m.BattleUnit(unit=unit, target=target):
+                return f"{who}: {unit} battles {target}"
+            case m.Retreat(to=to):
+                return f"{who} retreats to {hex_name(to)}"
+            case m.Pursue(to=to):
+                return f"{who} pursues to {hex_name(to)}"
+            case m.BonusBattle(target=target):
+                return f"{who} makes a bonus battle against {target}"
+            case m.KeepCard(card=card) | m.KeepLore(card=card):
+                return f"{who} keeps {card}"
+            case m.PlayLore(card=card, unit=unit, to=to):
+                aim = f" on {unit}" if unit else ""
+                return f"{who} plays the lore card {card}{aim}" + (
+                    f" to {hex_name(to)}" if to else ""
+                )
+        words = {
+            m.FinishOrders: "gives no more orders",
+            m.FinishMoves: "moves no more units",
+            m.FinishBattles: "ends the battles",
+            m.IgnoreFlag: "ignores a flag (bold)",
+            m.AcceptFlags: "takes the flags",
+            m.TakeGround: "takes ground",
+            m.BattleBack: "battles back",
+            m.Decline: "declines",
+            m.SkipCard: "plays no command card (lore instead)",
+        }
+        return f"{who} {words.get(type(command), type(command).__name__)}"
+
+    def event(self, event: Event, view: Any = None) -> str:
+        """One sentence for an event (a hidden card is never named)."""
+        match event:
+            case m.DeckShuffled(deck=deck, after=after):
+                return f"the {deck} deck is shuffled ({len(after)} cards)"
+            case m.CardsDrawn(seat=seat, deck=deck, cards=cards):
+                return f"{seat} draws {len(cards)} {deck} card(s)"
+            case m.CardPlayed(seat=seat, card=card, acts_as=acts_as):
+                extra = f" as {acts_as}" if acts_as != card else ""
+                return f"{seat} plays {card}{extra}"
+            case m.CardsDiscarded(seat=seat, cards=cards):
+                return f"{seat} discards {', '.join(cards)}"
+            case m.CardKept(seat=seat, deck=deck):
+                return f"{seat} keeps a {deck} card"
+            case m.UnitOrdered(unit=unit):
+                return f"{unit} is ordered"
+            case m.StepEnded(step=step, lost=lost):
+                return f"the {step} step ends" + (f" ({lost} order(s) lost)" if lost else "")
+            case m.UnitMoved(unit=unit, path=path, why=why, may_battle=may):
+                via = f" through {', '.join(hex_name(h) for h in path[:-1])}" if path[:-1] else ""
+                how = {
+                    "move": "moves",
+                    "retreat": "retreats",
+                    "take_ground": "takes ground",
+                    "pursuit": "pursues",
+                    "teleport": "is teleported",
+                }[why]
+                return f"{unit} {how} to {hex_name(path[-1])}{via}" + (
+                    "" if may else " (no battle)"
+                )
+            case m.BattleDeclared(unit=unit, target=target, dice=dice, melee=melee, kind=kind):
+                how = "in melee" if melee else "at range"
+                return f"{unit} battles {target} {how} with {dice} dice ({kind.replace('_', ' ')})"
+            case m.DiceRolled(faces=faces, purpose=purpose, unit=unit):
+                return f"{purpose.replace('_', ' ')} roll for {unit}: {', '.join(faces)}"
+            case m.FiguresLost(unit=unit, count=count, cause=cause):
+                return f"{unit} loses {count} figure(s) ({cause.replace('_', ' ')})"
+            case m.FiguresRegained(unit=unit, count=count):
+                return f"{unit} regains {count} figure(s)"
+            case m.UnitDestroyed(unit=unit, medal_to=side):
+                return f"{unit} is destroyed; {side} gains a medal"
+            case m.FlagIgnored(unit=unit, forced=forced):
+                return f"{unit} ignores a flag" + (" (it must)" if forced else "")
+            case m.FlagsRolled(unit=unit, flags=flags, ignorable=ignorable):
+                return f"{unit} faces {flags} flag(s)" + (
+                    f" and may ignore {ignorable}" if ignorable else ""
+                )
+            case m.RetreatBegun(unit=unit, hexes=hexes):
+                return f"{unit} must retreat {hexes} hex(es)"
+            case m.CombatStage(stage=stage):
+                return f"the battle waits for a choice: {stage.replace('_', ' ')}"
+            case m.CombatEnded():
+                return "the battle is over"
+            case m.OrderCancelled(unit=unit):
+                return f"{unit} will lose its next order"
+            case m.MedalsChanged(side=side, objectives=n, reason=reason):
+                return f"{side}: {reason} ({n} objective medal(s))"
+            case m.LoreTokens(side=side, tokens=tokens, reason=reason):
+                return f"{side} has {tokens} lore token(s) ({reason})"
+            case m.LorePlayed(seat=seat, card=card):
+                return f"{seat} plays the lore card {card}"
+            case m.CardSkipped(seat=seat):
+                return f"{seat} plays no command card: no units are ordered"
+            case m.RollRead(unit=unit, hits=hits, flags=flags):
+                return f"the roll against {unit}: {hits} hit(s), {flags} flag(s)"
+            case m.CouncilSeated(side=side, level=level, keep=keep, hand_limit=limit):
+                return f"{side}'s war council (level {level}): keeps {keep}, holds at most {limit}"
+            case m.RandomDiscard(seat=seat, card=card):
+                return f"{seat} discards {card}, drawn at random"
+            case m.ExtraOrders(count=count):
+                return f"{count} more unit(s) may be ordered in any section"
+            case m.Ambush(unit=unit):
+                return f"{unit} may battle back even if not bold"
+            case m.LoreWindowClosed(window=window):
+                return f"no (more) lore {window.replace('_', ' ')}"
+            case m.TurnEnded(next_seat=seat, turn=turn):
+                return f"turn {turn}: {seat} to play"
+            case m.GameEnded(winner=winner, reason=reason):
+                return (
+                    f"the battle is won by {winner} ({reason})" if winner else f"a draw ({reason})"
+                )
+        return type(event).__name__
+
+    def outcome(self, outcome: Outcome) -> str:
+        """The result and the medals (the kernel's words for a result)."""
+        return outcome_text(outcome)
+
+    def view(self, view: Any) -> str:
+        """A seat view as text: the board, the sides and the units."""
+        if not isinstance(view, SeatView):
+            raise TypeError(f"not a BattleLore view: {type(view).__name__}")
+        world = provisional_world(view.scenario)
+        head = f"{world.scenario.name}: turn {view.turn}, {view.active} to play ({view.phase})"
+        if view.card:
+            head += f", card {view.card}"
+        lines = [head, *board_text(view, world)]
+        for side in view.sides:
+            hand = (
+                f"hand {', '.join(side.hand)}"
+                if side.hand is not None
+                else f"{side.hand_size} cards"
+            )
+            lore = f", lore tokens {side.lore_tokens}" if world.scenario.lore else ""
+            lines.append(f"{side.seat}: {side.medals}/{world.scenario.medals} medals, {hand}{lore}")
+        for unit in view.units:
+            kind = world.type_of(unit)
+            marks = [
+                n
+                for n, s in (
+                    ("ordered", view.ordered),
+                    ("moved", view.moved),
+                    ("battled", view.battled),
+                )
+                if unit.id in s
+            ]
+            terrain = world.terrain_at(unit.hex)
+            on = f" ({terrain.name})" if terrain.id != world.plain.id else ""
+            lines.append(
+                f"  {unit.id} {unit.side} {kind.name} {unit.figures}/{unit.start} at "
+                f"{hex_name(unit.hex)}{on} [{'/'.join(world.board.sections(unit.hex, unit.side))}]"
+                + (f" ({', '.join(marks)})" if marks else "")
+            )
+        if view.winner or view.ended:
+            lines.append(f"over: {view.winner or 'draw'} ({view.ended})")
+        return "\n".join(lines)

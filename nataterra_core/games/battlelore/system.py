@@ -1,0 +1,45 @@
+"""BattleLore as a registered rule system (see ``kernel.registry``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from nataterra_core.kernel.registry import Hooks, RuleSystem
+
+from .bots import make
+from .content import load_pack
+from .determinise import determinise
+from .encoding import codec, observation
+from .geometry import BOARDS, board_svg
+from .presenter import BattleLorePresenter
+from .rules.game import RULES, BattleLore, GameOptions
+from .views import seat_view
+
+__all__ = ["BATTLELORE"]
+
+
+def _decider(content: Path | None) -> BattleLore:
+    return BattleLore(load_pack(content))
+
+
+BATTLELORE = RuleSystem(
+    rules=RULES,
+    title="BattleLore",
+    decider=_decider,
+    player_counts=(2,),
+    default_seats={2: ("english", "french")},
+    options=GameOptions,
+    seat_view=seat_view,
+    presenter=BattleLorePresenter(),
+    players={"heuristic": make},
+    load_pack=load_pack,
+    hooks=Hooks(
+        board_geometry=BOARDS,
+        svg=board_svg,
+        determiniser=determinise,
+        observation=observation,
+        action_codec=codec,
+    ),
+)
+"""BattleLore (``../shared/rules/battlelore.md``); the pack's scenarios are played by the
+sides ``english`` and ``french`` (B-SEAT-1)."""

@@ -1,0 +1,51 @@
+"""Kaladan as a registered rule system (see ``kernel.registry``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from nataterra_core.kernel.registry import Hooks, RuleSystem
+
+from .bots import HeuristicPlayer
+from .content import load_pack
+from .coverage import coverage_spec
+from .decider import RULES, Kaladan, KaladanOptions
+from .encoding import kaladan_codec, kaladan_observation
+from .geometry import KaladanBoards, board_svg
+from .presenter import KaladanPresenter
+from .views import seat_view
+
+__all__ = ["KALADAN"]
+
+SEATS = ("red", "blue", "green", "yellow")
+"""K-SET-3: the seats in order, as many as there are players."""
+
+
+def _decider(content: Path | None) -> Kaladan:
+    return Kaladan(load_pack(content))
+
+
+def _heuristic(seed: int, *, content: Path | None = None) -> HeuristicPlayer:
+    return HeuristicPlayer(seed, pack=load_pack(content))
+
+
+KALADAN = RuleSystem(
+    rules=RULES,
+    title="Kaladan",
+    decider=_decider,
+    player_counts=(2, 3, 4),
+    default_seats={n: SEATS[:n] for n in (2, 3, 4)},
+    options=KaladanOptions,
+    seat_view=seat_view,
+    presenter=KaladanPresenter(),
+    players={"heuristic": _heuristic},
+    load_pack=load_pack,
+    hooks=Hooks(
+        board_geometry=KaladanBoards(),
+        svg=board_svg,
+        observation=kaladan_observation,
+        action_codec=kaladan_codec,
+        coverage=coverage_spec,
+    ),
+)
+"""Kaladan (``../shared/rules/kaladan.md``)."""

@@ -1,0 +1,101 @@
+"""Log records in words, for any registered rule system (what ``replay``, ``show``, ``play``
+and the RPC server print).
+
+Commands, events and outcomes are worded by the system's presenter
+(:attr:`RuleSystem.presenter <nataterra_core.kernel.registry.RuleSystem.presenter>`); the
+records around them (header, undo, reveal) read the same in every game. Given the state
+before a record and the log's decider, each command is worded against a spectator's view of
+the position it applies to, and each event against the view of the state it applies to
+(folded event by event), so a sentence can name what an id points at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .decider import Decider, Outcome
+from .log import CommandRecord, EndRecord, Header, Record, RevealRecord, StartRecord, UndoRecord
+from .registry import RuleSystem
+from .replay import replay_states
+
+__all__ = ["describe_record", "log_words", "outcome_text", "worded"]
+
+Words = tuple[str, tuple[str, ...]]
+"""A record's one-line summary and its events' sentences."""
+
+
+def outcome_text(result: Outcome) -> str:
+    """``won by ann (target_reached)``, ``drawn (turn_limit)``, with any scores: the
+    kernel's words for a result, which a presenter may use as its own."""
+    if result.winners:
+        text = f"won by {', '.join(result.winners)} ({result.reason})"
+    else:
+        text = f"drawn ({result.reason})"
+    if result.scores:
+        text += "; scores " + ", ".join(f"{s} {n}" for s, n in result.scores.items())
+    return text
+
+
+def describe_record(
+    record_system: RuleSystem,
+    record: Record,
+    before: Any = None,
+    decider: Decider[Any, Any, Any] | None = None,
+) -> Words:
+    """A record's summary and its events' sentences (never a deck's order); with ``before``
+    (the state before the record) and the log's ``decider``, worded in context."""
+    if isinstance(record, Header):
+        options = ", ".join(f"{k}={v}" for k, v in record.options.items()) or "none"
+        pack = f"{record.content.id} {record.content.sha256[:12]}" if record.content else "none"
+        return (
+            f"game {record.game_id}: {', '.join(record.seats)}; rules {record.rules.id} "
+            f"v{record.rules.version}; content {pack}; options {options}",
+            (),
+        )
+    if isinstance(record, StartRecord | CommandRecord):
+        seat = record.seat if isinstance(record, CommandRecord) else None
+        return worded(record_system, record.command, seat, record.events, before, decider)
+    if isinstance(record, UndoRecord):
+        return f"{record.seat} undoes record {record.undoes}", ()
+    if isinstance(record, RevealRecord):
+        return f"the server seed is revealed: {record.server_seed}", ()
+    if isinstance(record, EndRecord):
+        return f"result: {record_system.presenter.outcome(record.result)}", ()
+    raise TypeError(f"not a log record: {type(record).__name__}")
+
+
+def worded(
+    record_system: RuleSystem,
+    command: Any,
+    seat: str | None,
+    events: Sequence[Any],
+    before: Any = None,
+    decider: Decider[Any, Any, Any] | None = None,
+) -> Words:
+    """A command and the events it caused in the system's words, each against a spectator's
+    view of the position it applies to (when ``before`` and ``decider`` are given)."""
+    presenter, view_of = record_system.presenter, record_system.seat_view
+    if before is None or decider is None:
+        return presenter.command(command, seat), tuple(presenter.event(e) for e in events)
+    summary = presenter.command(command, seat, view_of(before, None))
+    sentences = []
+    state = before
+    for event in events:
+        sentences.append(presenter.event(event, view_of(state, None)))
+        state = decider.evolve(state, event)
+    return summary, tuple(sentences)
+
+
+def log_words(
+    record_system: RuleSystem,
+    decider: Decider[Any, Any, Any],
+    header: Header,
+    records: Sequence[Record],
+) -> list[Words]:
+    """Every record of a decoded log in words, in order (undo records honoured)."""
+    after = dict(replay_states(decider, header, records))
+    return [
+        describe_record(record_system, record, after.get(record.seq - 1), decider)
+        for record in records
+    ]
