@@ -38,12 +38,14 @@ class Layer:
     paths: tuple[Path, ...]
     prefixes: tuple[str, ...] = ()
     exact: tuple[str, ...] = ()
+    excluded: tuple[Path, ...] = ()
+    """Sub-packages of ``paths`` that have a row of their own."""
 
     def files(self) -> list[Path]:
         found: list[Path] = []
         for path in self.paths:
             found += [path] if path.suffix == ".py" else sorted(path.rglob("*.py"))
-        return found
+        return [f for f in found if not any(f.is_relative_to(e) for e in self.excluded)]
 
     def allows(self, name: str) -> bool:
         return name in (*self.exact, "nataterra_core") or any(
@@ -67,6 +69,13 @@ LAYERS: dict[str, Layer] = {
     "adapters": Layer(
         (ADAPTERS,),
         (KERNEL, "nataterra_core.game", "nataterra_adapters"),
+        exact=("nataterra_core.games",),
+        excluded=(ADAPTERS / "web",),
+    ),
+    # The browser client's server: the RPC methods over a WebSocket, nothing of the CLI.
+    "adapters/web": Layer(
+        (ADAPTERS / "web",),
+        (KERNEL, "nataterra_core.game", "nataterra_adapters.web", "nataterra_adapters.rpc"),
         exact=("nataterra_core.games",),
     ),
 }
@@ -152,6 +161,8 @@ def test_the_import_checker_sees_what_it_must() -> None:
     assert not LAYERS["packs"].allows("nataterra_core.games.nataterra.content.schema")
     assert not LAYERS["adapters"].allows("nataterra_core.games.nataterra.bots")
     assert LAYERS["adapters"].allows("nataterra_core.games")
+    assert not LAYERS["adapters/web"].allows("nataterra_adapters.cli.common")
+    assert "nataterra_adapters.rpc.games" in imports_of(ADAPTERS / "web" / "app.py")
     assert not game("other").allows("nataterra_core.games.nataterra.rules")
 
 

@@ -1,8 +1,8 @@
 """The ``nataterra`` typer app: the generic commands, then every rule system's own.
 
 The generic commands (``demo``, ``play``, ``show``, ``replay``, ``verify``, ``tournament``,
-``scenarios``)
-work for any registered rule system; a system adds commands of its own through its
+``scenarios``, ``serve``) work for any registered rule system; a system adds commands of its
+own through its
 ``Hooks.cli_commands`` (Nataterra's ``odds``). ``coverage`` reports the rules coverage of
 every system that describes it (``Hooks.coverage``).
 """
@@ -23,6 +23,7 @@ from .demo import demo
 from .play import play_command
 from .replay import replay
 from .scenarios import scenarios_command
+from .serve import serve
 from .show import show
 from .tournament import tournament
 from .verify import EXIT_HELP, verify_command
@@ -38,6 +39,7 @@ GENERIC: dict[str, Callable[..., Any]] = {
     "verify": verify_command,
     "coverage": coverage,
     "tournament": tournament,
+    "serve": serve,
 }
 """The commands every rule system gets, by name."""
 

@@ -65,6 +65,7 @@ class GameErrorCode(IntEnum):
     SETUP_REJECTED = 9
     GAME_EXISTS = 10
     COMMAND_ID_REUSED = 11
+    UNREADABLE_LOG = 12
 
     @property
     def label(self) -> str:

@@ -19,15 +19,13 @@ import secrets
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
-from typing import Any, Union
+from typing import Any
 
 import msgspec
 
 from nataterra_core import __version__
 from nataterra_core.game import DEFAULT_GAME, GameSession, decider_for, new_game, verify_log
 from nataterra_core.kernel import (
-    Command,
     CommandRecord,
     CommandRejected,
     LogError,
@@ -38,14 +36,23 @@ from nataterra_core.kernel import (
     read_log,
     seed_from_number,
 )
-from nataterra_core.kernel.dice import check_game_id
-from nataterra_core.kernel.registry import RuleSystem, system, system_for, systems
+from nataterra_core.kernel.registry import RuleSystem, system_for, systems
 from nataterra_core.kernel.seed_ceremony import SeedCeremony
 from nataterra_core.kernel.visibility import PUBLIC, LogView, log_view, record_view, visibility_of
-from nataterra_core.kernel.wording import describe_record, log_words
+from nataterra_core.kernel.wording import describe_record
 
+from ..record_words import record_words
+from .bots import Bots
+from .checks import (
+    checked_seats,
+    command_union,
+    describe_system,
+    seat_of,
+    system_named,
+)
 from .errors import GameError, GameErrorCode, rejected
 from .protocol import Method
+from .replays import Replays
 from .store import GameStore, StoredGame
 from .wire import (
     ActParams,
@@ -56,8 +63,10 @@ from .wire import (
     JoinParams,
     JoinResult,
     LegalResult,
+    LogParams,
     LogResult,
     NoParams,
+    ReplayParams,
     SeatParams,
     VerifyParams,
     ViewParams,
@@ -80,6 +89,7 @@ class _Waiting:
     options: dict[str, Any] | None
     ceremony: SeedCeremony
     tokens: dict[str, str]
+    bots: Bots
 
 
 @dataclass
@@ -87,6 +97,7 @@ class _Game:
     system: RuleSystem
     session: GameSession
     tokens: dict[str, str]
+    bots: Bots
     # (seat, command_id) -> (what was asked, the answer): successful acts only, since a
     # refused one changed nothing and may simply be tried again.
     done: dict[tuple[str, str], tuple[bytes, ActResult]] = field(default_factory=dict)
@@ -118,47 +129,6 @@ def _words(game: _Game, seat: str, start: int, before: Any) -> list[list[str] | 
         worded.append([summary, *events])
         before = None  # only the first record follows the position the call started from
     return worded
-
-
-def _system(rules_id: str) -> RuleSystem:
-    """The registered system ``rules_id``, or a set-up error naming the known ones."""
-    try:
-        return system(rules_id)
-    except KeyError:
-        known = [record.id for record in systems()]
-        raise GameError(
-            GameErrorCode.SETUP_REJECTED,
-            f"no rule system {rules_id!r} (known: {', '.join(known)})",
-            known_rules=known,
-        ) from None
-
-
-def _describe(record: RuleSystem) -> dict[str, Any]:
-    """A system as ``server.info`` lists it; the options schema is derived from its Struct."""
-    return {
-        "id": record.rules.id,
-        "version": record.rules.version,
-        "title": record.title,
-        "player_counts": list(record.player_counts),
-        "default_seats": {str(n): list(s) for n, s in sorted(record.default_seats.items())},
-        "options_schema": msgspec.json.schema(record.options),
-        "default_options": dict(record.default_options),
-    }
-
-
-def _checked(
-    record: RuleSystem, params: CreateParams, seats: Sequence[str] | int, game_id: str
-) -> tuple[str, ...]:
-    """The seats of a game to create, its id, seats and options checked by the rules (a
-    set-up error otherwise) before anything is written."""
-    try:
-        check_game_id(game_id)
-        chosen = record.seats(seats)
-        options = record.default_options if params.options is None else params.options
-        record.check(record.decider(None), chosen, dict(options))
-    except ValueError as exc:
-        raise rejected(exc) from exc
-    return chosen
 
 
 def _set_up(record: RuleSystem, params: CreateParams) -> CreateParams:
@@ -197,20 +167,6 @@ def _set_up(record: RuleSystem, params: CreateParams) -> CreateParams:
     )
 
 
-def _seat_of(tokens: dict[str, str], token: str, version: int) -> str:
-    """The seat whose secret ``token`` is (compared in constant time), or a token error."""
-    given = token.encode("utf-8", "surrogatepass")
-    for seat, secret in tokens.items():
-        if secrets.compare_digest(secret.encode(), given):
-            return seat
-    raise GameError(GameErrorCode.BAD_TOKEN, "the token is not one of this game's", version=version)
-
-
-@cache
-def _command_union(types: tuple[type[Command], ...]) -> Any:
-    return Union[types]  # noqa: UP007 - a runtime union of the decider's command classes
-
-
 class Games:
     """Games in memory and the JSON-RPC methods over them (:meth:`methods`)."""
 
@@ -229,6 +185,7 @@ class Games:
         self._test_seeds = test_seeds
         self._max_games = max_games
         self._store = store
+        self._replays = Replays()
         if store is not None:
             for stored in store.games():
                 self._resume(stored)
@@ -247,8 +204,9 @@ class Games:
             "game.apply": (ApplyParams, self.apply),
             "game.undo": (ActParams, self.undo),
             "game.redo": (ActParams, self.redo),
-            "game.log": (ViewParams, self.log),
+            "game.log": (LogParams, self.log),
             "log.verify": (VerifyParams, self.verify),
+            "log.replay": (ReplayParams, self._replays.replay),
             "server.info": (NoParams, self.info),
         }
         return {name: Method(params, handler) for name, (params, handler) in table.items()}
@@ -277,7 +235,7 @@ class Games:
 
     def create(self, params: CreateParams) -> CreateResult:
         """Start a game of ``params.rules``; the answer holds every seat's token."""
-        record = _system(params.rules)
+        record = system_named(params.rules)
         params = _set_up(record, params)
         if len(self._games) + len(self._waiting) >= self._max_games:
             raise GameError(
@@ -311,22 +269,25 @@ class Games:
             game_id = params.game_id or f"g-{secrets.token_hex(8)}"
         if game_id in self._games:
             raise GameError(GameErrorCode.GAME_EXISTS, f"game {game_id!r} exists already")
-        chosen = _checked(record, params, seats, game_id)
+        chosen = checked_seats(record, params, seats, game_id)
+        bots = Bots.named(record, chosen, params.bots)
         if server_seed is None:
             assert params.seed is not None
             server_seed = seed_from_number(params.seed)[0]
         tokens = {seat: secrets.token_hex(16) for seat in chosen}
         session = self._start(
-            record, chosen, server_seed, game_id, params.client_seed, tokens, params.options
+            record, chosen, server_seed, game_id, params.client_seed, tokens, params.options, bots
         )
-        game = self._games[game_id] = _Game(record, session, tokens)
+        game = self._games[game_id] = _Game(record, session, tokens, bots)
+        self._play_bots(game)
         return CreateResult(
             game_id=game_id,
             seats=session.header.seats,
-            tokens=dict(game.tokens),
+            tokens=bots.people(game.tokens),
             version=game.version,
             seed_commitment=session.header.seed_commitment,
             acting=tuple(session.acting_seats()),
+            bots=dict(bots.names),
         )
 
     def join(self, params: JoinParams) -> JoinResult:
@@ -342,7 +303,9 @@ class Games:
                     GameErrorCode.SETUP_REJECTED, "the game has started", version=game.version
                 )
             raise GameError(GameErrorCode.UNKNOWN_GAME, f"no game {params.game_id!r}")
-        seat = _seat_of(waiting.tokens, params.token, 0)
+        seat = seat_of(waiting.tokens, params.token, 0)
+        if seat in waiting.bots.names:
+            raise GameError(GameErrorCode.SETUP_REJECTED, f"the server plays {seat!r}")
         try:
             waiting.ceremony.contribute(seat, params.client_seed)
         except ValueError as exc:
@@ -351,28 +314,38 @@ class Games:
             return JoinResult(
                 waiting_for=waiting.ceremony.waiting_for, started=False, version=0, acting=()
             )
+        game = self._begin(params.game_id, waiting)
+        return JoinResult(
+            waiting_for=(),
+            started=True,
+            version=game.version,
+            acting=tuple(game.session.acting_seats()),
+        )
+
+    def _begin(self, game_id: str, waiting: _Waiting) -> _Game:
+        """Start a game whose seats have all contributed, and let its bots act."""
         ceremony = waiting.ceremony
         session = self._start(
             waiting.system,
             waiting.seats,
             ceremony.server_seed,
-            params.game_id,
+            game_id,
             ceremony.client_seed(),
             waiting.tokens,
             waiting.options,
+            waiting.bots,
         )
-        del self._waiting[params.game_id]
-        game = self._games[params.game_id] = _Game(waiting.system, session, waiting.tokens)
-        return JoinResult(
-            waiting_for=(), started=True, version=game.version, acting=tuple(session.acting_seats())
-        )
+        del self._waiting[game_id]
+        game = self._games[game_id] = _Game(waiting.system, session, waiting.tokens, waiting.bots)
+        self._play_bots(game)
+        return game
 
     def view(self, params: ViewParams) -> ViewResult:
         """What the seat (or a spectator) sees of the position."""
         waiting = self._waiting.get(params.game_id)
         if waiting is not None:
             if params.token is not None:
-                _seat_of(waiting.tokens, params.token, 0)
+                seat_of(waiting.tokens, params.token, 0)
             return ViewResult(
                 version=0,
                 view=None,
@@ -381,6 +354,8 @@ class Games:
                 can_redo=False,
                 result=None,
                 waiting_for=waiting.ceremony.waiting_for,
+                seat=None if params.token is None else seat_of(waiting.tokens, params.token, 0),
+                bots=dict(waiting.bots.names),
             )
         game, seat = self._find(params.game_id, params.token)
         session, record = game.session, game.system
@@ -395,13 +370,15 @@ class Games:
             result=session.outcome(),
             board=boards.geometry(view) if boards is not None else None,
             text=record.presenter.view(view),
+            seat=seat,
+            bots=dict(game.bots.names),
         )
 
     def legal_commands(self, params: SeatParams) -> LegalResult:
         """Every command the seat may send now."""
         waiting = self._waiting.get(params.game_id)
         if waiting is not None:
-            _seat_of(waiting.tokens, params.token, 0)
+            seat_of(waiting.tokens, params.token, 0)
             return LegalResult(version=0, commands=(), waiting_for=waiting.ceremony.waiting_for)
         game, seat = self._find_seat(params.game_id, params.token)
         record, commands = game.system, game.session.legal_commands(seat)
@@ -422,7 +399,7 @@ class Games:
         if cached is not None:
             return cached
         self._check_version(game, params.expected_version)
-        command_type = _command_union(tuple(game.session.decider.command_types))
+        command_type = command_union(tuple(game.session.decider.command_types))
         try:
             command = msgspec.convert(params.command, command_type)
         except msgspec.ValidationError as exc:
@@ -432,6 +409,7 @@ class Games:
 
         def act() -> None:
             game.session.apply(seat, command)
+            game.bots.play(game.system, game.session)
 
         return self._act(game, seat, params.command_id, key, act)
 
@@ -443,21 +421,26 @@ class Games:
         """Apply the seat's last undone command again."""
         return self._undo_or_redo(params, "redo")
 
-    def log(self, params: ViewParams) -> LogResult:
-        """The log as the seat may see it: redacted until the seed is revealed."""
+    def log(self, params: LogParams) -> LogResult:
+        """The log as the seat may see it: redacted until the seed is revealed; with
+        ``words``, every record in the presenter's words, cut the same way; with ``since``,
+        only the records from that seq on (a client that has the others)."""
         game, seat = self._find(params.game_id, params.token)
-        view: LogView = log_view(game.session.lines, seat, game.session.decider)
+        lines, since = game.session.lines, params.since
+        view: LogView = log_view(lines[since:], seat, game.session.decider)
+        # A slice after the reveal holds only the end record: the log is revealed all the same.
+        revealed = view.revealed or (since > 0 and game.session.closed)
         words = None
-        if view.revealed:  # nothing is hidden any more: every record in words
-            read = read_log(game.session.log_bytes(), decider_for)
-            worded = log_words(game.system, read.decider, read.header, read.records)
-            words = [[summary, *events] for summary, events in worded]
+        if params.words or revealed:  # once revealed nothing is hidden: always in words
+            decider = game.session.decider
+            words = record_words(game.system, decider, lines, seat, revealed=revealed, first=since)
+        whole = since == 0
         return LogResult(
             version=game.version,
-            revealed=view.revealed,
+            revealed=revealed,
             records=view.records,
-            head=view.head,
-            log=view.text,
+            head=view.head if whole else None,
+            log=view.text if whole else None,
             words=words,
         )
 
@@ -473,7 +456,7 @@ class Games:
             "server": "nataterra-rpc",
             "version": __version__,
             "default_rules": DEFAULT_GAME,
-            "systems": [_describe(record) for record in systems()],
+            "systems": [describe_system(record) for record in systems()],
             "methods": sorted(self.methods()),
         }
 
@@ -488,11 +471,12 @@ class Games:
         client_seed: str,
         tokens: dict[str, str],
         options: dict[str, Any] | None,
+        bots: Bots,
     ) -> GameSession:
         """Write a checked game's header and start record (to the store, if there is one)."""
         sink = None
         if self._store is not None:
-            sink = self._store.create(game_id, server_seed, tokens).write
+            sink = self._store.create(game_id, server_seed, tokens, bots.names).write
         try:
             return new_game(
                 seats,
@@ -519,9 +503,9 @@ class Games:
             return
         session.attach_sink(self._store.append(stored.game_id).write)
         record = system_for(log.header)
-        self._games[stored.game_id] = _Game(record, session, stored.tokens)
-        if session.outcome() is not None and not session.closed:
-            session.close()  # the crash came between the last command and the reveal
+        bots = Bots.named(record, log.header.seats, stored.bots)
+        game = self._games[stored.game_id] = _Game(record, session, stored.tokens, bots)
+        self._play_bots(game)  # the crash may have come before the bots' answer
 
     def _create_waiting(
         self, record: RuleSystem, params: CreateParams, seats: Sequence[str] | int
@@ -536,17 +520,23 @@ class Games:
         game_id = params.game_id or f"g-{secrets.token_hex(8)}"
         if game_id in self._games or game_id in self._waiting:
             raise GameError(GameErrorCode.GAME_EXISTS, f"game {game_id!r} exists already")
-        chosen = _checked(record, params, seats, game_id)
+        chosen = checked_seats(record, params, seats, game_id)
+        bots = Bots.named(record, chosen, params.bots)
         ceremony = SeedCeremony(secrets.token_bytes(32), chosen)
+        for seat in bots.names:  # the server's own seats contribute at once
+            ceremony.contribute(seat, secrets.token_hex(16))
         tokens = {seat: secrets.token_hex(16) for seat in chosen}
-        self._waiting[game_id] = _Waiting(record, chosen, params.options, ceremony, tokens)
+        waiting = _Waiting(record, chosen, params.options, ceremony, tokens, bots)
+        self._waiting[game_id] = waiting
+        started = self._begin(game_id, waiting) if ceremony.complete else None
         return CreateResult(
             game_id=game_id,
             seats=chosen,
-            tokens=dict(tokens),
-            version=0,
+            tokens=bots.people(tokens),
+            version=0 if started is None else started.version,
             seed_commitment=ceremony.commitment,
-            acting=(),
+            acting=() if started is None else tuple(started.session.acting_seats()),
+            bots=dict(bots.names),
         )
 
     def _find(self, game_id: str, token: str | None) -> tuple[_Game, str | None]:
@@ -562,12 +552,32 @@ class Games:
             raise GameError(GameErrorCode.UNKNOWN_GAME, f"no game {game_id!r}")
         if token is None:
             return game, None
-        return game, _seat_of(game.tokens, token, game.version)
+        return game, seat_of(game.tokens, token, game.version)
 
     def _find_seat(self, game_id: str, token: str) -> tuple[_Game, str]:
         game, seat = self._find(game_id, token)
         assert seat is not None  # a token was given, so _find named a seat or raised
         return game, seat
+
+    @staticmethod
+    def _play_bots(game: _Game) -> None:
+        """Let the server's seats act, and close the game if that ended it."""
+        game.bots.play(game.system, game.session)
+        Games._close_if_over(game)
+
+    @staticmethod
+    def _close_if_over(game: _Game) -> None:
+        session = game.session
+        if session.outcome() is not None and not session.closed:
+            session.close()  # the rules ended the game: publish the seed and the result
+
+    def version_of(self, game_id: str) -> int | None:
+        """The version of a game held here (0 while it waits for seat seeds; ``None``: no
+        such game), for servers that tell watching clients about changes."""
+        if game_id in self._waiting:
+            return 0
+        game = self._games.get(game_id)
+        return None if game is None else game.version
 
     @staticmethod
     def _cached(game: _Game, seat: str, command_id: str | None, key: bytes) -> ActResult | None:
@@ -605,6 +615,7 @@ class Games:
             if what == "undo":
                 return session.undo(seat)
             session.redo(seat)
+            game.bots.play(game.system, session)
             return None
 
         return self._act(game, seat, params.command_id, key, act)
@@ -623,8 +634,7 @@ class Games:
             undone = action()
         except CommandRejected as exc:
             raise rejected(exc, game.version) from exc
-        if session.outcome() is not None and not session.closed:
-            session.close()  # the rules ended the game: publish the seed and the result
+        self._close_if_over(game)
         lines = session.lines[start:]
         records = (
             [msgspec.json.decode(line) for line in lines]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +31,7 @@ class StoredGame:
     server_seed: bytes
     tokens: dict[str, str]
     log: bytes
+    bots: dict[str, str]
 
 
 class GameStore:
@@ -41,10 +42,19 @@ class GameStore:
         self.directory.mkdir(parents=True, exist_ok=True)
         os.chmod(self.directory, 0o700)
 
-    def create(self, game_id: str, server_seed: bytes, tokens: dict[str, str]) -> LogWriter:
-        """Record a new game's secret (first, so any log on disk can be resumed) and open its
-        log for appending, with an fsync per record."""
-        secret = json.dumps({"server_seed": server_seed.hex(), "tokens": tokens}).encode()
+    def create(
+        self,
+        game_id: str,
+        server_seed: bytes,
+        tokens: dict[str, str],
+        bots: Mapping[str, str] | None = None,
+    ) -> LogWriter:
+        """Record a new game's secret (first, so any log on disk can be resumed) and the
+        player names of its bot seats, and open its log for appending, with an fsync per
+        record."""
+        secret = json.dumps(
+            {"server_seed": server_seed.hex(), "tokens": tokens, "bots": dict(bots or {})}
+        ).encode()
         write_private(self.directory / f"{game_id}.secret", secret)
         return LogWriter(self.directory / f"{game_id}.jsonl", fsync=True)
 
@@ -65,7 +75,11 @@ class GameStore:
             if not data:
                 continue
             yield StoredGame(
-                game_id, bytes.fromhex(secret["server_seed"]), dict(secret["tokens"]), data
+                game_id,
+                bytes.fromhex(secret["server_seed"]),
+                dict(secret["tokens"]),
+                data,
+                dict(secret.get("bots", {})),
             )
 
     def append(self, game_id: str) -> LogWriter:

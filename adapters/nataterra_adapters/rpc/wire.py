@@ -21,8 +21,11 @@ __all__ = [
     "JoinParams",
     "JoinResult",
     "LegalResult",
+    "LogParams",
     "LogResult",
     "NoParams",
+    "ReplayParams",
+    "ReplayResult",
     "SeatParams",
     "VerifyParams",
     "ViewParams",
@@ -61,6 +64,10 @@ class CreateParams(_Params, frozen=True, kw_only=True):
     position: Any = None
     """A position to start from in the system's position format (its ``positions`` hook;
     Nataterra: a ``nataterra-position`` object or its JSON or TOML text)."""
+    bots: dict[str, str] | None = None
+    """Seats the server plays (seat -> a player name of the system, ``server.info``): each
+    acts as soon as it may, on its seat's view; they get no token and send their own dice
+    contribution."""
 
 
 class JoinParams(_Params, frozen=True, kw_only=True):
@@ -104,6 +111,26 @@ class ActParams(_Params, frozen=True, kw_only=True):
     command_id: str | None = None
 
 
+class LogParams(_Params, frozen=True, kw_only=True):
+    """``game.log``: a game, optionally a seat token, whether to word every record, and the
+    first record wanted (``since``; ``head`` and ``log`` come only with the whole log)."""
+
+    game_id: str
+    token: str | None = None
+    words: bool = False
+    since: Annotated[int, msgspec.Meta(ge=0)] = 0
+
+
+class ReplayParams(_Params, frozen=True, kw_only=True):
+    """``log.replay``: a whole log as text, a record to stand at (default: the last), the seat
+    whose view to show (default: a spectator's) and whether to word every record."""
+
+    log: str
+    at: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    seat: str | None = None
+    words: bool = True
+
+
 class VerifyParams(_Params, frozen=True, kw_only=True):
     """``log.verify``: a whole log as text."""
 
@@ -116,7 +143,8 @@ class NoParams(_Params, frozen=True, kw_only=True):
 
 
 class CreateResult(msgspec.Struct, frozen=True, kw_only=True):
-    """A new game: hand each seat its token, and only its own."""
+    """A new game: hand each seat its token, and only its own (the server's bot seats have
+    none)."""
 
     game_id: str
     seats: tuple[str, ...]
@@ -124,6 +152,7 @@ class CreateResult(msgspec.Struct, frozen=True, kw_only=True):
     version: int
     seed_commitment: str
     acting: tuple[str, ...]
+    bots: dict[str, str] = {}
 
 
 class ViewResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -141,6 +170,10 @@ class ViewResult(msgspec.Struct, frozen=True, kw_only=True):
     waiting_for: tuple[str, ...] = ()
     board: Geometry | None = None
     text: str | None = None
+    seat: str | None = None
+    """The token's seat (``None``: a spectator)."""
+    bots: dict[str, str] = {}
+    """The seats the server plays, with their player names."""
 
 
 class JoinResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -188,4 +221,22 @@ class LogResult(msgspec.Struct, frozen=True, kw_only=True):
     head: str | None
     log: str | None
     words: list[list[str]] | None = None
-    """Once revealed: each record in words, ``[summary, event sentence, ...]``, in order."""
+    """Once revealed, or when asked (``words``): each record from ``since`` on in words,
+    ``[summary, event sentence, ...]``, cut for the seat before the reveal."""
+
+
+class ReplayResult(msgspec.Struct, frozen=True, kw_only=True):
+    """A log replayed to record ``at``: the view there (with its ``board`` and ``text``, as
+    ``game.view``'s), the record count, the seats and rules, the final result, and optionally
+    every record in words."""
+
+    rules: str
+    seats: tuple[str, ...]
+    records: int
+    at: int
+    seat: str | None
+    view: Any
+    board: Geometry | None
+    text: str
+    result: Outcome | None
+    words: list[list[str]] | None = None

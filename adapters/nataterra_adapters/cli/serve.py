@@ -1,0 +1,70 @@
+"""``nataterra serve``: play in the browser (the optional extra ``web``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..rpc.server import default_store, parse_listen
+from .common import SETUP_FAILED, err_console
+
+__all__ = ["serve"]
+
+
+def _listen(text: str) -> tuple[str, int]:
+
+    try:
+        return parse_listen(text)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--listen") from None
+
+
+def serve(
+    listen: Annotated[
+        str,
+        typer.Option(
+            metavar="HOST:PORT",
+            help="Where to listen (port 0: any free port). Anything but 127.0.0.1 lets "
+            "others on the network create games and watch them.",
+        ),
+    ] = "127.0.0.1:8000",
+    store: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="DIR",
+            help="Keep every game here and resume them on start (default: the user's data "
+            "folder, rpc-games/ in it).",
+        ),
+    ] = None,
+    no_store: Annotated[
+        bool, typer.Option("--no-store", help="Keep games in memory only.")
+    ] = False,
+    test_seeds: Annotated[
+        bool,
+        typer.Option(
+            "--test-seeds", help="Accept a public seed in game.create (tests and demos only)."
+        ),
+    ] = False,
+) -> None:
+    """Serve the browser client and the JSON-RPC methods over a WebSocket (docs/WEB.md).
+
+    Open the printed address: create a game of any registered rule system, let bots take
+    some seats, share one link per seat, watch, and replay finished logs.
+    """
+    host, port = _listen(listen)
+    try:
+        from ..web import serve as run
+    except ImportError as exc:
+        err_console.print(
+            f"nataterra serve needs the web extra ({exc.name} is missing): "
+            "pip install 'nataterra-core[web]'"
+        )
+        raise typer.Exit(SETUP_FAILED) from exc
+    chosen = None if no_store else (store or default_store())
+    try:
+        run(host, port, store=chosen, test_seeds=test_seeds)
+    except OSError as exc:
+        err_console.print(f"nataterra serve: cannot listen on {listen}: {exc.strerror or exc}")
+        raise typer.Exit(SETUP_FAILED) from exc

@@ -1,0 +1,73 @@
+"""A log's records in words as one seat may read them (``game.log``'s and ``log.replay``'s
+``words``), on the kernel's wording (:mod:`nataterra_core.kernel.wording`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from nataterra_core.kernel import (
+    CommandRecord,
+    Decider,
+    Header,
+    RecordCodec,
+    StartRecord,
+    replay_states,
+)
+from nataterra_core.kernel.registry import RuleSystem
+from nataterra_core.kernel.visibility import record_view
+from nataterra_core.kernel.wording import describe_record
+
+__all__ = ["record_words"]
+
+
+def record_words(
+    record_system: RuleSystem,
+    decider: Decider[Any, Any, Any],
+    lines: Sequence[bytes],
+    seat: str | None,
+    *,
+    revealed: bool,
+    first: int = 0,
+    states: Sequence[Any] | None = None,
+) -> list[list[str]]:
+    """The records ``lines[first:]`` in words as ``seat`` (``None``: a spectator) may read
+    them, each ``[summary, event sentence, ...]``.
+
+    Each is worded against a spectator's view of the position it applies to (``states``: the
+    state after each record, folded here from ``lines`` when not given). Before the reveal a
+    command that ``seat`` may not see whole (its class's declared visibility cuts it, see
+    :func:`~nataterra_core.kernel.visibility.record_view`), and an event of which it may see
+    only the type, are named by their type alone. An event cut in part keeps the presenter's
+    sentence, which never shows hidden information ("draws a tactic card", never which).
+    """
+    codec = RecordCodec(decider.command_types, decider.event_types)
+    records = [codec.decode(line, seq) for seq, line in enumerate(lines)]
+    if states is None:
+        header = records[0]
+        assert isinstance(header, Header)
+        states = [state for _, state in replay_states(decider, header, records)]
+    said: list[list[str]] = []
+    for seq in range(first, len(lines)):
+        line, record = lines[seq], records[seq]
+        before = states[seq - 1] if seq > 0 else None
+        summary, events = describe_record(record_system, record, before, decider)
+        if not revealed and isinstance(record, StartRecord | CommandRecord):
+            whole = msgspec.json.decode(line)
+            cut = record_view(line, seat, decider)
+            if cut["command"] != whole["command"]:
+                actor = getattr(record, "seat", None) or "the game"
+                summary = f"{actor} sends {cut['command']['type']} (hidden)"
+            events = tuple(
+                f"{seen['type']} (hidden)" if _only_type(seen, full) else sentence
+                for sentence, seen, full in zip(events, cut["events"], whole["events"], strict=True)
+            )
+        said.append([summary, *events])
+    return said
+
+
+def _only_type(seen: dict[str, Any], whole: dict[str, Any]) -> bool:
+    """Whether a cut message shows nothing but its type (of a message that has more)."""
+    return set(seen) == {"type"} and set(whole) != {"type"}

@@ -1,0 +1,83 @@
+"""What the game methods look up and check: a rule system by id (and as ``server.info``
+describes it), the seats and options of a new game, the seat of a token, the board of a view,
+a system's command union."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from functools import cache
+from typing import Any, Union
+
+import msgspec
+
+from nataterra_core.kernel import Command
+from nataterra_core.kernel.dice import check_game_id
+from nataterra_core.kernel.registry import RuleSystem, system, systems
+
+from .errors import GameError, GameErrorCode, rejected
+from .wire import CreateParams
+
+__all__ = [
+    "checked_seats",
+    "command_union",
+    "describe_system",
+    "seat_of",
+    "system_named",
+]
+
+
+def system_named(rules_id: str) -> RuleSystem:
+    """The registered system ``rules_id``, or a set-up error naming the known ones."""
+    try:
+        return system(rules_id)
+    except KeyError:
+        known = [record.id for record in systems()]
+        raise GameError(
+            GameErrorCode.SETUP_REJECTED,
+            f"no rule system {rules_id!r} (known: {', '.join(known)})",
+            known_rules=known,
+        ) from None
+
+
+def describe_system(record: RuleSystem) -> dict[str, Any]:
+    """A system as ``server.info`` lists it; the options schema is derived from its Struct."""
+    return {
+        "id": record.rules.id,
+        "version": record.rules.version,
+        "title": record.title,
+        "player_counts": list(record.player_counts),
+        "default_seats": {str(n): list(s) for n, s in sorted(record.default_seats.items())},
+        "options_schema": msgspec.json.schema(record.options),
+        "default_options": dict(record.default_options),
+        "players": sorted(record.players),
+    }
+
+
+def checked_seats(
+    record: RuleSystem, params: CreateParams, seats: Sequence[str] | int, game_id: str
+) -> tuple[str, ...]:
+    """The seats of a game to create, its id, seats and options checked by the rules (a
+    set-up error otherwise) before anything is written."""
+    try:
+        check_game_id(game_id)
+        chosen = record.seats(seats)
+        options = record.default_options if params.options is None else params.options
+        record.check(record.decider(None), chosen, dict(options))
+    except ValueError as exc:
+        raise rejected(exc) from exc
+    return chosen
+
+
+def seat_of(tokens: dict[str, str], token: str, version: int) -> str:
+    """The seat whose secret ``token`` is (compared in constant time), or a token error."""
+    given = token.encode("utf-8", "surrogatepass")
+    for seat, secret in tokens.items():
+        if secrets.compare_digest(secret.encode(), given):
+            return seat
+    raise GameError(GameErrorCode.BAD_TOKEN, "the token is not one of this game's", version=version)
+
+
+@cache
+def command_union(types: tuple[type[Command], ...]) -> Any:
+    return Union[types]  # noqa: UP007 - a runtime union of the decider's command classes

@@ -1,0 +1,105 @@
+"""``log.replay``: step through a finished (or any) log, the board and the words at each record.
+
+The log comes whole from the client (a file it opened, or ``game.log``'s ``log`` of a
+finished game). It is read and folded once (:func:`~nataterra_core.kernel.replay_states`: the
+events as logged, no dice, no rules checks; ``log.verify`` is the auditor's check) and kept
+in a small cache by its hash, so stepping a slider through it costs one view per step.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from nataterra_core.game import decider_for
+from nataterra_core.kernel import LogError, ReadLog, RevealRecord, read_log, replay_states
+from nataterra_core.kernel.registry import RuleSystem, system_for
+
+from ..record_words import record_words
+from .errors import GameError, GameErrorCode
+from .wire import ReplayParams, ReplayResult
+
+__all__ = ["Replays"]
+
+CACHED_LOGS = 8
+"""Logs kept folded at once."""
+
+
+@dataclass(frozen=True)
+class _Folded:
+    system: RuleSystem
+    log: ReadLog
+    states: tuple[Any, ...]
+    revealed: bool
+
+
+class Replays:
+    """The ``log.replay`` method, with its cache of folded logs."""
+
+    def __init__(self) -> None:
+        self._cache: OrderedDict[bytes, _Folded] = OrderedDict()
+
+    def replay(self, params: ReplayParams) -> ReplayResult:
+        """The view at record ``at`` of the log as ``seat`` sees it (a spectator by default)."""
+        folded = self._fold(params.log.encode("utf-8", "surrogatepass"))
+        last = len(folded.states) - 1
+        at = last if params.at is None else params.at
+        if at > last:
+            raise GameError(
+                GameErrorCode.UNREADABLE_LOG, f"the log has records 0 to {last}, not {at}"
+            )
+        header = folded.log.header
+        if params.seat is not None and params.seat not in header.seats:
+            raise GameError(
+                GameErrorCode.BAD_TOKEN,
+                f"no seat {params.seat!r} in this log (seats: {list(header.seats)})",
+            )
+        seen = folded.system.seat_view(folded.states[at], params.seat)
+        boards = folded.system.hooks.board_geometry
+        words: list[list[str]] | None = None
+        if params.words:
+            words = record_words(
+                folded.system,
+                folded.log.decider,
+                folded.log.lines,
+                params.seat,
+                revealed=folded.revealed,
+                states=folded.states,
+            )
+        return ReplayResult(
+            rules=header.rules.id,
+            seats=header.seats,
+            records=len(folded.states),
+            at=at,
+            seat=params.seat,
+            view=msgspec.to_builtins(seen),
+            board=boards.geometry(seen) if boards is not None else None,
+            text=folded.system.presenter.view(seen),
+            result=folded.log.decider.outcome(folded.states[-1]),
+            words=words,
+        )
+
+    def _fold(self, data: bytes) -> _Folded:
+        key = hashlib.sha256(data).digest()
+        found = self._cache.get(key)
+        if found is not None:
+            self._cache.move_to_end(key)
+            return found
+        try:
+            log = read_log(data, decider_for)
+            folded_states = replay_states(log.decider, log.header, log.records)
+            states = tuple(state for _, state in folded_states)
+            record = system_for(log.header)
+        except (LogError, ValueError) as exc:
+            raise GameError(
+                GameErrorCode.UNREADABLE_LOG, f"the log cannot be replayed: {exc}"
+            ) from exc
+        revealed = any(isinstance(r, RevealRecord) for r in log.records)
+        folded = self._cache[key] = _Folded(record, log, states, revealed)
+        while len(self._cache) > CACHED_LOGS:
+            self._cache.popitem(last=False)
+        return folded

@@ -1,0 +1,88 @@
+// Step through a log with a slider: the board and the record's sentences at each step.
+// The log comes from a file, pasted text, or a finished game of this server (game.log).
+
+import { drawBoards } from "./board.js";
+import { errorText, h } from "./dom.js";
+
+export async function replayPage(root, rpc, gameId) {
+  const message = h("p", { class: "error", id: "replay-error" });
+  const stage = h("div", { class: "replay" });
+  const file = h("input", { type: "file", accept: ".jsonl,.json,.txt", id: "log-file" });
+  const pasted = h("textarea", { id: "log-text", rows: 4, placeholder: "…or paste a log (JSON Lines) here" });
+  const open = h("button", { id: "open-log" }, "Open");
+  root.replaceChildren(h("h1", {}, "Replay a log"),
+    h("div", { class: "panel" }, file, " ", open, h("div", {}, pasted)), message, stage);
+
+  open.addEventListener("click", async () => {
+    const text = file.files.length ? await file.files[0].text() : pasted.value;
+    if (text.trim()) show(text);
+  });
+
+  async function show(log) {
+    message.textContent = "";
+    let first;
+    try {
+      first = await rpc.call("log.replay", { log, words: true });
+    } catch (error) {
+      message.textContent = errorText(error);
+      return;
+    }
+    const words = first.words;
+    const last = first.records - 1;
+    const slider = h("input", { type: "range", min: 0, max: last, value: last, id: "replay-slider" });
+    const position = h("span", { id: "replay-at" });
+    const seat = h("select", { id: "replay-seat" }, h("option", { value: "" }, "as a spectator"),
+      ...first.seats.map((name) => h("option", { value: name }, `as ${name}`)));
+    const sentence = h("div", { class: "sentence", id: "replay-sentence" });
+    const events = h("ul", { class: "feed", id: "replay-events" });
+    const board = h("div", { class: "board-area" });
+    const text = h("pre", { id: "replay-text" });
+    const end = first.result ? words[last][0] : null; // a finished log ends with its result
+    stage.replaceChildren(
+      h("p", { id: "replay-result" }, `${first.rules}: ${first.seats.join(", ")}; ${first.records} records. `,
+        end || "The log has no result (the game was not finished)."),
+      h("div", { class: "replay-controls" },
+        h("button", { onclick: () => step(-1), id: "replay-back" }, "◀"), slider,
+        h("button", { onclick: () => step(1), id: "replay-forward" }, "▶"), position, seat),
+      sentence, h("div", { class: "game" }, board, h("div", {}, h("div", { class: "panel" }, events), h("div", { class: "panel" }, text))));
+
+    let shown = 0;
+    async function at(index) {
+      const asked = ++shown;
+      try {
+        const result = index === last && !seat.value
+          ? first : await rpc.call("log.replay", { log, at: index, seat: seat.value || null, words: false });
+        if (asked !== shown) return; // a later step has been asked for meanwhile
+        const [summary, ...said] = words[index];
+        position.textContent = `record ${index} of ${last}`;
+        sentence.textContent = `${index}. ${summary}`;
+        events.replaceChildren(...said.map((event) => h("li", {}, event)));
+        board.replaceChildren(drawBoards(result.board));
+        text.textContent = result.text;
+        stage.dataset.at = String(index);
+      } catch (error) {
+        message.textContent = errorText(error);
+      }
+    }
+    function step(by) {
+      slider.value = String(Math.min(last, Math.max(0, Number(slider.value) + by)));
+      at(Number(slider.value));
+    }
+    slider.addEventListener("input", () => at(Number(slider.value)));
+    seat.addEventListener("change", () => at(Number(slider.value)));
+    await at(last);
+  }
+
+  if (gameId) {
+    try {
+      const log = await rpc.call("game.log", { game_id: gameId });
+      if (!log.log) {
+        message.textContent = "This game is not finished: its log becomes public at its end.";
+        return;
+      }
+      await show(log.log);
+    } catch (error) {
+      message.textContent = errorText(error);
+    }
+  }
+}

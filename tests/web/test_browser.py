@@ -1,0 +1,200 @@
+"""The browser client in a real browser (issue 17's must-show): a person creates a game
+against a bot, plays it to the end by clicking the board's SVG zones and units for every
+move, undoes one command, then steps through the finished log in the replay view."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+MAX_TURNS = 10
+"""A short game (``max_turns``, N-WIN-6): it ends drawn or won within a minute."""
+MAX_STEPS = 600
+"""Actions before the test gives up (a game of MAX_TURNS needs far fewer)."""
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def version(page: Any) -> str:
+    return str(page.get_attribute("#app", "data-version"))
+
+
+def wait_past(page: Any, before: str) -> None:
+    """Wait until the page shows a later (or earlier, after an undo) version than ``before``."""
+    page.wait_for_function(
+        "before => document.getElementById('app').dataset.version !== before"
+        " || document.getElementById('error') !== null",
+        arg=before,
+    )
+    assert not page.locator("#error").count(), page.inner_text("#error")
+
+
+def click_target(page: Any, target: Any) -> None:
+    """Click a highlighted zone or piece; if it stands for several commands (how many units
+    go), click the first disc of the picker drawn there on the board."""
+    before = version(page)
+    choices = int(target.get_attribute("data-choices"))
+    target.click(force=True)  # where a person would: on the zone, maybe on a unit standing there
+    if choices > 1:
+        options = page.locator("svg .picker [data-option]")
+        assert options.count() == choices
+        options.first.click()
+    wait_past(page, before)
+
+
+def board_move(page: Any) -> bool:
+    """Make one command by clicking the board's SVG: a highlighted piece, then a highlighted
+    zone or piece. False if the board offers nothing to click."""
+    direct = page.locator("svg .reachable")
+    if direct.count():
+        click_target(page, direct.first)
+        return True
+    pieces = page.locator("svg .piece.selectable")
+    for index in range(pieces.count()):
+        piece_id = pieces.nth(index).get_attribute("data-piece")
+        page.click(f"svg [data-piece='{piece_id}']")
+        targets = page.locator("svg .reachable")
+        if targets.count():
+            # The last reachable zone: usually the farthest, so the units spread out.
+            target = targets.nth(targets.count() - 1)
+            target.hover(force=True)  # shows its path
+            board = target.evaluate("element => element.closest('svg').dataset.board")
+            if target.get_attribute("data-cell") and board == "map":  # a move: its path lit
+                assert page.locator("svg .cell.on-path").count() >= 2
+            click_target(page, target)
+            return True
+        page.click(f"svg [data-piece='{piece_id}']")  # deselect
+    return False
+
+
+def decide_in_words(page: Any) -> str:
+    """A decision with no place on the board, chosen from its sentence (ending the phase
+    when that is offered, so the short game moves on)."""
+    buttons = page.locator("#choices button")
+    assert buttons.count(), page.inner_text("#app")
+    texts = buttons.all_inner_texts()
+    pick = next((i for i, t in enumerate(texts) if " ends " in t or " passes" in t), 0)
+    before = version(page)
+    buttons.nth(pick).click()
+    wait_past(page, before)
+    return texts[pick]
+
+
+def test_a_game_against_a_bot_played_on_the_board_then_replayed(
+    page: Any, server_url: str, screenshots: Path
+) -> None:
+    page.goto(server_url + "/")
+    page.select_option("select[name=rules]", "nataterra")
+    page.select_option("select[name=players]", "2")
+    assert page.locator("select[data-seat='beasts']").input_value() == "heuristic"
+    page.fill("textarea[name=options]", f'{{"max_turns": {MAX_TURNS}}}')
+    page.click("#create")
+    watch = str(page.get_attribute("[data-watch-link]", "href"))
+    page.click("[data-seat-link='velathi']")
+    page.wait_for_selector("svg.board [data-cell]")
+    assert "You play velathi" in page.inner_text("#status")
+    # The seat sees its own tech hand; a spectator's page, as its RPC view, only a count.
+    hands = re.findall(r"tech hand: ([^·]+)", page.inner_text("#view-text"))
+    assert any("hidden" not in hand for hand in hands), hands  # its own, by title
+    spectator = page.context.new_page()
+    spectator.goto(server_url + "/" + watch)
+    spectator.wait_for_selector("svg.board [data-cell]")
+    assert "You are watching" in spectator.inner_text("#status")
+    assert spectator.locator("#choices, #undo").count() == 0
+    seen = re.findall(r"tech hand: ([^·]+)", spectator.inner_text("#view-text"))
+    assert len(seen) == 2 and all(hand.strip().endswith("hidden") for hand in seen), seen
+    zones = page.locator("svg[data-board='map'] polygon[data-cell]")
+    assert zones.count() == 20  # the learning map (N-MAP-1): every zone, empty ones too
+    assert page.locator("svg [data-cell='velathi.z1']").count() == 1
+    assert page.locator("svg [data-piece^='stack:velathi/']").count() >= 1
+
+    on_board = undone = 0
+    shot = False
+    words: list[str] = []
+    for _ in range(MAX_STEPS):
+        status = page.inner_text("#status")
+        if status.startswith("Game over"):
+            break
+        assert "Your move" in status, status  # the bot has answered at once
+        if board_move(page):
+            on_board += 1
+            if on_board == 2:  # the spectator's page follows by game.changed notifications
+                spectator.wait_for_function(
+                    "v => document.getElementById('app').dataset.version === v", arg=version(page)
+                )
+                spectator.close()
+            if on_board >= 5 and not shot and page.locator("svg .piece.selectable").count():
+                page.locator("svg .piece.selectable").first.click()  # its reach lights up
+                page.screenshot(path=str(screenshots / "play-mid-game.png"))
+                page.locator("svg .piece.selected").first.click()
+                shot = True
+            if on_board == 3 and not undone and page.is_enabled("#undo"):
+                before = version(page)
+                page.click("#undo")
+                wait_past(page, before)
+                assert "undoes record" in page.inner_text("#feed")
+                undone += 1
+                assert page.is_enabled("#redo")
+                before = version(page)
+                page.click("#redo")  # and back: the same move again
+                wait_past(page, before)
+                assert not page.is_enabled("#redo")
+        else:
+            words.append(decide_in_words(page))
+    else:
+        pytest.fail("the game did not end")
+
+    assert on_board >= 20, f"only {on_board} commands were made on the board"
+    assert undone == 1
+    status = page.inner_text("#status")
+    assert status.startswith("Game over: result: ")
+    assert "turn_limit" in status or "won by" in status
+    page.screenshot(path=str(screenshots / "play-game-over.png"))
+
+    page.click("#open-replay")
+    slider = page.wait_for_selector("#replay-slider")
+    last = int(str(slider.get_attribute("max")))
+    assert page.inner_text("#replay-result").endswith(status.removeprefix("Game over: "))
+    slider.evaluate("(el) => { el.value = 0; el.dispatchEvent(new Event('input')); }")
+    page.wait_for_function("() => document.querySelector('.replay').dataset.at === '0'")
+    assert page.inner_text("#replay-sentence").startswith("0. game ")
+    seen = set()
+    for at in range(1, last + 1):
+        page.click("#replay-forward")
+        page.wait_for_function(
+            "at => document.querySelector('.replay').dataset.at === String(at)", arg=at
+        )
+        seen.add(page.inner_text("#replay-sentence"))
+    assert page.locator("svg[data-board='map'] polygon[data-cell]").count() == 20
+    assert page.inner_text("#replay-sentence").startswith(f"{last}. result: ")
+    assert any("moves" in sentence for sentence in seen)
+    page.screenshot(path=str(screenshots / "replay-end.png"))
+
+
+def test_the_combat_sandbox_is_played_on_its_own_board_by_the_same_client(
+    page: Any, server_url: str, screenshots: Path
+) -> None:
+    """Nothing in the client knows Nataterra's map: the sandbox's battle board (slots,
+    reserves, groups) is drawn and clicked through the same hook."""
+    page.goto(server_url + "/")
+    page.select_option("select[name=rules]", "nataterra-combat-sandbox")
+    page.select_option("select[data-seat='beasts']", "random")
+    page.click("#create")
+    page.click("[data-seat-link='velathi']")
+    page.wait_for_selector("svg[data-board='combat'] [data-cell^='slot:']")
+    on_board = 0
+    for _ in range(MAX_STEPS):
+        if page.inner_text("#status").startswith("Game over"):
+            break
+        if board_move(page):
+            on_board += 1
+        else:
+            decide_in_words(page)
+    else:
+        pytest.fail("the battle did not end")
+    assert on_board >= 2  # groups deployed to their slots by clicking
+    assert page.inner_text("#status").startswith("Game over: result: ")
+    page.screenshot(path=str(screenshots / "sandbox-over.png"))

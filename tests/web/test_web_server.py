@@ -1,0 +1,134 @@
+"""``nataterra serve`` without a browser: the JSON-RPC methods over its WebSocket, change
+notifications, the origin check, and a client that ships whole and fetches nothing."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+from urllib.request import urlopen
+
+import pytest
+
+websockets = pytest.importorskip("websockets.sync.client")
+
+ROOT = Path(__file__).resolve().parents[2]
+NATATERRA = str(Path(sys.executable).with_name("nataterra"))
+STATIC = ROOT / "adapters" / "nataterra_adapters" / "web" / "static"
+
+
+class Socket:
+    """A JSON-RPC client on one WebSocket connection."""
+
+    def __init__(self, url: str, **headers: str) -> None:
+        self._connecting = websockets.connect(
+            url.replace("http", "ws", 1) + "/rpc", additional_headers=headers
+        )
+        self.connection = self._connecting.__enter__()
+        self.next_id = 0
+        self.notes: list[dict[str, Any]] = []
+
+    def call(self, method: str, **params: Any) -> dict[str, Any]:
+        self.next_id += 1
+        self.connection.send(
+            json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        )
+        while True:
+            message = json.loads(self.connection.recv(timeout=20))
+            if message.get("id") == self.next_id:
+                return message
+            self.notes.append(message)
+
+    def ok(self, method: str, **params: Any) -> Any:
+        answer = self.call(method, **params)
+        assert "result" in answer, answer
+        return answer["result"]
+
+    def close(self) -> None:
+        self._connecting.__exit__(None, None, None)
+
+
+def test_the_websocket_speaks_the_rpc_servers_methods(server_url: str) -> None:
+    from nataterra_adapters.rpc.games import Games
+
+    socket = Socket(server_url)
+    info = socket.ok("server.info")
+    assert info["methods"] == sorted(Games().methods())
+    assert {"game.create", "log.replay", "game.log"} <= set(info["methods"])
+    bad = socket.call("game.view", game_id=3)
+    assert bad["error"]["code"] == -32602
+    socket.connection.send("{not json")
+    assert json.loads(socket.connection.recv(timeout=20))["error"]["code"] == -32700
+    socket.close()
+
+
+def test_a_watching_connection_is_told_when_another_changes_the_game(server_url: str) -> None:
+    ann, watcher = Socket(server_url), Socket(server_url)
+    made = ann.ok("game.create", players=2, bots={"beasts": "random"})
+    token = made["tokens"]["velathi"]
+    assert watcher.ok("game.view", game_id=made["game_id"])["waiting_for"] == ["velathi"]
+    ann.ok("game.join", game_id=made["game_id"], token=token, client_seed="ann")
+    note = json.loads(watcher.connection.recv(timeout=20))
+    assert note == {
+        "jsonrpc": "2.0",
+        "method": "game.changed",
+        "params": {"game_id": made["game_id"], "version": note["params"]["version"]},
+    }
+    view = watcher.ok("game.view", game_id=made["game_id"])
+    assert view["version"] == note["params"]["version"] > 0
+    assert view["seat"] is None and "hand" not in json.dumps(view["board"])
+    ann.close()
+    watcher.close()
+
+
+def test_a_page_of_another_site_may_not_open_the_socket(server_url: str) -> None:
+    with pytest.raises(Exception, match=r"403|1008|rejected"):
+        Socket(server_url, Origin="http://evil.example")
+    same = Socket(server_url, Origin=server_url)
+    assert same.ok("server.info")["server"] == "nataterra-rpc"
+    same.close()
+
+
+def test_the_client_is_served_and_fetches_nothing_from_elsewhere(server_url: str) -> None:
+    page = urlopen(server_url + "/").read().decode()
+    assert '<script type="module" src="/js/main.js">' in page
+    for path in sorted(STATIC.rglob("*")):
+        if path.is_file():
+            served = urlopen(f"{server_url}/{path.relative_to(STATIC).as_posix()}").read()
+            assert served == path.read_bytes()
+            text = served.decode()
+            # No CDN, font or script from the internet; imports are relative modules.
+            assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", text), path.name
+            for module in re.findall(r'from "([^"]+)"', text):
+                assert module.startswith("./") and (path.parent / module).is_file(), module
+
+
+def test_every_client_file_ships_as_package_data() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    globs = config["tool"]["setuptools"]["package-data"]["nataterra_adapters"]
+    package = ROOT / "adapters" / "nataterra_adapters"
+    shipped = {p for pattern in globs for p in package.glob(pattern) if p.is_file()}
+    assert {p for p in STATIC.rglob("*") if p.is_file()} <= shipped
+    web = config["project"]["optional-dependencies"]["web"]
+    assert any(d.startswith("starlette") for d in web) and any(d.startswith("uvicorn") for d in web)
+
+
+def test_nataterra_serve_starts_and_says_where() -> None:
+    process = subprocess.Popen(
+        [NATATERRA, "serve", "--listen", "127.0.0.1:0", "--no-store"],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stderr is not None
+        line = process.stderr.readline()
+        match = re.search(r"open (http://127\.0\.0\.1:\d+/) in a browser", line)
+        assert match, line
+        assert "<title>nataterra</title>" in urlopen(match.group(1), timeout=20).read().decode()
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
