@@ -30,7 +30,7 @@ def test_demo_plays_a_scenario_then_show_replay_and_verify_read_its_log(tmp_path
     ("args", "words"),
     [
         (["--scenario", "nowhere"], "B-SCN-1"),
-        (["--game", "nataterra", "--scenario", "agincourt"], "no scenario option"),
+        (["--game", "nataterra", "--scenario", "agincourt"], "no scenario 'agincourt'"),
     ],
 )
 def test_a_bad_scenario_is_a_usage_error(args: list[str], words: str) -> None:

@@ -235,8 +235,6 @@ def test_options_must_be_json_safe(value: object) -> None:
 
 
 def test_a_receipt_names_the_record_it_acknowledged() -> None:
-    from conftest import new_session
-
     from nataterra_core.kernel.log import receipt_record
 
     session = new_session(5, target=10)
