@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 import msgspec
+from msgspec.structs import replace
 
 from nataterra_core.games.nataterra.rules.state import GameState
 
@@ -81,3 +82,31 @@ def perturbed_kaladan(state: Any, seat: str, rng: random.Random) -> Any:
         magic_deck=tuple(pool),
         event_deck=(*state.event_deck[:kept], *rest),
     )
+
+
+def perturbed_battlelore(state: Any, seat: str, rng: random.Random) -> Any:
+    """The state with the other side's hands (command and lore) and the deck orders changed
+    behind ``seat``."""
+    other = state.other(seat)
+    i = state.seats.index(other)
+    pool = list(state.deck) + list(state.sides[i].hand)
+    rng.shuffle(pool)
+    n = len(state.sides[i].hand)
+    sides = list(state.sides)
+    lore = list(sides[i].lore_hand + sides[i].lore_offer + sides[i].lore_deck)
+    rng.shuffle(lore)
+    held, offered = len(sides[i].lore_hand), len(sides[i].lore_offer)
+    sides[i] = replace(
+        sides[i],
+        hand=tuple(pool[:n]),
+        lore_hand=tuple(lore[:held]),
+        lore_offer=tuple(lore[held : held + offered]),
+        lore_deck=tuple(lore[held + offered :]),
+    )
+    drawn = state.drawn
+    if state.seat == other and drawn:
+        pool = list(drawn) + pool[n:]
+        drawn, rest = tuple(pool[: len(drawn)]), pool[len(drawn) :]
+    else:
+        rest = pool[n:]
+    return replace(state, sides=(sides[0], sides[1]), deck=tuple(rest), drawn=drawn)

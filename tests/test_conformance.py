@@ -21,7 +21,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from hidden_state import perturbed, perturbed_kaladan
+from hidden_state import perturbed, perturbed_battlelore, perturbed_kaladan
 
 from nataterra_core.game import GameSession, decider_for, new_game, verify_log
 from nataterra_core.kernel import (
@@ -222,7 +222,11 @@ def _assert_same_decision(decider: Any, state: Any, twin: Any, seat: str) -> Non
     assert list(ours.legal(seat)) == list(theirs.legal(seat))
 
 
-PERTURB_HIDDEN = {"nataterra": perturbed, "kaladan": perturbed_kaladan}
+PERTURB_HIDDEN = {
+    "nataterra": perturbed,
+    "kaladan": perturbed_kaladan,
+    "battlelore": perturbed_battlelore,
+}
 """Per system: the state with only other seats' hidden information changed. A system with
 nothing hidden (the sandbox's hands are dealt by its battle, Pig has none) needs no entry."""
 

@@ -6,6 +6,7 @@ import random
 
 import pytest
 from bl_helpers import act, position, unit
+from hidden_state import perturbed_battlelore
 from msgspec.structs import replace
 
 from nataterra_core.game import new_game
@@ -191,34 +192,6 @@ def test_B_TURN_2_the_turn_limit_gives_the_win_to_more_medals() -> None:
 # --- B-CMD-2: hidden hands and deck ---------------------------------------------------------
 
 
-def _perturbed(state: BattleLoreState, seat: str, rng: random.Random) -> BattleLoreState:
-    """The state with the other side's hands (command and lore) and the deck orders changed
-    behind ``seat``."""
-    other = state.other(seat)
-    i = state.seats.index(other)
-    pool = list(state.deck) + list(state.sides[i].hand)
-    rng.shuffle(pool)
-    n = len(state.sides[i].hand)
-    sides = list(state.sides)
-    lore = list(sides[i].lore_hand + sides[i].lore_offer + sides[i].lore_deck)
-    rng.shuffle(lore)
-    held, offered = len(sides[i].lore_hand), len(sides[i].lore_offer)
-    sides[i] = replace(
-        sides[i],
-        hand=tuple(pool[:n]),
-        lore_hand=tuple(lore[:held]),
-        lore_offer=tuple(lore[held : held + offered]),
-        lore_deck=tuple(lore[held + offered :]),
-    )
-    drawn = state.drawn
-    if state.seat == other and drawn:
-        pool = list(drawn) + pool[n:]
-        drawn, rest = tuple(pool[: len(drawn)]), pool[len(drawn) :]
-    else:
-        rest = pool[n:]
-    return replace(state, sides=(sides[0], sides[1]), deck=tuple(rest), drawn=drawn)
-
-
 @pytest.mark.parametrize("scenario", ["agincourt", "hired-swords", "war-council"])
 def test_B_CMD_2_views_and_legal_lists_ignore_the_other_hand_and_the_deck(scenario: str) -> None:
     session = new_game(
@@ -233,7 +206,7 @@ def test_B_CMD_2_views_and_legal_lists_ignore_the_other_hand_and_the_deck(scenar
     while session.outcome() is None:
         state = session.state
         for seat in state.seats:
-            twin = _perturbed(state, seat, rng)
+            twin = perturbed_battlelore(state, seat, rng)
             assert BATTLELORE.seat_view(twin, seat) == BATTLELORE.seat_view(state, seat)
             ours, theirs = decider.decision(state), decider.decision(twin)
             assert ours.acting == theirs.acting

@@ -12,6 +12,10 @@ from nataterra_core.games.battlelore.content import load_pack
 from nataterra_core.games.battlelore.rules.lore_windows import lore_commands
 from nataterra_core.games.battlelore.state import BattleLoreState
 
+COVERS_ALL_COMMAND_CARDS = True
+COVERS_ALL_LORE_CARDS = True
+COVERS_ALL_UNIT_TYPES = True
+
 PACK = load_pack()
 
 

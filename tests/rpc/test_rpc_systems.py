@@ -1,8 +1,9 @@
 """The server is game-neutral: ``game.create`` takes any registered rule system by id.
 
-A combat-sandbox battle is created, played to its end by legal commands and verified, all
-over the dispatcher; ``server.info`` lists every registered system with its options schema;
-an unknown system or a bad option is refused with the reason.
+A combat-sandbox battle and a Kaladan game are created, played to their end by legal
+commands and verified, all over the dispatcher; ``server.info`` lists every registered
+system with its options schema; an unknown system or a bad option is refused with the
+reason.
 """
 
 from __future__ import annotations
@@ -61,6 +62,49 @@ def fails(server: Server, code: GameErrorCode, method: str, **params: Any) -> di
     return error
 
 
+def play_randomly(server: Server, game: dict[str, Any], seed: int, steps: int = 3000) -> Any:
+    """Random legal commands over the dispatcher until the game ends; its result."""
+    rng = random.Random(seed)
+    game_id, tokens = game["game_id"], game["tokens"]
+    version, acting_seats, result = game["version"], game["acting"], None
+    for _ in range(steps):
+        if not acting_seats:
+            break
+        seat = acting_seats[0]
+        legal = ok(server, "game.legal_commands", game_id=game_id, token=tokens[seat])
+        assert legal["version"] == version and legal["commands"]
+        answer = ok(
+            server,
+            "game.apply",
+            game_id=game_id,
+            token=tokens[seat],
+            command=rng.choice(legal["commands"]),
+            expected_version=version,
+        )
+        version, acting_seats, result = answer["version"], answer["acting"], answer["result"]
+    assert result is not None, f"no end after {steps} commands"
+    return result
+
+
+def test_K_HID_1_a_kaladan_game_over_rpc_hides_hands_and_verifies(server: Server) -> None:
+    """Kaladan (issue 15) by its rules id: each seat's view and log cut for that seat, played
+    to its end by legal commands, the log verified."""
+    game = ok(server, "game.create", rules="kaladan", players=3, seed=5)
+    game_id, tokens = game["game_id"], game["tokens"]
+    assert game["seats"] == ["red", "blue", "green"]
+    view = ok(server, "game.view", game_id=game_id, token=tokens["red"])["view"]
+    hands = {p["seat"]: p["hand"] for p in view["players"]}
+    assert hands["red"] and len(hands["red"]) == 2 and hands["blue"] is None
+    records = ok(server, "game.log", game_id=game_id, token=tokens["red"])["records"]
+    drawn = [e for e in records[1]["events"] if e["type"] == "magic_drawn.v1"]
+    assert drawn and all(("cards" in e) == (e["seat"] == "red") for e in drawn)
+    result = play_randomly(server, game, 5)
+    assert result["reason"] in ("deck_used_up", "last_crown")
+    log = ok(server, "game.log", game_id=game_id)
+    verdict = ok(server, "log.verify", log=log["log"], expect_head=log["head"])
+    assert verdict["status"] == "valid" and verdict["result"] == result
+
+
 def _json(value: Any) -> Any:
     return msgspec.json.decode(msgspec.json.encode(value))
 
@@ -90,24 +134,8 @@ def test_N_COMBAT_10_a_sandbox_battle_over_rpc_is_played_to_the_end_and_verifies
         token=tokens[acting],
         command={"type": "end_phase.v1", "phase": "movement"},
     )
-    rng = random.Random(seed)
-    version, acting_seats, result = game["version"], game["acting"], None
-    for _ in range(500):
-        if not acting_seats:
-            break
-        seat = acting_seats[0]
-        legal = ok(server, "game.legal_commands", game_id=game_id, token=tokens[seat])
-        assert legal["version"] == version and legal["commands"]
-        answer = ok(
-            server,
-            "game.apply",
-            game_id=game_id,
-            token=tokens[seat],
-            command=rng.choice(legal["commands"]),
-            expected_version=version,
-        )
-        version, acting_seats, result = answer["version"], answer["acting"], answer["result"]
-    assert result is not None and result["reason"] == "battle_won", result
+    result = play_randomly(server, game, seed)
+    assert result["reason"] == "battle_won", result
     final = ok(server, "game.view", game_id=game_id)
     assert final["view"]["winner"] in ("velathi", "beasts") and final["result"] == result
     log = ok(server, "game.log", game_id=game_id)

@@ -8,6 +8,7 @@ from nataterra_core.kernel.registry import Hooks, RuleSystem
 
 from .bots import make
 from .content import load_pack
+from .coverage import coverage_spec
 from .determinise import determinise
 from .encoding import codec, observation
 from .geometry import BOARDS, board_svg
@@ -39,6 +40,7 @@ BATTLELORE = RuleSystem(
         determiniser=determinise,
         observation=observation,
         action_codec=codec,
+        coverage=coverage_spec,
     ),
 )
 """BattleLore (``../shared/rules/battlelore.md``); the pack's scenarios are played by the

@@ -10,6 +10,7 @@ from .bots import HeuristicPlayer
 from .content import load_pack
 from .coverage import coverage_spec
 from .decider import RULES, Kaladan, KaladanOptions
+from .determinise import determinise
 from .encoding import kaladan_codec, kaladan_observation
 from .geometry import KaladanBoards, board_svg
 from .presenter import KaladanPresenter
@@ -45,6 +46,7 @@ KALADAN = RuleSystem(
         svg=board_svg,
         observation=kaladan_observation,
         action_codec=kaladan_codec,
+        determiniser=determinise,
         coverage=coverage_spec,
     ),
 )

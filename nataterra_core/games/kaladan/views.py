@@ -47,6 +47,7 @@ class SeatView(msgspec.Struct, frozen=True, kw_only=True):
     event_discard: tuple[str, ...]
     magic_deck_count: int
     magic_discard: tuple[str, ...]
+    recruit_done: tuple[str, ...]
     action_done: bool
     extra_moves: int
     magic_played: tuple[str, ...]
@@ -93,6 +94,7 @@ def seat_view(state: GameState, seat: str | None) -> SeatView:
         event_discard=state.event_discard,
         magic_deck_count=len(state.magic_deck),
         magic_discard=state.magic_discard,
+        recruit_done=state.recruit_done,
         action_done=state.action_done,
         extra_moves=state.extra_moves,
         magic_played=state.magic_played,
