@@ -19,6 +19,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from nataterra_adapters.batch_verify import ClusterUnavailable
 from nataterra_core.game import DEFAULT_GAME
 from nataterra_core.kernel.registry import RuleSystem, parse_player
 from nataterra_core.kernel.stats import bradley_terry, wilson_interval
@@ -26,7 +27,6 @@ from nataterra_core.kernel.stats import bradley_terry, wilson_interval
 from .common import SETUP_FAILED, GameOption, console, err_console, escape, rule_system
 from .newgame import OptionOption, bot_names, game_options
 from .tournament_games import GameResult, plan, play_games
-from nataterra_adapters.batch_verify import ClusterUnavailable
 
 __all__ = ["Standing", "TournamentReport", "report", "tournament"]
 

@@ -22,11 +22,10 @@ from typing import Any
 
 import msgspec
 
+from nataterra_adapters.batch_verify import map_in_order
 from nataterra_core.game import new_game, verify_log
 from nataterra_core.kernel import play, seed_from_number
 from nataterra_core.kernel.registry import make_player, system
-
-from nataterra_adapters.batch_verify import map_in_order
 
 __all__ = ["GameResult", "PlannedGame", "plan", "play_game", "play_games"]
 
