@@ -40,7 +40,7 @@ def _plays(world: World, state: BattleLoreState, seat: str, card: LoreCard) -> l
                 for e in enemies
                 if any(distance(e.hex, u.hex) <= card.range for u in own)
             ]
-        case "teleport":
+        case "teleport":  # B-ADV-5f: an empty hex of a shared section, at most 3 away
             occupied = {u.hex for u in state.units}
             found: list[m.Command] = []
             for unit in own:
