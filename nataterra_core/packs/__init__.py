@@ -9,6 +9,7 @@ record (design.md §1) is :func:`effective_sha256`. This package imports only th
 from nataterra_core.packs.loader import (
     PackContents,
     PackInfo,
+    PackLoader,
     PackLocator,
     PackSchema,
     effective_sha256,
@@ -20,6 +21,7 @@ from nataterra_core.packs.structuring import SchemaValueError, structure_int_pai
 __all__ = [
     "PackContents",
     "PackInfo",
+    "PackLoader",
     "PackLocator",
     "PackSchema",
     "SchemaValueError",

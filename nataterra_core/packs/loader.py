@@ -250,6 +250,30 @@ class _Problems:
 # --- Loading --------------------------------------------------------------------------------
 
 
+class PackLoader(Generic[P]):
+    """A game's ``load_pack``: its provisional pack in ``base_dir``, or a user pack overlaid on
+    it by id. The provisional pack alone is loaded once per process and shared (it is
+    immutable); each overlay is loaded afresh.
+    """
+
+    def __init__(self, schema: PackSchema[P], base_dir: Path) -> None:
+        self._schema = schema
+        self._base_dir = base_dir
+        self._provisional: P | None = None
+
+    def __call__(self, overlay_dir: Path | None = None) -> P:
+        """The provisional pack, with the user pack in ``overlay_dir`` merged over it by id.
+
+        Raises:
+            ContentError: listing every problem found, each with its file and path.
+        """
+        if overlay_dir is not None:
+            return load(self._schema, self._base_dir, Path(overlay_dir))
+        if self._provisional is None:
+            self._provisional = load(self._schema, self._base_dir)
+        return self._provisional
+
+
 def load(schema: PackSchema[P], base_dir: Path, overlay_dir: Path | None = None) -> P:
     """Load the pack in ``base_dir``, with the user pack in ``overlay_dir`` merged over it by id.
 

@@ -9,7 +9,6 @@ terrain, hexes on the board) and name the file and key of each problem.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ from typing import Any
 import cattrs
 
 from nataterra_core.kernel.errors import ContentProblem
-from nataterra_core.packs import PackContents, PackSchema, SchemaValueError, load
+from nataterra_core.packs import PackContents, PackLoader, PackSchema, SchemaValueError
 
 from .schema import (
     BattleLorePack,
@@ -142,17 +141,6 @@ SCHEMA: PackSchema[BattleLorePack] = PackSchema(
 """BattleLore's pack format, for :func:`nataterra_core.packs.load`."""
 
 
-def load_pack(overlay_dir: Path | None = None) -> BattleLorePack:
-    """The provisional pack, with the user pack in ``overlay_dir`` merged over it by id.
-
-    Raises:
-        ContentError: listing every problem found, each with its file and path.
-    """
-    if overlay_dir is None:
-        return _provisional()
-    return load(SCHEMA, PROVISIONAL_DIR, Path(overlay_dir))
-
-
-@functools.lru_cache(maxsize=1)
-def _provisional() -> BattleLorePack:
-    return load(SCHEMA, PROVISIONAL_DIR)
+load_pack: PackLoader[BattleLorePack] = PackLoader(SCHEMA, PROVISIONAL_DIR)
+"""The provisional pack, or ``load_pack(overlay_dir)``: a user pack merged over it by id
+(``ContentError`` lists every problem with its file and path)."""

@@ -3,12 +3,17 @@ strict structuring, every problem with its file and path, the effective SHA-256.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable
 from pathlib import Path
 
 from nataterra_core.kernel.errors import ContentProblem
-from nataterra_core.packs import PackContents, PackInfo, PackSchema, load, structure_int_pairs
+from nataterra_core.packs import (
+    PackContents,
+    PackInfo,
+    PackLoader,
+    PackSchema,
+    structure_int_pairs,
+)
 
 from .checks import check_pack
 from .schema import (
@@ -75,17 +80,6 @@ SCHEMA: PackSchema[KaladanPack] = PackSchema(
 """Kaladan's pack format, for :func:`nataterra_core.packs.load`."""
 
 
-def load_pack(overlay_dir: Path | None = None) -> KaladanPack:
-    """The provisional pack, with the user pack in ``overlay_dir`` merged over it by id.
-
-    Raises:
-        ContentError: listing every problem found, each with its file and path.
-    """
-    if overlay_dir is None:
-        return _provisional()
-    return load(SCHEMA, PROVISIONAL_DIR, Path(overlay_dir))
-
-
-@functools.lru_cache(maxsize=1)
-def _provisional() -> KaladanPack:
-    return load(SCHEMA, PROVISIONAL_DIR)
+load_pack: PackLoader[KaladanPack] = PackLoader(SCHEMA, PROVISIONAL_DIR)
+"""The provisional pack, or ``load_pack(overlay_dir)``: a user pack merged over it by id
+(``ContentError`` lists every problem with its file and path)."""

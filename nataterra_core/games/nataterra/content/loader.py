@@ -35,7 +35,6 @@ how a :class:`ContentPack` is assembled, and the checks above) and keeps the pub
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -56,7 +55,7 @@ from nataterra_core.games.nataterra.content.schema import (
     VictoryCondition,
 )
 from nataterra_core.kernel.errors import ContentProblem
-from nataterra_core.packs import PackContents, PackSchema, load, structure_int_pairs
+from nataterra_core.packs import PackContents, PackLoader, PackSchema, structure_int_pairs
 from nataterra_core.packs import effective_sha256 as effective_sha256
 from nataterra_core.packs import pack_files as pack_files
 
@@ -106,19 +105,6 @@ SCHEMA: PackSchema[ContentPack] = PackSchema(
 """Nataterra's pack format, for :func:`nataterra_core.packs.load`."""
 
 
-def load_pack(overlay_dir: Path | None = None) -> ContentPack:
-    """Load the provisional pack, with the user pack in ``overlay_dir`` merged over it by id.
-
-    The provisional pack alone is loaded once per process and shared (it is immutable).
-
-    Raises:
-        ContentError: listing every problem found, each with its file and path.
-    """
-    if overlay_dir is None:
-        return _load_provisional()
-    return load(SCHEMA, PROVISIONAL_DIR, Path(overlay_dir))
-
-
-@functools.lru_cache(maxsize=1)
-def _load_provisional() -> ContentPack:
-    return load(SCHEMA, PROVISIONAL_DIR)
+load_pack: PackLoader[ContentPack] = PackLoader(SCHEMA, PROVISIONAL_DIR)
+"""The provisional pack, or ``load_pack(overlay_dir)``: a user pack merged over it by id
+(``ContentError`` lists every problem with its file and path)."""
