@@ -275,6 +275,9 @@ def _check_path(ctx: Context, mover: _Mover, command: MoveUnits) -> None:
 def evolve_units_moved(state: GameState, event: UnitsMoved) -> GameState:
     """Take the units from the origin's unmoved ones and add them, moved, at the destination."""
     units = remove_units(state.units, event.seat, event.unit, event.origin, event.count)
-    units = add_units(units, event.seat, event.unit, event.path[-1], event.count, moved=event.count)
-    entered = {**state.entered, event.path[-1]: event.seat}  # N-COMBAT-3
+    units = add_units(units, event.seat, event.unit, event.path[-1], event.count, event.count)
+    destination = event.path[-1]
+    entered = state.entered
+    if entered.get(destination) != event.seat:  # N-COMBAT-3: who moved in last
+        entered = {**entered, destination: event.seat}
     return msgspec.structs.replace(state, units=units, entered=entered)
