@@ -309,9 +309,7 @@ def _build_openings(ctx: Context) -> None:
         )
         workers = UnitStack(civ, worker.id, ctx.map.base_of(civ), WORKERS_ON_BASE)
         ctx.openings[civ] = (player, workers)
-    ctx.biome_decks.update(
-        (b, tuple(c.id for c in pack.biome_deck(b))) for b in _deck_biomes(pack)
-    )
+    ctx.biome_decks.update((b, tuple(c.id for c in pack.biome_deck(b))) for b in _deck_biomes(pack))
 
 
 def _deck_biomes(pack: ContentPack) -> tuple[str, ...]:

@@ -255,10 +255,12 @@ def add_units(
     if i < len(units) and _is(units[i], owner, unit, zone):
         stack = units[i]
         merged = UnitStack(owner, unit, zone, stack.count + count, stack.moved + moved)
-        return units[:i] + (merged,) + units[i + 1 :]
+        return _put(units, i, merged)
     if count <= 0:
         return units
-    return units[:i] + (UnitStack(owner, unit, zone, count, moved),) + units[i:]
+    stacks = list(units)
+    stacks.insert(i, UnitStack(owner, unit, zone, count, moved))
+    return tuple(stacks)
 
 
 def remove_units(
@@ -273,5 +275,10 @@ def remove_units(
         raise ValueError(f"cannot remove {count} {unit} from {zone}: only {stack.count}")
     if stack.count == count:
         return units[:i] + units[i + 1 :]
-    left = UnitStack(owner, unit, zone, stack.count - count, stack.moved - moved)
-    return units[:i] + (left,) + units[i + 1 :]
+    return _put(units, i, UnitStack(owner, unit, zone, stack.count - count, stack.moved - moved))
+
+
+def _put(units: tuple[UnitStack, ...], i: int, stack: UnitStack) -> tuple[UnitStack, ...]:
+    stacks = list(units)
+    stacks[i] = stack
+    return tuple(stacks)
