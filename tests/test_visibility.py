@@ -133,6 +133,38 @@ def test_hide_from_others_shows_the_fields_to_their_owner_only() -> None:
     assert by_owner.redact(held, "ann", "ann")["redacted"] == ["card"]
 
 
+def test_hide_from_others_when_cuts_only_the_values_that_name_a_secret() -> None:
+    rule = hide_from_others("card", when=("kind", ("draw",)))
+    drawn = {"type": "bonus.v1", "seat": "ann", "kind": "draw", "card": "swarm"}
+    unlocked = {"type": "bonus.v1", "seat": "ann", "kind": "unlock", "card": "tower"}
+    assert rule.redact(drawn, "ann", "ann") == drawn
+    assert rule.redact(drawn, "bob", "ann") == {**without(drawn, "card"), "redacted": ["card"]}
+    assert rule.redact(drawn, None, "ann")["redacted"] == ["card"]
+    assert rule.redact(unlocked, "bob", "ann") == unlocked
+
+
+def test_n_dev_4_a_tech_card_drawn_by_a_bonus_is_seen_by_its_drawer_only() -> None:
+    """Nataterra's tech hands are private (seat views show only their size), so a bonus that
+    draws a tech card names the card to its drawer alone; an unlocked structure is public."""
+    from nataterra_core.games.nataterra.rules.development import BonusResolved
+
+    drawn = msgspec.to_builtins(
+        BonusResolved(seat="velathi", tech="t", kind="draw_tech", card="tech-7")
+    )
+    unlocked = msgspec.to_builtins(
+        BonusResolved(seat="velathi", tech="t", kind="unlock_structure", card="tower")
+    )
+    visibility = BonusResolved.visibility
+    assert visibility.redact(drawn, "velathi", "velathi")["card"] == "tech-7"
+    for other in ("beasts", None):
+        assert "card" not in visibility.redact(drawn, other, "velathi")
+        assert visibility.redact(unlocked, other, "velathi")["card"] == "tower"
+
+
+def without(value: dict[str, Any], *fields: str) -> dict[str, Any]:
+    return {k: v for k, v in value.items() if k not in fields}
+
+
 def test_hidden_order_hides_both_orders_from_everyone_and_keeps_the_size() -> None:
     shuffled = {"type": "shuffled.v1", "before": ["a", "b", "c"], "after": ["c", "a", "b"]}
     for seat in ("ann", "bob", None):

@@ -4,9 +4,10 @@ Every route runs the same function, :func:`verify_source`, and yields verdicts i
 the logs were given, so the output of ``nataterra verify`` does not depend on how it ran.
 Logs travel to workers in chunks (a few round trips, not one per log), and at most a few
 chunks per worker are in flight at once: a tournament's folder need not fit in memory.
-Local workers start once per run, forked from a server that has imported this module (see
-:mod:`nataterra_core.kernel.workers`), and each loads a pack once. This module imports no
-CLI library, so a worker does not pay for one.
+Local workers start once per run, forked from this process (or from a server that has
+imported this module, see :mod:`nataterra_core.kernel.workers`), and each loads a pack
+once. This module imports no CLI library, so a worker started by a fork server does not
+pay for one.
 
 A user content pack travels as a :data:`PackBundle` (its TOML files' bytes) rather than a
 path, since a cluster worker may not see this machine's files; each process writes it out
@@ -31,7 +32,7 @@ from typing import Any, TypeVar
 from nataterra_core.game import decider_for
 from nataterra_core.kernel import ContentRef, Decider, Header, RulesRef, Verdict, verify
 from nataterra_core.kernel.registry import systems
-from nataterra_core.kernel.workers import default_workers, process_context
+from nataterra_core.kernel.workers import default_workers, start_pool
 
 __all__ = [
     "EXIT_CODES",
@@ -69,6 +70,8 @@ PackBundle = tuple[tuple[str, bytes], ...]
 
 MAX_CHUNK = 16
 """Logs per chunk at most: a tournament's logs are large, and a chunk's bytes travel at once."""
+CHUNKS_PER_WORKER = 8
+"""Chunks a batch is cut into per worker (see :func:`chunk_size`)."""
 CHUNKS_IN_FLIGHT_PER_WORKER = 2
 """Chunks queued per worker: enough to keep workers busy, few enough to bound memory."""
 LOGS_PER_WORKER = 16
@@ -197,9 +200,10 @@ def _verify_chunk(
 
 
 def chunk_size(logs: int, workers: int) -> int:
-    """Logs per chunk: about four chunks per worker (so that they finish together), at most
-    :data:`MAX_CHUNK`."""
-    return max(1, min(MAX_CHUNK, math.ceil(logs / (workers * 4))))
+    """Logs per chunk: about :data:`CHUNKS_PER_WORKER` chunks per worker, at most
+    :data:`MAX_CHUNK` logs each. The workers finish together to within about one chunk, so
+    the chunks are small next to the whole batch; each costs one round trip."""
+    return max(1, min(MAX_CHUNK, math.ceil(logs / (workers * CHUNKS_PER_WORKER))))
 
 
 def auto_workers(logs: int) -> int:
@@ -236,22 +240,35 @@ def verify_many(
     """Verdicts for ``paths``, in order.
 
     ``workers`` > 1 verifies in up to that many local processes (never more than there are
-    chunks; :func:`auto_workers` suggests a number for the machine); ``scheduler`` (a Dask
-    scheduler address) verifies on a Dask cluster instead, sending the logs' bytes, since its
-    workers may not share this machine's files. Raises :class:`ClusterUnavailable` before
-    verifying anything if the cluster cannot be used.
+    chunks; :func:`auto_workers` suggests a number for the machine). They start when this
+    is called, not when the verdicts are first asked for, so that a caller that then starts
+    a thread (a progress bar) still gets workers forked from its own process (see
+    :mod:`nataterra_core.kernel.workers`); iterate the verdicts to the end to shut them down.
+    ``scheduler`` (a Dask scheduler address) verifies on a Dask cluster instead, sending the
+    logs' bytes, since its workers may not share this machine's files. Raises
+    :class:`ClusterUnavailable` before verifying anything if the cluster cannot be used.
     """
     if scheduler is not None:
-        yield from _on_dask(paths, scheduler, content, expect_head)
-        return
+        return _on_dask(paths, scheduler, content, expect_head)
     size = chunk_size(len(paths), workers)
     processes = min(workers, math.ceil(len(paths) / size))
     if processes <= 1:
-        for path in paths:
-            yield verify_source(path, content, expect_head)
-        return
-    context = process_context(["nataterra_adapters.verify_worker"])
-    with ProcessPoolExecutor(processes, mp_context=context) as pool:
+        return (verify_source(path, content, expect_head) for path in paths)
+    pool = start_pool(processes, ["nataterra_adapters.verify_worker"])
+    return _on_pool(
+        pool, processes * CHUNKS_IN_FLIGHT_PER_WORKER, paths, size, content, expect_head
+    )
+
+
+def _on_pool(
+    pool: ProcessPoolExecutor,
+    window: int,
+    paths: Sequence[Path],
+    size: int,
+    content: PackBundle | None,
+    expect_head: str | None,
+) -> Iterator[Verdict]:
+    with pool:
 
         def submit(chunk: Sequence[Path]) -> _Result:
             sources = [str(path) for path in chunk]
@@ -260,7 +277,7 @@ def verify_many(
             )
             return future.result
 
-        yield from _chunks_in_order(paths, size, submit, processes * CHUNKS_IN_FLIGHT_PER_WORKER)
+        yield from _chunks_in_order(paths, size, submit, window)
 
 
 def _on_dask(
@@ -332,27 +349,36 @@ def map_in_order(
     """``function`` of each item, yielded in ``items`` order: here, in ``workers`` local
     processes, or on the Dask cluster at ``scheduler`` (``function`` and the items must
     pickle; :class:`ClusterUnavailable` before anything runs if the cluster cannot be used).
-    At most a few items per worker are in flight. Local workers fork from a server that has
-    imported the main module (see :mod:`nataterra_core.kernel.workers`)."""
+    At most a few items per worker are in flight. Local workers start when this is called,
+    as in :func:`verify_many`."""
     if scheduler is not None:
-        with _dask_client(scheduler) as client:
+        return _map_on_dask(function, items, scheduler)
+    if workers > 1:
+        pool = start_pool(workers, [])
+        return _map_on_pool(function, items, pool, workers * CHUNKS_IN_FLIGHT_PER_WORKER)
+    return (function(item) for item in items)
 
-            def remote(item: T) -> Callable[[], R]:
-                future = client.submit(function, item, pure=False)
-                return lambda: future.result()
 
-            window = _threads(client) * CHUNKS_IN_FLIGHT_PER_WORKER
-            yield from _in_order(items, remote, window)
-    elif workers > 1:
-        with ProcessPoolExecutor(workers, mp_context=process_context([])) as pool:
+def _map_on_dask(function: Callable[[T], R], items: Sequence[T], scheduler: str) -> Iterator[R]:
+    with _dask_client(scheduler) as client:
 
-            def local(item: T) -> Callable[[], R]:
-                return pool.submit(function, item).result
+        def remote(item: T) -> Callable[[], R]:
+            future = client.submit(function, item, pure=False)
+            return lambda: future.result()
 
-            yield from _in_order(items, local, workers * CHUNKS_IN_FLIGHT_PER_WORKER)
-    else:
-        for item in items:
-            yield function(item)
+        window = _threads(client) * CHUNKS_IN_FLIGHT_PER_WORKER
+        yield from _in_order(items, remote, window)
+
+
+def _map_on_pool(
+    function: Callable[[T], R], items: Sequence[T], pool: ProcessPoolExecutor, window: int
+) -> Iterator[R]:
+    with pool:
+
+        def local(item: T) -> Callable[[], R]:
+            return pool.submit(function, item).result
+
+        yield from _in_order(items, local, window)
 
 
 def _as_verdicts(value: object) -> list[Verdict]:

@@ -340,12 +340,12 @@ class Session(Generic[S, C, E]):
             rule = getattr(self.decider, "turn_rule", None)
             raise NotYourTurn(seat, f"seat {seat!r} may not act now", rule)
         listed = decision.find(seat, command)
-        if listed is not command:  # not the list's own instance (True == 1, 1.0 == 1 ...)
-            command = well_typed(command)
-        if listed is not None:  # accepted by membership: the list's own instance is logged
+        if listed is None:  # typed, then checked rule by rule, so that the error names the rule
+            command, legal = well_typed(command), False
+        else:  # accepted by membership: the list's own instance is logged
+            if listed is not command and encode(listed) != encode(command):
+                well_typed(command)  # equal yet not the same on the wire: True for 1, 1.0 ...
             command, legal = listed, True
-        else:  # checked rule by rule, so that the error names the rule it breaks
-            legal = False
         before = self.state
         events, after = self._run(command, seat, legal)
         seq = len(self._lines)

@@ -15,7 +15,7 @@ public and :func:`log_view` gives the log whole.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -71,15 +71,19 @@ class _Hidden:
 
 @attrs.frozen
 class _HideFromOthers:
-    """Drops ``fields`` unless the viewer is the seat named in the value's ``owner`` field."""
+    """Drops ``fields`` unless the viewer is the seat named in the value's ``owner`` field
+    (or, with ``when``, unless the value's field ``when[0]`` is none of ``when[1]``)."""
 
     fields: tuple[str, ...]
     owner: str = "seat"
+    when: tuple[str, frozenset[Any]] | None = None
 
     def redact(
         self, value: dict[str, Any], viewer: str | None, actor: str | None
     ) -> dict[str, Any]:
         if viewer is not None and value.get(self.owner) == viewer:
+            return value
+        if self.when is not None and value.get(self.when[0]) not in self.when[1]:
             return value
         return _without(value, self.fields)
 
@@ -104,13 +108,18 @@ HIDDEN: Visibility = _Hidden()
 """The value shows only its type. What an undeclared class gets, so it fails closed."""
 
 
-def hide_from_others(*fields: str, owner: str = "seat") -> Visibility:
+def hide_from_others(
+    *fields: str, owner: str = "seat", when: tuple[str, Collection[Any]] | None = None
+) -> Visibility:
     """``fields`` are seen only by the seat named in ``owner``; everyone else sees the rest.
 
     For values that show something to one seat only (a card drawn into a hand, say): the
-    owner sees it, everyone else sees that it happened and which fields were cut.
+    owner sees it, everyone else sees that it happened and which fields were cut. With
+    ``when=(field, values)`` only values whose ``field`` is one of ``values`` are cut (one
+    event class that sometimes names a secret: a bonus that draws a card or unlocks a tile).
     """
-    return _HideFromOthers(fields, owner)
+    condition = None if when is None else (when[0], frozenset(when[1]))
+    return _HideFromOthers(fields, owner, condition)
 
 
 def hidden_order(*fields: str, size_of: str) -> Visibility:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -205,3 +206,38 @@ def test_a_pack_bundle_is_what_the_hash_covers(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("not part of the pack", encoding="utf-8")
     assert bundle_pack(tmp_path) == (("units.toml", b""),)
     assert verify_source(tmp_path / "absent.jsonl").failure == "read"
+
+
+FORKED_VERIFY = """
+import sys, threading
+from pathlib import Path
+from nataterra_adapters.batch_verify import verify_many
+from nataterra_core.kernel.workers import process_context
+
+paths = [Path(p) for p in sys.argv[1:]]
+print(process_context([]).get_start_method())  # one thread here: plain fork
+verdicts = verify_many(paths, workers=2)  # the workers start now, before the thread below
+ticker = threading.Thread(target=threading.Event().wait, args=(30,), daemon=True)
+ticker.start()  # what a progress bar does
+print(process_context([]).get_start_method())  # a thread runs: the fork server
+print(list(verdicts) == list(verify_many(paths)))
+"""
+
+
+def test_a_single_threaded_caller_forks_its_workers_before_it_starts_threads(
+    logs: list[Path],
+) -> None:
+    """Workers fork from a process that runs one thread (no fork server to start), and
+    :func:`verify_many` starts them before returning, so that a progress bar's thread
+    started afterwards never sees a fork; a process with threads uses the fork server."""
+    if sys.platform != "linux":
+        pytest.skip("plain fork is used on Linux only")
+    done = subprocess.run(
+        [sys.executable, "-c", FORKED_VERIFY, *map(str, logs * 3)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["fork", "forkserver", "True"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from positions import grid_map, position
 
+from nataterra_core.game import new_game
+from nataterra_core.games.nataterra.rules.context import Context
 from nataterra_core.games.nataterra.rules.movement import (
     MoveUnits,
     decide_move,
@@ -12,7 +14,7 @@ from nataterra_core.games.nataterra.rules.movement import (
     legal_moves,
 )
 from nataterra_core.games.nataterra.rules.pathfinding import reachable
-from nataterra_core.kernel import IllegalCommand
+from nataterra_core.kernel import IllegalCommand, RandomPlayer
 
 # Row 0 is a corridor; row 1 lies below it.
 #   z00 z10 z20 z30 z40 z50
@@ -229,3 +231,22 @@ def test_N_MOV_4_pathfinding_counts_stealth_per_instance() -> None:
             stealth=stealth,
         )
         assert max(found, key=lambda z: int(z[1:])) == farthest
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_N_MOV_1_remembered_moves_are_those_of_a_fresh_search(seed: int) -> None:
+    """The reach memo (issue 20: kept from turn to turn, keyed by the enemies within reach)
+    gives exactly the moves a search on an empty memo gives, in every movement phase."""
+    session = new_game(seed=seed, options={"max_turns": 24})
+    player = RandomPlayer(seed)
+    compared = 0
+    while session.outcome() is None:
+        seat = session.acting_seats()[0]
+        state = session.state
+        if state.phase == "movement" and state.combat is None:
+            ctx = session.decider.context(state.map_id)
+            remembered = legal_moves(ctx, state, seat)
+            assert remembered == legal_moves(Context(ctx.pack, ctx.map), state, seat)
+            compared += 1
+        session.apply(seat, player.choose(None, session.legal_commands(seat)))
+    assert compared > 20

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import pickle
 from collections.abc import Callable, Mapping
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from pathlib import Path
 
 import msgspec
@@ -42,7 +42,7 @@ from nataterra_core.games.nataterra.rules.combat.sandbox import (
 )
 from nataterra_core.kernel import Command, DiceStream, Event, LineSink, Session, Setup, odds_seed
 from nataterra_core.kernel.stats import wilson_interval
-from nataterra_core.kernel.workers import default_workers, process_context
+from nataterra_core.kernel.workers import default_workers, start_pool
 
 __all__ = [
     "CONFIDENCE",
@@ -400,15 +400,10 @@ def _in_pool(
 ) -> _Tally:
     """Tally ``chunks`` of runs in ``workers`` processes."""
     total = _Tally()
-    # Workers fork from a server that has imported this module (never from this process,
-    # which may run a progress bar's thread): see kernel.workers.
-    context = process_context([__name__])
-    with ProcessPoolExecutor(
-        workers,
-        mp_context=context,
-        initializer=_start_worker,
-        initargs=(battle, overlay, dict(policies) if policies is not None else None),
-    ) as pool:
+    # Workers fork from this process if it runs one thread, else from a server that has
+    # imported this module (a progress bar's thread may run here): see kernel.workers.
+    initargs = (battle, overlay, dict(policies) if policies is not None else None)
+    with start_pool(workers, [__name__], _start_worker, initargs) as pool:
         pending: dict[Future[_Tally], int] = {
             pool.submit(_worker_tally, seed, start, stop): stop - start for start, stop in chunks
         }

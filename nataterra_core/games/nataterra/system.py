@@ -6,6 +6,7 @@ view, the presenter and the named players — is declared here once.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -71,7 +72,15 @@ class NataterraPresenter:
 
 
 def _decider(content: Path | None) -> Nataterra:
-    return Nataterra(load_pack(content))
+    return _provisional_decider() if content is None else Nataterra(load_pack(content))
+
+
+@functools.cache
+def _provisional_decider() -> Nataterra:
+    """One decider for the provisional pack, shared by every game and log of this process:
+    its maps are built once, not once per log verified (the pack and maps are immutable;
+    the decider keeps only what it built from them)."""
+    return Nataterra(load_pack(None))
 
 
 def _sandbox(content: Path | None) -> Sandbox:

@@ -16,7 +16,7 @@ from nataterra_core.games.nataterra.content.schema import (
 )
 
 from .hexmap import GameMap
-from .state import PlayerState
+from .state import PlayerState, UnitStack
 
 __all__ = ["Context"]
 
@@ -24,7 +24,7 @@ __all__ = ["Context"]
 class Context:
     """The pack and map of one game, with the lookups the rules need often."""
 
-    __slots__ = ("map", "pack", "reach", "workers")
+    __slots__ = ("biome_decks", "map", "openings", "pack", "reach", "workers")
 
     def __init__(self, pack: ContentPack, game_map: GameMap) -> None:
         self.pack = pack
@@ -35,6 +35,11 @@ class Context:
         # The movement rules' memo of a pure function (destinations and move lists by what
         # they depend on, see ``movement.legal_moves``): never read as state.
         self.reach: dict[object, Any] = {}
+        # Each civilisation's player state and workers before the start, and the biome decks
+        # in pack order: the same for every game on this map, so ``setup.initial_state``
+        # builds them on first use and every game's first state shares them (never changed).
+        self.openings: dict[str, tuple[PlayerState, UnitStack]] = {}
+        self.biome_decks: dict[str, tuple[str, ...]] = {}
 
     def unit(self, unit_id: str) -> UnitType:
         """The stat line of ``unit_id``."""

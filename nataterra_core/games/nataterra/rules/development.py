@@ -18,7 +18,7 @@ import msgspec
 
 from nataterra_core.games.nataterra.content.schema import Bonus, TechCard
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
-from nataterra_core.kernel.visibility import PUBLIC
+from nataterra_core.kernel.visibility import PUBLIC, hide_from_others
 
 from .context import Context
 from .state import GameState, PlayerState, add_units
@@ -101,10 +101,12 @@ class BonusResolved(Event, frozen=True, tag="bonus_resolved.v1"):
     """N-DEV-4: one bonus effect of ``tech``: ``kind`` with what it actually moved.
 
     ``units`` maps unit types to tokens moved to the pool (workers, a tile, a unit type);
-    ``card`` is the tech card drawn or the structure unlocked.
+    ``card`` is the tech card drawn or the structure unlocked. A drawn tech card goes to a
+    hand that seat views show only to its holder, so others see that a card was drawn, not
+    which (as for tactic cards).
     """
 
-    visibility = PUBLIC
+    visibility = hide_from_others("card", when=("kind", ("draw_tech",)))
 
     seat: str
     tech: str

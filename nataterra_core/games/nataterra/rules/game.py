@@ -7,7 +7,7 @@ module is the one place that joins them into the command and event unions and di
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -22,6 +22,7 @@ from nataterra_core.kernel import (
     IllegalCommand,
     MalformedCommand,
     Outcome,
+    RandomEvent,
     RulesRef,
     Setup,
 )
@@ -116,6 +117,8 @@ _EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     **scenarios.play.EVOLVE,
 }
 assert set(_EVOLVE) | set(combat_phase.EVENTS) == set(EVENTS), "every event needs an evolve"
+_DRAWING = frozenset(kind for kind in EVENTS if issubclass(kind, RandomEvent))
+"""The events that record dice draws (``counter_after``): folding one moves the counter."""
 
 
 _IN_COMBAT = frozenset(messages.COMMANDS)
@@ -438,14 +441,16 @@ class Nataterra:
 
     def evolve(self, state: GameState, event: Event) -> GameState:
         """Fold one event."""
-        fold = _EVOLVE.get(type(event))
+        kind = type(event)
+        fold = _EVOLVE.get(kind)
         if fold is None:
             after = combat_phase.evolve_combat_event(self.context(state.map_id), state, event)
         else:
             after = fold(state, event)
-        counter = getattr(event, "counter_after", None)
-        if counter is not None and counter != after.counter:
-            after = msgspec.structs.replace(after, counter=counter)
+        if kind in _DRAWING:  # the dice counter moves on to where the event's draws ended
+            counter = cast(RandomEvent, event).counter_after
+            if counter is not None and counter != after.counter:
+                after = msgspec.structs.replace(after, counter=counter)
         return after
 
     # -- questions the kernel asks --------------------------------------------------------

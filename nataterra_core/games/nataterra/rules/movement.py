@@ -50,6 +50,27 @@ class _Terrain:
         # N-STR-3: a tunnel on a mountain is crossed as if flying (see crosses_mountain)
         self.tunnels = structures.tunnel_zones(state, seat) if state.structures else frozenset()
 
+    def enemies_within(self, ctx: Context, origin: str, movement: int) -> frozenset[str]:
+        """The enemy zones a move of ``movement`` steps from ``origin`` could pass through
+        (fewer steps away than ``movement``; the last step may end anywhere): the only ones
+        its destinations depend on (N-MOV-4). Enemies elsewhere change every turn but leave
+        the destinations alone, so keying the reach memo by these keeps it valid from turn to
+        turn (and game to game). Tunnels link far zones: then every enemy counts."""
+        if self.links:
+            return self.enemies
+        steps = _steps_from(ctx, origin)
+        return frozenset(z for z in self.enemies if steps.get(z, movement) < movement)
+
+
+def _steps_from(ctx: Context, origin: str) -> dict[str, int]:
+    """Steps from ``origin`` to every zone over the bare map (remembered per map)."""
+    key = ("steps", origin)
+    found: dict[str, int] | None = ctx.reach.get(key)
+    if found is None:
+        found = ctx.map.steps_from(origin)
+        _remember(ctx.reach, key, found)
+    return found
+
 
 class _Mover:
     """What the terrain and the other players' units mean for one stack of movers."""
@@ -120,12 +141,13 @@ class _Mover:
         """Everything the destinations from ``origin`` depend on (the map aside): moves that
         leave these unchanged leave the destinations unchanged."""
         terrain = self.terrain
+        movement = self.movement_from(origin)
         return (
             origin,
-            self.movement_from(origin),
+            movement,
             self.stealth_from(origin),
             self.flying,
-            terrain.enemies,
+            terrain.enemies_within(self.ctx, origin, movement),
             terrain.tunnels,
         )
 
@@ -275,6 +297,9 @@ def _check_path(ctx: Context, mover: _Mover, command: MoveUnits) -> None:
 def evolve_units_moved(state: GameState, event: UnitsMoved) -> GameState:
     """Take the units from the origin's unmoved ones and add them, moved, at the destination."""
     units = remove_units(state.units, event.seat, event.unit, event.origin, event.count)
-    units = add_units(units, event.seat, event.unit, event.path[-1], event.count, moved=event.count)
-    entered = {**state.entered, event.path[-1]: event.seat}  # N-COMBAT-3
+    units = add_units(units, event.seat, event.unit, event.path[-1], event.count, event.count)
+    destination = event.path[-1]
+    entered = state.entered
+    if entered.get(destination) != event.seat:  # N-COMBAT-3: who moved in last
+        entered = {**entered, destination: event.seat}
     return msgspec.structs.replace(state, units=units, entered=entered)

@@ -255,10 +255,32 @@ def has_shared_tile(pack: ContentPack, map_id: str) -> bool:
 
 def initial_state(ctx: Context, seats: tuple[str, ...], options: GameOptions) -> GameState:
     """The position before the start command (N-SETUP-3..7), without randomness."""
+    if not ctx.openings:  # the same for every game on this map: built once per map
+        _build_openings(ctx)
+    openings = [ctx.openings[civ] for civ in seats]
+    decks = ctx.biome_decks
+    return GameState(
+        seats=seats,
+        map_id=ctx.map.map_id,
+        mode=options.mode,
+        max_turns=options.max_turns,
+        dominance_cubes=options.dominance_cubes,
+        players=tuple(player for player, _ in openings),
+        units=tuple(sorted(workers for _, workers in openings)),
+        biome_decks=dict(decks),
+        biome_discards={b: () for b in decks},
+        teams=options.team_seats(),
+        conquest=options.conquest,
+    )
+
+
+def _build_openings(ctx: Context) -> None:
+    """Each civilisation's player state and workers on its base before the start, and the
+    biome decks in pack order (N-SETUP-3..7), into the map's context."""
     pack = ctx.pack
-    units: list[UnitStack] = []
-    players = []
-    for civ in seats:
+    for civ in pack.civilisations:
+        if civ not in ctx.map.bases:
+            continue
         worker = pack.worker_of(civ)
         pool = {worker.id: WORKERS_IN_POOL}
         locked: dict[str, int] = {}
@@ -271,38 +293,23 @@ def initial_state(ctx: Context, seats: tuple[str, ...], options: GameOptions) ->
             locked[unit.id] = unit.tokens - in_pool
         deck = tuple(card.id for card in pack.tech_deck(civ))
         numbers = {card.id: card.number for card in pack.tech_deck(civ)}
-        players.append(
-            PlayerState(
-                civ=civ,
-                stock=STARTING_STOCK,
-                flare=NAGA_STARTING_FLARE if pack.civilisations[civ].ability == "flare" else 0,
-                pool=pool,
-                locked=locked,
-                worker_supply=WORKERS_IN_SUPPLY,
-                tech_hand=tuple(c for c in deck if numbers[c] in STARTING_TECHS),
-                tech_deck=tuple(c for c in deck if numbers[c] not in STARTING_TECHS),
-                tactic_deck=tuple(card.id for card in pack.tactic_deck(civ)),
-                structures_unlocked=tuple(
-                    s
-                    for s in pack.civilisations[civ].structures
-                    if pack.structures[s].start_unlocked
-                ),
-            )
+        player = PlayerState(
+            civ=civ,
+            stock=STARTING_STOCK,
+            flare=NAGA_STARTING_FLARE if pack.civilisations[civ].ability == "flare" else 0,
+            pool=pool,
+            locked=locked,
+            worker_supply=WORKERS_IN_SUPPLY,
+            tech_hand=tuple(c for c in deck if numbers[c] in STARTING_TECHS),
+            tech_deck=tuple(c for c in deck if numbers[c] not in STARTING_TECHS),
+            tactic_deck=tuple(card.id for card in pack.tactic_deck(civ)),
+            structures_unlocked=tuple(
+                s for s in pack.civilisations[civ].structures if pack.structures[s].start_unlocked
+            ),
         )
-        units.append(UnitStack(civ, worker.id, ctx.map.base_of(civ), WORKERS_ON_BASE))
-    return GameState(
-        seats=seats,
-        map_id=ctx.map.map_id,
-        mode=options.mode,
-        max_turns=options.max_turns,
-        dominance_cubes=options.dominance_cubes,
-        players=tuple(players),
-        units=tuple(sorted(units)),
-        biome_decks={b: tuple(c.id for c in pack.biome_deck(b)) for b in _deck_biomes(pack)},
-        biome_discards={b: () for b in _deck_biomes(pack)},
-        teams=options.team_seats(),
-        conquest=options.conquest,
-    )
+        workers = UnitStack(civ, worker.id, ctx.map.base_of(civ), WORKERS_ON_BASE)
+        ctx.openings[civ] = (player, workers)
+    ctx.biome_decks.update((b, tuple(c.id for c in pack.biome_deck(b))) for b in _deck_biomes(pack))
 
 
 def _deck_biomes(pack: ContentPack) -> tuple[str, ...]:

@@ -154,7 +154,7 @@ def _(event: BonusResolved, view: Any = None) -> str:
     what = event.kind.replace("_", " ")
     if event.kind == "unlock_structure" and event.card:
         what = f"unlocks the {structure_title(event.card)}"
-    elif event.kind == "draw_tech" and event.card:
+    elif event.kind == "draw_tech":
         what = "draws a tech card"  # which one is the drawer's to know
     detail = f": {moved} to the pool" if moved else ""
     return f"{tech_title(event.tech)}'s bonus for {event.seat}: {what}{detail}"
