@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, TypeVar, cast
 
 import msgspec
 
@@ -121,7 +121,7 @@ def read_log(data: bytes, deciders: DeciderFactory) -> ReadLog:
             0,
         )
     codec = RecordCodec(decider.command_types, decider.event_types)
-    records = [codec.decode(line, seq) for seq, line in enumerate(split.lines)]
+    records = codec.decode_lines(split.lines)
     if not isinstance(records[0], Header):
         raise LogError("record 0 must be the header", 0)
     return ReadLog(header, decider, split.lines, records)
@@ -204,14 +204,17 @@ class _Fold(Generic[S]):
 
     def record(self, record: Record) -> S:
         """The state after ``record``."""
-        if isinstance(record, CommandRecord):
+        # Exact types first: ``isinstance`` against a msgspec class costs a metaclass call.
+        kind = type(record)
+        if kind is CommandRecord or (kind is not StartRecord and isinstance(record, CommandRecord)):
+            command = cast(CommandRecord[Any, Any], record)
             if self.undone:
-                self.done.append(record.seq)
-                if record.seq in self.undone:
-                    self.kept[record.seq] = self.state
-            self.state = self.events(record.events)
-        elif isinstance(record, StartRecord):  # the start record is never undone
-            self.state = self.events(record.events)
+                self.done.append(command.seq)
+                if command.seq in self.undone:
+                    self.kept[command.seq] = self.state
+            self.state = self.events(command.events)
+        elif kind is StartRecord or isinstance(record, StartRecord):  # never undone
+            self.state = self.events(cast(StartRecord[Any, Any], record).events)
         elif isinstance(record, UndoRecord):
             if not self.done or self.done[-1] != record.undoes:
                 raise LogError(
