@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Generic, Literal, TypeVar, cast
+from typing import Any, Generic, Literal, TypeVar
 
 import msgspec
 
@@ -204,17 +204,14 @@ class _Fold(Generic[S]):
 
     def record(self, record: Record) -> S:
         """The state after ``record``."""
-        # Exact types first: ``isinstance`` against a msgspec class costs a metaclass call.
-        kind = type(record)
-        if kind is CommandRecord or (kind is not StartRecord and isinstance(record, CommandRecord)):
-            command = cast(CommandRecord[Any, Any], record)
+        if isinstance(record, CommandRecord):  # an exact type: no metaclass call
             if self.undone:
-                self.done.append(command.seq)
-                if command.seq in self.undone:
-                    self.kept[command.seq] = self.state
-            self.state = self.events(command.events)
-        elif kind is StartRecord or isinstance(record, StartRecord):  # never undone
-            self.state = self.events(cast(StartRecord[Any, Any], record).events)
+                self.done.append(record.seq)
+                if record.seq in self.undone:
+                    self.kept[record.seq] = self.state
+            self.state = self.events(record.events)
+        elif isinstance(record, StartRecord):  # the start record is never undone
+            self.state = self.events(record.events)
         elif isinstance(record, UndoRecord):
             if not self.done or self.done[-1] != record.undoes:
                 raise LogError(
