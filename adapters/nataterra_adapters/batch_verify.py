@@ -70,6 +70,8 @@ PackBundle = tuple[tuple[str, bytes], ...]
 
 MAX_CHUNK = 16
 """Logs per chunk at most: a tournament's logs are large, and a chunk's bytes travel at once."""
+CHUNKS_PER_WORKER = 8
+"""Chunks a batch is cut into per worker (see :func:`chunk_size`)."""
 CHUNKS_IN_FLIGHT_PER_WORKER = 2
 """Chunks queued per worker: enough to keep workers busy, few enough to bound memory."""
 LOGS_PER_WORKER = 16
@@ -198,9 +200,10 @@ def _verify_chunk(
 
 
 def chunk_size(logs: int, workers: int) -> int:
-    """Logs per chunk: about four chunks per worker (so that they finish together), at most
-    :data:`MAX_CHUNK`."""
-    return max(1, min(MAX_CHUNK, math.ceil(logs / (workers * 4))))
+    """Logs per chunk: about :data:`CHUNKS_PER_WORKER` chunks per worker, at most
+    :data:`MAX_CHUNK` logs each. The workers finish together to within about one chunk, so
+    the chunks are small next to the whole batch; each costs one round trip."""
+    return max(1, min(MAX_CHUNK, math.ceil(logs / (workers * CHUNKS_PER_WORKER))))
 
 
 def auto_workers(logs: int) -> int:

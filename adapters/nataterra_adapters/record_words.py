@@ -20,7 +20,7 @@ from nataterra_core.kernel.registry import RuleSystem
 from nataterra_core.kernel.visibility import record_view
 from nataterra_core.kernel.wording import describe_record
 
-__all__ = ["record_words"]
+__all__ = ["appended_words", "record_words"]
 
 
 def record_words(
@@ -49,23 +49,57 @@ def record_words(
         header = records[0]
         assert isinstance(header, Header)
         states = [state for _, state in replay_states(decider, header, records)]
-    said: list[list[str]] = []
+    said = []
     for seq in range(first, len(lines)):
-        line, record = lines[seq], records[seq]
         before = states[seq - 1] if seq > 0 else None
-        summary, events = describe_record(record_system, record, before, decider)
-        if not revealed and isinstance(record, StartRecord | CommandRecord):
-            whole = msgspec.json.decode(line)
-            cut = record_view(line, seat, decider)
-            if cut["command"] != whole["command"]:
-                actor = getattr(record, "seat", None) or "the game"
-                summary = f"{actor} sends {cut['command']['type']} (hidden)"
-            events = tuple(
-                f"{seen['type']} (hidden)" if _only_type(seen, full) else sentence
-                for sentence, seen, full in zip(events, cut["events"], whole["events"], strict=True)
-            )
-        said.append([summary, *events])
+        said.append(_said(record_system, decider, lines[seq], records[seq], before, seat, revealed))
     return said
+
+
+def appended_words(
+    record_system: RuleSystem,
+    decider: Decider[Any, Any, Any],
+    lines: Sequence[bytes],
+    seat: str | None,
+    *,
+    revealed: bool,
+    first: int,
+    before: Any,
+) -> list[list[str]]:
+    """The records just appended, ``lines[first:]``, in words as :func:`record_words` gives
+    them (the same cuts), the first against ``before`` (the position it applies to) and the
+    rest without a position, so that nothing is folded again (what ``game.apply`` answers)."""
+    codec = RecordCodec(decider.command_types, decider.event_types)
+    said = []
+    for seq in range(first, len(lines)):
+        record = codec.decode(lines[seq], seq)
+        said.append(_said(record_system, decider, lines[seq], record, before, seat, revealed))
+        before = None
+    return said
+
+
+def _said(
+    record_system: RuleSystem,
+    decider: Decider[Any, Any, Any],
+    line: bytes,
+    record: Any,
+    before: Any,
+    seat: str | None,
+    revealed: bool,
+) -> list[str]:
+    """One record in words as ``seat`` may read it (the rule both functions above share)."""
+    summary, events = describe_record(record_system, record, before, decider)
+    if not revealed and isinstance(record, StartRecord | CommandRecord):
+        whole = msgspec.json.decode(line)
+        cut = record_view(line, seat, decider)
+        if cut["command"] != whole["command"]:
+            actor = getattr(record, "seat", None) or "the game"
+            summary = f"{actor} sends {cut['command']['type']} (hidden)"
+        events = tuple(
+            f"{seen['type']} (hidden)" if _only_type(seen, full) else sentence
+            for sentence, seen, full in zip(events, cut["events"], whole["events"], strict=True)
+        )
+    return [summary, *events]
 
 
 def _only_type(seen: dict[str, Any], whole: dict[str, Any]) -> bool:

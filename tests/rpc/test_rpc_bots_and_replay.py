@@ -141,3 +141,29 @@ def test_log_since_gives_only_the_newer_records_and_their_words() -> None:
     assert tail["revealed"] and tail["log"] is None and tail["head"] is None
     end = rpc.ok("game.log", game_id=game_id, since=len(whole["records"]) - 1)
     assert end["revealed"] and [r["kind"] for r in end["records"]] == ["end"]
+
+
+def test_an_answer_words_its_records_as_the_log_in_words_does() -> None:
+    """``game.apply``'s ``words`` and ``game.log``'s follow one rule (the records' declared
+    visibility): a bot's record appended by the same call is cut the same way in both."""
+    rpc = Rpc()
+    made = rpc.ok(
+        "game.create", players=2, seed=9, options={"mode": "advanced"}, bots={"beasts": "random"}
+    )
+    token, game_id = made["tokens"]["velathi"], made["game_id"]
+    compared = 0
+    for _ in range(40):
+        view = rpc.ok("game.view", game_id=game_id, token=token)
+        if view["result"] is not None:
+            break
+        legal = rpc.ok("game.legal_commands", game_id=game_id, token=token)
+        since = view["version"] + 1
+        done = rpc.ok("game.apply", game_id=game_id, token=token, command=legal["commands"][0])
+        log = rpc.ok("game.log", game_id=game_id, token=token, words=True, since=since)
+        # The first record is worded against the same position in both; the bot's records
+        # after it are worded without one in the answer, so only their cuts are compared.
+        assert done["words"][0] == log["words"][0]
+        for said, logged in zip(done["words"], log["words"], strict=True):
+            assert ("(hidden)" in " ".join(said)) == ("(hidden)" in " ".join(logged))
+        compared += len(done["words"])
+    assert compared > 40

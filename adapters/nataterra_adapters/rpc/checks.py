@@ -1,6 +1,6 @@
 """What the game methods look up and check: a rule system by id (and as ``server.info``
-describes it), the seats and options of a new game, the seat of a token, the board of a view,
-a system's command union."""
+describes it), the seats and options of a new game (from a scenario or a position too), the
+seat of a token, the board of a view, a system's command union."""
 
 from __future__ import annotations
 
@@ -81,3 +81,39 @@ def seat_of(tokens: dict[str, str], token: str, version: int) -> str:
 @cache
 def command_union(types: tuple[type[Command], ...]) -> Any:
     return Union[types]  # noqa: UP007 - a runtime union of the decider's command classes
+
+
+def set_up(record: RuleSystem, params: CreateParams) -> CreateParams:
+    """``params`` with a ``scenario`` or ``position`` turned into seats and options, through
+    the system's ``scenarios`` and ``positions`` hooks (a set-up error when it has none)."""
+    if params.scenario is not None and params.position is not None:
+        raise GameError(GameErrorCode.SETUP_REJECTED, "give a scenario or a position, not both")
+    seats = params.seats
+    options = dict(params.options or {})
+    if params.scenario is not None:
+        book = record.hooks.scenarios or {}
+        entry = book.get(params.scenario)
+        if entry is None:
+            raise GameError(
+                GameErrorCode.SETUP_REJECTED,
+                f"{record.id} has no scenario {params.scenario!r} (known: {', '.join(book)})",
+            )
+        seats = list(entry.seats) if seats is None else seats
+        options.update(entry.options)
+    elif params.position is not None:
+        formats = record.hooks.positions
+        if formats is None:
+            raise GameError(GameErrorCode.SETUP_REJECTED, f"{record.id} has no position format")
+        try:
+            seats = list(formats.seats(params.position)) if seats is None else seats
+            kept = {k: v for k, v in options.items() if k == "tournament"}
+            options = {**kept, **formats.options(params.position)}
+        except ValueError as exc:
+            raise rejected(exc) from exc
+    else:
+        return params
+    if params.players is not None:
+        raise GameError(GameErrorCode.SETUP_REJECTED, "a scenario or position has its own seats")
+    return msgspec.structs.replace(
+        params, seats=seats, options=options, scenario=None, position=None
+    )

@@ -26,10 +26,8 @@ import msgspec
 from nataterra_core import __version__
 from nataterra_core.game import DEFAULT_GAME, GameSession, decider_for, new_game, verify_log
 from nataterra_core.kernel import (
-    CommandRecord,
     CommandRejected,
     LogError,
-    RecordCodec,
     ReplayDiverged,
     Session,
     Verdict,
@@ -38,16 +36,16 @@ from nataterra_core.kernel import (
 )
 from nataterra_core.kernel.registry import RuleSystem, system_for, systems
 from nataterra_core.kernel.seed_ceremony import SeedCeremony
-from nataterra_core.kernel.visibility import PUBLIC, LogView, log_view, record_view, visibility_of
-from nataterra_core.kernel.wording import describe_record
+from nataterra_core.kernel.visibility import LogView, log_view, record_view
 
-from ..record_words import record_words
+from ..record_words import appended_words, record_words
 from .bots import Bots
 from .checks import (
     checked_seats,
     command_union,
     describe_system,
     seat_of,
+    set_up,
     system_named,
 )
 from .errors import GameError, GameErrorCode, rejected
@@ -105,66 +103,6 @@ class _Game:
     @property
     def version(self) -> int:
         return len(self.session.lines) - 1
-
-
-def _words(game: _Game, seat: str, start: int, before: Any) -> list[list[str] | None]:
-    """The records appended since line ``start`` in the system's words, each as
-    ``[summary, event sentence, ...]``; ``None`` for a record whose command the seat may not
-    see whole (another seat's command whose class is not public, before the reveal)."""
-    session = game.session
-    decider = session.decider
-    codec = RecordCodec(tuple(decider.command_types), tuple(decider.event_types))
-    worded: list[list[str] | None] = []
-    for seq, line in enumerate(session.lines[start:], start):
-        record = codec.decode(line, seq)
-        if (
-            isinstance(record, CommandRecord)
-            and record.seat != seat
-            and visibility_of(type(record.command)) != PUBLIC
-            and not session.closed
-        ):
-            worded.append(None)
-            continue
-        summary, events = describe_record(game.system, record, before, decider)
-        worded.append([summary, *events])
-        before = None  # only the first record follows the position the call started from
-    return worded
-
-
-def _set_up(record: RuleSystem, params: CreateParams) -> CreateParams:
-    """``params`` with a ``scenario`` or ``position`` turned into seats and options, through
-    the system's ``scenarios`` and ``positions`` hooks (a set-up error when it has none)."""
-    if params.scenario is not None and params.position is not None:
-        raise GameError(GameErrorCode.SETUP_REJECTED, "give a scenario or a position, not both")
-    seats = params.seats
-    options = dict(params.options or {})
-    if params.scenario is not None:
-        book = record.hooks.scenarios or {}
-        entry = book.get(params.scenario)
-        if entry is None:
-            raise GameError(
-                GameErrorCode.SETUP_REJECTED,
-                f"{record.id} has no scenario {params.scenario!r} (known: {', '.join(book)})",
-            )
-        seats = list(entry.seats) if seats is None else seats
-        options.update(entry.options)
-    elif params.position is not None:
-        formats = record.hooks.positions
-        if formats is None:
-            raise GameError(GameErrorCode.SETUP_REJECTED, f"{record.id} has no position format")
-        try:
-            seats = list(formats.seats(params.position)) if seats is None else seats
-            kept = {k: v for k, v in options.items() if k == "tournament"}
-            options = {**kept, **formats.options(params.position)}
-        except ValueError as exc:
-            raise rejected(exc) from exc
-    else:
-        return params
-    if params.players is not None:
-        raise GameError(GameErrorCode.SETUP_REJECTED, "a scenario or position has its own seats")
-    return msgspec.structs.replace(
-        params, seats=seats, options=options, scenario=None, position=None
-    )
 
 
 class Games:
@@ -236,7 +174,7 @@ class Games:
     def create(self, params: CreateParams) -> CreateResult:
         """Start a game of ``params.rules``; the answer holds every seat's token."""
         record = system_named(params.rules)
-        params = _set_up(record, params)
+        params = set_up(record, params)
         if len(self._games) + len(self._waiting) >= self._max_games:
             raise GameError(
                 GameErrorCode.SETUP_REJECTED,
@@ -647,7 +585,15 @@ class Games:
             acting=tuple(session.acting_seats()),
             result=session.outcome(),
             undone=undone,
-            words=_words(game, seat, start, before),
+            words=appended_words(
+                game.system,
+                session.decider,
+                session.lines,
+                seat,
+                revealed=session.closed,
+                first=start,
+                before=before,
+            ),
         )
         if command_id is not None:
             game.done[seat, command_id] = (key, answer)

@@ -207,9 +207,9 @@ class ActResult(msgspec.Struct, frozen=True, kw_only=True):
     acting: tuple[str, ...]
     result: Outcome | None
     undone: int | None = None
-    words: list[list[str] | None] = msgspec.field(default_factory=list)
-    """Each appended record in words, ``[summary, event sentence, ...]`` (``None`` for another
-    seat's command the seat may not see whole)."""
+    words: list[list[str]] = msgspec.field(default_factory=list)
+    """Each appended record in words, ``[summary, event sentence, ...]``, cut as ``game.log``'s
+    words are (a command or event the seat may not see whole is named by its type)."""
 
 
 class LogResult(msgspec.Struct, frozen=True, kw_only=True):
