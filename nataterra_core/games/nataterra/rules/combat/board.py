@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .model import Combat, Group
 
-__all__ = ["asks_windows", "both_standing", "pick_candidates"]
+__all__ = ["asks_windows", "both_standing", "pick_candidates", "replace_group"]
 
 
 def asks_windows(combat: Combat) -> bool:
@@ -55,3 +55,8 @@ def pick_candidates(combat: Combat, groups: tuple[Group, ...] | None = None) -> 
             lead = side
         found.append(g)
     return found
+
+
+def replace_group(groups: tuple[Group, ...], group: Group) -> tuple[Group, ...]:
+    """``groups`` with ``group`` put in place of the one with its id."""
+    return (*groups[: group.id], group, *groups[group.id + 1 :])

@@ -28,7 +28,6 @@ __all__ = [
     "Stage",
     "combat_unit",
     "make_group",
-    "replace_group",
 ]
 
 INITIATIVE_CAP = 10  # N-COMBAT-6: no marker goes above 10
@@ -369,8 +368,3 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
     def reserve_of(self, owner: str) -> list[Force]:
         """``owner``'s units not on a board."""
         return [f for f in self.reserve if f.owner == owner and f.count > 0]
-
-
-def replace_group(groups: tuple[Group, ...], group: Group) -> tuple[Group, ...]:
-    """``groups`` with ``group`` put in place of the one with its id."""
-    return (*groups[: group.id], group, *groups[group.id + 1 :])

@@ -12,7 +12,7 @@ from nataterra_core.games.nataterra.content.schema import ContentPack
 from nataterra_core.kernel import Event
 
 from . import biome
-from .board import asks_windows, both_standing, pick_candidates
+from .board import asks_windows, both_standing, pick_candidates, replace_group
 from .fold_tools import (
     count_up,
     marker_gone,
@@ -51,7 +51,6 @@ from .model import (
     Combat,
     Group,
     Stage,
-    replace_group,
 )
 
 __all__ = ["ROUND_FOLDS", "fold_attack_resolved"]
