@@ -121,7 +121,7 @@ def read_log(data: bytes, deciders: DeciderFactory) -> ReadLog:
             0,
         )
     codec = RecordCodec(decider.command_types, decider.event_types)
-    records = [codec.decode(line, seq) for seq, line in enumerate(split.lines)]
+    records = codec.decode_lines(split.lines)
     if not isinstance(records[0], Header):
         raise LogError("record 0 must be the header", 0)
     return ReadLog(header, decider, split.lines, records)
@@ -164,14 +164,14 @@ def replay_states(
     """
     state = _initial(decider, header)
     yield 0, state
-    fold = _Fold(decider, state)
+    fold = _Fold(decider, state, records)
     for record in records[1:]:
         yield record.seq, fold.record(record)
 
 
 def replay(decider: Decider[S, C, E], header: Header, records: Sequence[Record]) -> S:
     """The state after the last record, by folding events (no dice, no rules checks)."""
-    fold = _Fold(decider, _initial(decider, header))
+    fold = _Fold(decider, _initial(decider, header), records)
     state = fold.state
     for record in records[1:]:
         state = fold.record(record)
@@ -188,29 +188,37 @@ class _Fold(Generic[S]):
     """Folds records one after another: the state, and the states an ``undo`` may go back to.
 
     A command record costs a type check and its folds; the decider's ``evolve`` is looked
-    up once per log, not once per event, and no generator runs between records.
+    up once per log, not once per event, and no generator runs between records. The state
+    before a command is kept only when a later record undoes it (the log is read whole
+    first): keeping every state alive until the end made the garbage collector walk them.
     """
 
-    __slots__ = ("evolve", "state", "undoable")
+    __slots__ = ("done", "evolve", "kept", "state", "undone")
 
-    def __init__(self, decider: Decider[S, Any, Any], state: S) -> None:
+    def __init__(self, decider: Decider[S, Any, Any], state: S, records: Sequence[Record]):
         self.evolve = decider.evolve
         self.state = state
-        self.undoable: list[tuple[int, S]] = []
+        self.undone = {r.undoes for r in records if isinstance(r, UndoRecord)}
+        self.done: list[int] = []  # the command records not undone, oldest first
+        self.kept: dict[int, S] = {}  # the state before each of those that is undone later
 
     def record(self, record: Record) -> S:
         """The state after ``record``."""
-        if isinstance(record, CommandRecord):
-            self.undoable.append((record.seq, self.state))
+        if isinstance(record, CommandRecord):  # an exact type: no metaclass call
+            if self.undone:
+                self.done.append(record.seq)
+                if record.seq in self.undone:
+                    self.kept[record.seq] = self.state
             self.state = self.events(record.events)
         elif isinstance(record, StartRecord):  # the start record is never undone
             self.state = self.events(record.events)
         elif isinstance(record, UndoRecord):
-            if not self.undoable or self.undoable[-1][0] != record.undoes:
+            if not self.done or self.done[-1] != record.undoes:
                 raise LogError(
                     f"undo names record {record.undoes}, which cannot be undone", record.seq
                 )
-            self.state = self.undoable.pop()[1]
+            self.done.pop()
+            self.state = self.kept.pop(record.undoes)
         return self.state
 
     def events(self, events: Sequence[Any]) -> S:

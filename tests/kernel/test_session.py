@@ -15,9 +15,11 @@ from nataterra_core.kernel import (
     Command,
     GameOver,
     IllegalCommand,
+    LogError,
     MalformedCommand,
     NotYourTurn,
     Session,
+    UndoRecord,
     UndoRefused,
     read_log,
     replay,
@@ -189,6 +191,43 @@ def test_repeated_undo_walks_back_and_new_command_clears_redo() -> None:
     with pytest.raises(UndoRefused, match="nothing to redo"):
         session.redo(seat)
     assert replayed(session) == session.state
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 80))
+def test_replay_follows_undo_and_redo_record_by_record(seed: int, steps: int) -> None:
+    """Replay keeps only the states a later undo returns to (issue 20): with undos and redos
+    mixed into random play, it still gives the live state after every record."""
+    session = new_session(seed, target=1000)
+    rng = random.Random(seed)
+    states = {len(session.lines) - 1: session.state}
+    for _ in range(steps):
+        seat = session.acting_seats()[0]
+        move = rng.random()
+        if move < 0.25 and session.can_undo(seat):
+            session.undo(seat)
+        elif move < 0.4 and session.can_redo(seat):
+            session.redo(seat)
+        else:
+            session.apply(seat, rng.choice(session.legal_commands(seat)))
+        states[len(session.lines) - 1] = session.state
+    log = read_log(session.log_bytes(), pig_factory)
+    folded = dict(replay_states(log.decider, log.header, log.records))
+    assert {seq: folded[seq] for seq in states} == states
+
+
+def test_replay_refuses_an_undo_of_a_record_that_is_not_the_last_command() -> None:
+    session = at_turn_start()
+    seat = session.acting_seats()[0]
+    session.apply(seat, Stake(multiplier=2))
+    session.apply(seat, Stake(multiplier=3))
+    session.undo(seat)
+    log = read_log(session.log_bytes(), pig_factory)
+    undo = log.records[-1]
+    assert isinstance(undo, UndoRecord)
+    wrong = msgspec.structs.replace(undo, undoes=undo.undoes - 1)
+    with pytest.raises(LogError, match="cannot be undone"):
+        replay(log.decider, log.header, (*log.records[:-1], wrong))
 
 
 def test_illegal_command_names_rule_id() -> None:

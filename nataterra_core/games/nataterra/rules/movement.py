@@ -25,7 +25,7 @@ from . import structures, teams
 from .context import Context
 from .moves import MoveUnits, UnitsMoved
 from .pathfinding import reachable
-from .state import GameState, ZoneGrant, add_units, remove_units
+from .state import GameState, UnitStack, ZoneGrant, add_units, remove_units
 
 __all__ = ["COMMANDS", "EVENTS", "MoveUnits", "UnitsMoved", "decide_move", "legal_moves"]
 
@@ -42,9 +42,10 @@ class _Terrain:
 
     def __init__(self, ctx: Context, state: GameState, seat: str) -> None:
         towers = structures.fighting_structures(ctx, state) if state.structures else ()
+        allies = teams.team_of(state, seat) if state.teams else (seat,)
         self.enemies = frozenset(
-            [s.zone for s in state.units if not teams.allied(state, s.owner, seat)]
-            + [p.zone for p in towers if not teams.allied(state, p.owner, seat)]
+            [s.zone for s in state.units if s.owner not in allies]
+            + [p.zone for p in towers if p.owner not in allies]
         )
         self.links = structures.tunnel_links(state, seat) if state.structures else {}
         # N-STR-3: a tunnel on a mountain is crossed as if flying (see crosses_mountain)
@@ -195,24 +196,40 @@ def legal_moves(ctx: Context, state: GameState, seat: str) -> list[MoveUnits]:
     movers: dict[str, _Mover] = {}
     terrain: _Terrain | None = None
     memo = ctx.reach
-    for stack in state.stacks_of(seat):
-        if stack.unmoved == 0:
+    # Without structures and movement options, a stack's movement and Stealth are its
+    # type's, so within a turn (same enemies) its list is found by one cheap key.
+    plain = not state.structures and not state.zone_grants
+    for stack in state.units:
+        if stack.owner != seat or stack.unmoved == 0:
             continue
         mover = movers.get(stack.unit)
         if mover is None:
             terrain = terrain or _Terrain(ctx, state, seat)
             mover = movers[stack.unit] = _Mover(ctx, state, seat, stack.unit, terrain)
-        key = (mover.reach_key(stack.zone), stack.unit, stack.unmoved)
-        listed: tuple[MoveUnits, ...] | None = memo.get(key)
-        if listed is None:
-            listed = tuple(
-                MoveUnits(unit=stack.unit, origin=stack.zone, count=k, path=path)
-                for _, path in sorted(mover.destinations(stack.zone).items())
-                for k in range(1, stack.unmoved + 1)
-            )
-            _remember(memo, key, listed)
+        if plain:
+            quick = (stack.zone, stack.unit, stack.unmoved, mover.movement, mover.stealth)
+            listed = memo.get((quick, mover.flying, mover.terrain.enemies))
+            if listed is None:
+                listed = _stack_moves(memo, mover, stack)
+                _remember(memo, (quick, mover.flying, mover.terrain.enemies), listed)
+        else:
+            listed = _stack_moves(memo, mover, stack)
         moves.extend(listed)
     return moves
+
+
+def _stack_moves(memo: dict[object, Any], mover: _Mover, stack: UnitStack) -> tuple[MoveUnits, ...]:
+    """The moves of one stack, remembered by what they depend on (:meth:`_Mover.reach_key`)."""
+    key = (mover.reach_key(stack.zone), stack.unit, stack.unmoved)
+    listed: tuple[MoveUnits, ...] | None = memo.get(key)
+    if listed is None:
+        listed = tuple(
+            MoveUnits(unit=stack.unit, origin=stack.zone, count=k, path=path)
+            for _, path in sorted(mover.destinations(stack.zone).items())
+            for k in range(1, stack.unmoved + 1)
+        )
+        _remember(memo, key, listed)
+    return listed
 
 
 def decide_move(
