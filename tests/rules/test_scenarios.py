@@ -12,7 +12,7 @@ from nataterra_core.games.nataterra.content import load_pack
 from nataterra_core.games.nataterra.rules.hexmap import build_map
 from nataterra_core.games.nataterra.rules.movement import MoveUnits
 from nataterra_core.games.nataterra.rules.scenarios import BOOK, SCENARIOS
-from nataterra_core.games.nataterra.rules.scenarios.play import (
+from nataterra_core.games.nataterra.rules.scenarios.messages import (
     MoveMarker,
     RecruitOnMarker,
     SacrificeWorker,

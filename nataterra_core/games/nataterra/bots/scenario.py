@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from nataterra_core.games.nataterra.rules.context import Context
 from nataterra_core.games.nataterra.rules.movement import MoveUnits
 from nataterra_core.games.nataterra.rules.scenarios import BOOK
-from nataterra_core.games.nataterra.rules.scenarios.play import (
+from nataterra_core.games.nataterra.rules.scenarios.messages import (
     MoveMarker,
     RecruitOnMarker,
     SacrificeWorker,

@@ -61,7 +61,7 @@ map; the oldest is dropped and rebuilt when needed again)."""
 COMMANDS: tuple[type[Command], ...] = (
     *setup.COMMANDS,
     positions.StartFromPosition,
-    *scenarios.play.COMMANDS,
+    *scenarios.messages.COMMANDS,
     *turns.COMMANDS,
     *movement.COMMANDS,
     *combat_phase.COMMANDS,
@@ -82,7 +82,7 @@ EVENTS: tuple[type[Event], ...] = (
     *structures.EVENTS,
     *tactic_play.EVENTS,
     *structuring.EVENTS,
-    *scenarios.play.EVENTS,
+    *scenarios.messages.EVENTS,
 )
 
 _EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
@@ -435,7 +435,7 @@ class Nataterra:
             )
         if isinstance(command, structuring.COMMANDS):
             raise IllegalCommand("N-MAP-4", "the map is built; tiles are placed only at set-up")
-        if isinstance(command, scenarios.play.COMMANDS):
+        if isinstance(command, scenarios.messages.COMMANDS):
             return scenarios.play.decide(ctx, state, seat, command)
         raise MalformedCommand(f"{type(command).__name__} is not a Nataterra command")
 

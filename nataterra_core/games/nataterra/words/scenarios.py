@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..rules.positions import StartFromPosition
-from ..rules.scenarios.play import (
+from ..rules.scenarios.messages import (
     MarkerControlled,
     MarkerDestroyed,
     MarkerLoaded,

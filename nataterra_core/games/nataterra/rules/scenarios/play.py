@@ -25,8 +25,6 @@ from ..tactics import ResourcesGained, draw_tactic_events
 from ..turns import GameEnded
 from .book import BOOK
 from .messages import (
-    COMMANDS,
-    EVENTS,
     MarkerControlled,
     MarkerDestroyed,
     MarkerLoaded,
@@ -51,19 +49,7 @@ from .model import (
 )
 
 __all__ = [
-    "COMMANDS",
-    "EVENTS",
     "EVOLVE",
-    "MarkerControlled",
-    "MarkerDestroyed",
-    "MarkerLoaded",
-    "MarkerMoved",
-    "MoveMarker",
-    "RecruitOnMarker",
-    "RecruitedOnMarker",
-    "SacrificeWorker",
-    "ScenarioCounted",
-    "WorkerSacrificed",
     "check_build",
     "decide",
     "legal",
