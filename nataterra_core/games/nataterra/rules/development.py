@@ -356,17 +356,19 @@ def evolve_tech_resolved(state: GameState, event: TechResolved) -> GameState:
 def evolve_bonus_resolved(state: GameState, event: BonusResolved) -> GameState:
     """Move what the bonus moved (N-DEV-4)."""
     player = state.player(event.seat)
-    pool = dict(player.pool)
-    for unit, n in event.units.items():
-        pool[unit] = pool.get(unit, 0) + n
-    changes: dict[str, object] = {"pool": pool}
-    if event.kind == "add_workers":
-        changes["worker_supply"] = player.worker_supply - sum(event.units.values())
-    else:
-        locked = dict(player.locked)
+    changes: dict[str, object] = {}
+    if event.units:  # most bonuses draw a card and move no units
+        pool = dict(player.pool)
         for unit, n in event.units.items():
-            locked[unit] = locked.get(unit, 0) - n
-        changes["locked"] = locked
+            pool[unit] = pool.get(unit, 0) + n
+        changes["pool"] = pool
+        if event.kind == "add_workers":
+            changes["worker_supply"] = player.worker_supply - sum(event.units.values())
+        else:
+            locked = dict(player.locked)
+            for unit, n in event.units.items():
+                locked[unit] = locked.get(unit, 0) - n
+            changes["locked"] = locked
     if event.kind == "draw_tech" and event.card is not None:
         deck = tuple(t for t in player.tech_deck if t != event.card)
         changes.update(tech_deck=deck, tech_hand=(*player.tech_hand, event.card))
