@@ -301,11 +301,9 @@ def evolve_recruited(state: GameState, event: Recruited) -> GameState:
     """Pay, take the token from the pool, stand it on the base."""
     player = state.player(event.seat)
     pool = {**player.pool, event.unit: player.pool[event.unit] - 1}
-    state = state.with_player(
-        msgspec.structs.replace(player, stock=player.stock - event.cost, pool=pool)
-    )
-    return msgspec.structs.replace(
-        state, units=add_units(state.units, event.seat, event.unit, event.zone, 1)
+    return state.with_player(
+        msgspec.structs.replace(player, stock=player.stock - event.cost, pool=pool),
+        units=add_units(state.units, event.seat, event.unit, event.zone, 1),
     )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterator
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -211,11 +211,12 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
         """The player state of ``civ``."""
         return self.players[self.seats.index(civ)]
 
-    def with_player(self, player: PlayerState) -> GameState:
-        """A copy with ``player`` replacing the state of the same civilisation."""
+    def with_player(self, player: PlayerState, **changes: Any) -> GameState:
+        """A copy with ``player`` replacing the state of the same civilisation (and the
+        other fields in ``changes``: one copy of the state for both)."""
         players = list(self.players)
         players[self.seats.index(player.civ)] = player
-        return msgspec.structs.replace(self, players=tuple(players))
+        return msgspec.structs.replace(self, players=tuple(players), **changes)
 
     def stacks_of(self, owner: str) -> Iterator[UnitStack]:
         """``owner``'s stacks in canonical order."""
