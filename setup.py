@@ -18,6 +18,7 @@ COMPILED_MODULES = (
     "nataterra_core/games/nataterra/rules/pathfinding.py",
     "nataterra_core/games/nataterra/rules/movement.py",
     "nataterra_core/games/nataterra/rules/combat/flow.py",
+    "nataterra_core/games/nataterra/rules/combat/stages.py",
     "nataterra_core/games/nataterra/rules/combat/env.py",
     "nataterra_core/games/nataterra/rules/combat/options.py",
     "nataterra_core/games/nataterra/rules/combat/steps.py",

@@ -98,6 +98,13 @@ class Decision(Generic[C]):
         self._lister = legal
         self._lists: dict[str, tuple[C, ...]] = {}
 
+    @classmethod
+    def asking(cls, seat: str, commands: Sequence[C]) -> Decision[C]:
+        """One seat's decision whose list is already made (no lister is kept)."""
+        decision: Decision[C] = cls((seat,), _nothing)
+        decision._lists[seat] = tuple(commands)
+        return decision
+
     def legal(self, seat: str) -> tuple[C, ...]:
         """Every command ``seat`` may send now (empty when it may not act)."""
         found = self._lists.get(seat)
@@ -117,6 +124,10 @@ class Decision(Generic[C]):
             return listed[listed.index(command)]
         except ValueError:
             return None
+
+
+def _nothing(seat: str) -> tuple[Any, ...]:
+    return ()
 
 
 class Decided(NamedTuple, Generic[S, E]):

@@ -28,7 +28,7 @@ from nataterra_core.games.nataterra.rules.state import PHASES, GameState, Player
 from nataterra_core.games.nataterra.rules.tactics import TacticCardDrawn
 from nataterra_core.games.nataterra.rules.turns import EndPhase
 from nataterra_core.games.nataterra.views import seat_view
-from nataterra_core.kernel import Command, CommandRejected, Decider, DiceStream, Event
+from nataterra_core.kernel import Command, CommandRejected, Decider, DiceStream, Event, events_of
 from nataterra_core.kernel.log import GENESIS, line_hash
 from nataterra_core.kernel.visibility import log_view
 
@@ -103,7 +103,7 @@ def outcome(
 ) -> Any:
     dice = DiceStream(bytes(32), "probe", "", state.counter)
     try:
-        return encode(decider.decide(state, command, dice, seat=seat))
+        return encode(events_of(decider.decide(state, command, dice, seat=seat)))
     except CommandRejected as exc:
         error = rejected(exc, version=7)
         return (type(exc).__name__, error.code, error.message, encode(error.data))

@@ -25,6 +25,7 @@ from nataterra_core.games.nataterra.rules.combat.flow import (
     evolve_combat,
     start_combat,
 )
+from nataterra_core.games.nataterra.rules.combat.host import Answers
 from nataterra_core.games.nataterra.rules.combat.model import Combat, Force, Group, replace_group
 from nataterra_core.games.nataterra.rules.state import Resources
 from nataterra_core.kernel import Command, DiceStream, Event, seed_from_number
@@ -101,7 +102,7 @@ class Fight:
             counts[owner, unit] = counts.get((owner, unit), 0) + count
             if side is not None:
                 sides[owner][unit] = side
-        self.env = CombatEnv(PACK, draw_biome=drawing(card))
+        self.env = CombatEnv(PACK, host=Answers(draw_biome=drawing(card)))
         self.started = start_combat(
             zone="test",
             biome=biome,
@@ -126,7 +127,8 @@ class Fight:
 
     @property
     def pending(self) -> tuple[str, list[Command]] | None:
-        return decision(self.env, self.combat)
+        found = decision(self.env, self.combat)
+        return None if found is None else (found[0], list(found[1]))
 
     @property
     def seat(self) -> str:
@@ -138,7 +140,7 @@ class Fight:
     def options(self) -> list[Command]:
         pending = self.pending
         assert pending is not None, f"no decision pending in stage {self.combat.stage}"
-        return pending[1]
+        return list(pending[1])
 
     def decide(
         self, command: Command, dice: DiceStream | None = None, seat: str | None = None

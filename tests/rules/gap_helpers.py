@@ -21,6 +21,7 @@ from nataterra_core.games.nataterra.rules.combat.flow import (
     evolve_combat,
     start_combat,
 )
+from nataterra_core.games.nataterra.rules.combat.host import Answers
 from nataterra_core.games.nataterra.rules.combat.model import Force, Group
 from nataterra_core.games.nataterra.rules.hexmap import GameMap
 from nataterra_core.games.nataterra.rules.state import Phase, Resources
@@ -67,7 +68,9 @@ class HandFight:
         self.pack = pack
         self.env = CombatEnv(
             pack,
-            draw_tactics=lambda seat, dice: (TacticCardDrawn(seat=seat, card="fearless"),),
+            host=Answers(
+                draw_tactics=lambda seat, dice: (TacticCardDrawn(seat=seat, card="fearless"),)
+            ),
         )
         started = start_combat(
             zone="test",
@@ -91,7 +94,7 @@ class HandFight:
     def pending(self) -> tuple[str, list[Command]]:
         found = decision(self.env, self.combat)
         assert found is not None, f"no decision pending in stage {self.combat.stage}"
-        return found
+        return found[0], list(found[1])
 
     def decide(self, command: Command, dice: DiceStream | None = None) -> list[Event]:
         seat = self.pending[0]

@@ -17,7 +17,14 @@ from nataterra_core.games.nataterra.rules.game import Nataterra
 from nataterra_core.games.nataterra.rules.hexmap import GameMap, Hex, Zone
 from nataterra_core.games.nataterra.rules.setup import GameOptions, initial_state
 from nataterra_core.games.nataterra.rules.state import GameState, Phase, UnitStack
-from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand, seed_from_number
+from nataterra_core.kernel import (
+    Command,
+    DiceStream,
+    Event,
+    IllegalCommand,
+    events_of,
+    seed_from_number,
+)
 
 # One character per zone: biome, and for bases whose base it is.
 BIOMES: dict[str, Biome] = {
@@ -117,7 +124,7 @@ class Table:
         """Play ``command``; ``dice`` forces the die faces (default: the game's stream)."""
         seat = seat or self.seat
         dice = dice or DiceStream(self.seed, self.game_id, "", self.state.counter)
-        events = list(self.decider.decide(self.state, command, dice, seat=seat))
+        events = list(events_of(self.decider.decide(self.state, command, dice, seat=seat)))
         for event in events:
             self.state = self.decider.evolve(self.state, event)
         self.events.extend(events)

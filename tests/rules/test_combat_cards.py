@@ -28,13 +28,14 @@ from nataterra_core.games.nataterra.rules.combat.flow import (
     evolve_combat,
     start_combat,
 )
+from nataterra_core.games.nataterra.rules.combat.host import Answers
 from nataterra_core.games.nataterra.rules.combat.model import Combat, Force
 from nataterra_core.games.nataterra.rules.combat.policies import DefaultPolicy
 from nataterra_core.games.nataterra.rules.combat_phase import StartCombat, combat_env
 from nataterra_core.games.nataterra.rules.game import Nataterra
 from nataterra_core.games.nataterra.rules.state import GameState, Resources
 from nataterra_core.games.nataterra.rules.tactics import TacticCardDrawn
-from nataterra_core.kernel import Command, DiceStream, Event, seed_from_number
+from nataterra_core.kernel import Command, DiceStream, Event, events_of, seed_from_number
 
 PACK = load_pack(Path(__file__).resolve().parents[1] / "packs" / "made_up_tactics")
 SEED, GAME = seed_from_number(77)
@@ -66,11 +67,13 @@ class CardFight:
         self.choose = choose
         self.env = CombatEnv(
             PACK,
-            draw_biome=lambda combat, dice: (card, ()),
-            draw_tactics=lambda seat, dice: (TacticCardDrawn(seat=seat, card="fearless"),),
-            ambush=lambda seat: PACK.civilisations[seat].units[1],
-            after_win=lambda seat, unit: ["next_zone"],
-            flare_costs=lambda seat, zone: flare_cost,
+            host=Answers(
+                draw_biome=lambda combat, dice: (card, ()),
+                draw_tactics=lambda seat, dice: (TacticCardDrawn(seat=seat, card="fearless"),),
+                ambush=lambda seat: PACK.civilisations[seat].units[1],
+                after_win=lambda seat, unit: ["next_zone"],
+                flare_costs=lambda seat, zone: flare_cost,
+            ),
         )
         started = start_combat(
             zone="test",
@@ -589,7 +592,9 @@ def test_N_ABL_7_strategise_joins_from_next_door_once_per_turn_and_stays_on_retr
 
     def play(command: Command, seat: str = "velathi") -> list[Event]:
         nonlocal state, counter
-        events = decider.decide(state, command, DiceStream(SEED, GAME, "", counter), seat=seat)
+        events = events_of(
+            decider.decide(state, command, DiceStream(SEED, GAME, "", counter), seat=seat)
+        )
         for event in events:
             state = decider.evolve(state, event)
             counter = getattr(event, "counter_after", None) or counter
@@ -636,7 +641,9 @@ def _strategising(disciples: int, *commands: Command) -> tuple[Nataterra, GameSt
     )
     decider = Nataterra(ctx.pack, contexts=[ctx])
     for command in (StartCombat(zone="z30", defender="beasts"), *commands):
-        for event in decider.decide(state, command, DiceStream(SEED, GAME, ""), seat="velathi"):
+        for event in events_of(
+            decider.decide(state, command, DiceStream(SEED, GAME, ""), seat="velathi")
+        ):
             state = decider.evolve(state, event)
     return decider, state
 

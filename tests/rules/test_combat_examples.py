@@ -669,7 +669,7 @@ class MapFight:
     def pending(self) -> tuple[str, list[object]]:
         found = combat_decision(self.ctx, self.state)
         assert found is not None
-        return found  # type: ignore[return-value]
+        return found[0], list(found[1])
 
     def deploy_all(self) -> None:
         while self.state.combat is not None and self.state.combat.stage == "deploy":

@@ -35,7 +35,14 @@ from nataterra_core.games.nataterra.rules.structuring import (
 )
 from nataterra_core.games.nataterra.rules.turns import EndPhase, TurnStarted
 from nataterra_core.games.nataterra.views import seat_view
-from nataterra_core.kernel import Command, DiceStream, IllegalCommand, NotYourTurn, UndoRefused
+from nataterra_core.kernel import (
+    Command,
+    DiceStream,
+    IllegalCommand,
+    NotYourTurn,
+    UndoRefused,
+    events_of,
+)
 from nataterra_core.kernel.visibility import log_view
 
 OPTIONS = {"map_structuring": True, "max_turns": 200}
@@ -49,7 +56,7 @@ def decide(session: GameSession, seat: str, command: Command) -> Any:
     """The decider's answer without touching the session (so refusals name their rule)."""
     decider = session.decider
     dice = DiceStream(b"\0" * 32, session.header.game_id, "", session.state.counter)
-    return decider.decide(session.state, command, dice, seat=seat)
+    return events_of(decider.decide(session.state, command, dice, seat=seat))
 
 
 def placer(session: GameSession) -> str:

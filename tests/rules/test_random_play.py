@@ -31,6 +31,7 @@ from nataterra_core.kernel import (
     DiceStream,
     IllegalCommand,
     RecordCodec,
+    events_of,
     seed_from_number,
 )
 
@@ -182,7 +183,7 @@ def perft(session: GameSession, seed: int, depth: int) -> int:
             server_seed, game_id = seed_from_number(seed)
             dice = DiceStream(server_seed, game_id, "", decider.dice_counter(state))
             after = state
-            for event in decider.decide(state, command, dice, seat=seats[0]):
+            for event in events_of(decider.decide(state, command, dice, seat=seats[0])):
                 after = decider.evolve(after, event)
             total += count(after, depth - 1)
         return total

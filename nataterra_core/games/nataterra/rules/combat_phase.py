@@ -17,13 +17,17 @@ from . import structures, teams, victory
 from .combat import messages
 from .combat.flow import (
     CombatEnv,
+    Pending,
     advance,
     combat_from_start,
-    decide_combat,
     decision,
     evolve_combat,
     start_combat,
 )
+from .combat.flow import (
+    step as combat_step,
+)
+from .combat.host import Answers
 from .combat.model import Boost, Combat, Force
 from .context import Context
 from .setup import shuffle_deck
@@ -45,6 +49,7 @@ __all__ = [
     "combat_decision",
     "contested",
     "decide_combat_phase",
+    "decide_in_combat",
     "evolve_combat_event",
     "legal_combat_phase",
 ]
@@ -137,48 +142,69 @@ def attacker_in(state: GameState, present: set[str], zone: str | None = None) ->
     raise ValueError("nobody is present")
 
 
-def combat_env(ctx: Context, state: GameState) -> CombatEnv:
-    """The combat environment on the game's map, with its biome decks."""
-    owners = _presence(ctx, state)
-    built = {p.zone: p.owner for p in state.structures}
+class GameHost(Answers):
+    """The combat's host on the game's map: it reads the game state the combat was asked
+    about (one small object per state; nothing is built until a rule asks).
 
-    def blocked(seat: str, zone: str) -> bool:
-        # N-COMBAT-23: enemy units, structures or an enemy base bar a retreat (own ones do
-        # not), nor do an ally's (N-TEAM-2).
-        base = ctx.map.zones[zone].base_owner
+    Within one command's steps the state is the one before them, so tactic cards drawn
+    in those steps are counted here to draw the next card of the deck (``_drawn``).
+    """
+
+    __slots__ = ("_drawn", "_owners", "ctx", "pack", "state")
+
+    def __init__(self, ctx: Context, state: GameState) -> None:
+        super().__init__()
+        self.ctx = ctx
+        self.pack = ctx.pack
+        self.state = state
+        self._owners: dict[str, set[str]] | None = None
+        self._drawn: dict[str, int] = {}
+
+    def blocked(self, seat: str, zone: str) -> bool:
+        """N-COMBAT-23: enemy units, structures or an enemy base bar a retreat (own ones do
+        not), nor do an ally's (N-TEAM-2); an eliminated player's base is a plain zone
+        (N-TEAM-7)."""
+        state = self.state
+        if self._owners is None:
+            self._owners = _presence(self.ctx, state)
+        base = self.ctx.map.zones[zone].base_owner
         friends = set(teams.team_of(state, seat))
-        if bool(owners.get(zone, set()) - friends) or built.get(zone, seat) not in friends:
+        placed = state.structure_in(zone)
+        if bool(self._owners.get(zone, set()) - friends) or (
+            placed is not None and placed.owner not in friends
+        ):
             return True
-        # N-TEAM-7: an eliminated player's base is a plain zone.
         return base is not None and base not in friends and base not in state.eliminated
 
-    drawn: dict[str, int] = {}
-
-    def draw_tactic(seat: str, dice: DiceStream) -> tuple[Event, ...]:
-        events = draw_tactic_events(state, seat, dice, drawn.get(seat, 0))
+    def draw_tactic(self, seat: str, dice: DiceStream) -> tuple[Event, ...]:
+        """The next card of ``seat``'s tactic deck, after those this command drew already."""
+        drawn = self._drawn
+        events = draw_tactic_events(self.state, seat, dice, drawn.get(seat, 0))
         drawn[seat] = drawn.get(seat, 0) + sum(isinstance(e, TacticCardDrawn) for e in events)
         return events
 
-    def flare_cost(seat: str, zone: str) -> int | None:
-        # N-COMBAT-8 (Ruling): the zone is a lake or borders one; the cost is the zones
-        # strictly between the base or the nearest soul prison and the combat zone (hex
-        # distance - 1, at least 0).
-        game_map = ctx.map
+    def flare_cost(self, seat: str, zone: str) -> int | None:
+        """N-COMBAT-8 (Ruling): the zone is a lake or borders one; the cost is the zones
+        strictly between the base or the nearest soul prison and the combat zone (hex
+        distance - 1, at least 0)."""
+        game_map = self.ctx.map
         lakes = [game_map.zones[z].biome == "lake" for z in (zone, *game_map.neighbours(zone))]
-        origins = structures.prison_zones(ctx, state, seat)
+        origins = structures.prison_zones(self.ctx, self.state, seat)
         if seat in game_map.bases:
             origins.append(game_map.base_of(seat))
         if not any(lakes) or not origins:
             return None
         return max(0, min(game_map.distance(o, zone) for o in origins) - 1)
 
-    def ambush(seat: str) -> str | None:
-        # Ambush (Ruling): the leftmost unit on the main board is the first type, in board
-        # order, with a token in the pool.
-        pool = state.player(seat).pool
-        return next((u for u in ctx.pack.civilisations[seat].units if pool.get(u, 0)), None)
+    def ambush_unit(self, seat: str) -> str | None:
+        """Ambush (Ruling): the leftmost unit on the main board is the first type, in board
+        order, with a token in the pool."""
+        pool = self.state.player(seat).pool
+        return next((u for u in self.pack.civilisations[seat].units if pool.get(u, 0)), None)
 
-    def after_win(seat: str, unit: str) -> list[str]:
+    def after_win_destinations(self, seat: str, unit: str) -> list[str]:
+        """Quick Gains: the zones next door, a lake only for flyers (or the Naga's base)."""
+        ctx, state = self.ctx, self.state
         flying = ctx.ability(state.player(seat), unit, "flying") > 0
         naga_base = ctx.map.bases.get("naga")
         return [
@@ -187,8 +213,9 @@ def combat_env(ctx: Context, state: GameState) -> CombatEnv:
             if flying or z == naga_base or ctx.map.zones[z].biome != "lake"
         ]
 
-    def strategists(seat: str, combat: Combat) -> list[tuple[str, str, int]]:
-        # N-ABL-7: units with Strategise next door join as if here, once per turn each.
+    def strategists(self, seat: str, combat: Combat) -> list[tuple[str, str, int]]:
+        """N-ABL-7: units with Strategise next door join as if here, once per turn each."""
+        ctx, state = self.ctx, self.state
         used: dict[tuple[str, str], int] = {}
         for owner, unit, zone, count in state.strategised:
             if owner == seat:
@@ -212,10 +239,18 @@ def combat_env(ctx: Context, state: GameState) -> CombatEnv:
                         found.append((stack.unit, zone, left))
         return found
 
-    def next_door(seat: str, combat: Combat) -> list[str]:
-        return [z for z in ctx.map.neighbours(combat.zone) if seat in state.owners_in(z)]
+    def has_strategists(self) -> bool:
+        """On the game's map, units next door may join by Strategise."""
+        return True
 
-    def draw(combat: Combat, dice: DiceStream) -> tuple[str | None, tuple[Event, ...]]:
+    def zones_next_door(self, seat: str, combat: Combat) -> list[str]:
+        """Zones next to the combat zone holding ``seat``'s units."""
+        state = self.state
+        return [z for z in self.ctx.map.neighbours(combat.zone) if seat in state.owners_in(z)]
+
+    def draw_biome(self, combat: Combat, dice: DiceStream) -> tuple[str | None, tuple[Event, ...]]:
+        """N-COMBAT-7/8: the top card of the zone's biome deck, reshuffled when empty."""
+        state = self.state
         if combat.biome not in state.biome_decks:  # mountains and lakes have no deck
             return None, ()
         deck = state.biome_decks[combat.biome]
@@ -231,21 +266,13 @@ def combat_env(ctx: Context, state: GameState) -> CombatEnv:
         events.append(BiomeCardDrawn(biome=combat.biome, card=deck[0]))
         return deck[0], tuple(events)
 
-    return CombatEnv(
-        ctx.pack,
-        ctx.map,
-        blocked=blocked,
-        draw_biome=draw,
-        draw_tactics=draw_tactic,
-        flare_costs=flare_cost,
-        ambush=ambush,
-        after_win=after_win,
-        strategists=strategists,
-        next_door=next_door,
-    )
+
+def combat_env(ctx: Context, state: GameState) -> CombatEnv:
+    """The combat environment on the game's map, with its biome decks."""
+    return CombatEnv(ctx.pack, ctx.map, GameHost(ctx, state))
 
 
-def combat_decision(ctx: Context, state: GameState) -> tuple[str, list[Command]] | None:
+def combat_decision(ctx: Context, state: GameState) -> Pending:
     """The pending decision of the combat in progress."""
     assert state.combat is not None
     return decision(combat_env(ctx, state), state.combat)
@@ -254,6 +281,27 @@ def combat_decision(ctx: Context, state: GameState) -> tuple[str, list[Command]]
 def legal_combat_phase(ctx: Context, state: GameState) -> list[Command]:
     """Between combats: the combats still to fight (N-COMBAT-1)."""
     return [StartCombat(zone=zone, defender=defender) for zone, defender in contested(state, ctx)]
+
+
+def decide_in_combat(
+    ctx: Context,
+    state: GameState,
+    seat: str,
+    command: Command,
+    dice: DiceStream,
+    *,
+    listed: bool = False,
+) -> tuple[tuple[Event, ...], Pending]:
+    """A decision in the combat in progress: its events, run on to the combat's next
+    decision, which comes back with them (``None`` once the combat has ended). ``listed``:
+    the command came from the pending decision's list, so it is not checked again."""
+    if state.combat is None:
+        raise IllegalCommand("N-COMBAT-1", "no combat is in progress; start one first")
+    env = combat_env(ctx, state)
+    events, _, pending = combat_step(env, state.combat, seat, command, dice, listed=listed)
+    if not isinstance(events[-1], messages.CombatEnded):
+        return events, pending
+    return _after_combat(ctx, state, events, dice), None
 
 
 def decide_combat_phase(
@@ -272,12 +320,17 @@ def decide_combat_phase(
         present = present_in(ctx, state, command.zone)
         attacker = attacker_in(state, present, command.zone)
         return _start(ctx, state, command.zone, attacker, command.defender, dice)
-    if state.combat is None:
-        raise IllegalCommand("N-COMBAT-1", "no combat is in progress; start one first")
-    events = decide_combat(combat_env(ctx, state), state.combat, seat, command, dice)
+    return decide_in_combat(ctx, state, seat, command, dice)[0]
+
+
+def _after_combat(
+    ctx: Context, state: GameState, events: tuple[Event, ...], dice: DiceStream
+) -> tuple[Event, ...]:
+    """``events``, which end the combat of ``state``, with the clean-up after them:
+    structures fall, cubes score, and units that sat out fight on (N-COMBAT-28, N-COMBAT-4)."""
+    assert state.combat is not None
     ended = events[-1]
-    if not isinstance(ended, messages.CombatEnded):
-        return events
+    assert isinstance(ended, messages.CombatEnded)
     after = state
     final = state.combat  # the combat as it stood when it ended (what the conditions count)
     for event in events:

@@ -15,6 +15,7 @@ from nataterra_core.games.nataterra.content.schema import ContentPack
 from nataterra_core.kernel import (
     Command,
     ContentRef,
+    Decided,
     Decision,
     DiceStream,
     Event,
@@ -42,6 +43,7 @@ from . import (
     turns,
     victory,
 )
+from .combat import messages
 from .combat.messages import PlayTactic
 from .context import Context
 from .hexmap import build_map
@@ -121,6 +123,14 @@ _EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
 assert set(_EVOLVE) | set(combat_phase.EVENTS) == set(EVENTS), "every event needs an evolve"
 _DRAWING = frozenset(kind for kind in EVENTS if issubclass(kind, RandomEvent))
 """The events that record dice draws (``counter_after``): folding one moves the counter."""
+
+
+_IN_COMBAT = frozenset(messages.COMMANDS)
+"""The commands of a combat in progress (tactic plays in its windows included)."""
+
+
+def _no_commands(seat: str) -> tuple[Command, ...]:
+    return ()
 
 
 def _on_turn_end(ctx: Context, state: GameState, dice: DiceStream) -> tuple[Event, ...]:
@@ -325,20 +335,51 @@ class Nataterra:
         *,
         seat: str | None,
         legal: bool = False,
-    ) -> tuple[Event, ...]:
+    ) -> tuple[Event, ...] | Decided[GameState, Event]:
         """The events of ``command``; ``IllegalCommand`` naming the rule it breaks.
 
         ``legal`` (the command came from this state's decision) spares a move its path
-        checks (the list's path search is the check); other commands are still checked."""
-        events = self._decide(state, command, dice, seat, legal)
-        if state.teams:  # N-TEAM-1: whatever a player wins, the team wins
-            events = tuple(
-                msgspec.structs.replace(e, winners=teams.team_winners(state, e.winners))
-                if isinstance(e, turns.GameEnded)
-                else e
-                for e in events
-            )
-        return events
+        checks (the list's path search is the check) and a combat decision its checks
+        (membership is the check); other commands are still checked. A decision in a
+        combat comes back with the state after it and that state's decision (the combat
+        runs on to its next decision anyway: found once, with one combat environment)."""
+        if (
+            state.combat is not None
+            and state.phase == "combat"
+            and seat is not None
+            and type(command) in _IN_COMBAT
+        ):
+            return self._decide_in_combat(state, command, dice, seat, legal)
+        return self._team_wins(state, self._decide(state, command, dice, seat, legal))
+
+    def _decide_in_combat(
+        self, state: GameState, command: Command, dice: DiceStream, seat: str, legal: bool
+    ) -> Decided[GameState, Event]:
+        """A combat decision, as :meth:`decide` says: the events with the state after them
+        and, while the combat goes on, its next decision (N-COMBAT-10)."""
+        ctx = self.context(state.map_id)
+        events, pending = combat_phase.decide_in_combat(
+            ctx, state, seat, command, dice, listed=legal
+        )
+        events = self._team_wins(state, events)
+        after = state
+        for event in events:
+            after = self.evolve(after, event)
+        if pending is None or after.combat is None or after.phase != "combat":
+            return Decided(events, after)
+        return Decided(events, after, Decision.asking(*pending))
+
+    @staticmethod
+    def _team_wins(state: GameState, events: tuple[Event, ...]) -> tuple[Event, ...]:
+        """N-TEAM-1: whatever a player wins, the team wins."""
+        if not state.teams:
+            return events
+        return tuple(
+            msgspec.structs.replace(e, winners=teams.team_winners(state, e.winners))
+            if isinstance(e, turns.GameEnded)
+            else e
+            for e in events
+        )
 
     def _decide(
         self, state: GameState, command: Command, dice: DiceStream, seat: str | None, legal: bool
@@ -426,9 +467,8 @@ class Nataterra:
         if state.combat is not None and state.structuring is None and state.phase == "combat":
             pending = combat_phase.combat_decision(self.context(state.map_id), state)
             if pending is None:
-                return Decision((), lambda seat: ())
-            options = pending[1]
-            return Decision((pending[0],), lambda seat: options)
+                return Decision((), _no_commands)
+            return Decision.asking(*pending)
         return Decision(self._acting(state), lambda seat: self._legal(state, seat))
 
     def acting_seats(self, state: GameState) -> Sequence[str]:

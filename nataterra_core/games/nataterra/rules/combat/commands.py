@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 
-from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand, record_draw
+from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
 
 from ..stock import Resources
 from . import biome, tactics
@@ -49,37 +49,17 @@ from .model import (
     Group,
 )
 from .options import support_amounts
+from .stages import STAGES
 from .steps import activate, resolve, resolve_attack, roll_die
 
-__all__ = ["STAGE_RULES", "command_events", "refusal"]
+__all__ = ["command_events", "refusal"]
 
 _replace = msgspec.structs.replace
 
 
-# The rule a refused command breaks, by the stage that asked for a decision.
-STAGE_RULES = {
-    "strategise": "N-ABL-7",
-    "redirect": "N-COMBAT-8",
-    "effects": "N-COMBAT-8",
-    "round_effects": "N-COMBAT-8",
-    "aftermath": "N-COMBAT-28",
-    "deploy": "N-COMBAT-4",
-    "pick": "N-COMBAT-10",
-    "heal": "N-COMBAT-11a",
-    "action": "N-COMBAT-12",
-    "deception": "N-ABL-8",
-    "after_attack": "N-CIV-1",
-    "retreat_defender": "N-COMBAT-22",
-    "retreat_attacker": "N-COMBAT-22",
-    "backstab": "N-COMBAT-23",
-    "injuries": "N-COMBAT-26",
-    "retreat_move": "N-COMBAT-23",
-}
-
-
 def refusal(combat: Combat, seat: str, who: str, command: Command) -> IllegalCommand:
     """The error for ``seat``'s refused ``command`` when ``who`` decides now."""
-    rule = STAGE_RULES.get(combat.stage, "N-COMBAT-10")
+    rule = STAGES[combat.stage].rule
     if combat.pending:
         rule = "N-CIV-3" if combat.pending[0][1].startswith("embrace") else "N-COMBAT-8"
     if seat != who:
@@ -249,7 +229,9 @@ def _attack(
 ) -> tuple[Event, ...]:
     if group.deception:  # N-ABL-8: the owner sees the die, then keeps or re-rolls it
         return (roll_die(env, dice, group, target, reroll=False),)
-    # Otherwise the roll and its result are one event (AttackResolved records the die).
-    drawn = record_draw(dice, len(env.faces))
-    roll = (drawn["counter_before"], drawn["counter_after"])
-    return (resolve_attack(env, combat, group, combat.groups[target], drawn["value"], roll),)
+    # Otherwise the roll and its result are one event (AttackResolved records the die as
+    # record_draw would: m, the counters around the draw, the value).
+    before = dice.counter
+    value = dice.draw(len(env.faces))
+    roll = (before, dice.counter)
+    return (resolve_attack(env, combat, group, combat.groups[target], value, roll),)

@@ -1,117 +1,104 @@
 """What combat reads besides its own state (:class:`CombatEnv`): the pack, the map if there
-is one, and how biome and tactic cards are drawn."""
+is one, and the host's answers (how biome and tactic cards are drawn, where units may go).
+
+The host is the game (:mod:`..combat_phase`) or the sandbox: each answers with the methods
+of a :class:`Host` reading its own immutable state, so an environment is two small objects
+made per state, with no closures built per call. Tests may pass the answers as functions.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from functools import lru_cache
 
-import msgspec
-
-from nataterra_core.games.nataterra.content.schema import ContentPack
+from nataterra_core.games.nataterra.content.schema import CivAbility, ContentPack, DieFace
 from nataterra_core.kernel import DiceStream, Event
 
 from ..hexmap import GameMap
 from .folds import FOLDS
-from .model import (
-    Combat,
-    Group,
-)
+from .host import NO_HOST, Host
+from .model import Combat
 
-__all__ = ["BiomeDraw", "CombatEnv", "no_strategists"]
-
-_replace = msgspec.structs.replace
+__all__ = ["CombatEnv", "PackTables", "pack_tables"]
 
 
-BiomeDraw = Callable[[Combat, DiceStream], tuple[str | None, tuple[Event, ...]]]
-"""Draws the combat's biome card: the card (or ``None``) and the events that drew it."""
+class PackTables:
+    """What combat reads of the pack on every attack, as plain tuples and dicts: the die's
+    faces, each civilisation's ability and essences."""
+
+    __slots__ = ("civ_ability", "essences", "faces")
+
+    def __init__(self, pack: ContentPack) -> None:
+        self.faces: tuple[DieFace, ...] = tuple(pack.die.faces)
+        civs = pack.civilisations.values()
+        self.civ_ability: dict[str, CivAbility] = {civ.id: civ.ability for civ in civs}
+        self.essences = {civ.id: frozenset(civ.essences) for civ in civs}
 
 
-def no_strategists(seat: str, combat: Combat) -> list[tuple[str, str, int]]:
-    return []
-
-
-def _no_biome_card(combat: Combat, dice: DiceStream) -> tuple[str | None, tuple[Event, ...]]:
-    return None, ()
+@lru_cache(maxsize=8)
+def pack_tables(pack: ContentPack) -> PackTables:
+    """The pack's :class:`PackTables` (the pack is immutable and hashed by identity)."""
+    return PackTables(pack)
 
 
 class CombatEnv:
-    """What combat reads besides its own state: the pack, the map if there is one, and
-    how a biome card is drawn (the game's decks; the sandbox names one or none).
+    """What combat reads besides its own state: the pack (and tables read from it), the
+    map if there is one, and its :class:`~.host.Host`'s answers (the game's or the
+    sandbox's; tests give them as functions, in an :class:`~.host.Answers`).
 
-    ``blocked(seat, zone)`` says whether an enemy unit, structure or base bars ``seat``
-    from retreating into ``zone`` (N-COMBAT-23); without a map (the sandbox) retreating
-    units simply leave the combat.
+    Without a map (the sandbox) retreating units simply leave the combat (N-COMBAT-23).
     """
 
-    __slots__ = (
-        "_picked",
-        "after_win",
-        "ambush",
-        "blocked",
-        "civ_ability",
-        "draw_biome",
-        "draw_tactics",
-        "essences",
-        "faces",
-        "flare_costs",
-        "map",
-        "next_door",
-        "pack",
-        "strategists",
-    )
+    __slots__ = ("civ_ability", "essences", "faces", "host", "map", "pack")
 
     def __init__(
-        self,
-        pack: ContentPack,
-        game_map: GameMap | None = None,
-        blocked: Callable[[str, str], bool] | None = None,
-        draw_biome: BiomeDraw | None = None,
-        *,
-        draw_tactics: Callable[[str, DiceStream], tuple[Event, ...]] | None = None,
-        flare_costs: Callable[[str, str], int | None] | None = None,
-        ambush: Callable[[str], str | None] | None = None,
-        after_win: Callable[[str, str], list[str]] | None = None,
-        strategists: Callable[[str, Combat], list[tuple[str, str, int]]] | None = None,
-        next_door: Callable[[str, Combat], list[str]] | None = None,
+        self, pack: ContentPack, game_map: GameMap | None = None, host: Host = NO_HOST
     ) -> None:
-        # The pick stage's candidates that :func:`decision` found (both sides standing).
-        self._picked: tuple[Combat, list[Group]] | None = None
+        tables = pack_tables(pack)
         self.pack = pack
         self.map = game_map
-        self.blocked = blocked or (lambda seat, zone: False)
-        self.draw_biome = draw_biome or _no_biome_card
-        # Without a game (the sandbox) there are no hands, decks, pools or map to act on.
-        self.draw_tactics = draw_tactics or (lambda seat, dice: ())
-        self.flare_costs = flare_costs or (lambda seat, zone: None)
-        self.ambush = ambush or (lambda seat: None)
-        self.after_win = after_win or (lambda seat, unit: [])
-        self.strategists = strategists or no_strategists
-        self.next_door = next_door or (lambda seat, combat: [])
-        self.faces = pack.die.faces
-        self.civ_ability = {civ.id: civ.ability for civ in pack.civilisations.values()}
-        self.essences = {civ.id: frozenset(civ.essences) for civ in pack.civilisations.values()}
+        self.host = host
+        self.faces = tables.faces
+        self.civ_ability = tables.civ_ability
+        self.essences = tables.essences
+
+    def blocked(self, seat: str, zone: str) -> bool:
+        """N-COMBAT-23: whether enemy units, structures or a base bar ``seat`` from
+        retreating into ``zone``."""
+        return self.host.blocked(seat, zone)
+
+    def draw_biome(self, combat: Combat, dice: DiceStream) -> tuple[str | None, tuple[Event, ...]]:
+        """N-COMBAT-7: the combat's biome card (or ``None``) and the events that drew it."""
+        return self.host.draw_biome(combat, dice)
 
     def draw_tactic(self, seat: str, dice: DiceStream) -> tuple[Event, ...]:
         """Events that draw ``seat`` one tactic card (N-DEV-6 reshuffles an empty deck)."""
-        return self.draw_tactics(seat, dice)
+        return self.host.draw_tactic(seat, dice)
 
     def flare_cost(self, seat: str, zone: str) -> int | None:
         """N-COMBAT-8: flare ``seat`` pays to redirect a biome effect in ``zone``."""
-        return self.flare_costs(seat, zone)
+        return self.host.flare_cost(seat, zone)
 
     def ambush_unit(self, seat: str) -> str | None:
         """Ambush: the unit type whose token joins for ``seat`` (``None``: none can)."""
-        return self.ambush(seat)
+        return self.host.ambush_unit(seat)
 
     def after_win_destinations(self, seat: str, unit: str) -> list[str]:
         """Quick Gains: where ``seat``'s ``unit`` may move from the combat zone."""
-        return self.after_win(seat, unit)
+        return self.host.after_win_destinations(seat, unit)
 
     def zones_next_door(self, seat: str, combat: Combat) -> list[str]:
         """Zones next to the combat zone holding ``seat``'s units (none without a map)."""
-        return self.next_door(seat, combat)
+        return self.host.zones_next_door(seat, combat)
+
+    def strategists(self, seat: str, combat: Combat) -> list[tuple[str, str, int]]:
+        """N-ABL-7: ``seat``'s (unit, zone, count) next door that may still join."""
+        return self.host.strategists(seat, combat)
+
+    def has_strategists(self) -> bool:
+        """Whether anyone could join by Strategise at all (only on the game's map)."""
+        return self.host.has_strategists()
 
     def fold(self, combat: Combat, event: Event) -> Combat:
-        """:func:`evolve_combat` with this environment's pack."""
+        """:func:`~.folds.evolve_combat` with this environment's pack."""
         fold = FOLDS.get(type(event))  # evolve_combat, inlined (hot path)
         return combat if fold is None else fold(self.pack, combat, event)

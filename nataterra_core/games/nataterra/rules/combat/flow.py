@@ -1,10 +1,10 @@
 """The combat flow (rules §6): what happens next, and who decides.
 
-The flow is a small machine over :attr:`Combat.stage`, one table in three parts: for each
-stage, exactly one of two things holds: either some seat must decide (:mod:`.options`,
-:func:`decision` gives the seat and its legal commands), or the next step is automatic
-(:mod:`.steps`, :func:`auto_step` gives its events); a seat's command becomes events in
-:mod:`.commands`. This module opens a combat and runs the machine: :func:`step` turns a
+The flow is a small machine over :attr:`Combat.stage`, one table (:data:`~.stages.STAGES`):
+for each stage, exactly one of two things holds: either some seat must decide
+(:func:`decision` gives the seat and its legal commands), or the next step is automatic
+(:func:`auto_step` gives its events); a seat's command becomes events in :mod:`.commands`.
+This module opens a combat and runs the machine: :func:`step` turns a
 command into events and then runs automatic steps until the next decision, so a command's
 record holds everything up to the next choice, and hands back the combat after them and that
 decision (each found once). What combat reads of the game is :class:`~.env.CombatEnv`.
@@ -23,14 +23,16 @@ from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
 from ..stock import Resources
 from .commands import command_events, refusal
 from .env import CombatEnv
-from .folds import evolve_combat
+from .folds import FOLDS, evolve_combat
 from .messages import CombatStarted
 from .model import ROUND_CAP, Combat, Force
-from .options import Pending, decision
-from .steps import auto_step
+from .options import Pending, ask_pending
+from .stages import STAGES, auto_step, decision
+from .steps import auto_pending
 
 __all__ = [
     "ROUND_CAP",
+    "STAGES",
     "CombatEnv",
     "Pending",
     "Stepped",
@@ -119,14 +121,32 @@ def decide_combat(
 
 def run_on(env: CombatEnv, combat: Combat, dice: DiceStream) -> Stepped:
     """Run automatic steps until a decision is needed or the combat has ended."""
-    events: list[Event] = []
-    pending = None if combat.stage == "end" else decision(env, combat)
-    while combat.stage != "end" and pending is None:
-        for event in auto_step(env, combat, dice):
-            events.append(event)
-            combat = env.fold(combat, event)
-        pending = None if combat.stage == "end" else decision(env, combat)
-    return tuple(events), combat, pending
+    return _run_on(env, combat, dice, ())
+
+
+def _run_on(env: CombatEnv, combat: Combat, dice: DiceStream, events: tuple[Event, ...]) -> Stepped:
+    """:func:`run_on` after ``events`` (folded into ``combat`` already): the stage table's
+    automatic steps, each folded, until a seat must decide (:func:`~.stages.decision`,
+    inlined: this runs once per decision)."""
+    pack, pending = env.pack, None
+    while combat.stage != "end":
+        if combat.pending:
+            pending = ask_pending(env, combat)
+            if pending is not None:
+                break
+            more = auto_pending(env, combat, dice)
+        else:
+            row = STAGES[combat.stage]
+            pending = row.ask(env, combat)
+            if pending is not None:
+                break
+            more = row.auto(env, combat, dice)
+        for event in more:
+            fold = FOLDS.get(type(event))
+            if fold is not None:
+                combat = fold(pack, combat, event)
+        events = (*events, *more)
+    return events, combat, pending
 
 
 def step(
@@ -148,7 +168,9 @@ def step(
         if seat != who or command not in options:
             raise refusal(combat, seat, who, command)
     events = command_events(env, combat, seat, command, dice)
+    pack = env.pack
     for event in events:
-        combat = env.fold(combat, event)
-    more, after, pending = run_on(env, combat, dice)
-    return (*events, *more) if more else events, after, pending
+        fold = FOLDS.get(type(event))
+        if fold is not None:
+            combat = fold(pack, combat, event)
+    return _run_on(env, combat, dice, events)

@@ -1,8 +1,9 @@
-"""The stage table's questions: in each stage, whether a seat must decide and with which legal
-commands (:func:`decision`), or whether the next step is automatic (``None``)."""
+"""The stage table's questions (:mod:`.stages`): in each stage, whether a seat must decide
+and with which legal commands, or whether the next step is automatic (``None``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Literal
 
@@ -16,7 +17,7 @@ from . import biome, tactics
 from .damage import (
     support_amount,
 )
-from .env import CombatEnv, no_strategists
+from .env import CombatEnv
 from .messages import (
     Attack,
     Backstab,
@@ -42,8 +43,21 @@ from .model import (
 )
 
 __all__ = [
+    "Ask",
     "Pending",
-    "decision",
+    "ask_action",
+    "ask_after_attack",
+    "ask_backstab",
+    "ask_deception",
+    "ask_deploy",
+    "ask_heal",
+    "ask_injury",
+    "ask_nothing",
+    "ask_pending",
+    "ask_pick",
+    "ask_redirect",
+    "ask_retreat",
+    "ask_retreat_move",
     "retreat_destinations",
     "retreat_mover",
     "setup_window",
@@ -161,7 +175,7 @@ _ACTION_OPTIONS: dict[
 _ACTION_OPTIONS_MAX = 4096
 
 
-def _action_options(combat: Combat, group: Group) -> list[Command]:
+def _action_options(combat: Combat, group: Group) -> tuple[Command, ...]:
     """Attacks on every target (:func:`targets`), then supports of every ally with each
     bonus kind the group can give. One pass over the groups (hot path); commands are
     immutable values, so the same lists are reused rather than rebuilt."""
@@ -206,7 +220,7 @@ def _action_options(combat: Combat, group: Group) -> list[Command]:
         if len(_ACTION_OPTIONS) >= _ACTION_OPTIONS_MAX:
             _ACTION_OPTIONS.clear()
         _ACTION_OPTIONS[key] = options
-    return list(options)
+    return options
 
 
 @lru_cache(maxsize=4096)
@@ -254,110 +268,153 @@ def retreat_destinations(env: CombatEnv, combat: Combat, seat: str, unit: str) -
     return found
 
 
-Pending = tuple[str, list[Command]] | None
+Pending = tuple[str, Sequence[Command]] | None
 """A combat's pending decision: the seat that decides and its legal commands, or ``None``."""
 
-
-def decision(env: CombatEnv, combat: Combat) -> Pending:
-    """The seat that must decide now and its legal commands, or ``None`` if the next step
-    is automatic."""
-    return _decision(env, combat)
+Ask = Callable[[CombatEnv, Combat], Pending]
+"""A stage's question: the seat that decides now and its options, or ``None`` when the
+stage's automatic step comes next (the stage table, :mod:`.stages`)."""
 
 
-# Stages that never ask anything once no choice is pending (automatic steps follow).
-_AUTOMATIC = frozenset({"opening", "effects", "round_end", "round_effects"})
+def ask_pending(env: CombatEnv, combat: Combat) -> Pending:
+    """The first pending choice (asked before the stage's own question): a tactic window
+    (N-COMBAT-9: asked while holding a card at all), joining by Strategise (N-ABL-7), or a
+    biome card's or the Naga's choice (N-COMBAT-8, N-CIV-3)."""
+    seat, choice = combat.pending[0]
+    if choice.startswith("tactic_"):
+        if not combat.hands.get(seat):  # its hand emptied since the window opened
+            return None
+        return seat, tactics.window_options(env, combat, seat, choice.removeprefix("tactic_"))
+    if choice == "strategise":
+        joins: list[Command] = [
+            Strategise(unit=unit, origin=origin, count=k)
+            for unit, origin, available in env.strategists(seat, combat)
+            for k in range(1, available + 1)
+        ]
+        return (seat, [*joins, StrategiseDone()]) if joins else None
+    return biome.pending_options(env, combat)
+
+
+def ask_nothing(env: CombatEnv, combat: Combat) -> Pending:
+    """Stages that never ask (an automatic step follows)."""
+    return None
+
+
+def ask_deploy(env: CombatEnv, combat: Combat) -> Pending:
+    """N-COMBAT-4/5: the deploying side places a group (after the set-up window and the
+    offer to join by Strategise, which come first)."""
+    if not combat.setup_window and setup_window(env, combat):
+        return None  # options played "at the start of the combat" come first
+    if not combat.strategise_offered and strategists_waiting(env, combat):
+        return None  # N-ABL-7: joining by Strategise comes first, during set-up
+    options = _deploy_options(env, combat, combat.deploying)
+    return (combat.deploying, options) if options else None
+
+
+def ask_redirect(env: CombatEnv, combat: Combat) -> Pending:
+    """N-COMBAT-8: the Naga may take a civilisation's biome effect by paying flare."""
+    if biome.redirect_cost(env, combat) is None:
+        return None
+    return "naga", [RedirectBiome(redirect=True), RedirectBiome(redirect=False)]
+
+
+def ask_pick(env: CombatEnv, combat: Combat) -> Pending:
+    """N-COMBAT-10: the owner chooses among its groups tied for the next activation
+    (N-TEAM-4: allies' ties are their side's choice)."""
+    if not combat.both_standing():
+        return None
+    candidates = pick_candidates(combat)
+    if len(candidates) > 1:
+        chooser = combat.side(candidates[0].owner)
+        return chooser, [ChooseGroup(group=g.id) for g in candidates]
+    return None
+
+
+def ask_heal(env: CombatEnv, combat: Combat) -> Pending:
+    """N-COMBAT-11a: a healer heals one of its side's groups first (N-TEAM-5: an ally's too)."""
+    if combat.active < 0:
+        return None
+    group = combat.groups[combat.active]
+    mates = combat.seats_of(combat.side(group.owner))
+    healable = tuple([g.id for seat in mates for g in combat.groups_of(seat)])
+    return group.owner, _heal_options(healable)
+
+
+def ask_action(env: CombatEnv, combat: Combat) -> Pending:
+    """N-COMBAT-12: the active group attacks or supports (nothing to do: it passes)."""
+    if combat.active < 0:
+        return None
+    group = combat.groups[combat.active]
+    options = _action_options(combat, group)
+    return (group.owner, options) if options else None
+
+
+def ask_deception(env: CombatEnv, combat: Combat) -> Pending:
+    """N-ABL-8: the owner keeps the die or re-rolls it."""
+    if combat.active < 0:
+        return None
+    return combat.groups[combat.active].owner, [Reroll(reroll=True), Reroll(reroll=False)]
+
+
+def ask_after_attack(env: CombatEnv, combat: Combat) -> Pending:
+    """N-CIV-1 For the King: the owner may claim the armor its attack earned."""
+    if combat.pending_gain <= 0 or combat.active < 0:
+        return None
+    owner = combat.groups[combat.active].owner
+    return owner, [ClaimArmor(accept=True), ClaimArmor(accept=False)]
 
 
 _RETREAT_OPTIONS: tuple[Command, ...] = (Retreat(retreat=True), Retreat(retreat=False))
 
 
-def _decision(env: CombatEnv, combat: Combat) -> tuple[str, list[Command]] | None:
-    stage = combat.stage
-    if not combat.pending:  # the hot stages of a round first
-        if stage == "action":
-            group = combat.groups[combat.active] if combat.active >= 0 else None
-            if group is None:
-                return None
-            options = _action_options(combat, group)
-            return (group.owner, options) if options else None
-        if stage == "pick":
-            if not combat.both_standing():
-                return None
-            candidates = pick_candidates(combat)
-            env._picked = (combat, candidates)
-            if len(candidates) > 1:  # N-TEAM-4: allies' ties are their side's choice
-                chooser = combat.side(candidates[0].owner)
-                return chooser, [ChooseGroup(group=g.id) for g in candidates]
-            return None
-        if stage in ("retreat_defender", "retreat_attacker"):
-            seat = combat.defender if stage == "retreat_defender" else combat.attacker
-            if side_in(combat, seat, combat.no_retreat + combat.withdrawing):
-                return None  # barred (Fight to the Bitter End, a card) or retreating (a card)
-            return seat, list(_RETREAT_OPTIONS)
-        if stage in _AUTOMATIC:
-            return None
-    if combat.pending:
-        seat, choice = combat.pending[0]
-        if choice.startswith("tactic_"):  # N-COMBAT-9: asked while holding a card at all
-            if not combat.hands.get(seat):  # its hand emptied since the window opened
-                return None
-            return seat, tactics.window_options(env, combat, seat, choice.removeprefix("tactic_"))
-        if choice == "strategise":
-            joins = [
-                Strategise(unit=unit, origin=origin, count=k)
-                for unit, origin, available in env.strategists(seat, combat)
-                for k in range(1, available + 1)
-            ]
-            return (seat, [*joins, StrategiseDone()]) if joins else None
-        return biome.pending_options(env, combat)
-    if stage == "redirect":
-        if biome.redirect_cost(env, combat) is None:
-            return None
-        return "naga", [RedirectBiome(redirect=True), RedirectBiome(redirect=False)]
-    if stage == "deploy":
-        if not combat.setup_window and setup_window(env, combat):
-            return None  # options played "at the start of the combat" come first
-        if not combat.strategise_offered and strategists_waiting(env, combat):
-            return None  # N-ABL-7: joining by Strategise comes first, during set-up
-        options = _deploy_options(env, combat, combat.deploying)
-        return (combat.deploying, options) if options else None
-    group = combat.groups[combat.active] if combat.active >= 0 else None
-    if stage == "heal" and group is not None:
-        mates = combat.seats_of(combat.side(group.owner))  # N-TEAM-5: Heal an ally too
-        healable = tuple([g.id for seat in mates for g in combat.groups_of(seat)])
-        return group.owner, list(_heal_options(healable))
-    if stage == "deception" and group is not None:
-        return group.owner, [Reroll(reroll=True), Reroll(reroll=False)]
-    if stage == "after_attack" and group is not None and combat.pending_gain > 0:
-        return group.owner, [ClaimArmor(accept=True), ClaimArmor(accept=False)]
-    if stage == "backstab":
-        if combat.retreating in combat.no_backstab:  # Higher Ground
-            return None
-        options = _backstab_options(combat)
-        assert combat.retreating is not None
-        return (stabber(combat), [*options, Backstab()]) if options else None
-    if stage == "injuries" and combat.injuries:
-        injured = combat.groups[combat.injuries[0]]
-        if not combat.stocks.get(injured.owner, Resources()).covers(injured.fee):
-            return None
-        return injured.owner, [
-            PayInjury(group=injured.id, pay=True),
-            PayInjury(group=injured.id, pay=False),
-        ]
-    if stage == "retreat_move" and env.map is not None and combat.retreating is not None:
-        seat = retreat_mover(combat)
-        moves: list[Command] = []
-        for force in combat.reserve_of(seat):
-            for zone in retreat_destinations(env, combat, seat, force.unit):
-                moves.extend(
-                    RetreatUnits(unit=force.unit, count=k, destination=zone)
-                    for k in range(1, force.count + 1)
-                )
-        # A type with nowhere to go is destroyed automatically, before anything is asked.
-        if moves and all(
-            retreat_destinations(env, combat, seat, f.unit) for f in combat.reserve_of(seat)
-        ):
-            return seat, moves
+def ask_retreat(env: CombatEnv, combat: Combat) -> Pending:
+    """N-COMBAT-22: the defender, then the attacker, may retreat at a round's end (not
+    when barred by Fight to the Bitter End or a card, nor when a card withdraws them)."""
+    seat = combat.defender if combat.stage == "retreat_defender" else combat.attacker
+    if side_in(combat, seat, combat.no_retreat + combat.withdrawing):
+        return None
+    return seat, _RETREAT_OPTIONS
+
+
+def ask_backstab(env: CombatEnv, combat: Combat) -> Pending:
+    """N-COMBAT-24: each player of the side that stays may backstab once (not against
+    Higher Ground)."""
+    if combat.retreating in combat.no_backstab:
+        return None
+    options = _backstab_options(combat)
+    return (stabber(combat), [*options, Backstab()]) if options else None
+
+
+def ask_injury(env: CombatEnv, combat: Combat) -> Pending:
+    """N-COMBAT-26: the owner of an injured group pays the fee or loses a unit."""
+    if not combat.injuries:
+        return None
+    injured = combat.groups[combat.injuries[0]]
+    if not combat.stocks.get(injured.owner, Resources()).covers(injured.fee):
+        return None
+    return injured.owner, [
+        PayInjury(group=injured.id, pay=True),
+        PayInjury(group=injured.id, pay=False),
+    ]
+
+
+def ask_retreat_move(env: CombatEnv, combat: Combat) -> Pending:
+    """N-COMBAT-23: the retreating side moves its units to adjacent zones; a type with
+    nowhere to go is destroyed automatically, before anything is asked."""
+    if env.map is None or combat.retreating is None:
+        return None
+    seat = retreat_mover(combat)
+    moves: list[Command] = []
+    for force in combat.reserve_of(seat):
+        for zone in retreat_destinations(env, combat, seat, force.unit):
+            moves.extend(
+                RetreatUnits(unit=force.unit, count=k, destination=zone)
+                for k in range(1, force.count + 1)
+            )
+    if moves and all(
+        retreat_destinations(env, combat, seat, f.unit) for f in combat.reserve_of(seat)
+    ):
+        return seat, moves
     return None
 
 
@@ -383,6 +440,6 @@ def setup_window(env: CombatEnv, combat: Combat) -> tuple[Event, ...]:
 
 def strategists_waiting(env: CombatEnv, combat: Combat) -> tuple[str, ...]:
     """The sides (attacker first) with units next door that may join by Strategise."""
-    if combat.revealed or env.strategists is no_strategists:
+    if combat.revealed or not env.has_strategists():
         return ()
     return tuple(s for s in combat.seats if env.strategists(s, combat))

@@ -130,6 +130,63 @@ def battle_option(battle: Battle) -> str:
     return msgspec.json.encode(battle, order="deterministic").decode()
 
 
+class SandboxHost:
+    """A battle's host: its biome card is the one drawn, and on its small map only the two
+    sides stand (a base bars the other side's retreat, N-COMBAT-23); there are no decks,
+    pools or units next door."""
+
+    __slots__ = ("battle",)
+
+    def __init__(self, battle: Battle) -> None:
+        self.battle = battle
+
+    def blocked(self, seat: str, zone: str) -> bool:
+        """Only another side's base bars a retreat on a battle's map (N-COMBAT-23)."""
+        return any(z.id == zone and z.base not in (None, seat) for z in self.battle.map)
+
+    def draw_biome(self, combat: Combat, dice: DiceStream) -> tuple[str | None, tuple[Event, ...]]:
+        """The battle's biome card, if it names one (N-COMBAT-7)."""
+        return self.battle.biome_card, ()
+
+    def draw_tactic(self, seat: str, dice: DiceStream) -> tuple[Event, ...]:
+        """No tactic decks in a battle."""
+        return ()
+
+    def flare_cost(self, seat: str, zone: str) -> int | None:
+        """No lakes or prisons around a battle: no redirection (N-COMBAT-8)."""
+        return None
+
+    def ambush_unit(self, seat: str) -> str | None:
+        """No pools: no Ambush."""
+        return None
+
+    def after_win_destinations(self, seat: str, unit: str) -> list[str]:
+        """Nowhere to move after a win."""
+        return []
+
+    def zones_next_door(self, seat: str, combat: Combat) -> list[str]:
+        """No units next door."""
+        return []
+
+    def strategists(self, seat: str, combat: Combat) -> list[tuple[str, str, int]]:
+        """Nobody joins by Strategise (N-ABL-7 needs the game's map)."""
+        return []
+
+    def has_strategists(self) -> bool:
+        """Nobody joins by Strategise."""
+        return False
+
+
+def _battle_map(battle: Battle) -> GameMap | None:
+    """A battle's small map (``None`` without one)."""
+    if not battle.map:
+        return None
+    return GameMap(
+        "sandbox",
+        [Zone.plain(z.id, Hex(z.q, z.r), z.biome, base_owner=z.base) for z in battle.map],
+    )
+
+
 class Sandbox:
     """The sandbox decider: ``Session.new(Sandbox(pack), seats=(attacker, defender),
     options={"battle": battle_option(battle)}, ...)``.
@@ -145,8 +202,6 @@ class Sandbox:
     def __init__(self, pack: ContentPack) -> None:
         self.pack = pack
         self.content = ContentRef(id=pack.pack_id, sha256=pack.sha256)
-        self._envs: dict[int, tuple[Battle, CombatEnv]] = {}
-        self._last: tuple[Battle | None, CombatEnv] = (None, CombatEnv(pack))
         self._decoded: tuple[str, Battle] | None = None
         # The last battle's opening event and the combat it opens: pure functions of the
         # battle, built once for the many runs of one battle (the battle calculator).
@@ -154,35 +209,8 @@ class Sandbox:
 
     def env(self, battle: Battle) -> CombatEnv:
         """The battle's environment: its biome card (or none) is drawn, and retreats use
-        its small map when it has one (built once per battle)."""
-        if battle is self._last[0]:  # the common case: the same battle as last time
-            return self._last[1]
-        known = self._envs.get(id(battle))
-        if known is not None and known[0] is battle:
-            self._last = known
-            return known[1]
-        card = battle.biome_card
-
-        def draw(combat: Combat, dice: DiceStream) -> tuple[str | None, tuple[Event, ...]]:
-            return card, ()
-
-        game_map = None
-        bases: dict[str, str] = {}
-        if battle.map:
-            zones = [
-                Zone.plain(z.id, Hex(z.q, z.r), z.biome, base_owner=z.base) for z in battle.map
-            ]
-            game_map = GameMap("sandbox", zones)
-            bases = {z.id: z.base for z in battle.map if z.base}
-
-        def blocked(seat: str, zone: str) -> bool:  # only the two sides stand on this map
-            return bases.get(zone, seat) != seat
-
-        env = CombatEnv(self.pack, game_map, blocked=blocked, draw_biome=draw)
-        if len(self._envs) > 64:
-            self._envs.clear()
-        self._envs[id(battle)] = self._last = (battle, env)
-        return env
+        its small map when it has one."""
+        return CombatEnv(self.pack, _battle_map(battle), SandboxHost(battle))
 
     def validate_options(self, options: Mapping[str, Any]) -> None:
         """The options hold one valid ``battle`` (and perhaps ``tournament``)."""
@@ -302,32 +330,39 @@ class Sandbox:
         (folded while deciding) and that state's decision (reached while deciding)."""
         battle = state.battle
         env = self.env(battle)
+        drawn = dice.counter
         if isinstance(command, StartBattle):
             if seat is not None or state.combat is not None:
                 raise IllegalCommand("N-COMBAT-1", "the battle has already started")
             started, combat = self._start(battle)
             stepped = run_on(env, combat, dice)
-            return self._decided(state, stepped, (started, *stepped[0]))
+            return self._decided(state, stepped, (started, *stepped[0]), drawn, dice)
         if state.combat is None or seat is None:
             raise IllegalCommand("N-COMBAT-1", "the battle has not started")
         stepped = step(env, state.combat, seat, command, dice, listed=legal)
-        return self._decided(state, stepped, stepped[0])
+        return self._decided(state, stepped, stepped[0], drawn, dice)
 
     @staticmethod
     def _decided(
-        state: SandboxState, stepped: Stepped, events: tuple[Event, ...]
+        state: SandboxState,
+        stepped: Stepped,
+        events: tuple[Event, ...],
+        drawn: int,
+        dice: DiceStream,
     ) -> Decided[SandboxState, Event]:
         """``events`` with the state after them, as :meth:`evolve` would fold them (the
-        combat ``stepped`` already folded), and the decision reached."""
+        combat ``stepped`` already folded), and the decision reached. Every draw is
+        recorded in an event (design.md §3), so the stream's counter is the state's; units
+        are lost in a retreat, and the result is known, only once the combat is decided."""
         folded, combat, pending = stepped
-        counter, result, lost = state.counter, state.result, state.lost_in_retreat
+        counter = dice.counter if dice.counter != drawn else state.counter
+        if not combat.decided:
+            after = _replace(state, combat=combat, counter=counter)
+            return Decided(events, after, _as_decision(pending))
+        result, lost = state.result, state.lost_in_retreat
         for event in folded:
-            kind = type(event)  # exact types, as evolve dispatches (hot path)
-            if kind is _RESOLVED or kind is _ROLLED:
-                rolled: Any = event
-                if rolled.counter_after is not None:  # None: the roll was its own event
-                    counter = rolled.counter_after
-            elif kind is _ENDED:
+            kind = type(event)
+            if kind is _ENDED:
                 result = event  # type: ignore[assignment]
             elif kind is _RETREATED:
                 retreated: Any = event
@@ -398,7 +433,6 @@ class Sandbox:
         )
 
 
-_RESOLVED, _ROLLED = messages.AttackResolved, messages.AttackRolled
 _ENDED, _RETREATED = messages.CombatEnded, messages.UnitsRetreated
 
 
@@ -408,8 +442,4 @@ def _no_commands(seat: str) -> tuple[Command, ...]:
 
 def _as_decision(pending: Pending) -> Decision[Command]:
     """A combat's pending decision as the kernel's :class:`Decision`."""
-    if pending is None:
-        return Decision((), _no_commands)
-    seat, options = pending
-    listed = tuple(options)
-    return Decision((seat,), lambda _seat: listed)
+    return Decision((), _no_commands) if pending is None else Decision.asking(*pending)

@@ -1,7 +1,9 @@
-"""The stage table's automatic steps: the events of the next step when nobody has to decide
-(:func:`auto_step`), attacks resolved included (dice drawn and recorded here)."""
+"""The stage table's automatic steps (:mod:`.stages`): the events of the next step when
+nobody has to decide, attacks resolved included (dice drawn and recorded here)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import msgspec
 
@@ -62,8 +64,25 @@ from .options import (
 )
 
 __all__ = [
+    "Auto",
     "activate",
-    "auto_step",
+    "auto_action",
+    "auto_after_attack",
+    "auto_aftermath",
+    "auto_backstab",
+    "auto_decided",
+    "auto_deploy",
+    "auto_effects",
+    "auto_injuries",
+    "auto_never",
+    "auto_opening",
+    "auto_pending",
+    "auto_pick",
+    "auto_redirect",
+    "auto_retreat",
+    "auto_retreat_move",
+    "auto_round_effects",
+    "auto_round_end",
     "ended",
     "initiative",
     "resolve",
@@ -233,106 +252,161 @@ def resolve_attack(
     return resolved
 
 
-def auto_step(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
-    """The events of the next automatic step (call only when :func:`decision` is ``None``)."""
-    stage = combat.stage
-    if combat.pending:  # a pending choice with nothing to choose from
-        seat, choice = combat.pending[0]
-        return (ChoiceResolved(seat=seat, choice=choice, declined=True),)
-    if stage == "pick":
-        picked = env._picked
-        if picked is not None and picked[0] is combat:  # what decision() just found
-            candidates = picked[1]
-        elif not combat.both_standing():
-            return (CombatDecided(winner=winner_of(combat)),)
-        else:
-            candidates = pick_candidates(combat)
-        if not candidates:
-            return (RoundEnded(round=combat.round),)
-        return activate(env, combat, candidates[0])
-    if stage == "deploy":
-        if not combat.setup_window:
-            opened = setup_window(env, combat)
-            if opened:
-                return opened
-        if not combat.strategise_offered:
-            seats = strategists_waiting(env, combat)
-            if seats:
-                return (StrategiseOffered(seats=seats),)
-        return (DeploymentEnded(seat=combat.deploying),)
-    if stage == "opening":
-        # N-COMBAT-7: no biome card in mountains or lakes (the drawing function knows).
-        card, drawn = env.draw_biome(combat, dice)
-        return (*drawn, BiomeCardRevealed(card=card))
-    if stage == "redirect":
-        return biome.fix_target(env, combat, dice, redirected=False)
-    if stage == "effects":
-        if not combat.before_window:  # N-COMBAT-9: attackers first, then defenders
-            opened = tactics.open_window(env, combat, "before", combat.seats)
-            if opened:
-                return opened
-        return (CombatOpened(initiative=initiative(env, combat, combat.biome_card)),)
-    if stage == "round_end":
-        return (*biome.round_end_damage(env, combat), RoundClosing(round=combat.round))
-    if stage == "round_effects":
-        if not combat.both_standing():
-            return (CombatDecided(winner=winner_of(combat)),)
-        if combat.round >= ROUND_CAP:  # N-COMBAT-29: the attacker retreats, no backstab
-            return (RetreatChosen(seat=combat.attacker, retreat=True, forced=True),)
-        return (RoundEffectsResolved(round=combat.round),)
-    if stage in ("retreat_defender", "retreat_attacker"):  # barred, or withdrawing by a card
-        seat = combat.defender if stage == "retreat_defender" else combat.attacker
-        if side_in(combat, seat, combat.withdrawing) and not side_in(
-            combat, seat, combat.no_retreat
-        ):
-            return (RetreatChosen(seat=seat, retreat=True, forced=True),)  # no backstab
-        return (RetreatChosen(seat=seat, retreat=False),)
-    if stage == "action":  # nothing to attack and nobody to support: the group passes
-        return (ActivationEnded(group=combat.active),)
-    if stage == "after_attack":
-        group = combat.groups[combat.active]
-        if combat.backstab and combat.stabbers[1:] and combat.both_standing():
-            return (BackstabEnded(seat=combat.stabbers[0]),)  # N-COMBAT-24: the next one
-        if combat.backstab or not combat.both_standing():
-            return (CombatDecided(winner=winner_of(combat)),)
-        if group.units > 0 and combat.attacks_made <= group.extra and targets(combat, group):
-            return (ExtraAttackBegun(group=group.id),)
-        return (ActivationEnded(group=group.id),)
-    if stage == "backstab":
-        return (BackstabDeclined(seat=stabber(combat)),)
-    if stage == "decided":
+Auto = Callable[[CombatEnv, Combat, DiceStream], tuple[Event, ...]]
+"""A stage's automatic step: its events, when nobody has to decide (the stage table,
+:mod:`.stages`)."""
+
+
+def auto_pending(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
+    """A pending choice with nothing to choose from is resolved as declined."""
+    seat, choice = combat.pending[0]
+    return (ChoiceResolved(seat=seat, choice=choice, declined=True),)
+
+
+def auto_deploy(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
+    """The set-up window (N-COMBAT-9), the offer to join by Strategise (N-ABL-7), then
+    the next side deploys (N-COMBAT-4)."""
+    if not combat.setup_window:
+        opened = setup_window(env, combat)
+        if opened:
+            return opened
+    if not combat.strategise_offered:
+        seats = strategists_waiting(env, combat)
+        if seats:
+            return (StrategiseOffered(seats=seats),)
+    return (DeploymentEnded(seat=combat.deploying),)
+
+
+def auto_opening(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
+    """N-COMBAT-7: the biome card turns up (none in mountains or lakes: the drawing
+    function knows)."""
+    card, drawn = env.draw_biome(combat, dice)
+    return (*drawn, BiomeCardRevealed(card=card))
+
+
+def auto_redirect(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
+    """N-COMBAT-8: the card's effect goes to whom it names."""
+    return biome.fix_target(env, combat, dice, redirected=False)
+
+
+def auto_effects(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
+    """The before-combat window (N-COMBAT-9: attackers first), then the initiative markers
+    are set and the first round begins (N-COMBAT-6/10)."""
+    if not combat.before_window:
+        opened = tactics.open_window(env, combat, "before", combat.seats)
+        if opened:
+            return opened
+    return (CombatOpened(initiative=initiative(env, combat, combat.biome_card)),)
+
+
+def auto_pick(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
+    """N-COMBAT-10: the next group activates, or the round ends (every group has acted),
+    or the combat is decided (a side is gone)."""
+    if not combat.both_standing():
         return (CombatDecided(winner=winner_of(combat)),)
-    if stage == "injuries":
-        if combat.injuries:  # cannot pay: the unit is lost
-            injured = combat.groups[combat.injuries[0]]
-            return (InjuryResolved(group=injured.id, paid=False, fee=Resources()),)
-        if combat.retreating is not None:  # the whole side leaves (N-TEAM-4)
-            return tuple(
-                RetreatMoveStarted(seat=seat, forces=own_units(env.pack, combat, seat))
-                for seat in combat.seats_of(combat.retreating)
-            )
+    candidates = pick_candidates(combat)
+    if not candidates:
+        return (RoundEnded(round=combat.round),)
+    return activate(env, combat, candidates[0])
+
+
+def auto_action(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
+    """Nothing to attack and nobody to support: the group passes."""
+    return (ActivationEnded(group=combat.active),)
+
+
+def auto_after_attack(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
+    """After an attack: the next backstab (N-COMBAT-24), the combat decided, an extra
+    attack (N-COMBAT-18) or the activation's end."""
+    group = combat.groups[combat.active]
+    if combat.backstab and combat.stabbers[1:] and combat.both_standing():
+        return (BackstabEnded(seat=combat.stabbers[0]),)
+    if combat.backstab or not combat.both_standing():
+        return (CombatDecided(winner=winner_of(combat)),)
+    if group.units > 0 and combat.attacks_made <= group.extra and targets(combat, group):
+        return (ExtraAttackBegun(group=group.id),)
+    return (ActivationEnded(group=group.id),)
+
+
+def auto_round_end(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
+    """A round-end biome effect acts (Drought's smite), then the round closes."""
+    return (*biome.round_end_damage(env, combat), RoundClosing(round=combat.round))
+
+
+def auto_round_effects(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
+    """The combat is decided, or the attacker retreats at the round cap (N-COMBAT-29, no
+    backstab), or the retreat decisions follow (N-COMBAT-22)."""
+    if not combat.both_standing():
+        return (CombatDecided(winner=winner_of(combat)),)
+    if combat.round >= ROUND_CAP:
+        return (RetreatChosen(seat=combat.attacker, retreat=True, forced=True),)
+    return (RoundEffectsResolved(round=combat.round),)
+
+
+def auto_retreat(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
+    """A side that may not choose: withdrawn by a card (no backstab), or barred."""
+    seat = combat.defender if combat.stage == "retreat_defender" else combat.attacker
+    if side_in(combat, seat, combat.withdrawing) and not side_in(combat, seat, combat.no_retreat):
+        return (RetreatChosen(seat=seat, retreat=True, forced=True),)
+    return (RetreatChosen(seat=seat, retreat=False),)
+
+
+def auto_backstab(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
+    """Nobody can backstab (or Higher Ground forbids it): declined."""
+    return (BackstabDeclined(seat=stabber(combat)),)
+
+
+def auto_decided(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
+    """N-COMBAT-25: the winner is the side left standing (or the one that stayed)."""
+    return (CombatDecided(winner=winner_of(combat)),)
+
+
+def auto_injuries(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
+    """N-COMBAT-26: an injury nobody can pay for costs a unit; then the retreating side
+    leaves (N-COMBAT-23, the whole side, N-TEAM-4), or the aftermath follows."""
+    if combat.injuries:
+        injured = combat.groups[combat.injuries[0]]
+        return (InjuryResolved(group=injured.id, paid=False, fee=Resources()),)
+    if combat.retreating is not None:
+        return tuple(
+            RetreatMoveStarted(seat=seat, forces=own_units(env.pack, combat, seat))
+            for seat in combat.seats_of(combat.retreating)
+        )
+    return (Aftermath(),)
+
+
+def auto_aftermath(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
+    """N-COMBAT-27/28: options played earlier resolve, the after-combat window opens
+    (defenders first), Spoils of War draw, and the combat ends."""
+    if combat.deferred:
+        return tactics.resolve_deferred(env, combat, dice)
+    if not combat.after_window:
+        defenders_first = (*combat.seats_of(combat.defender), *combat.seats_of(combat.attacker))
+        opened = tactics.open_window(env, combat, "after", defenders_first)
+        if opened:
+            return opened
+    return (*_spoils(env, combat, dice), ended(combat))
+
+
+def auto_retreat_move(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
+    """N-COMBAT-23: without a map retreating units leave the combat as survivors; a type
+    with nowhere to go is destroyed; once all have moved, the aftermath follows."""
+    seat = retreat_mover(combat)
+    waiting = combat.reserve_of(seat)
+    if not waiting:
         return (Aftermath(),)
-    if stage == "aftermath":
-        if combat.deferred:  # N-COMBAT-27: options played earlier resolve now
-            return tactics.resolve_deferred(env, combat, dice)
-        if not combat.after_window:  # defenders first
-            defenders_first = (*combat.seats_of(combat.defender), *combat.seats_of(combat.attacker))
-            opened = tactics.open_window(env, combat, "after", defenders_first)
-            if opened:
-                return opened
-        return (*_spoils(env, combat, dice), ended(combat))
-    if stage == "retreat_move":
-        seat = retreat_mover(combat)
-        waiting = combat.reserve_of(seat)
-        if not waiting:
-            return (Aftermath(),)
-        force = waiting[0]
-        if env.map is None:  # the sandbox: retreating units leave the combat as survivors
-            return (UnitsRetreated(seat=seat, unit=force.unit, count=force.count),)
-        for f in waiting:
-            if not retreat_destinations(env, combat, seat, f.unit):
-                return (UnitsRetreated(seat=seat, unit=f.unit, count=f.count, lost=True),)
-    raise AssertionError(f"no automatic step in stage {stage}")  # pragma: no cover
+    force = waiting[0]
+    if env.map is None:
+        return (UnitsRetreated(seat=seat, unit=force.unit, count=force.count),)
+    for f in waiting:
+        if not retreat_destinations(env, combat, seat, f.unit):
+            return (UnitsRetreated(seat=seat, unit=f.unit, count=f.count, lost=True),)
+    raise AssertionError("retreat_move: a move is asked, not automatic")  # pragma: no cover
+
+
+def auto_never(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
+    """Stages that always ask (heal, deception) or have ended."""
+    raise AssertionError(f"no automatic step in stage {combat.stage}")  # pragma: no cover
 
 
 def activate(env: CombatEnv, combat: Combat, group: Group) -> tuple[Event, ...]:
