@@ -19,6 +19,8 @@ COMPILED_MODULES = (
     "nataterra_core/games/nataterra/rules/movement.py",
     "nataterra_core/games/nataterra/rules/combat/flow.py",
     "nataterra_core/games/nataterra/rules/combat/stages.py",
+    "nataterra_core/games/nataterra/rules/combat/board.py",
+    "nataterra_core/games/nataterra/rules/combat/sandbox_steps.py",
     "nataterra_core/games/nataterra/rules/combat/env.py",
     "nataterra_core/games/nataterra/rules/combat/options.py",
     "nataterra_core/games/nataterra/rules/combat/steps.py",

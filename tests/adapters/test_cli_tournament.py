@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from nataterra_adapters.cli import app
 from nataterra_adapters.cli.tournament import report
 from nataterra_adapters.cli.tournament_games import GameResult, plan
@@ -56,6 +57,16 @@ def test_the_same_seed_gives_the_same_table_for_any_number_of_workers() -> None:
     two = _run(*args, "--seed", "5", "--workers", "2")
     assert alone[0] == two[0] == 0, (alone, two)
     assert json.loads(alone[1]) == json.loads(two[1])
+
+
+def test_a_dask_cluster_gives_the_same_table_as_one_process() -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    args = ("--game", SANDBOX, "--players", "random,search:1:random", "--games", "2", "--json")
+    alone = _run(*args, "--seed", "5")
+    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster:
+        remote = _run(*args, "--seed", "5", "--dask-scheduler", cluster.scheduler_address)
+    assert alone[0] == remote[0] == 0, (alone, remote)
+    assert json.loads(alone[1]) == json.loads(remote[1])
 
 
 def test_a_table_for_people_and_clear_refusals() -> None:

@@ -16,6 +16,7 @@ import msgspec
 
 from nataterra_core.games.nataterra.content import load_pack
 from nataterra_core.games.nataterra.content.schema import ContentPack
+from nataterra_core.games.nataterra.rules.combat.board import replace_group
 from nataterra_core.games.nataterra.rules.combat.flow import (
     CombatEnv,
     advance,
@@ -26,7 +27,7 @@ from nataterra_core.games.nataterra.rules.combat.flow import (
     start_combat,
 )
 from nataterra_core.games.nataterra.rules.combat.host import Answers
-from nataterra_core.games.nataterra.rules.combat.model import Combat, Force, Group, replace_group
+from nataterra_core.games.nataterra.rules.combat.model import Combat, Force, Group
 from nataterra_core.games.nataterra.rules.state import Resources
 from nataterra_core.kernel import Command, DiceStream, Event, seed_from_number
 

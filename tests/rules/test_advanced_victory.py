@@ -12,6 +12,7 @@ from positions import Table, grid_map, position
 
 from nataterra_core.game import new_game, verify_log
 from nataterra_core.games.nataterra.content import load_pack
+from nataterra_core.games.nataterra.rules.combat.board import replace_group
 from nataterra_core.games.nataterra.rules.combat.folds import evolve_combat
 from nataterra_core.games.nataterra.rules.combat.messages import (
     Attack,
@@ -20,7 +21,7 @@ from nataterra_core.games.nataterra.rules.combat.messages import (
     InjuryResolved,
     PayInjury,
 )
-from nataterra_core.games.nataterra.rules.combat.model import Combat, replace_group
+from nataterra_core.games.nataterra.rules.combat.model import Combat
 from nataterra_core.games.nataterra.rules.combat.policies import DefaultPolicy
 from nataterra_core.games.nataterra.rules.combat_phase import StartCombat
 from nataterra_core.games.nataterra.rules.hexmap import GameMap

@@ -28,8 +28,6 @@ __all__ = [
     "Stage",
     "combat_unit",
     "make_group",
-    "pick_candidates",
-    "replace_group",
 ]
 
 INITIATIVE_CAP = 10  # N-COMBAT-6: no marker goes above 10
@@ -355,33 +353,9 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
             return (self.attacker, self.defender)
         return (*self.seats_of(self.attacker), *self.seats_of(self.defender))
 
-    def asks_windows(self) -> bool:
-        """Whether a tactic window could ask anyone: some seat holds a card and has not given
-        a standing pass (N-COMBAT-9). Decided on hand sizes, which are public; when it is
-        false no window opens and groups activate without a record of it (the hot path)."""
-        hands = self.hands
-        if not hands:
-            return False
-        passed = self.standing_passes
-        return any(cards and seat not in passed for seat, cards in hands.items())
-
     def groups_of(self, owner: str) -> list[Group]:
         """``owner``'s groups still on the board."""
         return [g for g in self.groups if g.owner == owner and g.units > 0]
-
-    def both_standing(self) -> bool:
-        """Whether both sides still have a group on the board."""
-        seat, allies = self.attacker, self.allies
-        attacker = defender = False
-        for g in self.groups:
-            if g.units:
-                if g.owner == seat or (allies and allies.get(g.owner) == seat):
-                    attacker = True
-                else:
-                    defender = True
-                if attacker and defender:
-                    return True
-        return False
 
     def has_groups(self, owner: str) -> bool:
         """Whether ``owner`` still has a group on the board."""
@@ -394,29 +368,3 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
     def reserve_of(self, owner: str) -> list[Force]:
         """``owner``'s units not on a board."""
         return [f for f in self.reserve if f.owner == owner and f.count > 0]
-
-
-def replace_group(groups: tuple[Group, ...], group: Group) -> tuple[Group, ...]:
-    """``groups`` with ``group`` put in place of the one with its id."""
-    return (*groups[: group.id], group, *groups[group.id + 1 :])
-
-
-def pick_candidates(combat: Combat, groups: tuple[Group, ...] | None = None) -> list[Group]:
-    """The groups that may act next: highest initiative first, the attacker's groups
-    first on ties between players; ties within one player are the owner's choice.
-    ``groups``: the combat's groups as a fold is about to set them (the same order)."""
-    if groups is None:
-        groups = combat.groups
-    side, this_round = combat.allies.get, combat.round
-    found: list[Group] = []
-    for i in combat.order:  # sorted, so the candidates come first and together
-        g = groups[i]
-        if not g.units or g.acted == this_round:
-            continue
-        if found and (
-            g.initiative != found[0].initiative
-            or side(g.owner, g.owner) != side(found[0].owner, found[0].owner)
-        ):
-            break
-        found.append(g)
-    return found

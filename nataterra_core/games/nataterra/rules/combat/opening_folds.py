@@ -13,6 +13,7 @@ from nataterra_core.kernel import Event
 
 from ..stock import Resources
 from ..tactics import ResourcesGained, TacticCardDrawn
+from .board import replace_group
 from .fold_tools import (
     count_up,
     live_markers,
@@ -55,7 +56,6 @@ from .model import (
     Combat,
     Force,
     make_group,
-    replace_group,
 )
 
 __all__ = ["OPENING_FOLDS"]

@@ -14,6 +14,7 @@ from nataterra_core.kernel import Command, Event
 
 from ..stock import Resources
 from . import biome, tactics
+from .board import both_standing, pick_candidates
 from .damage import (
     support_amount,
 )
@@ -39,7 +40,6 @@ from .model import (
     Group,
     SlotKind,
     combat_unit,
-    pick_candidates,
 )
 
 __all__ = [
@@ -321,7 +321,7 @@ def ask_redirect(env: CombatEnv, combat: Combat) -> Pending:
 def ask_pick(env: CombatEnv, combat: Combat) -> Pending:
     """N-COMBAT-10: the owner chooses among its groups tied for the next activation
     (N-TEAM-4: allies' ties are their side's choice)."""
-    if not combat.both_standing():
+    if not both_standing(combat):
         return None
     candidates = pick_candidates(combat)
     if len(candidates) > 1:

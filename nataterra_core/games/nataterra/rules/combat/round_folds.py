@@ -12,6 +12,7 @@ from nataterra_core.games.nataterra.content.schema import ContentPack
 from nataterra_core.kernel import Event
 
 from . import biome
+from .board import asks_windows, both_standing, pick_candidates, replace_group
 from .fold_tools import (
     count_up,
     marker_gone,
@@ -50,8 +51,6 @@ from .model import (
     Combat,
     Group,
     Stage,
-    pick_candidates,
-    replace_group,
 )
 
 __all__ = ["ROUND_FOLDS", "fold_attack_resolved"]
@@ -151,9 +150,9 @@ def _lone_candidate(
     records no ``GroupActivated``: it records choices and chance, and what follows from
     them alone is folded. ``groups``: the
     groups a fold is about to give the combat; ``standing``: both sides are known to stand."""
-    if combat.pending or not (standing or combat.both_standing()):
+    if combat.pending or not (standing or both_standing(combat)):
         return None
-    if combat.hands and combat.asks_windows():
+    if combat.hands and asks_windows(combat):
         return None
     candidates = pick_candidates(combat, groups)
     return candidates[0] if len(candidates) == 1 else None

@@ -14,11 +14,11 @@ A description (``docs/COMBAT_SANDBOX.md``)::
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 
-from nataterra_core.games.nataterra.content.schema import Biome, ContentPack, Side
+from nataterra_core.games.nataterra.content.schema import ContentPack, Side
 from nataterra_core.kernel import (
     Command,
     ContentRef,
@@ -31,23 +31,26 @@ from nataterra_core.kernel import (
     RulesRef,
     Setup,
 )
-from nataterra_core.kernel.visibility import PUBLIC
 
-from ..hexmap import GameMap, Hex, Zone
 from ..stock import Resources
 from . import messages
 from .flow import (
     CombatEnv,
-    Pending,
-    Stepped,
     combat_from_start,
     decision,
     evolve_combat,
-    run_on,
     start_combat,
-    step,
 )
-from .model import Boost, Combat, Force
+from .model import Combat, Force
+from .sandbox_model import (
+    Battle,
+    ForceSpec,
+    MapZone,
+    SandboxState,
+    StartBattle,
+    battle_option,
+)
+from .sandbox_steps import as_decision, battle_env, decided, opened
 
 __all__ = [
     "SANDBOX_RULES",
@@ -63,128 +66,6 @@ __all__ = [
 SANDBOX_RULES = RulesRef(id="nataterra-combat-sandbox", version=4)
 
 _replace = msgspec.structs.replace
-
-
-class ForceSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """``count`` units of ``unit`` for ``owner``; ``side`` is the group-card side a tech
-    selected (``None``: side A without tech abilities, N-DEV-5)."""
-
-    owner: str
-    unit: str
-    count: int
-    side: Literal["a", "b"] | None = None
-
-
-class MapZone(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """A zone of a battle's small map: id, axial hex, biome, and whose base it is."""
-
-    id: str
-    q: int
-    r: int
-    biome: Biome
-    base: str | None = None
-
-
-class Battle(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """A combat to play: the two sides, the zone's biome, the forces, each side's stock
-    (for injury fees), optionally the biome card that is drawn, bonus tokens per side, and
-    a small map around the combat zone.
-
-    ``boosts`` give each side's groups bonus tokens when they deploy, as structures do
-    (attack per unit, armor per group, Deception, Reinforce, Bloodthirst levels). With a
-    ``map`` (the combat zone is ``zone``, its biome ``biome``), retreating units move to
-    adjacent zones as on the game's map (N-COMBAT-23); without one they leave the combat.
-    """
-
-    attacker: str
-    defender: str
-    biome: str = "forest"
-    forces: tuple[ForceSpec, ...]
-    stocks: dict[str, Resources] = msgspec.field(default_factory=dict)
-    biome_card: str | None = None
-    boosts: dict[str, Boost] = msgspec.field(default_factory=dict)
-    zone: str = "sandbox"
-    map: tuple[MapZone, ...] = ()
-
-
-class StartBattle(Command, frozen=True, tag="start_battle.v1"):
-    """The system command that opens the described combat."""
-
-    visibility = PUBLIC
-
-
-class SandboxState(msgspec.Struct, frozen=True, kw_only=True):
-    """The battle, the combat once started, the dice counter and the result;
-    ``lost_in_retreat`` counts each side's units destroyed for want of a zone to retreat to
-    (N-COMBAT-23), which the combat's own ``killed`` does not."""
-
-    battle: Battle
-    combat: Combat | None = None
-    counter: int = 0
-    result: messages.CombatEnded | None = None
-    lost_in_retreat: dict[str, int] = msgspec.field(default_factory=dict)
-
-
-def battle_option(battle: Battle) -> str:
-    """The header option holding a battle: its canonical JSON (options are scalars)."""
-    return msgspec.json.encode(battle, order="deterministic").decode()
-
-
-class SandboxHost:
-    """A battle's host: its biome card is the one drawn, and on its small map only the two
-    sides stand (a base bars the other side's retreat, N-COMBAT-23); there are no decks,
-    pools or units next door."""
-
-    __slots__ = ("battle",)
-
-    def __init__(self, battle: Battle) -> None:
-        self.battle = battle
-
-    def blocked(self, seat: str, zone: str) -> bool:
-        """Only another side's base bars a retreat on a battle's map (N-COMBAT-23)."""
-        return any(z.id == zone and z.base not in (None, seat) for z in self.battle.map)
-
-    def draw_biome(self, combat: Combat, dice: DiceStream) -> tuple[str | None, tuple[Event, ...]]:
-        """The battle's biome card, if it names one (N-COMBAT-7)."""
-        return self.battle.biome_card, ()
-
-    def draw_tactic(self, seat: str, dice: DiceStream) -> tuple[Event, ...]:
-        """No tactic decks in a battle."""
-        return ()
-
-    def flare_cost(self, seat: str, zone: str) -> int | None:
-        """No lakes or prisons around a battle: no redirection (N-COMBAT-8)."""
-        return None
-
-    def ambush_unit(self, seat: str) -> str | None:
-        """No pools: no Ambush."""
-        return None
-
-    def after_win_destinations(self, seat: str, unit: str) -> list[str]:
-        """Nowhere to move after a win."""
-        return []
-
-    def zones_next_door(self, seat: str, combat: Combat) -> list[str]:
-        """No units next door."""
-        return []
-
-    def strategists(self, seat: str, combat: Combat) -> list[tuple[str, str, int]]:
-        """Nobody joins by Strategise (N-ABL-7 needs the game's map)."""
-        return []
-
-    def has_strategists(self) -> bool:
-        """Nobody joins by Strategise."""
-        return False
-
-
-def _battle_map(battle: Battle) -> GameMap | None:
-    """A battle's small map (``None`` without one)."""
-    if not battle.map:
-        return None
-    return GameMap(
-        "sandbox",
-        [Zone.plain(z.id, Hex(z.q, z.r), z.biome, base_owner=z.base) for z in battle.map],
-    )
 
 
 class Sandbox:
@@ -210,7 +91,7 @@ class Sandbox:
     def env(self, battle: Battle) -> CombatEnv:
         """The battle's environment: its biome card (or none) is drawn, and retreats use
         its small map when it has one."""
-        return CombatEnv(self.pack, _battle_map(battle), SandboxHost(battle))
+        return battle_env(self.pack, battle)
 
     def validate_options(self, options: Mapping[str, Any]) -> None:
         """The options hold one valid ``battle`` (and perhaps ``tournament``)."""
@@ -328,48 +209,15 @@ class Sandbox:
     ) -> Decided[SandboxState, Event]:
         """Open the battle, or play one combat decision: the events, the state after them
         (folded while deciding) and that state's decision (reached while deciding)."""
-        battle = state.battle
-        env = self.env(battle)
-        drawn = dice.counter
+        env = battle_env(self.pack, state.battle)
         if isinstance(command, StartBattle):
             if seat is not None or state.combat is not None:
                 raise IllegalCommand("N-COMBAT-1", "the battle has already started")
-            started, combat = self._start(battle)
-            stepped = run_on(env, combat, dice)
-            return self._decided(state, stepped, (started, *stepped[0]), drawn, dice)
+            started, combat = self._start(state.battle)
+            return opened(env, state, started, combat, dice)
         if state.combat is None or seat is None:
             raise IllegalCommand("N-COMBAT-1", "the battle has not started")
-        stepped = step(env, state.combat, seat, command, dice, listed=legal)
-        return self._decided(state, stepped, stepped[0], drawn, dice)
-
-    @staticmethod
-    def _decided(
-        state: SandboxState,
-        stepped: Stepped,
-        events: tuple[Event, ...],
-        drawn: int,
-        dice: DiceStream,
-    ) -> Decided[SandboxState, Event]:
-        """``events`` with the state after them, as :meth:`evolve` would fold them (the
-        combat ``stepped`` already folded), and the decision reached. Every draw is
-        recorded in an event (design.md §3), so the stream's counter is the state's; units
-        are lost in a retreat, and the result is known, only once the combat is decided."""
-        folded, combat, pending = stepped
-        counter = dice.counter if dice.counter != drawn else state.counter
-        if not combat.decided:
-            after = _replace(state, combat=combat, counter=counter)
-            return Decided(events, after, _as_decision(pending))
-        result, lost = state.result, state.lost_in_retreat
-        for event in folded:
-            kind = type(event)
-            if kind is _ENDED:
-                result = event  # type: ignore[assignment]
-            elif kind is _RETREATED:
-                retreated: Any = event
-                if retreated.lost:
-                    lost = {**lost, retreated.seat: lost.get(retreated.seat, 0) + retreated.count}
-        after = _replace(state, combat=combat, counter=counter, result=result, lost_in_retreat=lost)
-        return Decided(events, after, _as_decision(pending if result is None else None))
+        return decided(env, state, seat, command, dice, legal)
 
     def evolve(self, state: SandboxState, event: Event) -> SandboxState:
         """Fold one event."""
@@ -394,8 +242,8 @@ class Sandbox:
     def decision(self, state: SandboxState) -> Decision[Command]:
         """Who decides in the combat now, and the pending decision's options."""
         if state.combat is None or state.result is not None:
-            return _as_decision(None)
-        return _as_decision(decision(self.env(state.battle), state.combat))
+            return as_decision(None)
+        return as_decision(decision(battle_env(self.pack, state.battle), state.combat))
 
     def acting_seats(self, state: SandboxState) -> Sequence[str]:
         """Whoever must decide in the combat now."""
@@ -431,15 +279,3 @@ class Sandbox:
             scores=lost,
             reason="battle_won" if winners else "no_winner",
         )
-
-
-_ENDED, _RETREATED = messages.CombatEnded, messages.UnitsRetreated
-
-
-def _no_commands(seat: str) -> tuple[Command, ...]:
-    return ()
-
-
-def _as_decision(pending: Pending) -> Decision[Command]:
-    """A combat's pending decision as the kernel's :class:`Decision`."""
-    return Decision((), _no_commands) if pending is None else Decision.asking(*pending)

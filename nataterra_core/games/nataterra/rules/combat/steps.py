@@ -11,6 +11,7 @@ from nataterra_core.kernel import DiceStream, Event, record_draw
 
 from ..stock import Resources
 from . import biome, tactics
+from .board import asks_windows, both_standing, pick_candidates
 from .damage import (
     attack_total,
     damage_dealt,
@@ -51,7 +52,6 @@ from .model import (
     Combat,
     Group,
     combat_unit,
-    pick_candidates,
 )
 from .options import (
     retreat_destinations,
@@ -302,7 +302,7 @@ def auto_effects(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Even
 def auto_pick(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
     """N-COMBAT-10: the next group activates, or the round ends (every group has acted),
     or the combat is decided (a side is gone)."""
-    if not combat.both_standing():
+    if not both_standing(combat):
         return (CombatDecided(winner=winner_of(combat)),)
     candidates = pick_candidates(combat)
     if not candidates:
@@ -319,9 +319,9 @@ def auto_after_attack(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple
     """After an attack: the next backstab (N-COMBAT-24), the combat decided, an extra
     attack (N-COMBAT-18) or the activation's end."""
     group = combat.groups[combat.active]
-    if combat.backstab and combat.stabbers[1:] and combat.both_standing():
+    if combat.backstab and combat.stabbers[1:] and both_standing(combat):
         return (BackstabEnded(seat=combat.stabbers[0]),)
-    if combat.backstab or not combat.both_standing():
+    if combat.backstab or not both_standing(combat):
         return (CombatDecided(winner=winner_of(combat)),)
     if group.units > 0 and combat.attacks_made <= group.extra and targets(combat, group):
         return (ExtraAttackBegun(group=group.id),)
@@ -336,7 +336,7 @@ def auto_round_end(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Ev
 def auto_round_effects(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
     """The combat is decided, or the attacker retreats at the round cap (N-COMBAT-29, no
     backstab), or the retreat decisions follow (N-COMBAT-22)."""
-    if not combat.both_standing():
+    if not both_standing(combat):
         return (CombatDecided(winner=winner_of(combat)),)
     if combat.round >= ROUND_CAP:
         return (RetreatChosen(seat=combat.attacker, retreat=True, forced=True),)
@@ -413,7 +413,7 @@ def activate(env: CombatEnv, combat: Combat, group: Group) -> tuple[Event, ...]:
     """N-COMBAT-10/11: ``group`` becomes active; the per-group tactic window opens for the
     players holding a tactic card (N-COMBAT-9's ruling), the group's owner first."""
     activated = GroupActivated(group=group.id)
-    if not combat.hands or not combat.asks_windows():  # nobody to ask: no window (hot path)
+    if not combat.hands or not asks_windows(combat):  # nobody to ask: no window (hot path)
         return (activated,)
     order = (group.owner, *(s for s in combat.seats if s != group.owner))
     active = env.fold(combat, activated)  # active-group options need the group active

@@ -22,6 +22,7 @@ from nataterra_core.games.nataterra.content.schema import ContentPack, TacticOpt
 from nataterra_core.kernel import Command, DiceStream, Event
 
 from ..stock import Resources
+from .board import asks_windows
 from .effects import EffectEnv, effect_events
 from .messages import (
     ChoiceResolved,
@@ -128,7 +129,7 @@ def open_window(
     """Open ``window`` for the seats of ``order`` that hold a tactic card and have not given
     a standing pass (N-COMBAT-9's ruling: hand sizes decide, never what the cards are)."""
     hands = combat.hands
-    if not hands or not combat.asks_windows():  # nobody to ask: the common case, kept cheap
+    if not hands or not asks_windows(combat):  # nobody to ask: the common case, kept cheap
         return ()
     barred = combat.no_opening_tactics if window == "before" else ()
     passed = combat.standing_passes

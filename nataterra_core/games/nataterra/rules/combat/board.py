@@ -1,0 +1,62 @@
+"""Who stands and who acts next: queries on a combat's groups that every step, question and
+fold asks (N-COMBAT-9/10/17). Plain functions, compiled with the rules in the compiled build
+(the model's classes are msgspec structs and stay interpreted)."""
+
+from __future__ import annotations
+
+from .model import Combat, Group
+
+__all__ = ["asks_windows", "both_standing", "pick_candidates", "replace_group"]
+
+
+def asks_windows(combat: Combat) -> bool:
+    """Whether a tactic window could ask anyone: some seat holds a card and has not given
+    a standing pass (N-COMBAT-9). Decided on hand sizes, which are public; when it is
+    false no window opens and groups activate without a record of it (the hot path)."""
+    hands = combat.hands
+    if not hands:
+        return False
+    passed = combat.standing_passes
+    return any(cards and seat not in passed for seat, cards in hands.items())
+
+
+def both_standing(combat: Combat) -> bool:
+    """Whether both sides still have a group on the board (N-COMBAT-17)."""
+    seat, allies = combat.attacker, combat.allies
+    attacker = defender = False
+    for g in combat.groups:
+        if g.units:
+            if g.owner == seat or (allies and allies.get(g.owner) == seat):
+                attacker = True
+            else:
+                defender = True
+            if attacker and defender:
+                return True
+    return False
+
+
+def pick_candidates(combat: Combat, groups: tuple[Group, ...] | None = None) -> list[Group]:
+    """The groups that may act next: highest initiative first, the attacker's groups
+    first on ties between players; ties within one player are the owner's choice
+    (N-COMBAT-10). ``groups``: the combat's groups as a fold is about to set them."""
+    if groups is None:
+        groups = combat.groups
+    allies, this_round = combat.allies, combat.round
+    found: list[Group] = []
+    lead = ""
+    for i in combat.order:  # sorted, so the candidates come first and together
+        g = groups[i]
+        if not g.units or g.acted == this_round:
+            continue
+        side = allies.get(g.owner, g.owner) if allies else g.owner
+        if found and (g.initiative != found[0].initiative or side != lead):
+            break
+        if not found:
+            lead = side
+        found.append(g)
+    return found
+
+
+def replace_group(groups: tuple[Group, ...], group: Group) -> tuple[Group, ...]:
+    """``groups`` with ``group`` put in place of the one with its id."""
+    return (*groups[: group.id], group, *groups[group.id + 1 :])

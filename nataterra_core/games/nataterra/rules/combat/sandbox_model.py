@@ -1,0 +1,83 @@
+"""The combat sandbox's records: a battle's description, the system command that opens
+it and the sandbox's state (msgspec structs: interpreted in the compiled build too)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from nataterra_core.games.nataterra.content.schema import Biome
+from nataterra_core.kernel import Command
+from nataterra_core.kernel.visibility import PUBLIC
+
+from ..stock import Resources
+from . import messages
+from .model import Boost, Combat
+
+__all__ = ["Battle", "ForceSpec", "MapZone", "SandboxState", "StartBattle", "battle_option"]
+
+
+class ForceSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``count`` units of ``unit`` for ``owner``; ``side`` is the group-card side a tech
+    selected (``None``: side A without tech abilities, N-DEV-5)."""
+
+    owner: str
+    unit: str
+    count: int
+    side: Literal["a", "b"] | None = None
+
+
+class MapZone(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """A zone of a battle's small map: id, axial hex, biome, and whose base it is."""
+
+    id: str
+    q: int
+    r: int
+    biome: Biome
+    base: str | None = None
+
+
+class Battle(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """A combat to play: the two sides, the zone's biome, the forces, each side's stock
+    (for injury fees), optionally the biome card that is drawn, bonus tokens per side, and
+    a small map around the combat zone.
+
+    ``boosts`` give each side's groups bonus tokens when they deploy, as structures do
+    (attack per unit, armor per group, Deception, Reinforce, Bloodthirst levels). With a
+    ``map`` (the combat zone is ``zone``, its biome ``biome``), retreating units move to
+    adjacent zones as on the game's map (N-COMBAT-23); without one they leave the combat.
+    """
+
+    attacker: str
+    defender: str
+    biome: str = "forest"
+    forces: tuple[ForceSpec, ...]
+    stocks: dict[str, Resources] = msgspec.field(default_factory=dict)
+    biome_card: str | None = None
+    boosts: dict[str, Boost] = msgspec.field(default_factory=dict)
+    zone: str = "sandbox"
+    map: tuple[MapZone, ...] = ()
+
+
+class StartBattle(Command, frozen=True, tag="start_battle.v1"):
+    """The system command that opens the described combat."""
+
+    visibility = PUBLIC
+
+
+class SandboxState(msgspec.Struct, frozen=True, kw_only=True):
+    """The battle, the combat once started, the dice counter and the result;
+    ``lost_in_retreat`` counts each side's units destroyed for want of a zone to retreat to
+    (N-COMBAT-23), which the combat's own ``killed`` does not."""
+
+    battle: Battle
+    combat: Combat | None = None
+    counter: int = 0
+    result: messages.CombatEnded | None = None
+    lost_in_retreat: dict[str, int] = msgspec.field(default_factory=dict)
+
+
+def battle_option(battle: Battle) -> str:
+    """The header option holding a battle: its canonical JSON (options are scalars)."""
+    return msgspec.json.encode(battle, order="deterministic").decode()
