@@ -301,11 +301,9 @@ def evolve_recruited(state: GameState, event: Recruited) -> GameState:
     """Pay, take the token from the pool, stand it on the base."""
     player = state.player(event.seat)
     pool = {**player.pool, event.unit: player.pool[event.unit] - 1}
-    state = state.with_player(
-        msgspec.structs.replace(player, stock=player.stock - event.cost, pool=pool)
-    )
-    return msgspec.structs.replace(
-        state, units=add_units(state.units, event.seat, event.unit, event.zone, 1)
+    return state.with_player(
+        msgspec.structs.replace(player, stock=player.stock - event.cost, pool=pool),
+        units=add_units(state.units, event.seat, event.unit, event.zone, 1),
     )
 
 
@@ -356,17 +354,19 @@ def evolve_tech_resolved(state: GameState, event: TechResolved) -> GameState:
 def evolve_bonus_resolved(state: GameState, event: BonusResolved) -> GameState:
     """Move what the bonus moved (N-DEV-4)."""
     player = state.player(event.seat)
-    pool = dict(player.pool)
-    for unit, n in event.units.items():
-        pool[unit] = pool.get(unit, 0) + n
-    changes: dict[str, object] = {"pool": pool}
-    if event.kind == "add_workers":
-        changes["worker_supply"] = player.worker_supply - sum(event.units.values())
-    else:
-        locked = dict(player.locked)
+    changes: dict[str, object] = {}
+    if event.units:  # most bonuses draw a card and move no units
+        pool = dict(player.pool)
         for unit, n in event.units.items():
-            locked[unit] = locked.get(unit, 0) - n
-        changes["locked"] = locked
+            pool[unit] = pool.get(unit, 0) + n
+        changes["pool"] = pool
+        if event.kind == "add_workers":
+            changes["worker_supply"] = player.worker_supply - sum(event.units.values())
+        else:
+            locked = dict(player.locked)
+            for unit, n in event.units.items():
+                locked[unit] = locked.get(unit, 0) - n
+            changes["locked"] = locked
     if event.kind == "draw_tech" and event.card is not None:
         deck = tuple(t for t in player.tech_deck if t != event.card)
         changes.update(tech_deck=deck, tech_hand=(*player.tech_hand, event.card))

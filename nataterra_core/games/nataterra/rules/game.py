@@ -58,6 +58,10 @@ _STRUCTURED_CACHE = 16
 """Contexts of structured maps kept per decider (N-MAP-4: every structured game has its own
 map; the oldest is dropped and rebuilt when needed again)."""
 
+_POSITIONS_KEPT = 64
+"""Starting positions kept checked per decider (the oldest is dropped and checked again when
+needed): the provisional pack's decider is shared by every game of a process."""
+
 COMMANDS: tuple[type[Command], ...] = (
     *setup.COMMANDS,
     positions.StartFromPosition,
@@ -286,6 +290,8 @@ class Nataterra:
             if found.scenario is not None and found.scenario not in scenarios.BOOK:
                 problem = positions.Problem("$.scenario", "N-SCN-GEN-1: no such scenario")
                 raise positions.PositionError([problem])
+            if len(self._positions) >= _POSITIONS_KEPT:  # one decider serves the process
+                del self._positions[next(iter(self._positions))]
             self._positions[text] = found
         return found
 

@@ -25,7 +25,7 @@ from . import structures, teams
 from .context import Context
 from .moves import MoveUnits, UnitsMoved
 from .pathfinding import reachable
-from .state import GameState, UnitStack, ZoneGrant, add_units, remove_units
+from .state import GameState, UnitStack, ZoneGrant, move_units
 
 __all__ = ["COMMANDS", "EVENTS", "MoveUnits", "UnitsMoved", "decide_move", "legal_moves"]
 
@@ -313,9 +313,8 @@ def _check_path(ctx: Context, mover: _Mover, command: MoveUnits) -> None:
 
 def evolve_units_moved(state: GameState, event: UnitsMoved) -> GameState:
     """Take the units from the origin's unmoved ones and add them, moved, at the destination."""
-    units = remove_units(state.units, event.seat, event.unit, event.origin, event.count)
-    units = add_units(units, event.seat, event.unit, event.path[-1], event.count, event.count)
     destination = event.path[-1]
+    units = move_units(state.units, event.seat, event.unit, event.origin, destination, event.count)
     entered = state.entered
     if entered.get(destination) != event.seat:  # N-COMBAT-3: who moved in last
         entered = {**entered, destination: event.seat}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterator
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -31,6 +31,7 @@ __all__ = [
     "UnitStack",
     "ZoneGrant",
     "add_units",
+    "move_units",
     "remove_units",
 ]
 
@@ -210,11 +211,12 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
         """The player state of ``civ``."""
         return self.players[self.seats.index(civ)]
 
-    def with_player(self, player: PlayerState) -> GameState:
-        """A copy with ``player`` replacing the state of the same civilisation."""
+    def with_player(self, player: PlayerState, **changes: Any) -> GameState:
+        """A copy with ``player`` replacing the state of the same civilisation (and the
+        other fields in ``changes``: one copy of the state for both)."""
         players = list(self.players)
         players[self.seats.index(player.civ)] = player
-        return msgspec.structs.replace(self, players=tuple(players))
+        return msgspec.structs.replace(self, players=tuple(players), **changes)
 
     def stacks_of(self, owner: str) -> Iterator[UnitStack]:
         """``owner``'s stacks in canonical order."""
@@ -233,33 +235,12 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
         return {s.owner for s in self.units if s.zone == zone}
 
 
-def _find(units: tuple[UnitStack, ...], owner: str, unit: str, zone: str) -> int:
-    """Where the stack (owner, unit, zone) is or would go in the sorted ``units``.
-
-    Stacks are sorted by their fields, key first, and a count is never below zero, so a
-    probe with count -1 sorts just before the stack of its key: one binary search with C
-    comparisons instead of a walk over every stack (folding a move is the commonest fold).
-    """
-    return bisect_left(units, UnitStack(owner, unit, zone, -1))
-
-
-def _is(stack: UnitStack, owner: str, unit: str, zone: str) -> bool:
-    return stack.zone == zone and stack.unit == unit and stack.owner == owner
-
-
 def add_units(
     units: tuple[UnitStack, ...], owner: str, unit: str, zone: str, count: int, moved: int = 0
 ) -> tuple[UnitStack, ...]:
     """Stacks with ``count`` more units (``moved`` of them having moved) at ``zone``."""
-    i = _find(units, owner, unit, zone)
-    if i < len(units) and _is(units[i], owner, unit, zone):
-        stack = units[i]
-        merged = UnitStack(owner, unit, zone, stack.count + count, stack.moved + moved)
-        return _put(units, i, merged)
-    if count <= 0:
-        return units
     stacks = list(units)
-    stacks.insert(i, UnitStack(owner, unit, zone, count, moved))
+    _add(stacks, owner, unit, zone, count, moved)
     return tuple(stacks)
 
 
@@ -267,18 +248,55 @@ def remove_units(
     units: tuple[UnitStack, ...], owner: str, unit: str, zone: str, count: int, moved: int = 0
 ) -> tuple[UnitStack, ...]:
     """Stacks with ``count`` fewer units at ``zone`` (``moved`` of them from the moved ones)."""
-    i = _find(units, owner, unit, zone)
-    if i == len(units) or not _is(units[i], owner, unit, zone):
+    stacks = list(units)
+    _remove(stacks, owner, unit, zone, count, moved)
+    return tuple(stacks)
+
+
+def move_units(
+    units: tuple[UnitStack, ...], owner: str, unit: str, origin: str, destination: str, count: int
+) -> tuple[UnitStack, ...]:
+    """Stacks with ``count`` unmoved units taken from ``origin`` and added, moved, at
+    ``destination`` (N-MOV-1): one copy of the stacks, the commonest fold."""
+    stacks = list(units)
+    _remove(stacks, owner, unit, origin, count, 0)
+    _add(stacks, owner, unit, destination, count, count)
+    return tuple(stacks)
+
+
+def _find(stacks: list[UnitStack], owner: str, unit: str, zone: str) -> int:
+    """Where the stack (owner, unit, zone) is, or would go, in the sorted ``stacks``.
+
+    Stacks are sorted by their fields, key first, and a count is never below zero, so a
+    probe with count -1 sorts just before the stack of its key: one binary search with C
+    comparisons instead of a walk over every stack.
+    """
+    return bisect_left(stacks, UnitStack(owner, unit, zone, -1))
+
+
+def _is(stack: UnitStack, owner: str, unit: str, zone: str) -> bool:
+    return stack.zone == zone and stack.unit == unit and stack.owner == owner
+
+
+def _add(stacks: list[UnitStack], owner: str, unit: str, zone: str, count: int, moved: int) -> None:
+    i = _find(stacks, owner, unit, zone)
+    if i < len(stacks) and _is(stacks[i], owner, unit, zone):
+        stack = stacks[i]
+        stacks[i] = UnitStack(owner, unit, zone, stack.count + count, stack.moved + moved)
+    elif count > 0:
+        stacks.insert(i, UnitStack(owner, unit, zone, count, moved))
+
+
+def _remove(
+    stacks: list[UnitStack], owner: str, unit: str, zone: str, count: int, moved: int
+) -> None:
+    i = _find(stacks, owner, unit, zone)
+    if i == len(stacks) or not _is(stacks[i], owner, unit, zone):
         raise ValueError(f"no {unit} of {owner} in {zone}")
-    stack = units[i]
+    stack = stacks[i]
     if stack.count < count or stack.moved < moved:
         raise ValueError(f"cannot remove {count} {unit} from {zone}: only {stack.count}")
     if stack.count == count:
-        return units[:i] + units[i + 1 :]
-    return _put(units, i, UnitStack(owner, unit, zone, stack.count - count, stack.moved - moved))
-
-
-def _put(units: tuple[UnitStack, ...], i: int, stack: UnitStack) -> tuple[UnitStack, ...]:
-    stacks = list(units)
-    stacks[i] = stack
-    return tuple(stacks)
+        del stacks[i]
+    else:
+        stacks[i] = UnitStack(owner, unit, zone, stack.count - count, stack.moved - moved)

@@ -533,7 +533,7 @@ def evolve_structure_recruited(state: GameState, event: StructureRecruited) -> G
     """The token leaves the pool and stands on the structure's zone."""
     player = state.player(event.seat)
     pool = {**player.pool, event.unit: player.pool[event.unit] - 1}
-    state = state.with_player(msgspec.structs.replace(player, pool=pool))
-    return msgspec.structs.replace(
-        state, units=add_units(state.units, event.seat, event.unit, event.zone, 1)
+    return state.with_player(
+        msgspec.structs.replace(player, pool=pool),
+        units=add_units(state.units, event.seat, event.unit, event.zone, 1),
     )

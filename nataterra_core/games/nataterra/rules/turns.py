@@ -152,9 +152,9 @@ def decide_end_phase(
 def evolve_turn_started(state: GameState, event: TurnStarted) -> GameState:
     """Make ``seat`` active in its movement phase; nobody has moved yet this turn, and no
     tactic option has been played in it (N-TURN-2, N-MOV-6)."""
-    units = state.units
-    if any(s.moved for s in units):
-        units = tuple(UnitStack(s.owner, s.unit, s.zone, s.count) if s.moved else s for s in units)
+    units = tuple(
+        UnitStack(s.owner, s.unit, s.zone, s.count) if s.moved else s for s in state.units
+    )
     return msgspec.structs.replace(
         state,
         active=state.seats.index(event.seat),
