@@ -488,18 +488,20 @@ _REACHES_THE_MAP: frozenset[type[Event]] = frozenset(
 
 def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameState:
     """Fold a combat event into the game: the combat itself and its effects on the map."""
-    if isinstance(event, TacticCardDrawn | ResourcesGained):  # in a combat or outside one
-        if isinstance(event, TacticCardDrawn):
+    # Exact types (message classes are final): a missed isinstance against a msgspec class
+    # goes through its metaclass, and most events here are none of these three.
+    if type(event) is TacticCardDrawn or type(event) is ResourcesGained:  # in or out of a combat
+        if type(event) is TacticCardDrawn:
             state = evolve_tactic_drawn(state, event)
-        else:
+        elif type(event) is ResourcesGained:
             state = evolve_resources_gained(state, event)
         if state.combat is None:
             return state
         return msgspec.structs.replace(state, combat=evolve_combat(ctx.pack, state.combat, event))
-    if isinstance(event, BiomeCardDrawn):
+    if type(event) is BiomeCardDrawn:
         decks = {**state.biome_decks, event.biome: state.biome_decks[event.biome][1:]}
         return msgspec.structs.replace(state, biome_decks=decks)
-    if isinstance(event, messages.CombatStarted):
+    if type(event) is messages.CombatStarted:
         return msgspec.structs.replace(state, combat=_combat(ctx, state, event))
     combat = state.combat
     assert combat is not None, f"{type(event).__name__} outside a combat"
