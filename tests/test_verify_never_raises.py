@@ -18,6 +18,7 @@ from nataterra_core.game import verify_log
 GOLDEN = Path(__file__).resolve().parent / "golden" / "game-seed-11.jsonl"
 LOG = GOLDEN.read_bytes()
 LINES = LOG.split(b"\n")[:-1]
+HEAD = hashlib.sha256(LINES[-1]).hexdigest()
 
 
 def rechained(lines: list[bytes]) -> bytes:
@@ -95,6 +96,18 @@ def test_a_verdict_is_truthy_exactly_when_the_log_is_valid() -> None:
     assert not verify_log(b"".join(line + b"\n" for line in LINES[:10]))  # incomplete
 
 
+def test_two_commuting_commands_swapped_and_rechained_are_caught_only_by_the_head() -> None:
+    """Records 49 and 50 are two moves of separate Velathi stacks: swapped, with the chain
+    recomputed, they are another legal game with the same dice and the same end, so the
+    log verifies; the published head of the original names the alteration."""
+    lines = list(LINES)
+    lines[49], lines[50] = lines[50], lines[49]
+    forged = rechained(lines)
+    assert forged != LOG and verify_log(forged).valid
+    verdict = verify_log(forged, expect_head=HEAD)
+    assert (verdict.status, verdict.failure) == ("invalid", "head")
+
+
 @settings(max_examples=150)
 @given(st.data())
 def test_verification_returns_a_verdict_for_every_forgery(data: st.DataObject) -> None:
@@ -108,7 +121,8 @@ def test_verification_returns_a_verdict_for_every_forgery(data: st.DataObject) -
     elif kind == "reorder":
         i, j = rng.sample(range(len(lines)), 2)
         lines[i], lines[j] = lines[j], lines[i]
-        forged = rechained(lines) if rng.random() < 0.5 else b"".join(x + b"\n" for x in lines)
+        rechain = rng.random() < 0.5
+        forged = rechained(lines) if rechain else b"".join(x + b"\n" for x in lines)
     elif kind == "truncate":
         forged = LOG[: rng.randrange(len(LOG))]
     elif kind == "reencode":
@@ -125,4 +139,12 @@ def test_verification_returns_a_verdict_for_every_forgery(data: st.DataObject) -
     if forged != LOG and kind in ("flip", "reorder", "truncate"):
         # (A header forged with the chain recomputed can be a consistent other game, say
         # one without a turn limit that ended early; only a published head catches that.)
-        assert verdict.status != "valid"
+        if kind == "reorder" and rechain and verdict.valid:
+            # So can two commands of one seat that commute (moves of two separate stacks),
+            # swapped with the chain recomputed: the same dice, another legal game.
+            swapped = [json.loads(lines[i]), json.loads(lines[j])]
+            assert [r["kind"] for r in swapped] == ["command", "command"]
+            assert swapped[0]["seat"] == swapped[1]["seat"]
+            assert not verify_log(forged, expect_head=HEAD)
+        else:
+            assert verdict.status != "valid"
