@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every benchmark on both builds: the pure package, then the compiled build (setup.py's
 # NATATERRA_MYPYC=1), built by .ci/build-compiled in build/compiled. Prints each benchmark's
-# last two lines (the earlier figures' names, then the medians with their ranges) per build.
+# figure lines (``name=value ...``: the earlier figures' names, then the medians with their
+# ranges, and instructions per battle under cachegrind) per build.
 #
 #     bash benchmarks/both_builds.sh [BENCHMARK ...]     (default: all four below)
 #
@@ -17,8 +18,8 @@ fi
 bash .ci/build-compiled
 for name in "${benchmarks[@]}"; do
     echo "== $name, pure build"
-    "$root/.venv/bin/python" "benchmarks/$name.py" | tail -2
+    "$root/.venv/bin/python" "benchmarks/$name.py" | grep -E '^[a-z_0-9]+='
     echo "== $name, compiled build"
     (cd build/compiled && PYTHONPATH="$PWD:$PWD/adapters" \
-        "$root/.venv/bin/python" "benchmarks/$name.py" | tail -2)
+        "$root/.venv/bin/python" "benchmarks/$name.py" | grep -E '^[a-z_0-9]+=')
 done
