@@ -44,7 +44,7 @@ def record_words(
     sentence, which never shows hidden information ("draws a tactic card", never which).
     """
     codec = RecordCodec(decider.command_types, decider.event_types)
-    records = [codec.decode(line, seq) for seq, line in enumerate(lines)]
+    records = codec.decode_lines(lines)
     if states is None:
         header = records[0]
         assert isinstance(header, Header)
