@@ -158,7 +158,7 @@ def test_an_answer_words_its_records_as_the_log_in_words_does() -> None:
             break
         legal = rpc.ok("game.legal_commands", game_id=game_id, token=token)
         since = view["version"] + 1
-        done = rpc.ok("game.apply", game_id=game_id, token=token, command=legal["commands"][0])
+        done = rpc.ok("game.apply", game_id=game_id, token=token, command=legal["commands"][-1])
         log = rpc.ok("game.log", game_id=game_id, token=token, words=True, since=since)
         # The first record is worded against the same position in both; the bot's records
         # after it are worded without one in the answer, so only their cuts are compared.
