@@ -29,9 +29,16 @@ from nataterra_core.kernel import (
     seed_from_number,
     verify,
 )
-from nataterra_core.kernel.registry import OptionsError, RuleSystem, system, system_for
+from nataterra_core.kernel.registry import OptionsError, system, system_for
 
-__all__ = ["DEFAULT_GAME", "GameSession", "decider_for", "new_game", "verify_log"]
+__all__ = [
+    "DEFAULT_GAME",
+    "GameSession",
+    "check_log_header",
+    "decider_for",
+    "new_game",
+    "verify_log",
+]
 
 DEFAULT_GAME = "nataterra"
 """The rule system a game is of when the caller names none."""
@@ -103,26 +110,33 @@ def decider_for(header: Header, content: Path | None = None) -> Decider[Any, Any
     """The decider a log's header asks for (a ``DeciderFactory`` for the kernel's verify).
 
     Raises :class:`~nataterra_core.kernel.UnsupportedVersion` for an unknown rule system or
-    version, :class:`UnknownContent` when the effective pack here (the system's own, plus
-    ``content``) is not the one the log was played with, and :class:`HeaderRefused` for
-    seats or options the rules refuse — checked exactly as at creation.
+    version, and what :func:`check_log_header` raises.
     """
-    record = system_for(header)
-    decider = record.decider(content)
-    if header.content != decider.content:
-        logged = header.content.sha256 if header.content else "none"
-        here = decider.content.sha256 if decider.content else "none"
-        hint = "" if content else " (was it played with a user pack? pass it as content)"
-        raise UnknownContent(
-            f"the log's content pack sha256 {logged} is not the pack here ({here}){hint}", 0
-        )
-    _check_header(record, decider, header)
+    decider = system_for(header).decider(content)
+    check_log_header(header, decider, user_pack=content is not None)
     return decider
 
 
-def _check_header(record: RuleSystem, decider: Decider[Any, Any, Any], header: Header) -> None:
+def check_log_header(
+    header: Header, decider: Decider[Any, Any, Any], *, user_pack: bool = False
+) -> None:
+    """Check a log's header against the decider that is to replay it, exactly as at creation.
+
+    Raises :class:`UnknownContent` when the decider's effective pack (the system's own, plus
+    the user pack, if ``user_pack``) is not the one the log was played with, and
+    :class:`HeaderRefused` for seats or options the rules refuse. A caller that keeps
+    deciders between logs (batch verification) runs it for every log: each header is
+    checked on its own.
+    """
+    if header.content != decider.content:
+        logged = header.content.sha256 if header.content else "none"
+        here = decider.content.sha256 if decider.content else "none"
+        hint = "" if user_pack else " (was it played with a user pack? pass it as content)"
+        raise UnknownContent(
+            f"the log's content pack sha256 {logged} is not the pack here ({here}){hint}", 0
+        )
     try:
-        record.check(decider, header.seats, header.options)
+        system_for(header).check(decider, header.seats, header.options)
     except OptionsError as exc:
         raise HeaderRefused(f"the rules refuse the header: {exc}", 0) from exc
 

@@ -29,8 +29,17 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, TypeVar
 
-from nataterra_core.game import decider_for
-from nataterra_core.kernel import ContentRef, Decider, Header, RulesRef, Verdict, verify
+from nataterra_core.game import check_log_header, decider_for
+from nataterra_core.kernel import (
+    ContentRef,
+    Decider,
+    EngineError,
+    Header,
+    RulesRef,
+    Verdict,
+    verify,
+)
+from nataterra_core.kernel.log import check_header
 from nataterra_core.kernel.registry import systems
 from nataterra_core.kernel.workers import default_workers, start_pool
 
@@ -154,15 +163,31 @@ def _pack_dir(bundle: PackBundle, digest: str) -> Path:
 
 
 def _decider(header: Header, bundle: PackBundle | None) -> Decider[Any, Any, Any]:
-    # Content-addressed, so a cached decider is exactly the one decider_for would build;
-    # loading a user pack costs ~10x a whole verification.
+    # Content-addressed, so a kept decider is exactly the one decider_for would build
+    # (loading a user pack costs ~10x a whole verification); every header is still checked
+    # on its own, so a verdict never depends on the logs verified before it.
     digest = _bundle_digest(bundle) if bundle is not None else None
     key = (header.rules, header.content, digest)
     decider = _deciders.get(key)
     if decider is None:
         directory = _pack_dir(bundle, digest) if bundle is not None and digest else None
         decider = _deciders[key] = decider_for(header, directory)
+    else:
+        check_log_header(header, decider, user_pack=bundle is not None)
     return decider
+
+
+def _prepare(paths: Sequence[Path], content: PackBundle | None) -> None:
+    """Import the rule systems the logs' headers name and build their deciders here, before
+    workers fork from this process, so that they inherit them instead of each building its
+    own while this process builds them once more to word the verdicts. Best effort: a log
+    whose header fails is judged, with its reason, by the worker that verifies it."""
+    for path in paths:
+        try:
+            with path.open("rb") as file:
+                _decider(check_header(file.readline().rstrip(b"\n")), content)
+        except (OSError, EngineError):
+            continue
 
 
 def verify_source(
@@ -254,6 +279,7 @@ def verify_many(
     processes = min(workers, math.ceil(len(paths) / size))
     if processes <= 1:
         return (verify_source(path, content, expect_head) for path in paths)
+    _prepare(paths, content)
     pool = start_pool(processes, ["nataterra_adapters.verify_worker"])
     return _on_pool(
         pool, processes * CHUNKS_IN_FLIGHT_PER_WORKER, paths, size, content, expect_head

@@ -1,15 +1,13 @@
 """The rule systems that ship with the library, one package each.
 
-Adding a game means adding its package and one registration line below.
+Adding a game means adding its package and one registration line below: the system's id and
+where its record is. A system's modules are imported when it is first looked up (so verifying
+a log of one game imports no other), or when every system is listed.
 """
 
-from nataterra_core.kernel.registry import register
+from nataterra_core.kernel.registry import register_lazily
 
-from .battlelore.system import BATTLELORE
-from .kaladan.system import KALADAN
-from .nataterra.system import NATATERRA, SANDBOX
-
-register(NATATERRA)
-register(SANDBOX)
-register(KALADAN)
-register(BATTLELORE)
+register_lazily("nataterra", "nataterra_core.games.nataterra.system:NATATERRA")
+register_lazily("nataterra-combat-sandbox", "nataterra_core.games.nataterra.system:SANDBOX")
+register_lazily("kaladan", "nataterra_core.games.kaladan.system:KALADAN")
+register_lazily("battlelore", "nataterra_core.games.battlelore.system:BATTLELORE")

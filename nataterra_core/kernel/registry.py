@@ -12,9 +12,12 @@ system up here::
     >>> "nataterra-combat-sandbox" in [s.rules.id for s in systems()]
     True
 
-The systems that ship with the library register themselves when
-``nataterra_core.games`` is imported, which the first lookup does (one registration line
-per game there). Tests and plug-ins call :func:`register` with their own records.
+The systems that ship with the library are named in ``nataterra_core.games`` (one
+registration line per system there: its id and where its record is, :func:`register_lazily`),
+which the first lookup imports. A system's own modules are imported only when it is first
+looked up by id (:func:`system`, :func:`system_for`) or all are listed (:func:`systems`), so
+verifying a Nataterra log never imports BattleLore. Tests and plug-ins call
+:func:`register` with their own records.
 
 Optional hooks (board geometry, SVG, observation encoder, action codec, determiniser,
 scenarios, positions, rules coverage, CLI commands) have typed slots in :class:`Hooks`, so
@@ -54,14 +57,17 @@ __all__ = [
     "make_player",
     "parse_player",
     "register",
+    "register_lazily",
     "search_player",
     "system",
     "system_for",
+    "system_ids",
     "systems",
 ]
 
 BUILTIN_PACKAGE = "nataterra_core.games"
-"""Imported on the first lookup; its ``__init__`` registers the systems that ship."""
+"""Imported on the first lookup; its ``__init__`` names the systems that ship
+(:func:`register_lazily`)."""
 
 
 class PlayerFactory(Protocol):
@@ -301,14 +307,45 @@ def _counts(counts: tuple[int, ...]) -> str:
 
 
 _SYSTEMS: dict[str, RuleSystem] = {}
+_LAZY: dict[str, str] = {}
+"""Rules id -> ``"module:ATTRIBUTE"`` of a record registered but not imported yet."""
 _loaded = False
 
 
 def register(record: RuleSystem, *, replace: bool = False) -> RuleSystem:
     """Add a rule system; ``ValueError`` if its id is taken (unless ``replace``)."""
-    if record.id in _SYSTEMS and not replace and _SYSTEMS[record.id] is not record:
+    taken = None if replace else _import(record.id)
+    if taken is not None and taken is not record:
         raise ValueError(f"a rule system {record.id!r} is already registered")
+    _LAZY.pop(record.id, None)
     _SYSTEMS[record.id] = record
+    return record
+
+
+def register_lazily(rules_id: str, where: str) -> None:
+    """Register the system ``rules_id`` by where its record is, ``"package.module:NAME"``
+    (as an entry point names an object): the module is imported on the first lookup of
+    ``rules_id``, or when every system is listed. ``ValueError`` if the id is taken."""
+    if rules_id in _SYSTEMS or rules_id in _LAZY:
+        raise ValueError(f"a rule system {rules_id!r} is already registered")
+    module, _, name = where.partition(":")
+    if not module or not name:
+        raise ValueError(f"{where!r}: name the record as 'package.module:NAME'")
+    _LAZY[rules_id] = where
+
+
+def _import(rules_id: str) -> RuleSystem | None:
+    """The record of ``rules_id``, imported now if it was registered lazily."""
+    found = _SYSTEMS.get(rules_id)
+    if found is not None or rules_id not in _LAZY:
+        return found
+    where = _LAZY[rules_id]
+    module, _, name = where.partition(":")
+    record = getattr(importlib.import_module(module), name)
+    if not isinstance(record, RuleSystem) or record.id != rules_id:
+        raise TypeError(f"{where} is not the rule system {rules_id!r}")
+    del _LAZY[rules_id]
+    _SYSTEMS[rules_id] = record
     return record
 
 
@@ -319,20 +356,31 @@ def _load_builtins() -> None:
         importlib.import_module(BUILTIN_PACKAGE)
 
 
-def systems() -> tuple[RuleSystem, ...]:
-    """Every registered rule system, sorted by id."""
+def system_ids() -> tuple[str, ...]:
+    """The id of every registered rule system, sorted, without importing any system."""
     _load_builtins()
+    return tuple(sorted({*_SYSTEMS, *_LAZY}))
+
+
+def _known() -> str:
+    return ", ".join(system_ids()) or "none"
+
+
+def systems() -> tuple[RuleSystem, ...]:
+    """Every registered rule system, sorted by id (each imported, if it was not yet)."""
+    _load_builtins()
+    for rules_id in list(_LAZY):
+        _import(rules_id)
     return tuple(_SYSTEMS[key] for key in sorted(_SYSTEMS))
 
 
 def system(rules_id: str) -> RuleSystem:
     """The rule system with this id; ``KeyError`` naming the known ones otherwise."""
     _load_builtins()
-    try:
-        return _SYSTEMS[rules_id]
-    except KeyError:
-        known = ", ".join(sorted(_SYSTEMS)) or "none"
-        raise KeyError(f"no rule system {rules_id!r} (known: {known})") from None
+    found = _import(rules_id)
+    if found is None:
+        raise KeyError(f"no rule system {rules_id!r} (known: {_known()})")
+    return found
 
 
 def system_for(header: Header) -> RuleSystem:
@@ -341,11 +389,10 @@ def system_for(header: Header) -> RuleSystem:
     Raises :class:`UnsupportedVersion` (record 0) for an unknown system or another version.
     """
     _load_builtins()
-    found = _SYSTEMS.get(header.rules.id)
+    found = _import(header.rules.id)
     if found is None:
-        known = ", ".join(sorted(_SYSTEMS))
         raise UnsupportedVersion(
-            f"rules {header.rules.id!r}: this library has no such rule system (known: {known})",
+            f"rules {header.rules.id!r}: this library has no such rule system (known: {_known()})",
             0,
         )
     if found.rules.version != header.rules.version:

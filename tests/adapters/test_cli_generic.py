@@ -13,6 +13,7 @@ import attrs
 import pytest
 import typer
 from nataterra_adapters.cli import app, build_app, verdict_line
+from nataterra_adapters.cli.app import system_commands
 from typer.testing import CliRunner
 
 from nataterra_core.game import verify_log
@@ -180,7 +181,8 @@ def test_systems_add_their_own_commands_through_the_hook(monkeypatch: pytest.Mon
     clash: RuleSystem = attrs.evolve(toy, hooks=Hooks(cli_commands=lambda: [tally, tally]))
     monkeypatch.setitem(registry._SYSTEMS, "toy", clash)
     with pytest.raises(ValueError, match="'tally'"):
-        build_app()
+        system_commands()
+    assert runner.invoke(build_app(), ["tally"]).exit_code != 0  # refused, not shadowed
 
 
 def test_a_valid_verdict_states_the_result_in_the_systems_words(

@@ -151,6 +151,16 @@ def test_worker_processes_give_the_same_verdicts_in_order(logs: list[Path], tmp_
     assert output.index("g1.jsonl") < output.index("g3.jsonl") < output.index("winner.jsonl")
 
 
+def test_a_refused_header_is_refused_after_any_other_log(logs: list[Path], tmp_path: Path) -> None:
+    # Batch verification keeps one decider per rules and pack; each header must still be
+    # checked on its own, so a forged header is a header failure whatever came before it.
+    forged = forge(logs[0], tmp_path / "forged.jsonl", 0, {"options": {"bogus": 1}})
+    alone = verify_source(forged)
+    assert alone.failure == "header" and "unknown options" in (alone.reason or "")
+    after = list(verify_many([logs[1], forged, logs[2], forged]))
+    assert [v.failure for v in after] == [None, "header", None, "header"]
+
+
 def test_json_lines(logs: list[Path]) -> None:
     result = runner.invoke(app, ["verify", "--json", *map(str, logs[:2])])
     assert result.exit_code == 0

@@ -3,6 +3,9 @@ front end relies on."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import attrs
 import msgspec
 import pytest
@@ -16,6 +19,7 @@ from nataterra_core.kernel.registry import (
     OptionsError,
     RuleSystem,
     register,
+    register_lazily,
     system,
     system_for,
     systems,
@@ -45,6 +49,27 @@ def test_registering_a_second_system_under_a_taken_id_is_refused() -> None:
     with pytest.raises(ValueError, match="already registered"):
         register(other)
     register(PIG_SYSTEM)  # the same record again is harmless
+
+
+def test_a_system_registered_lazily_is_imported_on_its_first_lookup() -> None:
+    # A fresh interpreter: looking up one shipped system imports no other system's modules.
+    probe = (
+        "import sys\n"
+        "from nataterra_core.kernel.registry import system, system_ids\n"
+        "assert 'kaladan' in system_ids()\n"
+        "assert system('battlelore').id == 'battlelore'\n"
+        "games = {m.split('.')[2] for m in sys.modules if m.startswith('nataterra_core.games.')}\n"
+        "print(sorted(games))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["['battlelore']"]
+
+
+def test_a_lazy_registration_names_its_record_and_cannot_take_an_id() -> None:
+    with pytest.raises(ValueError, match=r"package\.module:NAME"):
+        register_lazily("toy", "dicegame.PIG_SYSTEM")
+    with pytest.raises(ValueError, match="already registered"):
+        register_lazily("nataterra", "nataterra_core.games.nataterra.system:NATATERRA")
 
 
 def test_system_for_refuses_an_unknown_system_or_version() -> None:

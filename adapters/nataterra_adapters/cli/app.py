@@ -5,6 +5,10 @@ The generic commands (``demo``, ``play``, ``show``, ``replay``, ``verify``, ``to
 own through its
 ``Hooks.cli_commands`` (Nataterra's ``odds``). ``coverage`` reports the rules coverage of
 every system that describes it (``Hooks.coverage``).
+
+The systems' own commands are added when a command line needs them (a name that is not a
+generic command, or the list in ``--help``): ``nataterra verify`` imports only the rule
+systems its logs name.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
+import typer.core
 
 from nataterra_core.kernel.build import BUILD, VERSION
 from nataterra_core.kernel.registry import systems
@@ -28,7 +33,7 @@ from .show import show
 from .tournament import tournament
 from .verify import EXIT_HELP, verify_command
 
-__all__ = ["app", "build_app", "main", "version_text"]
+__all__ = ["app", "build_app", "main", "system_commands", "version_text"]
 
 GENERIC: dict[str, Callable[..., Any]] = {
     "demo": demo,
@@ -45,22 +50,29 @@ GENERIC: dict[str, Callable[..., Any]] = {
 
 
 def build_app() -> typer.Typer:
-    """A fresh app with the generic commands and every registered system's own.
-
-    ``ValueError`` if two systems (or a system and a generic command) claim one name, so a
-    plug-in cannot silently shadow ``verify``.
-    """
+    """A fresh app with the generic commands; every registered system's own are added when a
+    command line first needs them (:func:`system_commands` says which they are)."""
     built = typer.Typer(
+        cls=_WithSystemCommands,
         help="Rules engine for Nataterra and any registered game: play, replay and verify games.",
         no_args_is_help=True,
         add_completion=False,
         context_settings={"help_option_names": ["-h", "--help"]},
     )
     built.callback()(_main_options)
-    owners: dict[str, str] = {}
     for name, command in GENERIC.items():
         built.command(name, epilog=EXIT_HELP if name == "verify" else None)(command)
-        owners[name] = "the CLI"
+    return built
+
+
+def system_commands() -> typer.Typer:
+    """Every registered system's own commands (``Hooks.cli_commands``) as one app.
+
+    ``ValueError`` if two systems (or a system and a generic command) claim one name, so a
+    plug-in cannot silently shadow ``verify``.
+    """
+    commands = typer.Typer()
+    owners = dict.fromkeys(GENERIC, "the CLI")
     for record in systems():
         hook = record.hooks.cli_commands
         for item in hook() if hook is not None else ():
@@ -69,12 +81,40 @@ def build_app() -> typer.Typer:
                 if not isinstance(group, str):
                     raise ValueError(f"{record.id}: a sub-app needs a name")
                 _claim(owners, group, record.id)
-                built.add_typer(item)
+                commands.add_typer(item)
             else:
                 command_name = item.__name__.replace("_", "-")
                 _claim(owners, command_name, record.id)
-                built.command(command_name)(item)
-    return built
+                commands.command(command_name)(item)
+    return commands
+
+
+class _WithSystemCommands(typer.core.TyperGroup):
+    """The app's command group: the rule systems' own commands join the generic ones the
+    first time a name is not a generic command or the whole list is asked for, so a generic
+    command imports no rule system it does not use."""
+
+    _systems_added = False
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        found = super().get_command(ctx, cmd_name)
+        if found is None and self._add_system_commands():
+            found = super().get_command(ctx, cmd_name)
+        return found
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        self._add_system_commands()
+        return super().list_commands(ctx)
+
+    def _add_system_commands(self) -> bool:
+        """Add the systems' commands once; whether this call added them."""
+        if self._systems_added:
+            return False
+        self._systems_added = True
+        group = typer.main.get_group(system_commands())
+        for name, command in group.commands.items():
+            self.add_command(command, name)
+        return True
 
 
 def version_text() -> str:

@@ -27,7 +27,7 @@ from nataterra_core.kernel import (
     replay_states,
     split_lines,
 )
-from nataterra_core.kernel.registry import RuleSystem, system, system_for, systems
+from nataterra_core.kernel.registry import RuleSystem, system, system_for, system_ids, systems
 
 from ..local_files import data_dir
 
@@ -63,9 +63,7 @@ GameOption = Annotated[
     str,
     typer.Option(
         "--game",
-        help="The rule system (a registered id: "
-        + ", ".join(record.id for record in systems())
-        + ").",
+        help="The rule system (a registered id: " + ", ".join(system_ids()) + ").",
     ),
 ]
 
