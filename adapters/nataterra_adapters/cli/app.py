@@ -13,9 +13,9 @@ systems its logs name.
 
 from __future__ import annotations
 
+import importlib
 import sys
-from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import typer
 import typer.core
@@ -23,45 +23,44 @@ import typer.core
 from nataterra_core.kernel.build import BUILD, VERSION
 from nataterra_core.kernel.registry import systems
 
-from .coverage import coverage
-from .demo import demo
-from .play import play_command
-from .replay import replay
-from .scenarios import scenarios_command
-from .serve import serve
-from .show import show
-from .tournament import tournament
-from .verify import EXIT_HELP, verify_command
+__all__ = ["GENERIC", "app", "build_app", "main", "system_commands", "version_text"]
 
-__all__ = ["app", "build_app", "main", "system_commands", "version_text"]
 
-GENERIC: dict[str, Callable[..., Any]] = {
-    "demo": demo,
-    "play": play_command,
-    "show": show,
-    "replay": replay,
-    "scenarios": scenarios_command,
-    "verify": verify_command,
-    "coverage": coverage,
-    "tournament": tournament,
-    "serve": serve,
+class Generic(NamedTuple):
+    """Where a generic command is: its module in this package, its function, and the name
+    of the module's epilog text if it has one."""
+
+    module: str
+    function: str
+    epilog: str | None = None
+
+
+GENERIC: dict[str, Generic] = {
+    "demo": Generic("demo", "demo"),
+    "play": Generic("play", "play_command"),
+    "show": Generic("show", "show"),
+    "replay": Generic("replay", "replay"),
+    "scenarios": Generic("scenarios", "scenarios_command"),
+    "verify": Generic("verify", "verify_command", "EXIT_HELP"),
+    "coverage": Generic("coverage", "coverage"),
+    "tournament": Generic("tournament", "tournament"),
+    "serve": Generic("serve", "serve"),
 }
-"""The commands every rule system gets, by name."""
+"""The commands every rule system gets, by name; each module is imported when its command
+is run or listed (``serve`` alone would import the RPC server)."""
 
 
 def build_app() -> typer.Typer:
-    """A fresh app with the generic commands; every registered system's own are added when a
-    command line first needs them (:func:`system_commands` says which they are)."""
+    """The ``nataterra`` app: the generic commands, then every registered system's own
+    (:func:`system_commands`), each made when a command line first needs it."""
     built = typer.Typer(
-        cls=_WithSystemCommands,
+        cls=_Commands,
         help="Rules engine for Nataterra and any registered game: play, replay and verify games.",
         no_args_is_help=True,
         add_completion=False,
         context_settings={"help_option_names": ["-h", "--help"]},
     )
     built.callback()(_main_options)
-    for name, command in GENERIC.items():
-        built.command(name, epilog=EXIT_HELP if name == "verify" else None)(command)
     return built
 
 
@@ -89,32 +88,43 @@ def system_commands() -> typer.Typer:
     return commands
 
 
-class _WithSystemCommands(typer.core.TyperGroup):
-    """The app's command group: the rule systems' own commands join the generic ones the
-    first time a name is not a generic command or the whole list is asked for, so a generic
-    command imports no rule system it does not use."""
+class _Commands(typer.core.TyperGroup):
+    """The app's command group, filled as names are asked for: a generic command is made
+    from its module when first run or listed, and the rule systems' own commands join when a
+    name is not a generic one or the whole list is shown. So ``nataterra verify`` imports
+    neither the RPC server nor a rule system its logs do not name."""
 
     _systems_added = False
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
-        found = super().get_command(ctx, cmd_name)
-        if found is None and self._add_system_commands():
-            found = super().get_command(ctx, cmd_name)
-        return found
+        if cmd_name not in self.commands:
+            if cmd_name in GENERIC:
+                self.add_command(_generic(cmd_name), cmd_name)
+            else:
+                self._add_system_commands()
+        return super().get_command(ctx, cmd_name)
 
     def list_commands(self, ctx: Any) -> list[str]:
+        for name in GENERIC:
+            self.get_command(ctx, name)
         self._add_system_commands()
         return super().list_commands(ctx)
 
-    def _add_system_commands(self) -> bool:
-        """Add the systems' commands once; whether this call added them."""
-        if self._systems_added:
-            return False
-        self._systems_added = True
-        group = typer.main.get_group(system_commands())
-        for name, command in group.commands.items():
-            self.add_command(command, name)
-        return True
+    def _add_system_commands(self) -> None:
+        if not self._systems_added:
+            self._systems_added = True
+            for name, command in typer.main.get_group(system_commands()).commands.items():
+                self.add_command(command, name)
+
+
+def _generic(name: str) -> Any:
+    """The click command of the generic command ``name``, made from its module."""
+    where = GENERIC[name]
+    module = importlib.import_module(f"{__package__}.{where.module}")
+    one = typer.Typer()
+    epilog = getattr(module, where.epilog) if where.epilog else None
+    one.command(name, epilog=epilog)(getattr(module, where.function))
+    return typer.main.get_command(one)
 
 
 def version_text() -> str:
