@@ -11,8 +11,10 @@ that state's decision (``Decided``), real dice, combat set-up and end included. 
 plays the same battle (same abilities, same dice stream, same targeting policy) with
 plain lists: no validation, no choices, no events.
 
-Both sides play the same battles (battle *i* from seed *i*) and count rounds the same way
-(a round ends when every living group has had its turn); they are compared per battle, in
+Both sides play the same battles (battle *i* from seed *i*: the same groups in the same
+order, the same attacks, a test checks it) and count rounds the same way (a round counts
+once every living group has had its turn; the round in which a side is wiped out does not
+end, N-COMBAT-25); they are compared per battle, in
 interleaved pairs timed by CPU time (``pairs.py``), each turn about ``--seconds`` of the
 engine's CPU time. The last line is ``combat_ratio=<median>`` with its range, ``combat_ratio``
 being reference battles per CPU second ÷ engine battles per CPU second; the line before
@@ -128,19 +130,31 @@ INIT, RANGED, PIERCE, HEAL, RETALIATION, ACTED = range(8, 14)
 
 
 def reference_groups(pack: ContentPack) -> list[list[int]]:
-    """The standard battle's groups as the default policy deploys them (largest first)."""
-    groups = []
-    for spec in STANDARD_BATTLE.forces:
-        unit = pack.units[spec.unit]
-        card = unit.side(spec.side or "a")
-        tech = spec.side is not None
-        left = spec.count
-        while left:
-            size = min(left, unit.group_size)
-            left -= size
+    """The standard battle's groups in the order the engine deploys them, which is the order
+    of its group ids (ties on initiative and on a target's health go to the first): the
+    attacker's side, then the defender's (N-COMBAT-4), each side as the default policy
+    places its groups: the largest group it can form first, the first waiting unit type
+    (the combat's reserve is sorted by unit) on ties."""
+    groups: list[list[int]] = []
+    for owner in (STANDARD_BATTLE.attacker, STANDARD_BATTLE.defender):
+        specs = sorted(
+            (s for s in STANDARD_BATTLE.forces if s.owner == owner), key=lambda s: s.unit
+        )
+        waiting = {spec.unit: spec.count for spec in specs}
+        sides = {spec.unit: spec.side for spec in specs}
+        while waiting:
+            sizes = {name: min(n, pack.units[name].group_size) for name, n in waiting.items()}
+            name = max(sizes, key=lambda name: sizes[name])  # the first of the largest
+            size, side = sizes[name], sides[name]
+            waiting[name] -= size
+            if not waiting[name]:
+                del waiting[name]
+            unit = pack.units[name]
+            card = unit.side(side or "a")
+            tech = side is not None
             groups.append(
                 [
-                    0 if spec.owner == STANDARD_BATTLE.attacker else 1,
+                    0 if owner == STANDARD_BATTLE.attacker else 1,
                     size,
                     card.attack,
                     card.armor,
@@ -162,13 +176,16 @@ def reference_groups(pack: ContentPack) -> list[list[int]]:
 def reference_battle(
     template: list[list[int]], faces: list[tuple[int, int]], dice: DiceStream
 ) -> int:
-    """Play one battle; return the rounds played. Like design.md's reference reducer it
-    appends one event (a plain tuple) per attack and per round."""
+    """Play one battle; return the rounds played to their end (the engine's ``RoundEnded``
+    events: the round in which a side is wiped out does not end, N-COMBAT-25). Like
+    design.md's reference reducer it appends one event (a plain tuple) per attack and per
+    round."""
     groups = [list(g) for g in template]
     events: list[tuple[int, ...]] = []
     beasts_bloodthirst = 1  # the defender is the Beasts
     rounds = 0
     order = sorted(range(len(groups)), key=lambda i: (-groups[i][INIT], groups[i][OWNER]))
+    melee = [[g for g in groups if g[OWNER] == side and not g[RANGED]] for side in (0, 1)]
     while True:
         for g in groups:
             g[ACTED] = 0
@@ -177,15 +194,12 @@ def reference_battle(
             if not me[UNITS]:
                 continue
             enemies = [g for g in groups if g[UNITS] and g[OWNER] != me[OWNER]]
-            if not enemies:
-                return rounds
             if me[HEAL]:
                 friends = [g for g in groups if g[UNITS] and g[OWNER] == me[OWNER]]
                 worst = max(friends, key=lambda g: g[DAMAGE])
                 worst[DAMAGE] = max(0, worst[DAMAGE] - me[UNITS] * me[HEAL])
             if not me[RANGED]:
-                melee = [g for g in enemies if not g[RANGED]]
-                enemies = melee or enemies
+                enemies = [g for g in enemies if not g[RANGED]] or enemies
             target = min(enemies, key=lambda g: g[UNITS] * g[HEALTH] - g[DAMAGE])
             value, swords = faces[dice.draw(10)]
             total = me[ATTACK] * me[UNITS] + me[ATK_BONUS] + value
@@ -205,17 +219,23 @@ def reference_battle(
             if d and target[UNITS] and target[OWNER] == 1:
                 target[ATK_BONUS] += beasts_bloodthirst
             retaliation = 0
-            if target[RETALIATION] and (target[RANGED] or not me[RANGED]):
+            # N-ABL-9: the target strikes back if it could attack the attacker (N-COMBAT-13:
+            # a melee group reaches a ranged group once that side has no melee group left).
+            if target[RETALIATION] and (
+                target[RANGED] or not me[RANGED] or not any(g[UNITS] for g in melee[me[OWNER]])
+            ):
                 retaliation = before * target[RETALIATION]
                 me[DAMAGE] += retaliation
                 dead = min(me[UNITS], me[DAMAGE] // me[HEALTH])
                 me[UNITS] -= dead
                 me[DAMAGE] = 0 if not me[UNITS] else me[DAMAGE] - dead * me[HEALTH]
             events.append((i, value, total, d, target[UNITS], retaliation))
+            if not (target[UNITS] and me[UNITS]) and not all(
+                any(g[UNITS] for g in groups if g[OWNER] == side) for side in (0, 1)
+            ):
+                return rounds  # decided (N-COMBAT-25): this round does not end, as in the engine
         rounds += 1
         events.append((-1, rounds))
-        if not all(any(g[UNITS] for g in groups if g[OWNER] == side) for side in (0, 1)):
-            return rounds
 
 
 def reference_battles(pack: ContentPack, seeds: range) -> int:
