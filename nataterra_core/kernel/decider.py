@@ -101,8 +101,10 @@ class Decision(Generic[C]):
     @classmethod
     def asking(cls, seat: str, commands: Sequence[C]) -> Decision[C]:
         """One seat's decision whose list is already made (no lister is kept)."""
-        decision: Decision[C] = cls((seat,), _nothing)
-        decision._lists[seat] = tuple(commands)
+        decision: Decision[C] = object.__new__(cls)  # __init__'s work, without its copies
+        decision.acting = (seat,)
+        decision._lister = _nothing
+        decision._lists = {seat: tuple(commands)}
         return decision
 
     def legal(self, seat: str) -> tuple[C, ...]:

@@ -84,14 +84,21 @@ class Sandbox:
         self.pack = pack
         self.content = ContentRef(id=pack.pack_id, sha256=pack.sha256)
         self._decoded: tuple[str, Battle] | None = None
-        # The last battle's opening event and the combat it opens: pure functions of the
-        # battle, built once for the many runs of one battle (the battle calculator).
+        # The last battle's opening event and the combat it opens, and its environment:
+        # pure functions of the battle, built once for the many decisions and runs of one
+        # battle (the battle calculator).
         self._opening: tuple[Battle, messages.CombatStarted, Combat] | None = None
+        self._env: tuple[Battle, CombatEnv] | None = None
 
     def env(self, battle: Battle) -> CombatEnv:
         """The battle's environment: its biome card (or none) is drawn, and retreats use
-        its small map when it has one."""
-        return battle_env(self.pack, battle)
+        its small map when it has one (built once per battle)."""
+        known = self._env
+        if known is not None and known[0] is battle:
+            return known[1]
+        env = battle_env(self.pack, battle)
+        self._env = (battle, env)
+        return env
 
     def validate_options(self, options: Mapping[str, Any]) -> None:
         """The options hold one valid ``battle`` (and perhaps ``tournament``)."""
@@ -209,8 +216,8 @@ class Sandbox:
     ) -> Decided[SandboxState, Event]:
         """Open the battle, or play one combat decision: the events, the state after them
         (folded while deciding) and that state's decision (reached while deciding)."""
-        env = battle_env(self.pack, state.battle)
-        if isinstance(command, StartBattle):
+        env = self.env(state.battle)
+        if type(command) is StartBattle:
             if seat is not None or state.combat is not None:
                 raise IllegalCommand("N-COMBAT-1", "the battle has already started")
             started, combat = self._start(state.battle)
@@ -243,7 +250,7 @@ class Sandbox:
         """Who decides in the combat now, and the pending decision's options."""
         if state.combat is None or state.result is not None:
             return as_decision(None)
-        return as_decision(decision(battle_env(self.pack, state.battle), state.combat))
+        return as_decision(decision(self.env(state.battle), state.combat))
 
     def acting_seats(self, state: SandboxState) -> Sequence[str]:
         """Whoever must decide in the combat now."""

@@ -129,7 +129,7 @@ def _decided(
     counter = dice.counter if dice.counter != drawn else state.counter
     if not combat.decided:
         after = _replace(state, combat=combat, counter=counter)
-        return Decided(events, after, as_decision(pending))
+        return _new_decided(Decided, (events, after, as_decision(pending)))
     result, lost = state.result, state.lost_in_retreat
     for event in folded:
         kind = type(event)
@@ -144,6 +144,9 @@ def _decided(
 
 
 _ENDED, _RETREATED = messages.CombatEnded, messages.UnitsRetreated
+
+# Decided(...) without the NamedTuple's generated Python-level __new__ (once per decision).
+_new_decided = tuple.__new__
 
 
 def _no_commands(seat: str) -> tuple[Command, ...]:
