@@ -43,16 +43,17 @@ def pick_candidates(combat: Combat, groups: tuple[Group, ...] | None = None) -> 
         groups = combat.groups
     allies, this_round = combat.allies, combat.round
     found: list[Group] = []
-    lead = ""
+    lead, initiative = "", 0
     for i in combat.order:  # sorted, so the candidates come first and together
         g = groups[i]
         if not g.units or g.acted == this_round:
             continue
-        side = allies.get(g.owner, g.owner) if allies else g.owner
-        if found and (g.initiative != found[0].initiative or side != lead):
-            break
+        owner = g.owner
+        side = allies.get(owner, owner) if allies else owner
         if not found:
-            lead = side
+            lead, initiative = side, g.initiative
+        elif g.initiative != initiative or side != lead:
+            break
         found.append(g)
     return found
 

@@ -192,17 +192,19 @@ def _action_options(combat: Combat, group: Group) -> tuple[Command, ...]:
     else:
         enemies: list[int] = []
         melee: list[int] = []  # the enemies that are melee targets (Group.melee_target)
-        for g in combat.groups:
+        for g in combat.groups:  # each field read once (hot path)
             if g.units:
+                gid = g.id
                 if g.owner != owner:
-                    enemies.append(g.id)
+                    enemies.append(gid)
                     if g.cls == "melee" or g.slot == "melee":
-                        melee.append(g.id)
-                elif g.id != me:
-                    allies.append(g.id)
-        if group.support_only:
-            pass
-        elif group.cls == "ranged" or group.aim:  # as targets() says
+                        melee.append(gid)
+                elif gid != me:
+                    allies.append(gid)
+        cls = group.cls
+        if cls == "melee" and group.slot == "ranged" and not group.flexible:
+            pass  # Group.support_only, inlined: it can only support (N-COMBAT-5)
+        elif cls == "ranged" or group.aim:  # as targets() says
             attacks = tuple(enemies)
         else:
             attacks = tuple(melee or enemies)
@@ -335,9 +337,13 @@ def ask_heal(env: CombatEnv, combat: Combat) -> Pending:
     if combat.active < 0:
         return None
     group = combat.groups[combat.active]
-    mates = combat.seats_of(combat.side(group.owner))
-    healable = tuple([g.id for seat in mates for g in combat.groups_of(seat)])
-    return group.owner, _heal_options(healable)
+    owner = group.owner
+    if combat.allies:
+        mates = combat.seats_of(combat.side(owner))
+        healable = tuple([g.id for seat in mates for g in combat.groups_of(seat)])
+    else:  # the same list, in one pass
+        healable = tuple([g.id for g in combat.groups if g.units > 0 and g.owner == owner])
+    return owner, _heal_options(healable)
 
 
 def ask_action(env: CombatEnv, combat: Combat) -> Pending:

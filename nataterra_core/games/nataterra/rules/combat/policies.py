@@ -174,11 +174,12 @@ class DefaultPolicy:
         best: Command | None = None
         least = 0
         for c in options:
-            if isinstance(c, Attack):
-                target = groups[c.target]
-                left = target.units * target.health - target.damage  # health left
-                if best is None or left < least:
-                    best, least = c, left
+            if type(c) is not Attack:
+                break  # the attacks come first (options.ask_action), then the supports
+            target = groups[c.target]
+            left = target.units * target.health - target.damage  # health left
+            if best is None or left < least:
+                best, least = c, left
         if best is not None:
             return best
         supports = [c for c in options if isinstance(c, Support) and c.bonus == "attack"]

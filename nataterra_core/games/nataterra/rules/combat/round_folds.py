@@ -102,20 +102,20 @@ def _start_round(pack: ContentPack, combat: Combat, number: int) -> Combat:
     """Round ``number`` begins (N-COMBAT-10): when the combat opens, and after each round
     that nobody retreated from (N-COMBAT-22); it is no event of its own."""
     # N-CIV-3 (provisional): Spirit's Embrace is offered at the start of each round.
-    embrace = tuple(
+    flare, civilisations = combat.flare, pack.civilisations
+    pending = [
         (seat, "embrace")
         for seat in combat.seats
-        if pack.civilisations[seat].ability == "flare"
-        and combat.flare.get(seat, 0) >= biome.EMBRACE_COST
-    )
+        if civilisations[seat].ability == "flare" and flare.get(seat, 0) >= biome.EMBRACE_COST
+    ]
     # A card's extra Spirit's Embrace, already paid for, comes at this round's start.
-    free = tuple((seat, "embrace_free") for seat in combat.extra_embraces)
+    pending += [(seat, "embrace_free") for seat in combat.extra_embraces]
     return _next_group(
         _replace(
             combat,
-            round=number,
             stage="pick",
-            pending=(*embrace, *free),
+            pending=tuple(pending),
+            round=number,
             extra_embraces=(),
         )
     )
@@ -288,44 +288,47 @@ def _ended_event(pack: ContentPack, combat: Combat, event: CombatEnded) -> Comba
 
 
 def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolved) -> Combat:
+    # Every field is read once (a hot path: compiled, each read of a struct field is a
+    # generic attribute lookup).
+    group_id, target_id = event.group, event.target
+    target_deaths, attacker_deaths = event.target_deaths, event.attacker_deaths
+    ends_activation = event.ends_activation
     groups = list(combat.groups)
-    target = groups[event.target]
+    target = groups[target_id]
     # The target takes its damage (N-COMBAT-16), spends its armor bonus, gains Bloodthirst.
-    t_units = target.units - event.target_deaths
-    t_damage = target.damage + event.damage - event.target_deaths * target.health
-    groups[event.target] = _replace(
+    t_units = target.units - target_deaths
+    t_damage = target.damage + event.damage - target_deaths * target.health
+    groups[target_id] = target = _replace(
         target,
         units=t_units,
         damage=t_damage if t_units else 0,
         armor_bonus=0 if event.armor_bonus_spent else target.armor_bonus,
         attack_bonus=target.attack_bonus + event.bloodthirst,
     )
-    group = groups[event.group]
-    g_units = group.units - event.attacker_deaths
-    g_damage = group.damage + event.retaliation - event.attacker_deaths * group.health
-    groups[event.group] = _replace(
+    group = groups[group_id]
+    g_units = group.units - attacker_deaths
+    g_damage = group.damage + event.retaliation - attacker_deaths * group.health
+    attack_bonus = group.attack_bonus
+    groups[group_id] = group = _replace(
         group,
         units=g_units,
         damage=g_damage if g_units else 0,
         # N-COMBAT-14: swords give new tokens once the attack is resolved
-        attack_bonus=group.attack_bonus - event.bonus_spent + event.swords
-        if g_units
-        else group.attack_bonus,
-        acted=combat.round if event.ends_activation else group.acted,
+        attack_bonus=attack_bonus - event.bonus_spent + event.swords if g_units else attack_bonus,
+        acted=combat.round if ends_activation else group.acted,
     )
-    killed = combat.killed
-    if event.target_deaths:
-        killed = count_up(killed, target.owner, event.target_deaths)
-    if event.attacker_deaths:
-        killed = count_up(killed, group.owner, event.attacker_deaths)
-    destroyed = combat.destroyed
-    if event.target_deaths and not t_units:  # N-WIN-3: wiped out directly
-        destroyed = (*destroyed, target.id)
-    if event.attacker_deaths and not g_units:
-        destroyed = (*destroyed, group.id)
-    flare = combat.flare
-    if event.flare:  # N-CIV-3: the Naga gain flare per unit they defeat
-        flare = {**flare, group.owner: flare.get(group.owner, 0) + event.flare}
+    killed, destroyed, flare = combat.killed, combat.destroyed, combat.flare
+    if target_deaths:
+        killed = count_up(killed, target.owner, target_deaths)
+        if not t_units:  # N-WIN-3: wiped out directly
+            destroyed = (*destroyed, target_id)
+    if attacker_deaths:
+        killed = count_up(killed, group.owner, attacker_deaths)
+        if not g_units:
+            destroyed = (*destroyed, group_id)
+    gained = event.flare
+    if gained:  # N-CIV-3: the Naga gain flare per unit they defeat
+        flare = {**flare, group.owner: flare.get(group.owner, 0) + gained}
     new_groups = tuple(groups)
     markers = combat.initiative
     if not t_units:  # the target left the board: perhaps its type's marker too
@@ -336,7 +339,7 @@ def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolve
         new_groups = _fill_melee_slots(pack, new_groups)
     stage: Stage = "after_attack"
     active, attacks_made = combat.active, combat.attacks_made + 1
-    if event.ends_activation:
+    if ends_activation:
         # An attack ends its group's activation only while both sides stand (flow.py). The
         # next group, if it is known, becomes active in this same replace (a hot path).
         stage, active = "pick", -1

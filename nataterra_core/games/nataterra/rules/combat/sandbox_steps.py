@@ -126,7 +126,9 @@ def _decided(
     recorded in an event (design.md §3), so the stream's counter is the state's; units are
     lost in a retreat, and the result is known, only once the combat is decided."""
     folded, combat, pending = stepped
-    counter = dice.counter if dice.counter != drawn else state.counter
+    counter = dice.counter
+    if counter == drawn:
+        counter = state.counter
     if not combat.decided:
         after = _replace(state, combat=combat, counter=counter)
         return _new_decided(Decided, (events, after, as_decision(pending)))

@@ -193,38 +193,41 @@ def resolve_attack(
 ) -> AttackResolved:
     """:func:`resolve` for ``group`` attacking ``target``; ``roll`` (the dice counter before
     and after the draw) when the event records the roll too."""
-    face = env.faces[face_index]
+    faces = env.faces
+    face = faces[face_index]
+    units, t_units = group.units, target.units  # fields read once (hot path)
     # N-COMBAT-18: the attack bonus is spent on the first attack of an activation only.
     bonus = group.attack_bonus if combat.attacks_made == 0 or combat.backstab else 0
-    total = attack_total(group.attack, group.units, bonus, face.value)
+    total = attack_total(group.attack, units, bonus, face.value)
     hit = damage_dealt(
         total,
-        attacking_units=group.units,
+        attacking_units=units,
         pierce=group.pierce,
         armor=target.armor,
         armor_bonus=target.armor_bonus,
         splash=group.splash,
-        target_units=target.units,
+        target_units=t_units,
     )
-    deaths, _ = resolve_damage(target.damage + hit.damage, target.units, target.health)
+    deaths, _ = resolve_damage(target.damage + hit.damage, t_units, target.health)
     # N-ABL-9: Retaliation is simultaneous: the target's units before this attack count.
     retaliation = 0
-    if target.retaliation and any(t.id == group.id for t in targets(combat, target)):
-        retaliation = retaliation_damage(target.units, target.retaliation)
-    attacker_deaths, _ = resolve_damage(group.damage + retaliation, group.units, group.health)
+    level = target.retaliation
+    if level and any(t.id == group.id for t in targets(combat, target)):
+        retaliation = retaliation_damage(t_units, level)
+    attacker_deaths, _ = resolve_damage(group.damage + retaliation, units, group.health)
     civ_ability = env.civ_ability
     owner_ability = civ_ability[group.owner]
     # N-CIV-4 Bloodthirst, or a Warcry Totem's (N-STR-3)
     thirst = target.bloodthirst + (civ_ability[target.owner] == "bloodthirst")
     bloodthirst = thirst if hit.damage > 0 else 0
     claim = 0
-    survivors = group.units - attacker_deaths
+    survivors = units - attacker_deaths
     if owner_ability == "for_the_king" and deaths and survivors:
         claim = deaths * support_amount(group.armor, survivors, group.reinforce)
     # The roll's fields (m, counter_before, counter_after, value, face), if recorded here.
     m = before = after = value = None
     if roll is not None:
-        m, before, after, value = len(env.faces), roll[0], roll[1], face.value
+        m, before, after, value = len(faces), roll[0], roll[1], face.value
     over = _activation_over(combat, group, target, attacker_deaths, deaths, claim)
     resolved = AttackResolved(  # positionally: see _RESOLVED_FIELDS
         group.id,
@@ -237,7 +240,7 @@ def resolve_attack(
         face.swords,
         retaliation,
         attacker_deaths,
-        bloodthirst if deaths < target.units else 0,
+        bloodthirst if deaths < t_units else 0,
         claim,
         deaths if owner_ability == "flare" else 0,
         bool(over),
