@@ -185,6 +185,20 @@ def test_read_log_reports_record_index() -> None:
     assert info.value.seq == 3
 
 
+@pytest.mark.parametrize("digit", [b"A", b"g", b" ", "\u00e9".encode()])
+def test_a_prev_not_in_lowercase_hex_is_unreadable(digit: bytes) -> None:
+    """The codec checks every ``prev``'s digits for a whole log at once; the read step still
+    names the record (before a wrong seq after it) with the schema's message."""
+    lines = SMALL_LOG.read_bytes().split(b"\n")[:-1]
+    at = lines[3].index(b'"prev":"') + len(b'"prev":"')
+    lines[3] = lines[3][:at] + digit + lines[3][at + 1 :]
+    lines[4] = lines[4].replace(b'"seq":4', b'"seq":5')
+    with pytest.raises(LogError) as info:
+        read_log(b"".join(line + b"\n" for line in lines), pig_factory)
+    assert info.value.seq == 3
+    assert "matching regex" in info.value.reason and "$.prev" in info.value.reason
+
+
 def test_chain_break_names_altered_record() -> None:
     lines = list(SMALL_LOG.read_bytes().split(b"\n")[:-1])
     lines[2] = (
