@@ -170,12 +170,29 @@ def replay_states(
 
 
 def replay(decider: Decider[S, C, E], header: Header, records: Sequence[Record]) -> S:
-    """The state after the last record, by folding events (no dice, no rules checks)."""
+    """The state after the last record, by folding events (no dice, no rules checks).
+
+    A log without ``undo`` records (most logs) is one loop over its events, with no call
+    per record; one with them goes through :class:`_Fold`, which keeps the states to go
+    back to.
+    """
     fold = _Fold(decider, _initial(decider, header), records)
     state = fold.state
-    for record in records[1:]:
-        state = fold.record(record)
+    if fold.undone:
+        for record in records[1:]:
+            state = fold.record(record)
+        return state
+    evolve = fold.evolve
+    for record in records:
+        if isinstance(record, _WITH_EVENTS):
+            for event in record.events:
+                state = evolve(state, event)
     return state
+
+
+_WITH_EVENTS = (CommandRecord, StartRecord)
+"""The records that carry events (a tuple: isinstance matches an exact type first, with no
+call through a union's or a metaclass's check)."""
 
 
 def _initial(decider: Decider[S, C, E], header: Header) -> S:
