@@ -8,8 +8,12 @@ flare and retreats over to the map, the pools and the stocks.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import msgspec
 
+from nataterra_core.games.nataterra.content.schema import ContentPack
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
 from nataterra_core.kernel.visibility import PUBLIC
 
@@ -27,6 +31,7 @@ from .combat.flow import (
 from .combat.flow import (
     step as combat_step,
 )
+from .combat.folds import FOLDS
 from .combat.host import Answers
 from .combat.model import Boost, Combat, Force
 from .context import Context
@@ -42,6 +47,7 @@ from .tactics import (
 from .turns import GameEnded
 
 __all__ = [
+    "COMBAT_ONLY",
     "COMMANDS",
     "EVENTS",
     "BiomeCardDrawn",
@@ -484,6 +490,17 @@ _REACHES_THE_MAP: frozenset[type[Event]] = frozenset(
     }
 )
 """Combat events that also change the game around the combat (map, pools, stocks, hands)."""
+
+COMBAT_ONLY: dict[type[Event], Callable[[ContentPack, Combat, Any], Combat]] = {
+    kind: fold
+    for kind, fold in FOLDS.items()
+    if kind in _COMBAT_EVENTS
+    and kind not in _REACHES_THE_MAP
+    and kind is not messages.CombatStarted
+}
+"""The combat events that change the combat alone, with their folds: inside a combat,
+:func:`evolve_combat_event` folds one into ``replace(state, combat=fold(pack, combat,
+event))`` and nothing else, so the game's ``evolve`` may do that directly."""
 
 
 def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameState:

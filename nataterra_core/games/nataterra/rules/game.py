@@ -123,6 +123,9 @@ _EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
 assert set(_EVOLVE) | set(combat_phase.EVENTS) == set(EVENTS), "every event needs an evolve"
 _DRAWING = frozenset(kind for kind in EVENTS if issubclass(kind, RandomEvent))
 """The events that record dice draws (``counter_after``): folding one moves the counter."""
+_COMBAT_ONLY = {k: f for k, f in combat_phase.COMBAT_ONLY.items() if k not in _DRAWING}
+"""The combat events (most of them) that change only the combat and draw no dice, with their
+folds: ``evolve`` folds them with one lookup and one copy of the state."""
 
 
 _IN_COMBAT = frozenset(messages.COMMANDS)
@@ -446,13 +449,17 @@ class Nataterra:
         raise MalformedCommand(f"{type(command).__name__} is not a Nataterra command")
 
     def evolve(self, state: GameState, event: Event) -> GameState:
-        """Fold one event."""
+        """Fold one event. Every map's context shares this decider's pack, so a combat event
+        that changes only the combat needs no context."""
         kind = type(event)
         fold = _EVOLVE.get(kind)
-        if fold is None:
-            after = combat_phase.evolve_combat_event(self.context(state.map_id), state, event)
-        else:
+        if fold is not None:
             after = fold(state, event)
+        else:
+            combat, in_combat = state.combat, _COMBAT_ONLY.get(kind)
+            if in_combat is not None and combat is not None:
+                return msgspec.structs.replace(state, combat=in_combat(self.pack, combat, event))
+            after = combat_phase.evolve_combat_event(self.context(state.map_id), state, event)
         if kind in _DRAWING:  # the dice counter moves on to where the event's draws ended
             counter = cast(RandomEvent, event).counter_after
             if counter is not None and counter != after.counter:
