@@ -264,36 +264,28 @@ def move_units(
     return tuple(stacks)
 
 
-def _find(stacks: list[UnitStack], owner: str, unit: str, zone: str) -> int:
-    """Where the stack (owner, unit, zone) is, or would go, in the sorted ``stacks``.
-
-    Stacks are sorted by their fields, key first, and a count is never below zero, so a
-    probe with count -1 sorts just before the stack of its key: one binary search with C
-    comparisons instead of a walk over every stack.
-    """
-    return bisect_left(stacks, UnitStack(owner, unit, zone, -1))
-
-
-def _is(stack: UnitStack, owner: str, unit: str, zone: str) -> bool:
-    return stack.zone == zone and stack.unit == unit and stack.owner == owner
-
-
 def _add(stacks: list[UnitStack], owner: str, unit: str, zone: str, count: int, moved: int) -> None:
-    i = _find(stacks, owner, unit, zone)
-    if i < len(stacks) and _is(stacks[i], owner, unit, zone):
+    # Stacks are sorted by their fields, key first, and a count is never below zero, so a
+    # probe with count -1 sorts just before the stack of its key: one binary search with C
+    # comparisons instead of a walk over every stack. (The search and the key test are
+    # written out here and in ``_remove``: a call costs more than either.)
+    i = bisect_left(stacks, UnitStack(owner, unit, zone, -1))
+    if i < len(stacks):
         stack = stacks[i]
-        stacks[i] = UnitStack(owner, unit, zone, stack.count + count, stack.moved + moved)
-    elif count > 0:
+        if stack.zone == zone and stack.unit == unit and stack.owner == owner:
+            stacks[i] = UnitStack(owner, unit, zone, stack.count + count, stack.moved + moved)
+            return
+    if count > 0:
         stacks.insert(i, UnitStack(owner, unit, zone, count, moved))
 
 
 def _remove(
     stacks: list[UnitStack], owner: str, unit: str, zone: str, count: int, moved: int
 ) -> None:
-    i = _find(stacks, owner, unit, zone)
-    if i == len(stacks) or not _is(stacks[i], owner, unit, zone):
+    i = bisect_left(stacks, UnitStack(owner, unit, zone, -1))  # see _add
+    stack = stacks[i] if i < len(stacks) else None
+    if stack is None or stack.zone != zone or stack.unit != unit or stack.owner != owner:
         raise ValueError(f"no {unit} of {owner} in {zone}")
-    stack = stacks[i]
     if stack.count < count or stack.moved < moved:
         raise ValueError(f"cannot remove {count} {unit} from {zone}: only {stack.count}")
     if stack.count == count:
