@@ -36,8 +36,14 @@ class Wire(
     kw_only=True,
     omit_defaults=True,
     forbid_unknown_fields=True,
+    gc=False,
 ):
-    """Base of every value written to a log: frozen, unknown fields refused, defaults omitted."""
+    """Base of every value written to a log: frozen, unknown fields refused, defaults omitted.
+
+    Wire values are data decoded from JSON or built from other data, never part of a
+    reference cycle, so the garbage collector does not track them (``gc=False``): a log's
+    thousands of records and events no longer fill its young generation as they are decoded.
+    """
 
 
 class Command(Wire, tag_field="type", frozen=True, kw_only=True):
