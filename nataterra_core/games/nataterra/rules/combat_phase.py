@@ -453,8 +453,7 @@ def _lose(state: GameState, owner: str, unit: str, zone: str, count: int) -> Gam
     )
     player = state.player(owner)
     pool = {**player.pool, unit: player.pool.get(unit, 0) + count}
-    state = state.with_player(msgspec.structs.replace(player, pool=pool))
-    return msgspec.structs.replace(state, units=units)
+    return state.with_player(msgspec.structs.replace(player, pool=pool), units=units)
 
 
 def _pay(player: PlayerState, fee: Resources) -> PlayerState:

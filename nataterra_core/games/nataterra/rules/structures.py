@@ -436,15 +436,18 @@ def imprison(ctx: Context, state: GameState, seat: str, souls: int) -> GameState
     if souls <= 0:
         return state
     structures = list(state.structures)
+    left = souls
     for i, placed in enumerate(structures):
         capacity = _kind(ctx, placed).capacity
         if placed.owner != seat or capacity is None or placed.cubes >= capacity:
             continue
-        added = min(souls, capacity - placed.cubes)
+        added = min(left, capacity - placed.cubes)
         structures[i] = msgspec.structs.replace(placed, cubes=placed.cubes + added)
-        souls -= added
-        if not souls:
+        left -= added
+        if not left:
             break
+    if left == souls:  # no prison with a free slot: the state as it was, not a copy
+        return state
     return msgspec.structs.replace(state, structures=tuple(structures))
 
 
