@@ -70,7 +70,7 @@ class PlacedStructure(msgspec.Struct, frozen=True, order=True):
     cubes: int = 0
 
 
-class PlayerState(msgspec.Struct, frozen=True, kw_only=True):
+class PlayerState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """Everything one civilisation owns off the map.
 
     ``pool`` holds recruitable tokens by unit type (workers included), ``locked`` those still
@@ -133,7 +133,7 @@ class ZoneGrant(msgspec.Struct, frozen=True, order=True):
     stealth: int = 0
 
 
-class GameState(msgspec.Struct, frozen=True, kw_only=True):
+class GameState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A Nataterra position.
 
     ``turn`` counts player turns from 1; ``active`` indexes ``seats`` (turn order is seat
@@ -162,6 +162,10 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
 
     A scenario game (N-SCN-1) names its ``scenario``; ``markers`` are the scenario markers on
     the map and ``scenario_counts`` the counts its rules keep (rounds, points).
+
+    States (and player states) are values built from values, never part of a reference
+    cycle, so the garbage collector does not track them (``gc=False``): every event's fold
+    makes one, and tracking each cost more than its share of the copy.
     """
 
     seats: tuple[str, ...]
