@@ -377,7 +377,8 @@ def ask_retreat(env: CombatEnv, combat: Combat) -> Pending:
     """N-COMBAT-22: the defender, then the attacker, may retreat at a round's end (not
     when barred by Fight to the Bitter End or a card, nor when a card withdraws them)."""
     seat = combat.defender if combat.stage == "retreat_defender" else combat.attacker
-    if side_in(combat, seat, combat.no_retreat + combat.withdrawing):
+    barred, withdrawing = combat.no_retreat, combat.withdrawing
+    if (barred or withdrawing) and side_in(combat, seat, barred + withdrawing):
         return None
     return seat, _RETREAT_OPTIONS
 

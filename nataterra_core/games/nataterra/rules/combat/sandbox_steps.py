@@ -131,7 +131,8 @@ def _decided(
         counter = state.counter
     if not combat.decided:
         after = _replace(state, combat=combat, counter=counter)
-        return _new_decided(Decided, (events, after, as_decision(pending)))
+        decision = as_decision(None) if pending is None else Decision.asking(*pending)
+        return _new_decided(Decided, (events, after, decision))
     result, lost = state.result, state.lost_in_retreat
     for event in folded:
         kind = type(event)
