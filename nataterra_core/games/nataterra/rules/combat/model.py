@@ -241,7 +241,7 @@ def _template(pack: ContentPack, unit_id: str, side: Literal["a", "b"] | None) -
 _replace = msgspec.structs.replace
 
 
-class Combat(msgspec.Struct, frozen=True, kw_only=True):
+class Combat(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One combat in progress.
 
     ``reserve`` holds units not on a board (not yet deployed, or sitting out for want of
@@ -273,6 +273,9 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
     Team games (N-TEAM-4): ``allies`` maps each further player of a side to its lead (the
     attacker or the defender); a lead decides its side's retreat; ``stabbers`` are the
     players of the other side still to make (or decline) their one backstab (N-COMBAT-24).
+
+    A combat is a value built from values, never part of a reference cycle, so the garbage
+    collector does not track it (``gc=False``, as ``GameState``): every fold makes one.
     """
 
     zone: str

@@ -66,10 +66,11 @@ class StartBattle(Command, frozen=True, tag="start_battle.v1"):
     visibility = PUBLIC
 
 
-class SandboxState(msgspec.Struct, frozen=True, kw_only=True):
+class SandboxState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """The battle, the combat once started, the dice counter and the result;
     ``lost_in_retreat`` counts each side's units destroyed for want of a zone to retreat to
-    (N-COMBAT-23), which the combat's own ``killed`` does not."""
+    (N-COMBAT-23), which the combat's own ``killed`` does not. A value never in a reference
+    cycle: not tracked by the garbage collector (``gc=False``), one is made per decision."""
 
     battle: Battle
     combat: Combat | None = None
