@@ -182,10 +182,14 @@ def _prepare(paths: Sequence[Path], content: PackBundle | None) -> None:
     workers fork from this process, so that they inherit them instead of each building its
     own while this process builds them once more to word the verdicts. Best effort: a log
     whose header fails is judged, with its reason, by the worker that verifies it."""
+    built: set[tuple[RulesRef, ContentRef | None]] = set()
     for path in paths:
         try:
             with path.open("rb") as file:
-                _decider(check_header(file.readline().rstrip(b"\n")), content)
+                header = check_header(file.readline().rstrip(b"\n"))
+            if (header.rules, header.content) not in built:  # one check per decider here
+                _decider(header, content)
+                built.add((header.rules, header.content))
         except (OSError, EngineError):
             continue
 

@@ -201,10 +201,9 @@ def _action_options(combat: Combat, group: Group) -> tuple[Command, ...]:
                         melee.append(gid)
                 elif gid != me:
                     allies.append(gid)
-        cls = group.cls
-        if cls == "melee" and group.slot == "ranged" and not group.flexible:
-            pass  # Group.support_only, inlined: it can only support (N-COMBAT-5)
-        elif cls == "ranged" or group.aim:  # as targets() says
+        if group.support_only:
+            pass  # N-COMBAT-5: it can only support
+        elif group.cls == "ranged" or group.aim:  # as targets() says
             attacks = tuple(enemies)
         else:
             attacks = tuple(melee or enemies)

@@ -216,8 +216,7 @@ class Sandbox:
     ) -> Decided[SandboxState, Event]:
         """Open the battle, or play one combat decision: the events, the state after them
         (folded while deciding) and that state's decision (reached while deciding)."""
-        known = self._env  # self.env(state.battle), inlined: once per decision
-        env = known[1] if known is not None and known[0] is state.battle else self.env(state.battle)
+        env = self.env(state.battle)
         if type(command) is StartBattle:
             if seat is not None or state.combat is not None:
                 raise IllegalCommand("N-COMBAT-1", "the battle has already started")
