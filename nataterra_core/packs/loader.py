@@ -29,7 +29,6 @@ pack and ``overlay/<relative POSIX path>`` for the user pack, sorted by name: on
 from __future__ import annotations
 
 import hashlib
-import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -37,6 +36,11 @@ from typing import Any, Generic, Literal, TypeVar
 
 import attrs
 import cattrs
+
+# tomli, not the standard library's copy of it (tomllib is tomli, vendored): the same parser
+# and errors, but its wheels are compiled with mypyc and parse about 2.5 times faster, and
+# every process that verifies or plays a game parses the whole pack first.
+import tomli as tomllib
 
 from nataterra_core.kernel.errors import ContentError, ContentProblem
 from nataterra_core.packs.structuring import make_converter, problems_of, toml_type
