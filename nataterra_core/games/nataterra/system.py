@@ -9,17 +9,15 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from nataterra_core.boards.svg import geometry_svg
 from nataterra_core.kernel import Command, Event, Outcome
 from nataterra_core.kernel.registry import Hooks, RuleSystem
 
 from .battles import standard_battle
 from .board import NataterraBoards, game_map
-from .bots import HeuristicPlayer
 from .content import load_pack
 from .coverage import coverage_spec
 from .determinise import determinise, determinise_sandbox
@@ -36,6 +34,9 @@ from .rules.scenarios import SCENARIOS
 from .rules.setup import GameOptions
 from .text_view import sandbox_text, view_text
 from .views import SandboxView, SeatView, sandbox_view, seat_view
+
+if TYPE_CHECKING:
+    from .bots import HeuristicPlayer
 
 __all__ = ["NATATERRA", "SANDBOX", "NataterraPresenter", "SandboxView"]
 
@@ -87,7 +88,13 @@ def _sandbox(content: Path | None) -> Sandbox:
     return Sandbox(load_pack(content))
 
 
+# The bots and the SVG drawing are imported when first asked for: a process that verifies
+# logs needs neither (the SVG module's XML escaping alone imports urllib, http and ssl).
+
+
 def _heuristic(seed: int, *, content: Path | None = None) -> HeuristicPlayer:
+    from .bots import HeuristicPlayer
+
     return HeuristicPlayer(seed, pack=load_pack(content))
 
 
@@ -97,6 +104,8 @@ BOARDS = NataterraBoards()
 
 def _svg(view: Any) -> str:
     """A seat view's boards as SVG (``nataterra_core.boards.svg``)."""
+    from nataterra_core.boards.svg import geometry_svg
+
     return geometry_svg(BOARDS.geometry(view))
 
 
