@@ -21,8 +21,8 @@ def flat(output: str) -> str:
 @pytest.mark.parametrize(
     ("flags", "says"),
     [
-        (["--seed", "-1"], "greater than or equal to 0"),
-        (["--seed", str(2**64)], "less than or equal to"),
+        (["--seed", "-1"], "-1 is not in the range 0<=x<="),
+        (["--seed", str(2**64)], f"{2**64} is not in the range 0<=x<="),
         (["--players", "5"], "2 to 4 players"),
     ],
 )
