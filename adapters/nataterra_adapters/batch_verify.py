@@ -19,7 +19,6 @@ from __future__ import annotations
 import atexit
 import hashlib
 import importlib
-import math
 import shutil
 import tempfile
 from collections import deque
@@ -41,7 +40,7 @@ from nataterra_core.kernel import (
 )
 from nataterra_core.kernel.log import check_header
 from nataterra_core.kernel.registry import systems
-from nataterra_core.kernel.workers import default_workers, start_pool
+from nataterra_core.kernel.workers import default_workers, guided_chunks, start_pool
 
 __all__ = [
     "EXIT_CODES",
@@ -50,7 +49,6 @@ __all__ = [
     "PackBundle",
     "auto_workers",
     "bundle_pack",
-    "chunk_size",
     "engine_id",
     "exit_code",
     "map_in_order",
@@ -78,9 +76,8 @@ PackBundle = tuple[tuple[str, bytes], ...]
 """A user content pack as (relative POSIX path, bytes) pairs, sorted: what the pack hash covers."""
 
 MAX_CHUNK = 16
-"""Logs per chunk at most: a tournament's logs are large, and a chunk's bytes travel at once."""
-CHUNKS_PER_WORKER = 8
-"""Chunks a batch is cut into per worker (see :func:`chunk_size`)."""
+"""Logs per chunk at most: a tournament's logs are large, and a chunk's bytes travel at once.
+Chunks shrink towards the end of a batch (:func:`~nataterra_core.kernel.workers.guided_chunks`)."""
 CHUNKS_IN_FLIGHT_PER_WORKER = 2
 """Chunks queued per worker: enough to keep workers busy, few enough to bound memory."""
 LOGS_PER_WORKER = 16
@@ -228,13 +225,6 @@ def _verify_chunk(
     ]
 
 
-def chunk_size(logs: int, workers: int) -> int:
-    """Logs per chunk: about :data:`CHUNKS_PER_WORKER` chunks per worker, at most
-    :data:`MAX_CHUNK` logs each. The workers finish together to within about one chunk, so
-    the chunks are small next to the whole batch; each costs one round trip."""
-    return max(1, min(MAX_CHUNK, math.ceil(logs / (workers * CHUNKS_PER_WORKER))))
-
-
 def auto_workers(logs: int) -> int:
     """The default number of local worker processes for ``logs`` logs on this machine."""
     return default_workers(logs, jobs_per_worker=LOGS_PER_WORKER)
@@ -244,11 +234,13 @@ _Result = Callable[[], list[Verdict]]
 
 
 def _chunks_in_order(
-    paths: Sequence[Path], size: int, submit: Callable[[Sequence[Path]], _Result], window: int
+    paths: Sequence[Path], workers: int, submit: Callable[[Sequence[Path]], _Result], window: int
 ) -> Iterator[Verdict]:
-    """Submit ``paths`` in chunks of ``size``, at most ``window`` chunks in flight; yield the
-    verdicts in path order."""
-    chunks = (paths[start : start + size] for start in range(0, len(paths), size))
+    """Submit ``paths`` in chunks for ``workers`` (guided: shrinking to single logs at the
+    end), at most ``window`` chunks in flight; yield the verdicts in path order."""
+    chunks = (
+        paths[c.start : c.stop] for c in guided_chunks(len(paths), workers, largest=MAX_CHUNK)
+    )
     pending = deque(submit(chunk) for chunk in islice(chunks, window))
     while pending:
         verdicts = pending.popleft()()
@@ -279,22 +271,18 @@ def verify_many(
     """
     if scheduler is not None:
         return _on_dask(paths, scheduler, content, expect_head)
-    size = chunk_size(len(paths), workers)
-    processes = min(workers, math.ceil(len(paths) / size))
+    processes = min(workers, len(paths))
     if processes <= 1:
         return (verify_source(path, content, expect_head) for path in paths)
     _prepare(paths, content)
     pool = start_pool(processes, ["nataterra_adapters.verify_worker"])
-    return _on_pool(
-        pool, processes * CHUNKS_IN_FLIGHT_PER_WORKER, paths, size, content, expect_head
-    )
+    return _on_pool(pool, processes, paths, content, expect_head)
 
 
 def _on_pool(
     pool: ProcessPoolExecutor,
-    window: int,
+    processes: int,
     paths: Sequence[Path],
-    size: int,
     content: PackBundle | None,
     expect_head: str | None,
 ) -> Iterator[Verdict]:
@@ -307,7 +295,8 @@ def _on_pool(
             )
             return future.result
 
-        yield from _chunks_in_order(paths, size, submit, window)
+        window = processes * CHUNKS_IN_FLIGHT_PER_WORKER
+        yield from _chunks_in_order(paths, processes, submit, window)
 
 
 def _on_dask(
@@ -326,8 +315,8 @@ def _on_dask(
             future = client.submit(_verify_chunk, sources, content, expect_head, pure=False)
             return lambda: _as_verdicts(future.result())
 
-        size = chunk_size(len(paths), threads)
-        yield from _chunks_in_order(paths, size, submit, threads * CHUNKS_IN_FLIGHT_PER_WORKER)
+        window = threads * CHUNKS_IN_FLIGHT_PER_WORKER
+        yield from _chunks_in_order(paths, threads, submit, window)
 
 
 def _dask_client(scheduler: str) -> Any:

@@ -28,7 +28,7 @@ from concurrent.futures import ProcessPoolExecutor
 from multiprocessing.context import BaseContext
 from typing import Any
 
-__all__ = ["default_workers", "process_context", "start_pool", "usable_cores"]
+__all__ = ["default_workers", "guided_chunks", "process_context", "start_pool", "usable_cores"]
 
 
 def usable_cores() -> int:
@@ -43,6 +43,25 @@ def default_workers(jobs: int, *, jobs_per_worker: int) -> int:
     """A sensible number of processes for ``jobs`` independent jobs: one per usable core,
     but only as many as have at least ``jobs_per_worker`` jobs each (at least 1)."""
     return max(1, min(usable_cores(), jobs // max(1, jobs_per_worker)))
+
+
+def guided_chunks(jobs: int, workers: int, *, largest: int) -> list[range]:
+    """``range(jobs)`` cut into consecutive chunks for ``workers`` processes, each about a
+    quarter of a worker's share of the jobs not yet handed out, at most ``largest`` ("guided"
+    scheduling; a quarter, since a caller keeps a few chunks per worker queued). The bulk
+    travels in few large chunks, and the chunks shrink to single jobs at the end, so that
+    the workers finish together to within about one job rather than one large chunk.
+
+    >>> [len(chunk) for chunk in guided_chunks(40, 2, largest=8)]
+    [5, 5, 4, 4, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1]
+    """
+    chunks = []
+    start = 0
+    while start < jobs:
+        size = min(largest, -(-(jobs - start) // (workers * 4)))  # the ceiling: at least 1
+        chunks.append(range(start, start + size))
+        start += size
+    return chunks
 
 
 def process_context(preload: Sequence[str]) -> BaseContext:

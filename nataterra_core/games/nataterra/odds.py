@@ -20,7 +20,6 @@ runs are split across worker processes. ``docs/COMBAT_SANDBOX.md`` is the refere
 
 from __future__ import annotations
 
-import math
 import pickle
 from collections.abc import Callable, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, wait
@@ -42,7 +41,7 @@ from nataterra_core.games.nataterra.rules.combat.sandbox import (
 )
 from nataterra_core.kernel import Command, DiceStream, Event, LineSink, Session, Setup, odds_seed
 from nataterra_core.kernel.stats import wilson_interval
-from nataterra_core.kernel.workers import default_workers, start_pool
+from nataterra_core.kernel.workers import default_workers, guided_chunks, start_pool
 
 __all__ = [
     "CONFIDENCE",
@@ -366,8 +365,7 @@ def simulate(
     loaded = load_pack(overlay) if overlay is not None or pack is None else pack
     assert isinstance(loaded, ContentPack)
     runner = _Runner(battle, loaded, policies)  # validates before any worker starts
-    chunk = max(1, min(_MAX_CHUNK, math.ceil(runs / (workers * 4))))
-    chunks = [(start, min(runs, start + chunk)) for start in range(0, runs, chunk)]
+    chunks = guided_chunks(runs, workers, largest=_MAX_CHUNK)
     if workers == 1 or len(chunks) == 1:
         tally = runner.tally(seed, range(runs), progress)
     else:
@@ -394,7 +392,7 @@ def _in_pool(
     overlay: Path | None,
     policies: Mapping[str, CombatPolicy] | None,
     seed: int,
-    chunks: list[tuple[int, int]],
+    chunks: list[range],
     workers: int,
     progress: ProgressCallback | None,
 ) -> _Tally:
@@ -405,7 +403,8 @@ def _in_pool(
     initargs = (battle, overlay, dict(policies) if policies is not None else None)
     with start_pool(workers, [__name__], _start_worker, initargs) as pool:
         pending: dict[Future[_Tally], int] = {
-            pool.submit(_worker_tally, seed, start, stop): stop - start for start, stop in chunks
+            pool.submit(_worker_tally, seed, chunk.start, chunk.stop): len(chunk)
+            for chunk in chunks
         }
         while pending:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
