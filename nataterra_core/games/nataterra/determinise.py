@@ -176,7 +176,7 @@ def _biome_decks(pack: ContentPack, view: SeatView, dice: DiceStream) -> dict[st
 
 def _combat_hands(combat: Combat, players: tuple[PlayerState, ...]) -> Combat:
     """The combat's copy of its fighters' hands (it starts as their tactic hands and follows
-    them, ``combat_phase._combat``)."""
+    them, ``combat_phase.game_combat``)."""
     hands = {p.civ: p.tactic_hand for p in players}
     fighters = (combat.attacker, combat.defender, *combat.allies)
     return msgspec.structs.replace(combat, hands={seat: hands[seat] for seat in fighters})

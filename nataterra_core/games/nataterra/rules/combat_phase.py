@@ -8,12 +8,8 @@ flare and retreats over to the map, the pools and the stocks.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import msgspec
 
-from nataterra_core.games.nataterra.content.schema import ContentPack
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
 from nataterra_core.kernel.visibility import PUBLIC
 
@@ -23,31 +19,26 @@ from .combat.flow import (
     CombatEnv,
     Pending,
     advance,
-    combat_from_start,
     decision,
-    evolve_combat,
     start_combat,
 )
 from .combat.flow import (
     step as combat_step,
 )
-from .combat.folds import FOLDS
 from .combat.host import Answers
-from .combat.model import Boost, Combat, Force
+from .combat.model import Combat, Force
+from .combat_map import BiomeCardDrawn, evolve_combat_event, game_combat
 from .context import Context
 from .setup import shuffle_deck
-from .state import GameState, PlayerState, Resources, add_units, remove_units
+from .state import GameState
 from .tactics import (
     ResourcesGained,
     TacticCardDrawn,
     draw_tactic_events,
-    evolve_resources_gained,
-    evolve_tactic_drawn,
 )
 from .turns import GameEnded
 
 __all__ = [
-    "COMBAT_ONLY",
     "COMMANDS",
     "EVENTS",
     "BiomeCardDrawn",
@@ -56,7 +47,7 @@ __all__ = [
     "contested",
     "decide_combat_phase",
     "decide_in_combat",
-    "evolve_combat_event",
+    "game_combat",
     "legal_combat_phase",
 ]
 
@@ -69,16 +60,6 @@ class StartCombat(Command, frozen=True, tag="start_combat.v1"):
 
     zone: str
     defender: str
-
-
-class BiomeCardDrawn(Event, frozen=True, tag="biome_card_drawn.v1"):
-    """N-COMBAT-7: the top card of the ``biome`` deck was drawn for a combat."""
-
-    visibility = PUBLIC
-    reveals_information = True
-
-    biome: str
-    card: str
 
 
 COMMANDS: tuple[type[Command], ...] = (StartCombat, *messages.COMMANDS)
@@ -372,30 +353,6 @@ def _after_combat(
     return events
 
 
-def _combat(ctx: Context, state: GameState, started: messages.CombatStarted) -> Combat:
-    """The combat, with what the game knows of each side beyond the logged forces: hands,
-    techs' initiative changes and what structures give the groups (N-STR-3), per zone the
-    units may fight from (the combat zone and its neighbours, for Strategise)."""
-    seats = (started.attacker, started.defender, *started.allies)
-    hands = {seat: state.player(seat).tactic_hand for seat in seats}
-    combat = combat_from_start(started, hands)
-    bonus = {
-        f"{seat}/{unit}": steps
-        for seat in seats
-        for unit, steps in state.player(seat).initiative_mods.items()
-    }
-    boosts: dict[str, Boost] = {}
-    if state.structures:
-        for seat in seats:
-            for zone in (started.zone, *ctx.map.neighbours(started.zone)):
-                boost = structures.combat_boost(ctx, state, seat, zone)
-                if boost is not None:
-                    boosts[f"{seat}@{zone}"] = boost
-    if bonus or boosts:
-        return msgspec.structs.replace(combat, initiative_bonus=bonus, boosts=boosts)
-    return combat
-
-
 def _start(
     ctx: Context, state: GameState, zone: str, attacker: str, defender: str, dice: DiceStream
 ) -> tuple[Event, ...]:
@@ -427,174 +384,7 @@ def _start(
         flare={seat: state.player(seat).flare for seat in seats},
         allies=allies,
     )
-    combat = _combat(ctx, state, started)
+    combat = game_combat(ctx, state, started)
     with_combat = msgspec.structs.replace(state, combat=combat)
     more, _ = advance(combat_env(ctx, with_combat), combat, dice)
     return (started, *more)
-
-
-# -- evolving ---------------------------------------------------------------------------
-
-
-def _lose(state: GameState, owner: str, unit: str, zone: str, count: int) -> GameState:
-    """Units leave the map and their tokens return to the pool (N-COMBAT-28); a structure
-    fighting as a group (the Bone Tower) that dies is destroyed (N-STR-3)."""
-    if not count:
-        return state
-    placed = state.structure_in(zone)
-    if placed is not None and placed.structure == unit:
-        return msgspec.structs.replace(
-            state, structures=tuple(p for p in state.structures if p is not placed)
-        )
-    units = remove_units(state.units, owner, unit, zone, count)
-    units = tuple(
-        msgspec.structs.replace(s, moved=min(s.moved, s.count)) if s.moved > s.count else s
-        for s in units
-    )
-    player = state.player(owner)
-    pool = {**player.pool, unit: player.pool.get(unit, 0) + count}
-    return state.with_player(msgspec.structs.replace(player, pool=pool), units=units)
-
-
-def _pay(player: PlayerState, fee: Resources) -> PlayerState:
-    return msgspec.structs.replace(player, stock=player.stock - fee)
-
-
-def _discard(player: PlayerState, card: str) -> PlayerState:
-    hand = list(player.tactic_hand)
-    hand.remove(card)
-    return msgspec.structs.replace(
-        player, tactic_hand=tuple(hand), tactic_discard=(*player.tactic_discard, card)
-    )
-
-
-def _spend_flare(state: GameState, seat: str, flare: int) -> GameState:
-    player = state.player(seat)
-    return state.with_player(msgspec.structs.replace(player, flare=player.flare - flare))
-
-
-_REACHES_THE_MAP: frozenset[type[Event]] = frozenset(
-    {
-        messages.AttackResolved,
-        messages.EffectDamage,
-        messages.BiomeTargetFixed,
-        messages.SpiritsEmbraced,
-        messages.AmbushJoined,
-        messages.TacticDiscarded,
-        messages.TacticPlayed,
-        messages.UnitsMovedAfterWin,
-        messages.InjuryResolved,
-        messages.UnitsRetreated,
-        messages.CombatEnded,
-    }
-)
-"""Combat events that also change the game around the combat (map, pools, stocks, hands)."""
-
-COMBAT_ONLY: dict[type[Event], Callable[[ContentPack, Combat, Any], Combat]] = {
-    kind: fold
-    for kind, fold in FOLDS.items()
-    if kind in _COMBAT_EVENTS
-    and kind not in _REACHES_THE_MAP
-    and kind is not messages.CombatStarted
-}
-"""The combat events that change the combat alone, with their folds: inside a combat,
-:func:`evolve_combat_event` folds one into ``replace(state, combat=fold(pack, combat,
-event))`` and nothing else, so the game's ``evolve`` may do that directly."""
-
-
-def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameState:
-    """Fold a combat event into the game: the combat itself and its effects on the map."""
-    # Exact types (message classes are final): a missed isinstance against a msgspec class
-    # goes through its metaclass, and most events here are none of these three.
-    if type(event) is TacticCardDrawn or type(event) is ResourcesGained:  # in or out of a combat
-        if type(event) is TacticCardDrawn:
-            state = evolve_tactic_drawn(state, event)
-        elif type(event) is ResourcesGained:
-            state = evolve_resources_gained(state, event)
-        if state.combat is None:
-            return state
-        return msgspec.structs.replace(state, combat=evolve_combat(ctx.pack, state.combat, event))
-    if type(event) is BiomeCardDrawn:
-        decks = {**state.biome_decks, event.biome: state.biome_decks[event.biome][1:]}
-        return msgspec.structs.replace(state, biome_decks=decks)
-    if type(event) is messages.CombatStarted:
-        return msgspec.structs.replace(state, combat=_combat(ctx, state, event))
-    combat = state.combat
-    assert combat is not None, f"{type(event).__name__} outside a combat"
-    if type(event) not in _REACHES_THE_MAP:  # most combat events change the combat only
-        return msgspec.structs.replace(state, combat=evolve_combat(ctx.pack, combat, event))
-    zone = combat.zone
-    if isinstance(event, messages.AttackResolved):
-        target = combat.groups[event.target]
-        group = combat.groups[event.group]
-        state = _lose(state, target.owner, target.unit, target.origin or zone, event.target_deaths)
-        state = _lose(state, group.owner, group.unit, group.origin or zone, event.attacker_deaths)
-        # N-STR-3 Soul Prison: each unit a player's group defeats fills a free slot
-        state = structures.imprison(ctx, state, group.owner, event.target_deaths)
-        state = structures.imprison(ctx, state, target.owner, event.attacker_deaths)
-        if event.flare:  # N-CIV-3
-            player = state.player(group.owner)
-            state = state.with_player(
-                msgspec.structs.replace(player, flare=player.flare + event.flare)
-            )
-    elif isinstance(event, messages.EffectDamage):
-        group = combat.groups[event.group]
-        state = _lose(state, group.owner, group.unit, group.origin or zone, event.deaths)
-    elif isinstance(event, messages.BiomeTargetFixed) and event.redirected_by:
-        state = _spend_flare(state, event.redirected_by, event.flare_paid)
-    elif isinstance(event, messages.SpiritsEmbraced):
-        state = _spend_flare(state, event.seat, event.flare)
-    elif isinstance(event, messages.AmbushJoined):  # the token leaves the pool for the fight
-        player = state.player(event.seat)
-        pool = {**player.pool, event.unit: player.pool[event.unit] - 1}
-        state = state.with_player(msgspec.structs.replace(player, pool=pool))
-        state = msgspec.structs.replace(
-            state, units=add_units(state.units, event.seat, event.unit, zone, 1)
-        )
-    elif isinstance(event, messages.TacticDiscarded):
-        state = state.with_player(_discard(state.player(event.seat), event.card))
-    elif isinstance(event, messages.TacticPlayed):  # N-TAC-1: playing discards the card
-        player = _discard(state.player(event.seat), event.card)
-        player = msgspec.structs.replace(_pay(player, event.cost), flare=player.flare - event.flare)
-        state = state.with_player(player)
-    elif isinstance(event, messages.UnitsMovedAfterWin):
-        units = remove_units(state.units, event.seat, event.unit, zone, event.count)
-        units = add_units(units, event.seat, event.unit, event.destination, event.count)
-        entered = {**state.entered, event.destination: event.seat}  # N-COMBAT-3
-        state = msgspec.structs.replace(state, units=units, entered=entered)
-    elif isinstance(event, messages.InjuryResolved):
-        group = combat.groups[event.group]
-        if event.paid:
-            state = state.with_player(_pay(state.player(group.owner), event.fee))
-        else:
-            state = _lose(state, group.owner, group.unit, group.origin or zone, 1)
-    elif isinstance(event, messages.UnitsRetreated):
-        if event.destination is None:
-            state = _lose(state, event.seat, event.unit, zone, event.count)
-        else:
-            units = remove_units(state.units, event.seat, event.unit, zone, event.count)
-            units = add_units(units, event.seat, event.unit, event.destination, event.count)
-            state = msgspec.structs.replace(state, units=units)
-    elif isinstance(event, messages.CombatEnded):
-        # N-ABL-7: once per turn. The combat counts its own joins until it ends; then the
-        # turn does (counting them in both places at once would count them twice).
-        joins = tuple((f.owner, f.unit, f.origin, f.count) for f in combat.joined)
-        state = msgspec.structs.replace(state, strategised=(*state.strategised, *joins))
-        for force in combat.ambush:  # Ambush units leave when the combat ends
-            here = next(
-                (s.count for s in state.units if s.key == (force.owner, force.unit, zone)), 0
-            )
-            state = _lose(state, force.owner, force.unit, zone, min(here, force.count))
-        discards = dict(state.biome_discards)
-        if combat.biome_card is not None:  # N-COMBAT-28: the biome card is discarded
-            biome = ctx.pack.biome_cards[combat.biome_card].biome
-            discards[biome] = (*discards.get(biome, ()), combat.biome_card)
-        return msgspec.structs.replace(state, combat=None, biome_discards=discards)
-    return msgspec.structs.replace(state, combat=evolve_combat(ctx.pack, combat, event))
-
-
-def is_combat_event(event: Event) -> bool:
-    """Whether :func:`evolve_combat_event` folds this event."""
-    return type(event) in _COMBAT_EVENTS or isinstance(
-        event, BiomeCardDrawn | TacticCardDrawn | ResourcesGained
-    )

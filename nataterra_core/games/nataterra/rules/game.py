@@ -28,6 +28,7 @@ from nataterra_core.kernel import (
 )
 
 from . import (
+    combat_map,
     combat_phase,
     conquest,
     development,
@@ -123,7 +124,7 @@ _EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
 assert set(_EVOLVE) | set(combat_phase.EVENTS) == set(EVENTS), "every event needs an evolve"
 _DRAWING = frozenset(kind for kind in EVENTS if issubclass(kind, RandomEvent))
 """The events that record dice draws (``counter_after``): folding one moves the counter."""
-_COMBAT_ONLY = {k: f for k, f in combat_phase.COMBAT_ONLY.items() if k not in _DRAWING}
+_COMBAT_ONLY = {k: f for k, f in combat_map.COMBAT_ONLY.items() if k not in _DRAWING}
 """The combat events (most of them) that change only the combat and draw no dice, with their
 folds: ``evolve`` folds them with one lookup and one copy of the state."""
 
@@ -459,7 +460,7 @@ class Nataterra:
             combat, in_combat = state.combat, _COMBAT_ONLY.get(kind)
             if in_combat is not None and combat is not None:
                 return msgspec.structs.replace(state, combat=in_combat(self.pack, combat, event))
-            after = combat_phase.evolve_combat_event(self.context(state.map_id), state, event)
+            after = combat_map.evolve_combat_event(self.context(state.map_id), state, event)
         if kind in _DRAWING:  # the dice counter moves on to where the event's draws ended
             counter = cast(RandomEvent, event).counter_after
             if counter is not None and counter != after.counter:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterator
-from typing import Any, Literal
+from typing import Literal
 
 import msgspec
 
@@ -39,8 +39,10 @@ Phase = Literal["setup", "movement", "resources", "combat", "development", "over
 PHASES: tuple[Phase, ...] = ("movement", "resources", "combat", "development")
 """The four phases of a turn, in order (N-TURN-1)."""
 
+_replace = msgspec.structs.replace
 
-class UnitStack(msgspec.Struct, frozen=True, order=True):
+
+class UnitStack(msgspec.Struct, frozen=True, order=True, gc=False):
     """``count`` units of one type and owner in one zone; ``moved`` of them moved this turn."""
 
     owner: str
@@ -60,7 +62,7 @@ class UnitStack(msgspec.Struct, frozen=True, order=True):
         return self.count - self.moved
 
 
-class PlacedStructure(msgspec.Struct, frozen=True, order=True):
+class PlacedStructure(msgspec.Struct, frozen=True, order=True, gc=False):
     """A structure on the map (N-STR-0..3): ``owner``'s ``structure`` in ``zone``; ``cubes``
     are the cubes in a Soul Prison's slots (N-STR-3)."""
 
@@ -111,7 +113,12 @@ class PlayerState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
 
 class Marker(
-    msgspec.Struct, frozen=True, order=True, forbid_unknown_fields=True, omit_defaults=True
+    msgspec.Struct,
+    frozen=True,
+    order=True,
+    forbid_unknown_fields=True,
+    omit_defaults=True,
+    gc=False,
 ):
     """A scenario marker on the map (N-SCN-1): ``marker`` is its kind (crown, carriage, ...),
     ``controller`` the seat that moves it (carriage, ship), ``cubes`` a civilisation die on
@@ -123,7 +130,7 @@ class Marker(
     cubes: int = 0
 
 
-class ZoneGrant(msgspec.Struct, frozen=True, order=True):
+class ZoneGrant(msgspec.Struct, frozen=True, order=True, gc=False):
     """A movement tactic option's gift for this turn (N-MOV-6): ``seat``'s units in ``zone``
     that have not moved yet get ``movement`` more points and ``stealth`` more Stealth."""
 
@@ -215,12 +222,16 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
         """The player state of ``civ``."""
         return self.players[self.seats.index(civ)]
 
-    def with_player(self, player: PlayerState, **changes: Any) -> GameState:
+    def with_player(
+        self, player: PlayerState, units: tuple[UnitStack, ...] | None = None
+    ) -> GameState:
         """A copy with ``player`` replacing the state of the same civilisation (and the
-        other fields in ``changes``: one copy of the state for both)."""
+        stacks replaced by ``units``: one copy of the state for both)."""
         players = list(self.players)
         players[self.seats.index(player.civ)] = player
-        return msgspec.structs.replace(self, players=tuple(players), **changes)
+        if units is None:  # named, not ``**changes``: a keyword dict costs about 1.7k
+            return _replace(self, players=tuple(players))
+        return _replace(self, players=tuple(players), units=units)
 
     def stacks_of(self, owner: str) -> Iterator[UnitStack]:
         """``owner``'s stacks in canonical order."""
@@ -261,10 +272,29 @@ def move_units(
     units: tuple[UnitStack, ...], owner: str, unit: str, origin: str, destination: str, count: int
 ) -> tuple[UnitStack, ...]:
     """Stacks with ``count`` unmoved units taken from ``origin`` and added, moved, at
-    ``destination`` (N-MOV-1): one copy of the stacks, the commonest fold."""
+    ``destination`` (N-MOV-1): one copy of the stacks, the commonest fold. (The bodies of
+    ``_remove`` and ``_add`` are written out here: a Python call costs more than either's
+    key test.)"""
     stacks = list(units)
-    _remove(stacks, owner, unit, origin, count, 0)
-    _add(stacks, owner, unit, destination, count, count)
+    i = bisect_left(stacks, UnitStack(owner, unit, origin, -1))  # see _add
+    stack = stacks[i] if i < len(stacks) else None
+    if stack is None or stack.zone != origin or stack.unit != unit or stack.owner != owner:
+        raise ValueError(f"no {unit} of {owner} in {origin}")
+    if stack.count < count:
+        raise ValueError(f"cannot remove {count} {unit} from {origin}: only {stack.count}")
+    if stack.count == count:
+        del stacks[i]
+    else:
+        stacks[i] = UnitStack(owner, unit, origin, stack.count - count, stack.moved)
+    i = bisect_left(stacks, UnitStack(owner, unit, destination, -1))
+    if i < len(stacks):
+        stack = stacks[i]
+        if stack.zone == destination and stack.unit == unit and stack.owner == owner:
+            stacks[i] = UnitStack(
+                owner, unit, destination, stack.count + count, stack.moved + count
+            )
+            return tuple(stacks)
+    stacks.insert(i, UnitStack(owner, unit, destination, count, count))
     return tuple(stacks)
 
 

@@ -21,7 +21,7 @@ class Amounts(Protocol):
     def metal(self) -> int: ...
 
 
-class Resources(msgspec.Struct, frozen=True):
+class Resources(msgspec.Struct, frozen=True, gc=False):
     """Food, wood and metal: a stock, an income, a cost or the multipliers."""
 
     food: int = 0

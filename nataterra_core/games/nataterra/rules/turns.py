@@ -152,8 +152,8 @@ def decide_end_phase(
 def evolve_turn_started(state: GameState, event: TurnStarted) -> GameState:
     """Make ``seat`` active in its movement phase; nobody has moved yet this turn, and no
     tactic option has been played in it (N-TURN-2, N-MOV-6)."""
-    units = tuple(
-        UnitStack(s.owner, s.unit, s.zone, s.count) if s.moved else s for s in state.units
+    units = tuple(  # a list, not a generator: resuming one per stack costs more
+        [UnitStack(s.owner, s.unit, s.zone, s.count) if s.moved else s for s in state.units]
     )
     return msgspec.structs.replace(
         state,
