@@ -4,7 +4,7 @@
 # figure lines (``name=value ...``: the earlier figures' names, then the medians with their
 # ranges, and instructions per battle under cachegrind) per build.
 #
-#     bash benchmarks/both_builds.sh [BENCHMARK ...]     (default: all four below)
+#     bash benchmarks/both_builds.sh [BENCHMARK ...]     (default: all five below)
 #
 # Needs a C compiler and the Python headers; the combat benchmark's instruction counts need
 # valgrind. Takes about ten minutes on a quiet 2-core machine.
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 benchmarks=("$@")
 if [ ${#benchmarks[@]} -eq 0 ]; then
-    benchmarks=(playout combat_rounds replay_throughput verify_workers)
+    benchmarks=(playout time_split combat_rounds replay_throughput verify_workers)
 fi
 bash .ci/build-compiled
 for name in "${benchmarks[@]}"; do
