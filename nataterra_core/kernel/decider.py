@@ -41,6 +41,7 @@ __all__ = [
     "Outcome",
     "RulesRef",
     "Setup",
+    "direct_folds",
     "events_of",
 ]
 
@@ -152,7 +153,8 @@ class Decider(Protocol[S, C, E]):
 
     ``command_types`` and ``event_types`` list every concrete command and event class;
     the kernel builds its decoders from them once. A decider may also have a ``turn_rule``
-    attribute: the rule id cited when a seat acts out of turn.
+    attribute: the rule id cited when a seat acts out of turn, and a ``folds`` mapping (see
+    :func:`direct_folds`).
     """
 
     @property
@@ -203,3 +205,13 @@ class Decider(Protocol[S, C, E]):
 
     def validate_options(self, options: Mapping[str, Any]) -> None:
         """Raise ``ValueError`` for options this rule system does not accept."""
+
+
+def direct_folds(decider: Decider[S, Any, E]) -> dict[type[E], Callable[[S, Any], S]]:
+    """A copy of the decider's ``folds``, if it has them (a read-only mapping): for some
+    event types, the pure function of ``(state, event)`` that gives exactly what ``evolve``
+    gives. Replay and the session call it directly, one Python call per event instead of two
+    (``evolve``, then the fold it dispatches to); other event types still go through
+    ``evolve``. The copy is a plain dict, the fastest to look up, and the caller's own."""
+    folds: Mapping[type[E], Callable[[S, Any], S]] | None = getattr(decider, "folds", None)
+    return {} if folds is None else dict(folds)

@@ -19,7 +19,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 import msgspec
 
-from .decider import Decider, Outcome, Setup
+from .decider import Decider, Outcome, Setup, direct_folds
 from .errors import (
     ChainBroken,
     HeaderRefused,
@@ -174,7 +174,7 @@ def replay(decider: Decider[S, C, E], header: Header, records: Sequence[Record])
 
     A log without ``undo`` records (most logs) is one loop over its events, with no call
     per record; one with them goes through :class:`_Fold`, which keeps the states to go
-    back to.
+    back to. An event with a direct fold (:func:`~.decider.direct_folds`) is folded by it.
     """
     fold = _Fold(decider, _initial(decider, header), records)
     state = fold.state
@@ -182,11 +182,12 @@ def replay(decider: Decider[S, C, E], header: Header, records: Sequence[Record])
         for record in records[1:]:
             state = fold.record(record)
         return state
-    evolve = fold.evolve
+    evolve, folds = fold.evolve, fold.folds
     for record in records:
         if isinstance(record, _WITH_EVENTS):
             for event in record.events:
-                state = evolve(state, event)
+                direct = folds.get(type(event))
+                state = evolve(state, event) if direct is None else direct(state, event)
     return state
 
 
@@ -210,10 +211,11 @@ class _Fold(Generic[S]):
     first): keeping every state alive until the end made the garbage collector walk them.
     """
 
-    __slots__ = ("done", "evolve", "kept", "state", "undone")
+    __slots__ = ("done", "evolve", "folds", "kept", "state", "undone")
 
     def __init__(self, decider: Decider[S, Any, Any], state: S, records: Sequence[Record]):
         self.evolve = decider.evolve
+        self.folds = direct_folds(decider)
         self.state = state
         self.undone = {r.undoes for r in records if isinstance(r, UndoRecord)}
         self.done: list[int] = []  # the command records not undone, oldest first
@@ -240,9 +242,10 @@ class _Fold(Generic[S]):
 
     def events(self, events: Sequence[Any]) -> S:
         """The state after folding ``events``."""
-        state, evolve = self.state, self.evolve
+        state, evolve, folds = self.state, self.evolve, self.folds
         for event in events:
-            state = evolve(state, event)
+            direct = folds.get(type(event))
+            state = evolve(state, event) if direct is None else direct(state, event)
         return state
 
 

@@ -19,7 +19,7 @@ from typing import Any, Generic, TypeVar, cast
 import msgspec
 
 from .chance import RandomEvent
-from .decider import Decided, Decider, Decision, Outcome, Setup
+from .decider import Decided, Decider, Decision, Outcome, Setup, direct_folds
 from .dice import DICE_FORMAT, DiceStream, check_game_id, seed_commitment
 from .errors import (
     CommandRejected,
@@ -93,6 +93,7 @@ class Session(Generic[S, C, E]):
         self._command_set = frozenset(self._command_types)
         self._event_set = frozenset(decider.event_types)
         self._drawing = frozenset(t for t in self._event_set if issubclass(t, RandomEvent))
+        self._folds = direct_folds(decider)
         self._tournament = bool(header.options.get(TOURNAMENT_OPTION, False))
         self._undoable: list[_Done[S, C, E]] = []
         self._redoable: list[_Done[S, C, E]] = []
@@ -380,7 +381,8 @@ class Session(Generic[S, C, E]):
             if kind in drawing or (kind not in known and isinstance(event, RandomEvent)):
                 counter = _chained(counter, cast(RandomEvent, event))
             if given is None:
-                state = decider.evolve(state, event)
+                direct = self._folds.get(kind)
+                state = decider.evolve(state, event) if direct is None else direct(state, event)
         if given is not None:
             state = given
         if counter != dice.counter or decider.dice_counter(state) != dice.counter:

@@ -118,6 +118,8 @@ def _spend_flare(state: GameState, seat: str, flare: int) -> GameState:
 def _attack_resolved(
     ctx: Context, state: GameState, combat: Combat, event: messages.AttackResolved
 ) -> GameState:
+    if not (event.target_deaths or event.attacker_deaths or event.flare):
+        return state  # most attacks: nothing changes on the map
     target = combat.groups[event.target]
     group = combat.groups[event.group]
     zone = combat.zone

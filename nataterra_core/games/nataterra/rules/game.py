@@ -7,6 +7,7 @@ module is the one place that joins them into the command and event unions and di
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, cast
 
 import msgspec
@@ -124,6 +125,11 @@ _EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
 assert set(_EVOLVE) | set(combat_phase.EVENTS) == set(EVENTS), "every event needs an evolve"
 _DRAWING = frozenset(kind for kind in EVENTS if issubclass(kind, RandomEvent))
 """The events that record dice draws (``counter_after``): folding one moves the counter."""
+_FOLDS: Mapping[type[Event], Callable[[GameState, Any], GameState]] = MappingProxyType(
+    {kind: fold for kind, fold in _EVOLVE.items() if kind not in _DRAWING}
+)
+"""The events ``evolve`` folds with one function of (state, event) and nothing else: the
+kernel calls these directly (``Nataterra.folds``, ``kernel.decider.direct_folds``)."""
 _COMBAT_ONLY = {k: f for k, f in combat_map.COMBAT_ONLY.items() if k not in _DRAWING}
 """The combat events (most of them) that change only the combat and draw no dice, with their
 folds: ``evolve`` folds them with one lookup and one copy of the state."""
@@ -221,6 +227,7 @@ class Nataterra:
     turn_rule = "N-TURN-1"
     command_types: Sequence[type[Command]] = COMMANDS
     event_types: Sequence[type[Event]] = EVENTS
+    folds = _FOLDS
 
     def __init__(self, pack: ContentPack, contexts: Sequence[Context] = ()) -> None:
         """``contexts`` adds maps that are not in the pack (hand-made positions in tests)."""

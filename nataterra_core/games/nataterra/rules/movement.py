@@ -317,5 +317,6 @@ def evolve_units_moved(state: GameState, event: UnitsMoved) -> GameState:
     units = move_units(state.units, event.seat, event.unit, event.origin, destination, event.count)
     entered = state.entered
     if entered.get(destination) != event.seat:  # N-COMBAT-3: who moved in last
-        entered = {**entered, destination: event.seat}
+        entered = entered.copy()  # a copy and a store: cheaper than {**entered, ...}
+        entered[destination] = event.seat
     return msgspec.structs.replace(state, units=units, entered=entered)
