@@ -13,6 +13,7 @@ import os
 from setuptools import setup
 
 COMPILED_MODULES = (
+    "nataterra_core/kernel/decision.py",
     "nataterra_core/kernel/dice.py",
     "nataterra_core/boards/hexgrid.py",
     "nataterra_core/games/nataterra/rules/pathfinding.py",
@@ -20,6 +21,7 @@ COMPILED_MODULES = (
     "nataterra_core/games/nataterra/rules/combat/flow.py",
     "nataterra_core/games/nataterra/rules/combat/stages.py",
     "nataterra_core/games/nataterra/rules/combat/board.py",
+    "nataterra_core/games/nataterra/rules/combat/sandbox.py",
     "nataterra_core/games/nataterra/rules/combat/sandbox_steps.py",
     "nataterra_core/games/nataterra/rules/combat/env.py",
     "nataterra_core/games/nataterra/rules/combat/options.py",

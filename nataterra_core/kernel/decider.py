@@ -25,11 +25,12 @@ the next decision anyway (a combat's automatic steps stop at the next choice) ha
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 import msgspec
 
+from .decision import Decision
 from .dice import DiceStream
 from .messages import Command, Event, Wire
 
@@ -83,54 +84,6 @@ class Outcome(Wire, frozen=True, kw_only=True):
     draw: bool = False
     scores: dict[str, int] = msgspec.field(default_factory=dict)
     reason: str
-
-
-class Decision(Generic[C]):
-    """Who may act in one state, and each acting seat's legal commands (built on demand, once).
-
-    ``legal`` is a function of the seat, called at most once per seat; the lists are kept.
-    A front end, a bot and the session asking about the same state share one instance.
-    """
-
-    __slots__ = ("_lister", "_lists", "acting")
-
-    def __init__(self, acting: Sequence[str], legal: Callable[[str], Sequence[C]]) -> None:
-        self.acting: tuple[str, ...] = tuple(acting)
-        self._lister = legal
-        self._lists: dict[str, tuple[C, ...]] = {}
-
-    @classmethod
-    def asking(cls, seat: str, commands: Sequence[C]) -> Decision[C]:
-        """One seat's decision whose list is already made (no lister is kept)."""
-        decision: Decision[C] = object.__new__(cls)  # __init__'s work, without its copies
-        decision.acting = (seat,)
-        decision._lister = _nothing
-        decision._lists = {seat: tuple(commands)}
-        return decision
-
-    def legal(self, seat: str) -> tuple[C, ...]:
-        """Every command ``seat`` may send now (empty when it may not act)."""
-        found = self._lists.get(seat)
-        if found is None:
-            found = tuple(self._lister(seat)) if seat in self.acting else ()
-            self._lists[seat] = found
-        return found
-
-    def find(self, seat: str, command: C) -> C | None:
-        """The listed instance equal to ``command``, or ``None`` when it is not listed.
-
-        ``tuple.index`` compares in C, identity first: a bot's pick from the list is found
-        without hashing or comparing field by field.
-        """
-        listed = self.legal(seat)
-        try:
-            return listed[listed.index(command)]
-        except ValueError:
-            return None
-
-
-def _nothing(seat: str) -> tuple[Any, ...]:
-    return ()
 
 
 class Decided(NamedTuple, Generic[S, E]):

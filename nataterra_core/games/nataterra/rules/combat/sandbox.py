@@ -14,7 +14,7 @@ A description (``docs/COMBAT_SANDBOX.md``)::
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -75,10 +75,10 @@ class Sandbox:
     The header options hold the battle, so a sandbox log verifies like any other.
     """
 
-    rules = SANDBOX_RULES
-    turn_rule = "N-COMBAT-10"
-    command_types: Sequence[type[Command]] = (StartBattle, *messages.COMMANDS)
-    event_types: Sequence[type[Event]] = messages.EVENTS
+    rules: ClassVar[RulesRef] = SANDBOX_RULES
+    turn_rule: ClassVar[str] = "N-COMBAT-10"
+    command_types: ClassVar[Sequence[type[Command]]] = (StartBattle, *messages.COMMANDS)
+    event_types: ClassVar[Sequence[type[Event]]] = messages.EVENTS
 
     def __init__(self, pack: ContentPack) -> None:
         self.pack = pack

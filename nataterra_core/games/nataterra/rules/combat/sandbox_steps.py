@@ -131,7 +131,10 @@ def _decided(
         counter = state.counter
     if not combat.decided:
         after = _replace(state, combat=combat, counter=counter)
-        decision = as_decision(None) if pending is None else Decision.asking(*pending)
+        if pending is None:
+            return _new_decided(Decided, (events, after, as_decision(None)))
+        seat, options = pending  # Decision.asking, inlined: once per decision
+        decision = Decision((seat,), _no_commands, {seat: tuple(options)})
         return _new_decided(Decided, (events, after, decision))
     result, lost = state.result, state.lost_in_retreat
     for event in folded:
@@ -158,4 +161,6 @@ def _no_commands(seat: str) -> tuple[Command, ...]:
 
 def as_decision(pending: Pending) -> Decision[Command]:
     """A combat's pending decision as the kernel's :class:`Decision`."""
-    return Decision((), _no_commands) if pending is None else Decision.asking(*pending)
+    if pending is None:
+        return Decision((), _no_commands)
+    return Decision.asking(pending[0], pending[1])
