@@ -27,7 +27,8 @@ import msgspec
 
 from nataterra_core.games.nataterra.content import load_pack
 from nataterra_core.games.nataterra.content.schema import Biome, ContentPack
-from nataterra_core.games.nataterra.rules.combat.sandbox import Battle, Sandbox, battle_option
+from nataterra_core.games.nataterra.rules.combat.sandbox import Sandbox
+from nataterra_core.games.nataterra.rules.combat.sandbox_model import Battle, battle_option
 from nataterra_core.kernel import EngineError
 
 __all__ = [

@@ -41,7 +41,7 @@ from .battles import STANDARD_BATTLE_FILE, BattleError, load_battle
 from .content import ContentPack, load_pack
 from .odds import Estimate, OddsReport, auto_workers, logged_battle, simulate
 from .rules.combat.policies import CombatPolicy, DefaultPolicy
-from .rules.combat.sandbox import Battle
+from .rules.combat.sandbox_model import Battle
 
 __all__ = [
     "FAILED",

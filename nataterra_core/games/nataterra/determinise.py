@@ -30,7 +30,7 @@ from nataterra_core.kernel.determinise import deal, sampling_dice, unseen
 
 from .content import ContentPack
 from .rules.combat.model import Combat
-from .rules.combat.sandbox import SandboxState
+from .rules.combat.sandbox_model import SandboxState
 from .rules.map_layout import Structuring
 from .rules.state import GameState, PlayerState
 from .views import PlayerView, SandboxView, SeatView

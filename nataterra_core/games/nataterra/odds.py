@@ -32,9 +32,9 @@ from nataterra_core.games.nataterra.content import load_pack
 from nataterra_core.games.nataterra.content.schema import ContentPack
 from nataterra_core.games.nataterra.rules.combat.messages import UnitsRetreated
 from nataterra_core.games.nataterra.rules.combat.policies import CombatPolicy, DefaultPolicy
-from nataterra_core.games.nataterra.rules.combat.sandbox import (
+from nataterra_core.games.nataterra.rules.combat.sandbox import Sandbox
+from nataterra_core.games.nataterra.rules.combat.sandbox_model import (
     Battle,
-    Sandbox,
     SandboxState,
     StartBattle,
     battle_option,

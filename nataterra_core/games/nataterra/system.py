@@ -23,11 +23,8 @@ from .coverage import coverage_spec
 from .determinise import determinise, determinise_sandbox
 from .encoding import nataterra_codec, nataterra_observation, sandbox_codec, sandbox_observation
 from .presenter import describe_command, describe_event, describe_outcome
-from .rules.combat.sandbox import (
-    SANDBOX_RULES,
-    Sandbox,
-    battle_option,
-)
+from .rules.combat.sandbox import SANDBOX_RULES, Sandbox
+from .rules.combat.sandbox_model import battle_option
 from .rules.game import RULES, Nataterra
 from .rules.positions import POSITIONS
 from .rules.scenarios import SCENARIOS

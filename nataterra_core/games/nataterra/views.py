@@ -21,7 +21,7 @@ import msgspec
 
 from .rules.combat.messages import CombatEnded
 from .rules.combat.model import Combat
-from .rules.combat.sandbox import Battle, SandboxState
+from .rules.combat.sandbox_model import Battle, SandboxState
 from .rules.state import (
     GameState,
     Marker,

@@ -53,7 +53,8 @@ from nataterra_core.kernel.encoding import Block, FactoredCodec
 from ..rules import structuring
 from ..rules.combat import messages as combat
 from ..rules.combat.model import SlotKind
-from ..rules.combat.sandbox import Sandbox, SandboxState
+from ..rules.combat.sandbox import Sandbox
+from ..rules.combat.sandbox_model import SandboxState
 from ..rules.combat_phase import StartCombat
 from ..rules.development import Recruit, Research
 from ..rules.game import Nataterra

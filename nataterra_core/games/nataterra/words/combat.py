@@ -36,7 +36,7 @@ from ..rules.combat.messages import (
     Support,
 )
 from ..rules.combat.model import Force
-from ..rules.combat.sandbox import StartBattle
+from ..rules.combat.sandbox_model import StartBattle
 from ..rules.combat_phase import StartCombat
 from .base import (
     combat_of,
