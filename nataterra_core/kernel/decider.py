@@ -25,7 +25,7 @@ the next decision anyway (a combat's automatic steps stop at the next choice) ha
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 import msgspec
