@@ -12,9 +12,11 @@ decoder for commands and events is built from a decider's classes by :class:`Rec
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 from collections.abc import Iterable, Sequence
 from functools import cache
+from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import Annotated, Any, BinaryIO, Generic, TypeVar, Union
 
@@ -135,7 +137,7 @@ class LogLines:
 
     __slots__ = ("lines", "torn")
 
-    def __init__(self, lines: Sequence[bytes], torn: bytes | None) -> None:
+    def __init__(self, lines: Iterable[bytes], torn: bytes | None) -> None:
         self.lines = tuple(lines)
         self.torn = torn
 
@@ -155,10 +157,17 @@ class LogLines:
 
 
 def split_lines(data: bytes) -> LogLines:
-    """Split raw log bytes; bytes after the last ``\\n`` become the torn tail."""
-    parts = data.split(b"\n")
-    tail = parts.pop()
-    return LogLines(parts, tail or None)
+    """Split raw log bytes; bytes after the last ``\\n`` become the torn tail.
+
+    ``readlines`` finds each newline with ``memchr``; ``bytes.split`` tests every byte in a
+    loop of its own, which cost about twice the instructions for a whole log (cachegrind).
+    """
+    lines = io.BytesIO(data).readlines()
+    torn = lines.pop() if lines and not lines[-1].endswith(b"\n") else None
+    return LogLines(map(_without_newline, lines), torn)
+
+
+_without_newline = itemgetter(slice(0, -1))
 
 
 _HEADER_DECODER = msgspec.json.Decoder(Header)
@@ -215,13 +224,16 @@ class RecordCodec(Generic[C, E]):
             records: list[Record] = [decode(line) for line in lines]
         except msgspec.DecodeError:
             return [self.decode(line, seq) for seq, line in enumerate(lines)]
-        in_order = all(record.seq == seq for seq, record in enumerate(records))
-        if not in_order or not _lower_hex("".join([record.prev for record in records])):
+        # Both checks in C, not a Python step per record.
+        in_order = list(map(_SEQ, records)) == list(range(len(records)))
+        if not in_order or not _lower_hex("".join(map(_PREV, records))):
             for seq, record in enumerate(records):
                 _check_record(record, seq)
         return records
 
 
+_SEQ = attrgetter("seq")
+_PREV = attrgetter("prev")
 _HEX_DIGITS = b"0123456789abcdef"
 _NOT_HEX64 = f"unreadable record: Expected `str` matching regex {_HEX64!r} - at `$.prev`"
 """The message msgspec gave when ``prev`` was a pattern of the schema (kept word for word)."""

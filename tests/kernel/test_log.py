@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from conftest import finished_log, new_session, pig_factory, play_random
 from dicegame import Pig
+from hypothesis import given
+from hypothesis import strategies as st
 
 from nataterra_core.kernel import (
     ChainBroken,
@@ -263,3 +265,11 @@ def test_a_receipt_names_the_record_it_acknowledged() -> None:
     forged = data.replace(session.lines[seq], session.lines[seq].replace(b'"seat"', b'"seat" '))
     assert receipt_record(forged, receipt) is None
     assert receipt_record(data, "0" * 64) is None
+
+
+@given(st.lists(st.sampled_from([b"\n", b"\r", b"{}", b"ab", b" "]), max_size=30).map(b"".join))
+def test_split_lines_splits_at_newlines_alone_and_keeps_the_torn_tail(data: bytes) -> None:
+    parts = data.split(b"\n")  # the definition: lines end in \n; what follows is torn
+    split = split_lines(data)
+    assert split.lines == tuple(parts[:-1])
+    assert split.torn == (parts[-1] or None)

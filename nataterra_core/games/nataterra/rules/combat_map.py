@@ -93,7 +93,8 @@ def _lose(state: GameState, owner: str, unit: str, zone: str, count: int) -> Gam
             ]
         )
     player = state.player(owner)
-    pool = {**player.pool, unit: player.pool.get(unit, 0) + count}
+    pool = player.pool.copy()  # a copy and a store: cheaper than {**pool, ...}
+    pool[unit] = pool.get(unit, 0) + count
     return state.with_player(_replace(player, pool=pool), units=units)
 
 
@@ -259,7 +260,12 @@ event))`` and nothing else, so the game's ``evolve`` may do that directly."""
 
 def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameState:
     """Fold a combat event into the game: the combat itself and its effects on the map."""
-    # Exact types (message classes are final): most events here are none of these four.
+    combat = state.combat
+    on_the_map = _ON_THE_MAP.get(type(event))  # the commonest events here, looked up first
+    if on_the_map is not None and combat is not None:
+        state = on_the_map(ctx, state, combat, event)
+        return _replace(state, combat=evolve_combat(ctx.pack, combat, event))
+    # Exact types (message classes are final): most events here are none of these.
     if type(event) is TacticCardDrawn or type(event) is ResourcesGained:  # in or out of a combat
         if type(event) is TacticCardDrawn:
             state = evolve_tactic_drawn(state, event)
@@ -273,14 +279,9 @@ def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameSta
         return _replace(state, biome_decks=decks)
     if type(event) is messages.CombatStarted:
         return _replace(state, combat=game_combat(ctx, state, event))
-    kind = type(event)
-    combat = state.combat
-    assert combat is not None, f"{kind.__name__} outside a combat"
-    if kind is messages.CombatEnded:
+    assert combat is not None, f"{type(event).__name__} outside a combat"
+    if type(event) is messages.CombatEnded:
         return _combat_ended(ctx, state, combat)
-    on_the_map = _ON_THE_MAP.get(kind)
-    if on_the_map is not None:
-        state = on_the_map(ctx, state, combat, event)
     return _replace(state, combat=evolve_combat(ctx.pack, combat, event))
 
 

@@ -40,6 +40,9 @@ __all__ = [
 MAX_MULTIPLIER = 4  # N-RES-4
 Side = Literal["a", "b"]
 
+_replace = msgspec.structs.replace
+_NO_COST = Resources()
+
 
 class Recruit(Command, frozen=True, tag="recruit.v1"):
     """N-DEV-2: recruit one ``unit`` from the pool onto your base."""
@@ -317,7 +320,7 @@ def evolve_researched(state: GameState, event: Researched) -> GameState:
         msgspec.structs.replace(
             player,
             stock=player.stock - event.cost,
-            tech_discount=Resources(),
+            tech_discount=_NO_COST,
             tech_hand=tuple(hand),
             researching=(*player.researching, (event.tech, event.option)),
         )
@@ -327,51 +330,63 @@ def evolve_researched(state: GameState, event: Researched) -> GameState:
 def evolve_tech_resolved(state: GameState, event: TechResolved) -> GameState:
     """The tech takes effect (N-DEV-4, N-DEV-5, N-RES-4)."""
     player = state.player(event.seat)
-    researching = tuple(r for r in player.researching if r[0] != event.tech)
-    changes: dict[str, object] = {"researching": researching}
+    researching = tuple([r for r in player.researching if r[0] != event.tech])
+    # Fields replaced by name, unchanged ones given as they are: a ``**changes`` dict cost
+    # about 1.7k instructions a call.
     if event.resource is not None:
         m = player.multipliers
         value = min(MAX_MULTIPLIER, getattr(m, event.resource) + 1)
-        changes["multipliers"] = msgspec.structs.replace(m, **{event.resource: value})
+        multipliers = _replace(m, **{event.resource: value})
+        player = _replace(player, researching=researching, multipliers=multipliers)
     elif event.unit is not None and event.option is not None:
         unit = event.unit
-        changes["sides"] = {**player.sides, unit: event.option}
-        changes["techs"] = (*player.techs, event.tech)
-        if event.cost != Resources():
-            changes["cost_mods"] = {
-                **player.cost_mods,
-                unit: player.cost_mods.get(unit, Resources()) + event.cost,
-            }
+        cost_mods, movement_mods = player.cost_mods, player.movement_mods
+        initiative_mods = player.initiative_mods
+        if event.cost != _NO_COST:
+            cost_mods = {**cost_mods, unit: cost_mods.get(unit, _NO_COST) + event.cost}
         if event.movement:
-            moves = player.movement_mods.get(unit, 0) + event.movement
-            changes["movement_mods"] = {**player.movement_mods, unit: moves}
+            movement_mods = {**movement_mods, unit: movement_mods.get(unit, 0) + event.movement}
         if event.initiative:
-            steps = player.initiative_mods.get(unit, 0) + event.initiative
-            changes["initiative_mods"] = {**player.initiative_mods, unit: steps}
-    return state.with_player(msgspec.structs.replace(player, **changes))
+            steps = initiative_mods.get(unit, 0) + event.initiative
+            initiative_mods = {**initiative_mods, unit: steps}
+        player = _replace(
+            player,
+            researching=researching,
+            sides={**player.sides, unit: event.option},
+            techs=(*player.techs, event.tech),
+            cost_mods=cost_mods,
+            movement_mods=movement_mods,
+            initiative_mods=initiative_mods,
+        )
+    else:
+        player = _replace(player, researching=researching)
+    return state.with_player(player)
 
 
 def evolve_bonus_resolved(state: GameState, event: BonusResolved) -> GameState:
     """Move what the bonus moved (N-DEV-4)."""
     player = state.player(event.seat)
-    changes: dict[str, object] = {}
     if event.units:  # most bonuses draw a card and move no units
-        pool = dict(player.pool)
+        pool = player.pool.copy()
         for unit, n in event.units.items():
             pool[unit] = pool.get(unit, 0) + n
-        changes["pool"] = pool
         if event.kind == "add_workers":
-            changes["worker_supply"] = player.worker_supply - sum(event.units.values())
+            moved = sum(event.units.values())
+            player = _replace(player, pool=pool, worker_supply=player.worker_supply - moved)
         else:
-            locked = dict(player.locked)
+            locked = player.locked.copy()
             for unit, n in event.units.items():
                 locked[unit] = locked.get(unit, 0) - n
-            changes["locked"] = locked
-    if event.kind == "draw_tech" and event.card is not None:
-        deck = tuple(t for t in player.tech_deck if t != event.card)
-        changes.update(tech_deck=deck, tech_hand=(*player.tech_hand, event.card))
-    elif event.kind == "unlock_tile" and event.card is not None:
-        changes["tiles_unlocked"] = player.tiles_unlocked + 1
-    elif event.kind == "unlock_structure" and event.card is not None:
-        changes["structures_unlocked"] = (*player.structures_unlocked, event.card)
-    return state.with_player(msgspec.structs.replace(player, **changes))
+            player = _replace(player, pool=pool, locked=locked)
+    # Each case replaces its fields by name: a ``**changes`` dict cost about 1.7k a call.
+    card = event.card
+    if card is not None:
+        if event.kind == "draw_tech":
+            deck = tuple(t for t in player.tech_deck if t != card)
+            player = _replace(player, tech_deck=deck, tech_hand=(*player.tech_hand, card))
+        elif event.kind == "unlock_tile":
+            player = _replace(player, tiles_unlocked=player.tiles_unlocked + 1)
+        elif event.kind == "unlock_structure":
+            unlocked = (*player.structures_unlocked, card)
+            player = _replace(player, structures_unlocked=unlocked)
+    return state.with_player(player)

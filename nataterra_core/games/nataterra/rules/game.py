@@ -467,7 +467,8 @@ class Nataterra:
             combat, in_combat = state.combat, _COMBAT_ONLY.get(kind)
             if in_combat is not None and combat is not None:
                 return msgspec.structs.replace(state, combat=in_combat(self.pack, combat, event))
-            after = combat_map.evolve_combat_event(self.context(state.map_id), state, event)
+            ctx = self._contexts.get(state.map_id) or self.context(state.map_id)  # no call
+            after = combat_map.evolve_combat_event(ctx, state, event)
         if kind in _DRAWING:  # the dice counter moves on to where the event's draws ended
             counter = cast(RandomEvent, event).counter_after
             if counter is not None and counter != after.counter:
