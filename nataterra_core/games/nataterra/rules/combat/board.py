@@ -46,7 +46,7 @@ def pick_candidates(combat: Combat, groups: tuple[Group, ...] | None = None) -> 
     lead, initiative = "", 0
     for i in combat.order:  # sorted, so the candidates come first and together
         g = groups[i]
-        if not g.units or g.acted == this_round:
+        if g.acted == this_round or not g.units:  # most groups passed over have acted
             continue
         owner = g.owner
         side = allies.get(owner, owner) if allies else owner

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 
@@ -54,7 +54,7 @@ from .steps import activate, resolve, resolve_attack, roll_die
 
 __all__ = ["command_events", "refusal"]
 
-_replace = msgspec.structs.replace
+_replace: Final = msgspec.structs.replace
 
 
 def refusal(combat: Combat, seat: str, who: str, command: Command) -> IllegalCommand:
@@ -205,8 +205,8 @@ def _retreat_units(
 
 # The events of each command type once no choice is pending (one lookup, where a chain of
 # isinstance tests cost the later types up to half a microsecond).
-_COMMAND_EVENTS: dict[
-    type[Command], Callable[[CombatEnv, Combat, str, Any, DiceStream], tuple[Event, ...]]
+_COMMAND_EVENTS: Final[
+    dict[type[Command], Callable[[CombatEnv, Combat, str, Any, DiceStream], tuple[Event, ...]]]
 ] = {
     Attack: _attacked,
     Retreat: _retreat,

@@ -5,7 +5,7 @@ Kept apart from the combat flow so the rulebook's worked examples can pin it dir
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 __all__ = [
     "Hit",
@@ -26,7 +26,7 @@ class Hit(NamedTuple):
 
 
 # Hit(d, spent) without NamedTuple's generated Python-level __new__ (a hot path).
-_new_hit = tuple.__new__
+_new_hit: Final = tuple.__new__
 
 
 def attack_total(attack: int, units: int, attack_bonus: int, face: int) -> int:

@@ -23,15 +23,23 @@ __all__ = ["CombatEnv", "PackTables", "pack_tables"]
 
 class PackTables:
     """What combat reads of the pack on every attack, as plain tuples and dicts: the die's
-    faces, each civilisation's ability and essences."""
+    faces (and each face's value and swords, as ints), each civilisation's ability,
+    essences and combat board slots (melee, ranged, flex)."""
 
-    __slots__ = ("civ_ability", "essences", "faces")
+    __slots__ = ("boards", "civ_ability", "essences", "face_swords", "face_values", "faces")
 
     def __init__(self, pack: ContentPack) -> None:
         self.faces: tuple[DieFace, ...] = tuple(pack.die.faces)
+        # Plain ints: compiled, a read of a msgspec field is a generic attribute lookup.
+        self.face_values = tuple([face.value for face in self.faces])
+        self.face_swords = tuple([face.swords for face in self.faces])
         civs = pack.civilisations.values()
         self.civ_ability: dict[str, CivAbility] = {civ.id: civ.ability for civ in civs}
         self.essences = {civ.id: frozenset(civ.essences) for civ in civs}
+        self.boards = {
+            civ.id: (civ.combat_board.melee, civ.combat_board.ranged, civ.combat_board.flex)
+            for civ in civs
+        }
 
 
 @lru_cache(maxsize=8)
@@ -48,7 +56,17 @@ class CombatEnv:
     Without a map (the sandbox) retreating units simply leave the combat (N-COMBAT-23).
     """
 
-    __slots__ = ("civ_ability", "essences", "faces", "host", "map", "pack")
+    __slots__ = (
+        "boards",
+        "civ_ability",
+        "essences",
+        "face_swords",
+        "face_values",
+        "faces",
+        "host",
+        "map",
+        "pack",
+    )
 
     def __init__(
         self, pack: ContentPack, game_map: GameMap | None = None, host: Host = NO_HOST
@@ -58,6 +76,9 @@ class CombatEnv:
         self.map = game_map
         self.host = host
         self.faces = tables.faces
+        self.face_values = tables.face_values
+        self.face_swords = tables.face_swords
+        self.boards = tables.boards
         self.civ_ability = tables.civ_ability
         self.essences = tables.essences
 

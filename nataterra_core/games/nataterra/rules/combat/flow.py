@@ -14,6 +14,7 @@ Events are folded by :func:`~.folds.evolve_combat` (re-exported here), which nev
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 import msgspec
 
@@ -47,7 +48,7 @@ __all__ = [
     "step",
 ]
 
-_replace = msgspec.structs.replace
+_replace: Final = msgspec.structs.replace
 
 
 def combat_from_start(
@@ -129,14 +130,15 @@ def _run_on(env: CombatEnv, combat: Combat, dice: DiceStream, events: tuple[Even
     automatic steps, each folded, until a seat must decide (:func:`~.stages.decision`,
     inlined: this runs once per decision)."""
     pack, pending = env.pack, None
-    while combat.stage != "end":
+    stage = combat.stage
+    while stage != "end":
         if combat.pending:
             pending = ask_pending(env, combat)
             if pending is not None:
                 break
             more = auto_pending(env, combat, dice)
         else:
-            row = STAGES[combat.stage]
+            row = STAGES[stage]
             pending = row.ask(env, combat)
             if pending is not None:
                 break
@@ -146,6 +148,7 @@ def _run_on(env: CombatEnv, combat: Combat, dice: DiceStream, events: tuple[Even
             if fold is not None:
                 combat = fold(pack, combat, event)
         events = (*events, *more)
+        stage = combat.stage
     return events, combat, pending
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 import msgspec
 
 from nataterra_core.games.nataterra.content.schema import ContentPack
@@ -24,7 +26,7 @@ __all__ = [
     "with_levels",
 ]
 
-_replace = msgspec.structs.replace
+_replace: Final = msgspec.structs.replace
 
 
 def own_units(pack: ContentPack, combat: Combat, seat: str) -> tuple[Force, ...]:
@@ -65,7 +67,7 @@ def marker_gone(markers: dict[str, int], groups: tuple[Group, ...], gone: Group)
     if key not in markers:
         return markers
     owner, unit = gone.owner, gone.unit
-    if any(g.units and g.unit == unit and g.owner == owner for g in groups):
+    if any(g.unit == unit and g.owner == owner and g.units for g in groups):
         return markers
     return {k: v for k, v in markers.items() if k != key}
 

@@ -9,7 +9,7 @@ game and the sandbox call. The folds live next to their events: :mod:`.opening_f
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from nataterra_core.games.nataterra.content.schema import ContentPack
 from nataterra_core.kernel import Event
@@ -22,7 +22,7 @@ from .round_folds import ROUND_FOLDS, fold_attack_resolved
 __all__ = ["FOLDS", "evolve_combat", "fold_attack_resolved", "own_units"]
 
 
-FOLDS: dict[type[Event], Callable[[ContentPack, Combat, Any], Combat]] = {
+FOLDS: Final[dict[type[Event], Callable[[ContentPack, Combat, Any], Combat]]] = {
     **OPENING_FOLDS,
     **ROUND_FOLDS,
 }

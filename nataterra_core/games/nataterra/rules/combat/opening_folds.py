@@ -4,7 +4,7 @@ deployment, biome cards, tactic windows and effects. Each applies what its event
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 
@@ -60,7 +60,7 @@ from .model import (
 
 __all__ = ["OPENING_FOLDS"]
 
-_replace = msgspec.structs.replace
+_replace: Final = msgspec.structs.replace
 
 
 def _deployed(pack: ContentPack, combat: Combat, event: GroupDeployed) -> Combat:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Literal
+from typing import Final, Literal
 
 import msgspec
 
@@ -37,6 +37,7 @@ from .messages import (
 )
 from .model import (
     Combat,
+    Force,
     Group,
     SlotKind,
     combat_unit,
@@ -68,13 +69,12 @@ __all__ = [
     "targets",
 ]
 
-_replace = msgspec.structs.replace
+_replace: Final = msgspec.structs.replace
 
 
 def _slot_counts(env: CombatEnv, combat: Combat, seat: str) -> tuple[int, int, int]:
     """``seat``'s free melee, ranged and flex slots."""
-    board = env.pack.civilisations[seat].combat_board
-    melee, ranged, flex = board.melee, board.ranged, board.flex
+    melee, ranged, flex = env.boards[seat]
     for g in combat.groups:
         if g.owner == seat and g.units > 0:
             if g.slot == "melee":
@@ -86,18 +86,33 @@ def _slot_counts(env: CombatEnv, combat: Combat, seat: str) -> tuple[int, int, i
     return melee, ranged, flex
 
 
-def _deploy_options(env: CombatEnv, combat: Combat, seat: str) -> list[Command]:
-    free_slots = _slot_counts(env, combat, seat)
-    sides = combat.sides.get(seat, {})
-    pack = env.pack
-    options: list[Command] = []
-    for force in combat.reserve:
+def _deploy_options(env: CombatEnv, combat: Combat, seat: str) -> tuple[DeployGroup, ...]:
+    sides = combat.sides.get(seat)
+    chosen = tuple(sides.items()) if sides else ()
+    return _seat_deploys(env.pack, seat, combat.reserve, chosen, _slot_counts(env, combat, seat))
+
+
+@lru_cache(maxsize=4096)
+def _seat_deploys(
+    pack: ContentPack,
+    seat: str,
+    reserve: tuple[Force, ...],
+    sides: tuple[tuple[str, Side], ...],
+    free_slots: tuple[int, int, int],
+) -> tuple[DeployGroup, ...]:
+    """Every way ``seat`` may deploy its next group (N-COMBAT-4/5), given the reserve, the
+    card sides its techs chose and its free slots: a function of values, kept for the
+    many battles of one description (one lookup, where reading each waiting force's fields
+    cost more)."""
+    chosen = dict(sides)
+    options: list[DeployGroup] = []
+    for force in reserve:
         if force.owner == seat and force.count > 0:  # Combat.reserve_of, inlined
             unit = force.unit
             options += _force_deploys(
-                pack, unit, force.count, force.origin, sides.get(unit), free_slots
+                pack, unit, force.count, force.origin, chosen.get(unit), free_slots
             )
-    return options
+    return tuple(options)
 
 
 @lru_cache(maxsize=4096)
@@ -167,8 +182,8 @@ def support_amounts(group: Group) -> list[tuple[Literal["attack", "armor"], int]
 # Action options by (attack targets, allies to support, the group's attack, armor, units
 # and Reinforce): a few hundred distinct lists over a whole battle calculator run, so one
 # dict lookup instead of building commands.
-_ACTION_OPTIONS: dict[
-    tuple[tuple[int, ...], tuple[int, ...], int, int, int, int], tuple[Command, ...]
+_ACTION_OPTIONS: Final[
+    dict[tuple[tuple[int, ...], tuple[int, ...], int, int, int, int], tuple[Command, ...]]
 ] = {}
 
 
@@ -190,23 +205,26 @@ def _action_options(combat: Combat, group: Group) -> tuple[Command, ...]:
         if not group.support_only:
             attacks = tuple([t.id for t in _team_targets(combat, group)])
     else:
+        # One pass reading only the fields the answer needs (hot path: compiled, each read
+        # of a group's field is a generic attribute lookup); a group's id is its index.
+        cls = group.cls
+        # Group.support_only, inlined: N-COMBAT-5, it can only support
+        support_only = cls == "melee" and group.slot == "ranged" and not group.flexible
+        # As targets() says: a melee group without Aim attacks melee targets first (N-COMBAT-13)
+        picky = not support_only and cls != "ranged" and not group.aim
         enemies: list[int] = []
         melee: list[int] = []  # the enemies that are melee targets (Group.melee_target)
-        for g in combat.groups:  # each field read once (hot path)
+        for g in combat.groups:
             if g.units:
                 gid = g.id
                 if g.owner != owner:
                     enemies.append(gid)
-                    if g.cls == "melee" or g.slot == "melee":
+                    if picky and (g.cls == "melee" or g.slot == "melee"):
                         melee.append(gid)
                 elif gid != me:
                     allies.append(gid)
-        if group.support_only:
-            pass  # N-COMBAT-5: it can only support
-        elif group.cls == "ranged" or group.aim:  # as targets() says
-            attacks = tuple(enemies)
-        else:
-            attacks = tuple(melee or enemies)
+        if not support_only:
+            attacks = tuple(melee or enemies) if picky else tuple(enemies)
     # N-COMBAT-18: a group that attacked cannot support; what a support gives depends on
     # the group's attack, armor, units and Reinforce (N-COMBAT-19).
     supported = tuple(allies) if combat.attacks_made == 0 else ()
@@ -322,10 +340,8 @@ def ask_redirect(env: CombatEnv, combat: Combat) -> Pending:
 def ask_pick(env: CombatEnv, combat: Combat) -> Pending:
     """N-COMBAT-10: the owner chooses among its groups tied for the next activation
     (N-TEAM-4: allies' ties are their side's choice)."""
-    if not both_standing(combat):
-        return None
-    candidates = pick_candidates(combat)
-    if len(candidates) > 1:
+    candidates = pick_candidates(combat)  # none at a round's end: nothing more to ask
+    if len(candidates) > 1 and both_standing(combat):
         chooser = combat.side(candidates[0].owner)
         return chooser, [ChooseGroup(group=g.id) for g in candidates]
     return None

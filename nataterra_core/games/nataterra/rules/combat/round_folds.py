@@ -4,7 +4,7 @@ healing, retreat, backstab, injuries and the end. Each applies what its event sa
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 
@@ -55,7 +55,7 @@ from .model import (
 
 __all__ = ["ROUND_FOLDS", "fold_attack_resolved"]
 
-_replace = msgspec.structs.replace
+_replace: Final = msgspec.structs.replace
 
 
 def _round_closing(pack: ContentPack, combat: Combat, event: RoundClosing) -> Combat:
@@ -93,7 +93,7 @@ def _opened(pack: ContentPack, combat: Combat, event: CombatOpened) -> Combat:
         # Markers only of types still on the board (N-COMBAT-17), so that later folds need
         # to look again only when a group leaves the board.
         initiative=markers_of(event.initiative, live),
-        melee_waiting=any(g.support_only for g in groups),
+        melee_waiting=any(_support_only(g) for g in groups),
     )
     return _start_round(pack, combat, 1)
 
@@ -105,7 +105,7 @@ def _start_round(pack: ContentPack, combat: Combat, number: int) -> Combat:
     flare, civilisations = combat.flare, pack.civilisations
     pending = [
         (seat, "embrace")
-        for seat in combat.seats
+        for seat in (combat.seats if flare else ())  # only the Naga gain flare (N-CIV-3)
         if civilisations[seat].ability == "flare" and flare.get(seat, 0) >= biome.EMBRACE_COST
     ]
     # A card's extra Spirit's Embrace, already paid for, comes at this round's start.
@@ -302,8 +302,8 @@ def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolve
         target,
         units=t_units,
         damage=t_damage if t_units else 0,
-        armor_bonus=0 if event.armor_bonus_spent else target.armor_bonus,
         attack_bonus=target.attack_bonus + event.bloodthirst,
+        armor_bonus=0 if event.armor_bonus_spent else target.armor_bonus,
     )
     group = groups[group_id]
     g_units = group.units - attacker_deaths
@@ -346,25 +346,31 @@ def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolve
         lone = _lone_candidate(combat, new_groups, standing=True)
         if lone is not None:
             stage, active, attacks_made = _first_stage(lone), lone.id, 0
-    return _replace(
+    return _replace(  # fields in their declaration order: msgspec finds them faster
         combat,
-        initiative=markers,
+        stage=stage,
         groups=new_groups,
+        initiative=markers,
+        flare=flare,
+        active=active,
+        attacks_made=attacks_made,
+        roll_face=-1,
+        pending_gain=event.armor_claim,
         killed=killed,
         destroyed=destroyed,
-        flare=flare,
-        attacks_made=attacks_made,
-        pending_gain=event.armor_claim,
-        roll_face=-1,
-        stage=stage,
-        active=active,
     )
+
+
+def _support_only(group: Group) -> bool:
+    """:attr:`Group.support_only` (N-COMBAT-5), read here: compiled, a property of a msgspec
+    struct is an interpreted call."""
+    return group.cls == "melee" and group.slot == "ranged" and not group.flexible
 
 
 def _fill_melee_slots(pack: ContentPack, groups: tuple[Group, ...]) -> tuple[Group, ...]:
     """N-COMBAT-5: a melee group waiting in a ranged slot moves to a melee slot that freed
     (in deployment order, **Ruling**). Slots are counted per owner from the live groups."""
-    for group in [g for g in groups if g.units > 0 and g.support_only]:
+    for group in [g for g in groups if g.units > 0 and _support_only(g)]:
         melee_slots = pack.civilisations[group.owner].combat_board.melee
         used = sum(
             1 for g in groups if g.owner == group.owner and g.units > 0 and g.slot == "melee"

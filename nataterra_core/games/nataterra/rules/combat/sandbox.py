@@ -14,7 +14,7 @@ A description (``docs/COMBAT_SANDBOX.md``)::
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 import msgspec
 
@@ -65,7 +65,7 @@ __all__ = [
 
 SANDBOX_RULES = RulesRef(id="nataterra-combat-sandbox", version=4)
 
-_replace = msgspec.structs.replace
+_replace: Final = msgspec.structs.replace
 
 
 class Sandbox:

@@ -3,7 +3,7 @@ and one battle command to its events, the state after them and that state's deci
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 
@@ -19,7 +19,7 @@ from .sandbox_model import Battle, SandboxState
 
 __all__ = ["SandboxHost", "as_decision", "battle_env", "decided", "opened"]
 
-_replace = msgspec.structs.replace
+_replace: Final = msgspec.structs.replace
 
 
 class SandboxHost:
@@ -149,10 +149,11 @@ def _decided(
     return Decided(events, after, as_decision(pending if result is None else None))
 
 
-_ENDED, _RETREATED = messages.CombatEnded, messages.UnitsRetreated
+_ENDED: Final = messages.CombatEnded
+_RETREATED: Final = messages.UnitsRetreated
 
 # Decided(...) without the NamedTuple's generated Python-level __new__ (once per decision).
-_new_decided = tuple.__new__
+_new_decided: Final = tuple.__new__
 
 
 def _no_commands(seat: str) -> tuple[Command, ...]:

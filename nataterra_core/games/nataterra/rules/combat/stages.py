@@ -14,7 +14,7 @@ leaves no choice about).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from nataterra_core.kernel import DiceStream, Event
 
@@ -48,7 +48,7 @@ def _then(*stages: Stage) -> frozenset[Stage]:
 
 _NEXT_GROUP: frozenset[Stage] = _then("pick", "heal", "action")  # N-COMBAT-10/11a
 
-STAGES: dict[Stage, StageRule] = {
+STAGES: Final[dict[Stage, StageRule]] = {
     "deploy": StageRule(
         "N-COMBAT-4", options.ask_deploy, steps.auto_deploy, _then("opening", "effects")
     ),

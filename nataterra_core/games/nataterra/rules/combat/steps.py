@@ -4,6 +4,7 @@ nobody has to decide, attacks resolved included (dice drawn and recorded here)."
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 import msgspec
 
@@ -91,7 +92,7 @@ __all__ = [
     "winner_of",
 ]
 
-_replace = msgspec.structs.replace
+_replace: Final = msgspec.structs.replace
 
 
 # msgspec matches many keyword arguments slowly (≈ 0.5 µs per event of this size), so the
@@ -193,12 +194,11 @@ def resolve_attack(
 ) -> AttackResolved:
     """:func:`resolve` for ``group`` attacking ``target``; ``roll`` (the dice counter before
     and after the draw) when the event records the roll too."""
-    faces = env.faces
-    face = faces[face_index]
+    value = env.face_values[face_index]
     units, t_units = group.units, target.units  # fields read once (hot path)
     # N-COMBAT-18: the attack bonus is spent on the first attack of an activation only.
     bonus = group.attack_bonus if combat.attacks_made == 0 or combat.backstab else 0
-    total = attack_total(group.attack, units, bonus, face.value)
+    total = attack_total(group.attack, units, bonus, value)
     hit = damage_dealt(
         total,
         attacking_units=units,
@@ -225,9 +225,9 @@ def resolve_attack(
     if owner_ability == "for_the_king" and deaths and survivors:
         claim = deaths * support_amount(group.armor, survivors, group.reinforce)
     # The roll's fields (m, counter_before, counter_after, value, face), if recorded here.
-    m = before = after = value = None
+    m = before = after = rolled = None
     if roll is not None:
-        m, before, after, value = len(faces), roll[0], roll[1], face.value
+        m, before, after, rolled = len(env.face_values), roll[0], roll[1], value
     over = _activation_over(combat, group, target, attacker_deaths, deaths, claim)
     resolved = AttackResolved(  # positionally: see _RESOLVED_FIELDS
         group.id,
@@ -237,7 +237,7 @@ def resolve_attack(
         deaths,
         bonus,
         hit.armor_bonus_spent,
-        face.swords,
+        env.face_swords[face_index],
         retaliation,
         attacker_deaths,
         bloodthirst if deaths < t_units else 0,
@@ -248,7 +248,7 @@ def resolve_attack(
         before,
         after,
         face_index if roll is not None else None,
-        value,
+        rolled,
     )
     if over is None and not _extra_attack_left(env, combat, resolved):
         return _replace(resolved, ends_activation=True)
