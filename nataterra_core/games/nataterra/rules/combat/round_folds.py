@@ -288,10 +288,11 @@ def _ended_event(pack: ContentPack, combat: Combat, event: CombatEnded) -> Comba
 
 
 def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolved) -> Combat:
-    # Every field is read once (a hot path: compiled, each read of a struct field is a
-    # generic attribute lookup).
+    # Each field is read once, and only where the attack may have changed it (a hot path:
+    # compiled, each read of a struct field is a generic attribute lookup).
     group_id, target_id = event.group, event.target
     target_deaths, attacker_deaths = event.target_deaths, event.attacker_deaths
+    retaliation, gained = event.retaliation, event.flare
     ends_activation = event.ends_activation
     groups = list(combat.groups)
     target = groups[target_id]
@@ -306,35 +307,40 @@ def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolve
         armor_bonus=0 if event.armor_bonus_spent else target.armor_bonus,
     )
     group = groups[group_id]
-    g_units = group.units - attacker_deaths
-    g_damage = group.damage + event.retaliation - attacker_deaths * group.health
-    attack_bonus = group.attack_bonus
-    groups[group_id] = group = _replace(
-        group,
-        units=g_units,
-        damage=g_damage if g_units else 0,
-        # N-COMBAT-14: swords give new tokens once the attack is resolved
-        attack_bonus=attack_bonus - event.bonus_spent + event.swords if g_units else attack_bonus,
-        acted=combat.round if ends_activation else group.acted,
-    )
-    killed, destroyed, flare = combat.killed, combat.destroyed, combat.flare
-    if target_deaths:
-        killed = count_up(killed, target.owner, target_deaths)
-        if not t_units:  # N-WIN-3: wiped out directly
-            destroyed = (*destroyed, target_id)
-    if attacker_deaths:
-        killed = count_up(killed, group.owner, attacker_deaths)
-        if not g_units:
-            destroyed = (*destroyed, group_id)
-    gained = event.flare
-    if gained:  # N-CIV-3: the Naga gain flare per unit they defeat
-        flare = {**flare, group.owner: flare.get(group.owner, 0) + gained}
+    acted = combat.round if ends_activation else group.acted
+    # N-COMBAT-14: swords give new tokens once the attack is resolved
+    bonus = group.attack_bonus - event.bonus_spent + event.swords
+    g_units = 1  # not struck back: still on the board, its units and damage as they were
+    if retaliation or attacker_deaths:  # N-ABL-9
+        g_units = group.units - attacker_deaths
+        g_damage = group.damage + retaliation - attacker_deaths * group.health
+        group = _replace(
+            group,
+            units=g_units,
+            damage=g_damage if g_units else 0,
+            attack_bonus=bonus if g_units else group.attack_bonus,
+            acted=acted,
+        )
+    else:
+        group = _replace(group, attack_bonus=bonus, acted=acted)
+    groups[group_id] = group
     new_groups = tuple(groups)
-    markers = combat.initiative
-    if not t_units:  # the target left the board: perhaps its type's marker too
-        markers = marker_gone(markers, new_groups, target)
-    if not g_units:
-        markers = marker_gone(markers, new_groups, group)
+    casualties = target_deaths or attacker_deaths or gained
+    if casualties:  # the counts, the destroyed groups, the markers and flare change too
+        killed, destroyed, flare = combat.killed, combat.destroyed, combat.flare
+        markers = combat.initiative
+        if target_deaths:
+            killed = count_up(killed, target.owner, target_deaths)
+            if not t_units:  # N-WIN-3: wiped out directly; N-COMBAT-17: perhaps its marker
+                destroyed = (*destroyed, target_id)
+                markers = marker_gone(markers, new_groups, target)
+        if attacker_deaths:
+            killed = count_up(killed, group.owner, attacker_deaths)
+            if not g_units:
+                destroyed = (*destroyed, group_id)
+                markers = marker_gone(markers, new_groups, group)
+        if gained:  # N-CIV-3: the Naga gain flare per unit they defeat
+            flare = {**flare, group.owner: flare.get(group.owner, 0) + gained}
     if combat.melee_waiting:
         new_groups = _fill_melee_slots(pack, new_groups)
     stage: Stage = "after_attack"
@@ -346,7 +352,18 @@ def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolve
         lone = _lone_candidate(combat, new_groups, standing=True)
         if lone is not None:
             stage, active, attacks_made = _first_stage(lone), lone.id, 0
-    return _replace(  # fields in their declaration order: msgspec finds them faster
+    # Fields in their declaration order: msgspec finds them faster.
+    if not casualties:
+        return _replace(
+            combat,
+            stage=stage,
+            groups=new_groups,
+            active=active,
+            attacks_made=attacks_made,
+            roll_face=-1,
+            pending_gain=event.armor_claim,
+        )
+    return _replace(
         combat,
         stage=stage,
         groups=new_groups,
