@@ -196,8 +196,9 @@ def resolve_attack(
     and after the draw) when the event records the roll too."""
     value = env.face_values[face_index]
     units, t_units = group.units, target.units  # fields read once (hot path)
+    backstab = combat.backstab
     # N-COMBAT-18: the attack bonus is spent on the first attack of an activation only.
-    bonus = group.attack_bonus if combat.attacks_made == 0 or combat.backstab else 0
+    bonus = group.attack_bonus if backstab or combat.attacks_made == 0 else 0
     total = attack_total(group.attack, units, bonus, value)
     hit = damage_dealt(
         total,
@@ -210,16 +211,17 @@ def resolve_attack(
     )
     deaths, _ = resolve_damage(target.damage + hit.damage, t_units, target.health)
     # N-ABL-9: Retaliation is simultaneous: the target's units before this attack count.
-    retaliation = 0
+    retaliation = attacker_deaths = 0
     level = target.retaliation
     if level and any(t.id == group.id for t in targets(combat, target)):
         retaliation = retaliation_damage(t_units, level)
-    attacker_deaths, _ = resolve_damage(group.damage + retaliation, units, group.health)
+        # Without it no unit dies: markers stay below health (N-COMBAT-16).
+        attacker_deaths, _ = resolve_damage(group.damage + retaliation, units, group.health)
     civ_ability = env.civ_ability
     owner_ability = civ_ability[group.owner]
-    # N-CIV-4 Bloodthirst, or a Warcry Totem's (N-STR-3)
-    thirst = target.bloodthirst + (civ_ability[target.owner] == "bloodthirst")
-    bloodthirst = thirst if hit.damage > 0 else 0
+    bloodthirst = 0
+    if hit.damage > 0 and deaths < t_units:  # N-CIV-4 Bloodthirst, or a Warcry Totem's (N-STR-3)
+        bloodthirst = target.bloodthirst + (civ_ability[target.owner] == "bloodthirst")
     claim = 0
     survivors = units - attacker_deaths
     if owner_ability == "for_the_king" and deaths and survivors:
@@ -228,7 +230,8 @@ def resolve_attack(
     m = before = after = rolled = None
     if roll is not None:
         m, before, after, rolled = len(env.face_values), roll[0], roll[1], value
-    over = _activation_over(combat, group, target, attacker_deaths, deaths, claim)
+    left = t_units - deaths
+    over = False if claim or backstab else _activation_over(combat, group, target, survivors, left)
     resolved = AttackResolved(  # positionally: see _RESOLVED_FIELDS
         group.id,
         target.id,
@@ -240,7 +243,7 @@ def resolve_attack(
         env.face_swords[face_index],
         retaliation,
         attacker_deaths,
-        bloodthirst if deaths < t_units else 0,
+        bloodthirst,
         claim,
         deaths if owner_ability == "flare" else 0,
         bool(over),
@@ -446,20 +449,19 @@ def ended(combat: Combat) -> CombatEnded:
 
 
 def _activation_over(
-    combat: Combat, group: Group, target: Group, attacker_deaths: int, deaths: int, claim: int
+    combat: Combat, group: Group, target: Group, survivors: int, left: int
 ) -> bool | None:
-    """Whether, after ``group``'s attack on ``target``, the group has nothing left to do
-    while the combat goes on: no armor to claim, no backstab, both sides standing, no extra
-    attack. ``None``: only :func:`_extra_attack_left` can tell."""
-    if claim or combat.backstab:
-        return False
+    """Whether, after ``group``'s attack on ``target`` (no armor to claim, no backstab) left
+    ``survivors`` of its units and ``left`` of the target's, the group has nothing left to
+    do while the combat goes on: both sides standing, no extra attack. ``None``: only
+    :func:`_extra_attack_left` can tell."""
     groups = combat.groups
     # Both sides still standing (the attacker and the target are on opposite sides).
-    if group.units == attacker_deaths and not _others_standing(groups, group):
+    if not survivors and not _others_standing(groups, group):
         return False
-    if target.units == deaths and not _others_standing(groups, target):
+    if not left and not _others_standing(groups, target):
         return False
-    if not group.extra or group.units == attacker_deaths:
+    if not survivors or not group.extra:
         return True
     return None
 
