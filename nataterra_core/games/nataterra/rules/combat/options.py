@@ -457,6 +457,8 @@ def retreat_mover(combat: Combat) -> str:
 
 def setup_window(env: CombatEnv, combat: Combat) -> tuple[Event, ...]:
     """The set-up tactic window (attackers first), if anyone may play in it."""
+    if not combat.hands:  # nobody holds a card (N-COMBAT-9): the common case, kept cheap
+        return ()
     return tactics.open_window(env, combat, "setup", combat.seats)
 
 

@@ -222,9 +222,10 @@ class Sandbox:
                 raise IllegalCommand("N-COMBAT-1", "the battle has already started")
             started, combat = self._start(state.battle)
             return opened(env, state, started, combat, dice)
-        if state.combat is None or seat is None:
+        fighting = state.combat
+        if fighting is None or seat is None:
             raise IllegalCommand("N-COMBAT-1", "the battle has not started")
-        return decided(env, state, seat, command, dice, legal)
+        return decided(env, state, fighting, seat, command, dice, legal)
 
     def evolve(self, state: SandboxState, event: Event) -> SandboxState:
         """Fold one event."""

@@ -102,15 +102,16 @@ def opened(
 def decided(
     env: CombatEnv,
     state: SandboxState,
+    combat: Combat,
     seat: str,
     command: Command,
     dice: DiceStream,
     legal: bool,
 ) -> Decided[SandboxState, Event]:
-    """One combat decision of the battle (``legal``: taken from the decision's list)."""
-    assert state.combat is not None
+    """One combat decision of the battle, in its ``combat`` (``legal``: the command was taken
+    from the decision's list)."""
     drawn = dice.counter
-    stepped = step(env, state.combat, seat, command, dice, listed=legal)
+    stepped = step(env, combat, seat, command, dice, listed=legal)
     return _decided(state, stepped, stepped[0], drawn, dice)
 
 

@@ -298,7 +298,7 @@ def auto_redirect(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Eve
 def auto_effects(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
     """The before-combat window (N-COMBAT-9: attackers first), then the initiative markers
     are set and the first round begins (N-COMBAT-6/10)."""
-    if not combat.before_window:
+    if not combat.before_window and combat.hands:  # N-COMBAT-9: only card holders are asked
         opened = tactics.open_window(env, combat, "before", combat.seats)
         if opened:
             return opened
