@@ -261,10 +261,12 @@ event))`` and nothing else, so the game's ``evolve`` may do that directly."""
 def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameState:
     """Fold a combat event into the game: the combat itself and its effects on the map."""
     combat = state.combat
-    on_the_map = _ON_THE_MAP.get(type(event))  # the commonest events here, looked up first
+    kind = type(event)
+    on_the_map = _ON_THE_MAP.get(kind)  # the commonest events here, looked up first
     if on_the_map is not None and combat is not None:
         state = on_the_map(ctx, state, combat, event)
-        return _replace(state, combat=evolve_combat(ctx.pack, combat, event))
+        fold = FOLDS.get(kind)  # evolve_combat, without its call
+        return _replace(state, combat=combat if fold is None else fold(ctx.pack, combat, event))
     # Exact types (message classes are final): most events here are none of these.
     if type(event) is TacticCardDrawn or type(event) is ResourcesGained:  # in or out of a combat
         if type(event) is TacticCardDrawn:
@@ -279,7 +281,7 @@ def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameSta
         return _replace(state, biome_decks=decks)
     if type(event) is messages.CombatStarted:
         return _replace(state, combat=game_combat(ctx, state, event))
-    assert combat is not None, f"{type(event).__name__} outside a combat"
+    assert combat is not None, f"{kind.__name__} outside a combat"
     if type(event) is messages.CombatEnded:
         return _combat_ended(ctx, state, combat)
     return _replace(state, combat=evolve_combat(ctx.pack, combat, event))

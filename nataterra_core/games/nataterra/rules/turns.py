@@ -152,16 +152,15 @@ def decide_end_phase(
 def evolve_turn_started(state: GameState, event: TurnStarted) -> GameState:
     """Make ``seat`` active in its movement phase; nobody has moved yet this turn, and no
     tactic option has been played in it (N-TURN-2, N-MOV-6)."""
-    stacks = list(state.units)
-    for i, s in enumerate(stacks):  # a loop here: a comprehension is one more call
-        if s.moved:
-            stacks[i] = UnitStack(s.owner, s.unit, s.zone, s.count)
+    units = tuple(  # a list, not a generator: resuming one per stack costs more
+        [UnitStack(s.owner, s.unit, s.zone, s.count) if s.moved else s for s in state.units]
+    )
     return msgspec.structs.replace(
         state,
         active=state.seats.index(event.seat),
         turn=event.turn,
         phase="movement",
-        units=tuple(stacks),
+        units=units,
         strategised=(),
         tactic_phases=(),
         zone_grants=(),
