@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .model import Combat, Group
 
-__all__ = ["asks_windows", "both_standing", "pick_candidates", "replace_group"]
+__all__ = ["asks_windows", "both_standing", "pick_candidates", "replace_group", "side_stands"]
 
 
 def asks_windows(combat: Combat) -> bool:
@@ -48,14 +48,29 @@ def pick_candidates(combat: Combat, groups: tuple[Group, ...] | None = None) -> 
         g = groups[i]
         if g.acted == this_round or not g.units:  # most groups passed over have acted
             continue
+        if found and g.initiative != initiative:  # the marker first: usually it differs
+            break
         owner = g.owner
         side = allies.get(owner, owner) if allies else owner
         if not found:
             lead, initiative = side, g.initiative
-        elif g.initiative != initiative or side != lead:
+        elif side != lead:
             break
         found.append(g)
     return found
+
+
+def side_stands(combat: Combat, lead: str) -> bool:
+    """Whether anyone on ``lead``'s side still has a group on the board (N-COMBAT-17):
+    :meth:`Combat.side_has_groups` in one pass (compiled, a method of a msgspec struct is
+    an interpreted call)."""
+    allies = combat.allies
+    for g in combat.groups:
+        if g.units:
+            owner = g.owner
+            if owner == lead or (allies and allies.get(owner) == lead):
+                return True
+    return False
 
 
 def replace_group(groups: tuple[Group, ...], group: Group) -> tuple[Group, ...]:

@@ -12,7 +12,7 @@ from nataterra_core.kernel import DiceStream, Event, record_draw
 
 from ..stock import Resources
 from . import biome, tactics
-from .board import asks_windows, both_standing, pick_candidates
+from .board import asks_windows, both_standing, pick_candidates, side_stands
 from .damage import (
     attack_total,
     damage_dealt,
@@ -131,8 +131,8 @@ for _event, _fields in ((AttackResolved, _RESOLVED_FIELDS), (GroupDeployed, _DEP
 def winner_of(combat: Combat) -> str | None:
     if combat.retreating is not None:
         return combat.opponent(combat.retreating)
-    attacker = combat.side_has_groups(combat.attacker)
-    defender = combat.side_has_groups(combat.defender)
+    attacker = side_stands(combat, combat.attacker)
+    defender = side_stands(combat, combat.defender)
     if attacker and not defender:
         return combat.attacker
     if defender and not attacker:
