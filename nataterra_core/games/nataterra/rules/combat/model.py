@@ -133,6 +133,7 @@ class Boost(msgspec.Struct, frozen=True, omit_defaults=True):
     bloodthirst: int = 0
 
 
+@lru_cache(maxsize=4096)
 def make_group(
     pack: ContentPack,
     group_id: int,
@@ -145,7 +146,9 @@ def make_group(
     boost: Boost | None = None,
 ) -> Group:
     """A freshly deployed group of ``units`` (N-COMBAT-4), with its tech's bonus icons
-    given per unit at the start of the combat (N-COMBAT-20) and its structures' ``boost``."""
+    given per unit at the start of the combat (N-COMBAT-20) and its structures' ``boost``.
+    A function of values (the pack is hashed by identity): the many battles of one
+    description deploy the same groups, so each is made once."""
     template = _template(pack, unit_id, side)
     group = _replace(
         template,
