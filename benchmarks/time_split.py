@@ -12,7 +12,8 @@ per decision for each part (issue 20 asks for this split before and after):
   is called;
 - ``decide``: the decider's ``decide`` (for combat decisions it folds its own events and
   finds the next decision, so that part of the fold and the legal list is counted here);
-- ``evolve``: the decider's ``evolve``, the fold of the events ``decide`` returned;
+- ``evolve``: the decider's ``evolve`` and its direct ``folds``, the fold of the events
+  ``decide`` returned;
 - ``bot``: the random player picking from the list;
 - ``session``: the rest of ``Session.apply`` and the loop (``outcome``, the membership
   check, the dice stream, the log record and its hash, the undo bookkeeping).
@@ -32,8 +33,10 @@ from typing import Any, cast
 
 from pairs import build_name, load_note
 
-from nataterra_core.game import new_game
 from nataterra_core.games.nataterra.bots import RandomPlayer
+from nataterra_core.kernel import Session
+from nataterra_core.kernel.dice import seed_from_number
+from nataterra_core.kernel.registry import system
 
 PARTS = ("decision", "decide", "evolve")
 """The decider's calls timed, each a part of a player's decision (named as its method)."""
@@ -48,6 +51,10 @@ class TimedDecider:
         self.spent = dict.fromkeys(PARTS, 0)
         for part in PARTS:
             setattr(self, part, self._timed(part, getattr(decider, part)))
+        # The folds the session calls without ``evolve`` (``kernel.decider.direct_folds``).
+        folds = getattr(decider, "folds", None)
+        if folds is not None:
+            self.folds = {kind: self._timed("evolve", fold) for kind, fold in folds.items()}
 
     def _timed(self, part: str, call: Callable[..., Any]) -> Callable[..., Any]:
         spent = self.spent
@@ -68,7 +75,7 @@ class TimedDecider:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=12)
+    parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--turns", type=int, default=200)
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     args = parser.parse_args()
@@ -77,10 +84,19 @@ def main() -> None:
     bot_ns = legal_ns = total_ns = 0
     spent = dict.fromkeys(PARTS, 0)
     clock = time.perf_counter_ns
+    record = system("nataterra")
+    timed = TimedDecider(record.decider(None))
     for game in range(args.games):
-        session = new_game(args.players, seed=game, options={"max_turns": args.turns})
-        timed = TimedDecider(session.decider)
-        session.decider = cast(Any, timed)  # the same calls, timed
+        server_seed, game_id = seed_from_number(game)  # the games new_game(seed=game) starts
+        session: Session[Any, Any, Any] = Session.new(
+            cast(Any, timed),  # the same calls, timed
+            seats=record.seats(args.players),
+            server_seed=server_seed,
+            game_id=game_id,
+            options={"max_turns": args.turns},
+        )
+        for part in PARTS:  # the start record's is not a player's decision
+            timed.spent[part] = 0
         bots = {seat: RandomPlayer(game * 16 + i) for i, seat in enumerate(session.header.seats)}
         start = clock()
         while session.outcome() is None:
@@ -98,6 +114,7 @@ def main() -> None:
         total_ns += clock() - start
         for part in PARTS:
             spent[part] += timed.spent[part]
+            timed.spent[part] = 0
 
     per = {"legal": legal_ns / decisions / 1000}
     per.update((part, spent[part] / decisions / 1000) for part in PARTS)
