@@ -61,9 +61,9 @@ def pick_candidates(combat: Combat, groups: tuple[Group, ...] | None = None) -> 
 
 
 def side_stands(combat: Combat, lead: str) -> bool:
-    """Whether anyone on ``lead``'s side still has a group on the board (N-COMBAT-17):
-    :meth:`Combat.side_has_groups` in one pass (compiled, a method of a msgspec struct is
-    an interpreted call)."""
+    """Whether anyone on ``lead``'s side still has a group on the board (N-COMBAT-17), in
+    one pass; :meth:`Combat.side_has_groups` asks this (a function, not only the method:
+    compiled code calls a msgspec struct's method as an interpreted call)."""
     allies = combat.allies
     for g in combat.groups:
         if g.units:

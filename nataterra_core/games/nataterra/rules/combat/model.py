@@ -368,8 +368,10 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True, gc=False):
         return any(g.units and g.owner == owner for g in self.groups)
 
     def side_has_groups(self, lead: str) -> bool:
-        """Whether anyone on ``lead``'s side still has a group on the board."""
-        return any(self.has_groups(seat) for seat in self.seats_of(lead))
+        """Whether anyone on ``lead``'s side still has a group on the board (N-COMBAT-17)."""
+        from .board import side_stands  # the rule's one home; board reads this module
+
+        return side_stands(self, lead)
 
     def reserve_of(self, owner: str) -> list[Force]:
         """``owner``'s units not on a board."""
