@@ -60,6 +60,13 @@ def pick_candidates(combat: Combat, groups: tuple[Group, ...] | None = None) -> 
     return found
 
 
+def support_only(group: Group) -> bool:
+    """A melee group waiting in a ranged slot can only support (N-COMBAT-5); the rule's one
+    home (:attr:`Group.support_only` asks it: compiled code calls a msgspec struct's
+    property as an interpreted call)."""
+    return group.cls == "melee" and group.slot == "ranged" and not group.flexible
+
+
 def side_stands(combat: Combat, lead: str) -> bool:
     """Whether anyone on ``lead``'s side still has a group on the board (N-COMBAT-17), in
     one pass; :meth:`Combat.side_has_groups` asks this (a function, not only the method:

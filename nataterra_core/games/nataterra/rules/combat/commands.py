@@ -12,6 +12,7 @@ from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
 
 from ..stock import Resources
 from . import biome, tactics
+from .board import support_only
 from .damage import (
     heal_amount,
 )
@@ -74,7 +75,7 @@ def _why_not(combat: Combat, command: Command, rule: str) -> tuple[str, str]:
         return "N-COMBAT-19", "a group supports another allied group, never itself"
     if isinstance(command, Attack) and combat.active >= 0 and combat.stage == "action":
         group = combat.groups[combat.active]
-        if group.support_only:
+        if support_only(group):
             return "N-COMBAT-5", "a melee group in a ranged slot can only support"
         return "N-COMBAT-13", (
             f"group {group.id} cannot attack group {command.target} "

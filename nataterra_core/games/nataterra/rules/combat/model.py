@@ -117,7 +117,9 @@ class Group(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     @property
     def support_only(self) -> bool:
         """A melee group waiting in a ranged slot can only support (N-COMBAT-5)."""
-        return self.cls == "melee" and self.slot == "ranged" and not self.flexible
+        from .board import support_only  # the rule's one home; board reads this module
+
+        return support_only(self)
 
 
 class Boost(msgspec.Struct, frozen=True, omit_defaults=True):

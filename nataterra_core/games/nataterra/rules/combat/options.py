@@ -14,7 +14,7 @@ from nataterra_core.kernel import Command, Event
 
 from ..stock import Resources
 from . import biome, tactics
-from .board import both_standing, pick_candidates
+from .board import both_standing, pick_candidates, support_only
 from .damage import (
     support_amount,
 )
@@ -147,7 +147,7 @@ def _force_deploys(
 
 def targets(combat: Combat, group: Group) -> list[Group]:
     """Enemy groups ``group`` may attack (N-COMBAT-13, N-ABL-4 Aim)."""
-    if group.support_only:
+    if support_only(group):
         return []
     if combat.allies:
         return _team_targets(combat, group)
@@ -202,16 +202,14 @@ def _action_options(combat: Combat, group: Group) -> tuple[Command, ...]:
         allies = [
             g.id for g in combat.groups if g.units and g.id != me and combat.side(g.owner) == side
         ]
-        if not group.support_only:
+        if not support_only(group):
             attacks = tuple([t.id for t in _team_targets(combat, group)])
     else:
         # One pass reading only the fields the answer needs (hot path: compiled, each read
         # of a group's field is a generic attribute lookup); a group's id is its index.
-        cls = group.cls
-        # Group.support_only, inlined: N-COMBAT-5, it can only support
-        support_only = cls == "melee" and group.slot == "ranged" and not group.flexible
+        supports_only = support_only(group)  # N-COMBAT-5
         # As targets() says: a melee group without Aim attacks melee targets first (N-COMBAT-13)
-        picky = not support_only and cls != "ranged" and not group.aim
+        picky = not supports_only and group.cls != "ranged" and not group.aim
         enemies: list[int] = []
         melee: list[int] = []  # the enemies that are melee targets (Group.melee_target)
         for g in combat.groups:
@@ -223,7 +221,7 @@ def _action_options(combat: Combat, group: Group) -> tuple[Command, ...]:
                         melee.append(gid)
                 elif gid != me:
                     allies.append(gid)
-        if not support_only:
+        if not supports_only:
             attacks = tuple(melee or enemies) if picky else tuple(enemies)
     # N-COMBAT-18: a group that attacked cannot support; what a support gives depends on
     # the group's attack, armor, units and Reinforce (N-COMBAT-19).

@@ -12,7 +12,7 @@ from nataterra_core.games.nataterra.content.schema import ContentPack
 from nataterra_core.kernel import Event
 
 from . import biome
-from .board import asks_windows, both_standing, pick_candidates, replace_group
+from .board import asks_windows, both_standing, pick_candidates, replace_group, support_only
 from .fold_tools import (
     count_up,
     marker_gone,
@@ -93,7 +93,7 @@ def _opened(pack: ContentPack, combat: Combat, event: CombatOpened) -> Combat:
         # Markers only of types still on the board (N-COMBAT-17), so that later folds need
         # to look again only when a group leaves the board.
         initiative=markers_of(event.initiative, live),
-        melee_waiting=any(_support_only(g) for g in groups),
+        melee_waiting=any(support_only(g) for g in groups),
     )
     return _start_round(pack, combat, 1)
 
@@ -378,16 +378,10 @@ def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolve
     )
 
 
-def _support_only(group: Group) -> bool:
-    """:attr:`Group.support_only` (N-COMBAT-5), read here: compiled, a property of a msgspec
-    struct is an interpreted call."""
-    return group.cls == "melee" and group.slot == "ranged" and not group.flexible
-
-
 def _fill_melee_slots(pack: ContentPack, groups: tuple[Group, ...]) -> tuple[Group, ...]:
     """N-COMBAT-5: a melee group waiting in a ranged slot moves to a melee slot that freed
     (in deployment order, **Ruling**). Slots are counted per owner from the live groups."""
-    for group in [g for g in groups if g.units > 0 and _support_only(g)]:
+    for group in [g for g in groups if g.units > 0 and support_only(g)]:
         melee_slots = pack.civilisations[group.owner].combat_board.melee
         used = sum(
             1 for g in groups if g.owner == group.owner and g.units > 0 and g.slot == "melee"
