@@ -186,8 +186,7 @@ def replay(decider: Decider[S, C, E], header: Header, records: Sequence[Record])
     for record in records:
         if isinstance(record, _WITH_EVENTS):
             for event in record.events:
-                direct = folds.get(type(event))
-                state = evolve(state, event) if direct is None else direct(state, event)
+                state = folds.get(type(event), evolve)(state, event)
     return state
 
 
@@ -244,8 +243,7 @@ class _Fold(Generic[S]):
         """The state after folding ``events``."""
         state, evolve, folds = self.state, self.evolve, self.folds
         for event in events:
-            direct = folds.get(type(event))
-            state = evolve(state, event) if direct is None else direct(state, event)
+            state = folds.get(type(event), evolve)(state, event)
         return state
 
 

@@ -381,8 +381,7 @@ class Session(Generic[S, C, E]):
             if kind in drawing or (kind not in known and isinstance(event, RandomEvent)):
                 counter = _chained(counter, cast(RandomEvent, event))
             if given is None:
-                direct = self._folds.get(kind)
-                state = decider.evolve(state, event) if direct is None else direct(state, event)
+                state = self._folds.get(kind, decider.evolve)(state, event)
         if given is not None:
             state = given
         if counter != dice.counter or decider.dice_counter(state) != dice.counter:

@@ -12,7 +12,7 @@ metaclass, about 1k instructions a test).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -268,11 +268,11 @@ def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameSta
         fold = FOLDS.get(kind)  # evolve_combat, without its call
         return _replace(state, combat=combat if fold is None else fold(ctx.pack, combat, event))
     # Exact types (message classes are final): most events here are none of these.
-    if type(event) is TacticCardDrawn or type(event) is ResourcesGained:  # in or out of a combat
-        if type(event) is TacticCardDrawn:
-            state = evolve_tactic_drawn(state, event)
-        elif type(event) is ResourcesGained:
-            state = evolve_resources_gained(state, event)
+    if kind is TacticCardDrawn or kind is ResourcesGained:  # in or out of a combat
+        if kind is TacticCardDrawn:
+            state = evolve_tactic_drawn(state, cast(TacticCardDrawn, event))
+        else:
+            state = evolve_resources_gained(state, cast(ResourcesGained, event))
         if state.combat is None:
             return state
         return _replace(state, combat=evolve_combat(ctx.pack, state.combat, event))
