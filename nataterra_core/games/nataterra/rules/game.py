@@ -54,7 +54,7 @@ from .state import GameState, Phase
 
 __all__ = ["RULES", "Nataterra"]
 
-RULES = RulesRef(id="nataterra", version=5)
+RULES = RulesRef(id="nataterra", version=6)
 
 _STRUCTURED_CACHE = 16
 """Contexts of structured maps kept per decider (N-MAP-4: every structured game has its own

@@ -111,7 +111,8 @@ def _(event: StrategiseJoined, view: Any = None) -> str:
 
 @describe_event.register
 def _(event: DeploymentEnded, view: Any = None) -> str:
-    return f"{event.seat} has deployed every group it can"
+    text = f"{event.seat} has deployed every group it can"
+    return f"{text}; {event.following} deploys next" if event.following else text
 
 
 @describe_event.register
@@ -172,7 +173,8 @@ def _(event: EmbraceGranted, view: Any = None) -> str:
 
 @describe_event.register
 def _(event: MoveAfterWinGranted, view: Any = None) -> str:
-    return f"if {event.seat} wins, each of its units here may move one zone"
+    units = ", ".join(units_text(count, unit) for unit, count in event.movable)
+    return f"{event.seat} won: each of its units here may move one zone ({units})"
 
 
 @describe_event.register

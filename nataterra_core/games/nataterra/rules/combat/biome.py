@@ -9,12 +9,12 @@ choices before anything else.
 
 from __future__ import annotations
 
-from typing import Literal, Protocol
+from typing import Final, Literal, Protocol
 
 from nataterra_core.games.nataterra.content.schema import EffectPrimitive, EffectSpec
 from nataterra_core.kernel import Command, DiceStream, Event
 
-from .effects import damage_event, effect_events
+from .effects import damage_event, effect_events, raise_initiative
 from .messages import (
     AmbushJoined,
     BiomeTargetFixed,
@@ -23,7 +23,6 @@ from .messages import (
     ChoosePlayer,
     DiscardTactic,
     FinishMoves,
-    InitiativeRaised,
     MoveAfterWin,
     PlayerChosen,
     RaiseInitiative,
@@ -34,10 +33,13 @@ from .messages import (
     UnitsMovedAfterWin,
 )
 from .model import Combat
+from .opening_events import BiomeFlag
 from .tactics import TacticEnv
 
 __all__ = [
     "EMBRACE_COST",
+    "FLAGS",
+    "START_CHOICES",
     "choice_events",
     "fix_target",
     "pending_options",
@@ -63,23 +65,45 @@ def redirect_cost(env: EnvLike, combat: Combat) -> int | None:
     return cost
 
 
+FLAGS: Final[dict[str, BiomeFlag]] = {
+    "no_retreat": "no_retreat",
+    "no_backstab": "no_backstab",
+    "no_tactics_at_start": "no_opening_tactics",
+}
+"""The biome effects that bind their holders for the whole combat, and the flag each sets."""
+
+
+START_CHOICES: Final[dict[str, str]] = {
+    "discard_tactic": "discard",
+    "raise_initiative": "initiative",
+    "attack_bonus": "bonus_group",
+    "choose_player_discards": "choose_discarder",
+    "choose_player_no_retreat": "choose_no_retreat",
+}
+"""The biome effects that ask each holder a choice at once (N-COMBAT-8: at combat start
+unless the card says otherwise), and the pending choice each asks."""
+
+
 def fix_target(
     env: EnvLike, combat: Combat, dice: DiceStream, redirected: bool
 ) -> tuple[Event, ...]:
-    """Who holds the card's effect, and the effects that act at once (N-COMBAT-8)."""
+    """Who holds the card's effect, the flag that binds them, the choice each is asked,
+    and the effects that act at once (N-COMBAT-8)."""
     card = env.pack.biome_cards[combat.biome_card] if combat.biome_card else None
     if card is None:
         return (BiomeTargetFixed(holders=()),)
-    fighting = combat.seats
+    kind, amount = card.effect.kind, card.effect.amount
+    binds, asks = FLAGS.get(kind, ""), START_CHOICES.get(kind, "")
     if redirected:
         cost = redirect_cost(env, combat) or 0
         holders: tuple[str, ...] = ("naga",)
-        fixed = BiomeTargetFixed(holders=holders, redirected_by="naga", flare_paid=cost)
+        fixed = BiomeTargetFixed(
+            holders=holders, redirected_by="naga", flare_paid=cost, binds=binds, asks=asks
+        )
     else:
-        holders = tuple(s for s in fighting if card.target in ("all", s))
-        fixed = BiomeTargetFixed(holders=holders)
+        holders = tuple(s for s in combat.seats if card.target in ("all", s))
+        fixed = BiomeTargetFixed(holders=holders, binds=binds, asks=asks)
     events: list[Event] = [fixed]
-    kind, amount = card.effect.kind, card.effect.amount
     for seat in holders:
         if kind == "ambush":
             unit = env.ambush_unit(seat)
@@ -157,7 +181,7 @@ def choice_events(
     if isinstance(command, DiscardTactic):
         return (resolved, TacticDiscarded(seat=seat, card=command.card))
     if isinstance(command, RaiseInitiative):
-        return (resolved, InitiativeRaised(seat=seat, unit=command.unit, amount=amount))
+        return (resolved, *raise_initiative(combat, seat, [command.unit], amount))
     if isinstance(command, ChooseEffectGroup):
         primitive: EffectPrimitive = "remove_damage" if kind == "heal_round" else "attack_bonus"
         spec = EffectSpec(kind=primitive, amount=amount, target="own_group")

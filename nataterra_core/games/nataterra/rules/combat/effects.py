@@ -16,6 +16,7 @@ from nataterra_core.kernel import DiceStream, Event
 
 from ..stock import Resources
 from ..tactics import ResourcesGained
+from .fold_tools import own_units
 from .messages import (
     AbilityGranted,
     BonusGranted,
@@ -28,9 +29,16 @@ from .messages import (
     StrategiseGranted,
     WithdrawalDeclared,
 )
-from .model import Combat, Group
+from .model import INITIATIVE_CAP, Combat, Group
 
-__all__ = ["EffectEnv", "damage_event", "effect_events", "spec_groups"]
+__all__ = [
+    "EffectEnv",
+    "damage_event",
+    "effect_events",
+    "grant_move_after_win",
+    "raise_initiative",
+    "spec_groups",
+]
 
 
 class EffectEnv(Protocol):
@@ -72,6 +80,38 @@ def damage_event(
     )
 
 
+def raise_initiative(
+    combat: Combat, seat: str, units: list[str], amount: int
+) -> tuple[InitiativeRaised, ...]:
+    """``seat``'s markers of ``units`` go up by ``amount`` each, to at most 10 once they are
+    placed (N-COMBAT-6; before, the raise is kept whole and :func:`.steps.initiative` caps
+    the marker when it is placed). A type without a marker has left the board (N-COMBAT-17):
+    nothing to raise."""
+    markers = combat.initiative
+    if not markers:
+        return tuple(InitiativeRaised(seat=seat, unit=unit, amount=amount) for unit in units)
+    values = dict(markers)
+    events: list[InitiativeRaised] = []
+    for unit in units:
+        key = f"{seat}/{unit}"
+        if key in values:
+            effective = max(0, min(amount, INITIATIVE_CAP - values[key]))
+            values[key] += effective
+            events.append(InitiativeRaised(seat=seat, unit=unit, amount=effective))
+    return tuple(events)
+
+
+def grant_move_after_win(pack: ContentPack, combat: Combat, seat: str) -> tuple[Event, ...]:
+    """The winner ``seat`` may move each of its units in the zone up to one zone: those
+    :func:`~.fold_tools.own_units` lists. **Ruling**: the grants (Quick Gains, a card) do
+    not stack, each unit moves at most one zone: nothing is granted while a grant stands
+    or once units have moved after the win, nor when ``seat`` has nothing to move."""
+    if combat.movable or combat.moved_after_win:
+        return ()
+    movable = tuple([(f.unit, f.count) for f in own_units(pack, combat, seat)])
+    return (MoveAfterWinGranted(seat=seat, movable=movable),) if movable else ()
+
+
 def effect_events(
     env: EffectEnv,
     combat: Combat,
@@ -102,7 +142,7 @@ def effect_events(
     if kind == "extra_embrace":
         return (EmbraceGranted(seat=seat),)
     if kind == "move_after_win":
-        return (MoveAfterWinGranted(seat=seat),)
+        return grant_move_after_win(env.pack, combat, seat)
     if kind == "strategise_zone" and zone is not None:
         return (StrategiseGranted(seat=seat, zone=zone),)
     groups = spec_groups(combat, seat, spec, target)
@@ -115,7 +155,7 @@ def effect_events(
     if kind in ("damage", "smite"):
         return tuple(damage_event(env, combat, g.id, amount, smite=kind == "smite") for g in groups)
     if kind == "raise_initiative":  # the marker of the chosen group's unit type
-        return tuple(InitiativeRaised(seat=seat, unit=g.unit, amount=amount) for g in groups)
+        return raise_initiative(combat, seat, [g.unit for g in groups], amount)
     if kind == "grant_ability":
         return tuple(
             AbilityGranted(group=g.id, ability=spec.ability, levels=amount) for g in groups

@@ -18,6 +18,7 @@ __all__ = [
     "AbilityGranted",
     "AmbushJoined",
     "BiomeCardRevealed",
+    "BiomeFlag",
     "BiomeTargetFixed",
     "BonusGranted",
     "ChoiceResolved",
@@ -94,12 +95,17 @@ class StrategiseJoined(Event, frozen=True, tag="strategise_joined.v1"):
     count: int
 
 
-class DeploymentEnded(Event, frozen=True, tag="deployment_ended.v1"):
-    """``seat`` has placed every group it can."""
+class DeploymentEnded(Event, frozen=True, tag="deployment_ended.v2"):
+    """``seat`` has placed every group it can; ``following`` deploys next (N-COMBAT-4, the
+    attacker's side first, N-TEAM-4), or, when it is ``""``, deployment is over and the
+    combat moves to ``then``: ``opening`` (the biome card turns up) or ``effects`` (an
+    Ambush unit was deployed after the card, N-COMBAT-8). v2: v1 left both to the fold."""
 
     visibility = PUBLIC
 
     seat: str
+    following: str = ""
+    then: Literal["opening", "effects"] = "opening"
 
 
 class BiomeCardRevealed(Event, frozen=True, tag="biome_card_revealed.v1"):
@@ -110,14 +116,26 @@ class BiomeCardRevealed(Event, frozen=True, tag="biome_card_revealed.v1"):
     card: str | None
 
 
-class BiomeTargetFixed(Event, frozen=True, tag="biome_target_fixed.v1"):
-    """N-COMBAT-8: who holds the card's main effect; ``redirected_by`` the Naga paying flare."""
+BiomeFlag = Literal["", "no_retreat", "no_backstab", "no_opening_tactics"]
+"""A biome card's flag that binds its holders for the whole combat (the :class:`~.model.Combat`
+field listing the seats it binds), or ``""`` for none."""
+
+
+class BiomeTargetFixed(Event, frozen=True, tag="biome_target_fixed.v2"):
+    """N-COMBAT-8: who holds the card's main effect; ``redirected_by`` the Naga paying flare.
+    ``binds``: the flag that binds the holders for the whole combat (no retreat, no
+    backstab against them, no before-combat tactics); ``asks``: the choice each holder is
+    asked at once, in this order (``discard``, ``initiative``, ``bonus_group``,
+    ``choose_discarder``, ``choose_no_retreat``; N-COMBAT-8: at combat start unless the card
+    says otherwise). v2: v1 left the card's effect to be looked up by the fold."""
 
     visibility = PUBLIC
 
     holders: tuple[str, ...]
     redirected_by: str | None = None
     flare_paid: int = 0
+    binds: BiomeFlag = ""
+    asks: str = ""
 
 
 class EffectDamage(Event, frozen=True, tag="effect_damage.v1"):
@@ -142,8 +160,12 @@ class BonusGranted(Event, frozen=True, tag="bonus_granted.v1"):
     armor: int = 0
 
 
-class InitiativeRaised(Event, frozen=True, tag="initiative_raised.v1"):
-    """``seat``'s ``unit`` initiative marker goes up by ``amount`` (cap 10, N-COMBAT-6)."""
+class InitiativeRaised(Event, frozen=True, tag="initiative_raised.v2"):
+    """``seat``'s ``unit`` initiative marker goes up by ``amount``, the effective amount:
+    once the markers are placed, the step has applied N-COMBAT-6's cap of 10 (0 when the
+    marker is there already); before, the raise is whole and the cap applies with the
+    other bonuses when the markers are placed (``CombatOpened``). v2: v1's ``amount`` was
+    the card's, capped by the fold."""
 
     visibility = PUBLIC
 
@@ -180,13 +202,17 @@ class EmbraceGranted(Event, frozen=True, tag="embrace_granted.v1"):
     seat: str
 
 
-class MoveAfterWinGranted(Event, frozen=True, tag="move_after_win_granted.v1"):
+class MoveAfterWinGranted(Event, frozen=True, tag="move_after_win_granted.v2"):
     """An after-combat option: the winner ``seat`` may move each of its units in the zone
-    up to one zone."""
+    up to one zone: ``movable``, (unit, count) pairs, is what it may move (never Ambush
+    units, units joined by Strategise nor structures). Only a grant that gives something
+    is an event: grants do not stack (Ruling), so none follows another grant or a move
+    after the win. v2: v1 left the units and the ruling to the fold."""
 
     visibility = PUBLIC
 
     seat: str
+    movable: tuple[tuple[str, int], ...]
 
 
 class StrategiseGranted(Event, frozen=True, tag="strategise_granted.v1"):

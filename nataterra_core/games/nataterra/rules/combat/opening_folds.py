@@ -17,7 +17,6 @@ from .board import replace_group
 from .fold_tools import (
     count_up,
     live_markers,
-    own_units,
     placed,
     take_damage,
     take_reserve,
@@ -52,7 +51,6 @@ from .messages import (
     WithdrawalDeclared,
 )
 from .model import (
-    INITIATIVE_CAP,
     Combat,
     Force,
     make_group,
@@ -95,48 +93,24 @@ def _strategise_joined(pack: ContentPack, combat: Combat, event: StrategiseJoine
 
 
 def _deployment_ended(pack: ContentPack, combat: Combat, event: DeploymentEnded) -> Combat:
-    if combat.revealed:  # an Ambush unit has been placed after the biome card
-        return _replace(combat, stage="effects", deploying="")
-    seats = combat.seats  # attacker's side, then the defender's (N-TEAM-4)
-    following = seats.index(event.seat) + 1
-    if following < len(seats):
-        return _replace(combat, deploying=seats[following])
-    return _replace(combat, stage="opening", deploying="")
+    if event.following:
+        return _replace(combat, deploying=event.following)
+    return _replace(combat, stage=event.then, deploying="")
 
 
 def _revealed(pack: ContentPack, combat: Combat, event: BiomeCardRevealed) -> Combat:
     return _replace(combat, biome_card=event.card, revealed=True, stage="redirect")
 
 
-# The biome effects that bind seats for the whole combat, and those that ask a choice
-# of each holder at once (N-COMBAT-8: at combat start unless the card says otherwise).
-_FLAGS = {
-    "no_retreat": "no_retreat",
-    "no_backstab": "no_backstab",
-    "no_tactics_at_start": "no_opening_tactics",
-}
-
-
-_START_CHOICES = {
-    "discard_tactic": "discard",
-    "raise_initiative": "initiative",
-    "attack_bonus": "bonus_group",
-    "choose_player_discards": "choose_discarder",
-    "choose_player_no_retreat": "choose_no_retreat",
-}
-
-
 def _target_fixed(pack: ContentPack, combat: Combat, event: BiomeTargetFixed) -> Combat:
-    if combat.biome_card is None and event.redirected_by is None:  # no card: nothing to bind
-        return _replace(combat, holders=event.holders, stage="effects")
-    changes: dict[str, Any] = {"holders": event.holders, "stage": "effects"}
-    if combat.biome_card is not None:
-        kind = pack.biome_cards[combat.biome_card].effect.kind
-        if kind in _FLAGS:
-            field = _FLAGS[kind]
-            changes[field] = (*getattr(combat, field), *event.holders)
-        if kind in _START_CHOICES:
-            changes["pending"] = tuple((seat, _START_CHOICES[kind]) for seat in event.holders)
+    holders = event.holders
+    if not holders:  # no card, or nobody it names: nothing to bind or ask
+        return _replace(combat, holders=holders, stage="effects")
+    changes: dict[str, Any] = {"holders": holders, "stage": "effects"}
+    if event.binds:
+        changes[event.binds] = (*getattr(combat, event.binds), *holders)
+    if event.asks:
+        changes["pending"] = (*combat.pending, *((seat, event.asks) for seat in holders))
     if event.redirected_by is not None:
         seat = event.redirected_by
         changes["flare"] = {**combat.flare, seat: combat.flare.get(seat, 0) - event.flare_paid}
@@ -169,14 +143,13 @@ def _bonus_granted(pack: ContentPack, combat: Combat, event: BonusGranted) -> Co
 
 def _initiative_raised(pack: ContentPack, combat: Combat, event: InitiativeRaised) -> Combat:
     key = f"{event.seat}/{event.unit}"
-    if not combat.initiative:  # before the markers are placed: they will include it
+    markers = combat.initiative
+    if not markers:  # before the markers are placed: they will include it
         bonus = {**combat.initiative_bonus, key: combat.initiative_bonus.get(key, 0) + event.amount}
         return _replace(combat, initiative_bonus=bonus)
-    # A tactic option during the rounds moves the placed marker (cap 10, N-COMBAT-6).
-    if key not in combat.initiative:  # the type has left the board (N-COMBAT-17)
+    if key not in markers:  # the type has left the board (N-COMBAT-17): no marker to move
         return combat
-    markers = {**combat.initiative, key: min(INITIATIVE_CAP, combat.initiative[key] + event.amount)}
-    return _with_markers(combat, markers)
+    return _with_markers(combat, {**markers, key: markers[key] + event.amount})
 
 
 def _with_markers(combat: Combat, markers: dict[str, int]) -> Combat:
@@ -202,14 +175,8 @@ def _embrace_granted(pack: ContentPack, combat: Combat, event: EmbraceGranted) -
 def _move_after_win_granted(
     pack: ContentPack, combat: Combat, event: MoveAfterWinGranted
 ) -> Combat:
-    if combat.movable or combat.moved_after_win:
-        return combat  # Ruling: grants do not stack; each unit moves at most one zone
-    movable = tuple((f.unit, f.count) for f in own_units(pack, combat, event.seat))
-    if not movable:
-        return combat
-    return _replace(
-        combat, movable=movable, pending=(*combat.pending, (event.seat, "move_after_win"))
-    )
+    pending = (*combat.pending, (event.seat, "move_after_win"))
+    return _replace(combat, movable=event.movable, pending=pending)
 
 
 def _strategise_granted(pack: ContentPack, combat: Combat, event: StrategiseGranted) -> Combat:

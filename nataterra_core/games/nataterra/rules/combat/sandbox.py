@@ -63,7 +63,7 @@ __all__ = [
     "battle_option",
 ]
 
-SANDBOX_RULES = RulesRef(id="nataterra-combat-sandbox", version=4)
+SANDBOX_RULES = RulesRef(id="nataterra-combat-sandbox", version=5)
 
 _replace: Final = msgspec.structs.replace
 

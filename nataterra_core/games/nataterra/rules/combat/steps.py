@@ -84,6 +84,7 @@ __all__ = [
     "auto_retreat_move",
     "auto_round_effects",
     "auto_round_end",
+    "deployment_ended",
     "ended",
     "initiative",
     "resolve",
@@ -123,7 +124,14 @@ _RESOLVED_FIELDS = (
 _DEPLOYED_FIELDS = ("seat", "group", "unit", "units", "slot", "origin")
 
 
-for _event, _fields in ((AttackResolved, _RESOLVED_FIELDS), (GroupDeployed, _DEPLOYED_FIELDS)):
+_DEPLOYMENT_ENDED_FIELDS = ("seat", "following", "then")
+
+
+for _event, _fields in (
+    (AttackResolved, _RESOLVED_FIELDS),
+    (GroupDeployed, _DEPLOYED_FIELDS),
+    (DeploymentEnded, _DEPLOYMENT_ENDED_FIELDS),
+):
     if tuple(f.name for f in msgspec.structs.fields(_event)) != _fields:  # pragma: no cover
         raise ImportError(f"{_event.__name__}'s fields changed: update the positional calls")
 
@@ -280,7 +288,19 @@ def auto_deploy(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event
         seats = strategists_waiting(env, combat)
         if seats:
             return (StrategiseOffered(seats=seats),)
-    return (DeploymentEnded(seat=combat.deploying),)
+    return (deployment_ended(combat),)
+
+
+def deployment_ended(combat: Combat) -> DeploymentEnded:
+    """The deploying seat is done: the next seat of the attacker's side, then the
+    defender's, deploys (N-COMBAT-4, N-TEAM-4); after the last, the biome card turns up
+    (N-COMBAT-7), or, when an Ambush unit deployed after the card, its effects go on."""
+    seat = combat.deploying
+    if combat.revealed:  # an Ambush unit has been placed after the biome card (N-COMBAT-8)
+        return DeploymentEnded(seat, "", "effects")
+    seats = combat.seats
+    following = seats.index(seat) + 1
+    return DeploymentEnded(seat, seats[following] if following < len(seats) else "")
 
 
 def auto_opening(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:

@@ -59,6 +59,10 @@ class TacticEnv(EffectEnv, Protocol):
         """Zones next to the combat zone holding ``seat``'s units (none without a map)."""
         ...
 
+    def fold(self, combat: Combat, event: Event) -> Combat:
+        """``combat`` after ``event`` (:func:`~.folds.evolve_combat`)."""
+        ...
+
 
 def _fits(option: TacticOption, window: str) -> bool:
     if window == "setup":
@@ -233,11 +237,15 @@ def resolve_deferred(env: TacticEnv, combat: Combat, dice: DiceStream) -> tuple[
     """N-COMBAT-27: after-combat options played during the combat resolve now, if their
     condition holds."""
     events: list[Event] = []
+    now = combat  # each option resolves after the ones before (a grant sees the last one's)
     for seat, card, index, target in combat.deferred:
         option = env.pack.tactics[card].options[index]
         lapsed = option.condition == "win" and combat.winner != seat
         events.append(DeferredResolved(seat=seat, card=card, option=index, lapsed=lapsed))
         if not lapsed:
             played = PlayTactic(card=card, option=index, target=target)
-            events.extend(_resolve(env, combat, seat, option, played, dice))
+            resolved = _resolve(env, now, seat, option, played, dice)
+            events.extend(resolved)
+            for event in resolved:
+                now = env.fold(now, event)
     return tuple(events)
