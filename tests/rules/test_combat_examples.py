@@ -453,14 +453,9 @@ def test_N_COMBAT_13_melee_reaches_ranged_when_no_melee_left() -> None:
 
 
 def _activated(fight: Fight) -> list[int]:
-    """The groups in the order they became active: a chosen group is logged as
-    ``GroupActivated``; a forced one shows in its first action."""
-    acting = (GroupActivated, AttackResolved, Healed, Supported, ActivationEnded)
-    order: list[int] = []
-    for event in fight.events:
-        if isinstance(event, acting) and (not order or order[-1] != event.group):
-            order.append(event.group)
-    return order
+    """The groups in the order they became active: every activation is logged as
+    ``GroupActivated``, chosen or forced."""
+    return [e.group for e in fight.events if isinstance(e, GroupActivated)]
 
 
 def test_N_COMBAT_10_attacker_first_on_ties_and_owner_chooses_within() -> None:
@@ -474,8 +469,8 @@ def test_N_COMBAT_10_attacker_first_on_ties_and_owner_chooses_within() -> None:
     fight.decide(ChooseGroup(group=orcs[1]))  # the owner's choice, not deployment order
     attack_first_target(fight, dice_giving(0))
     attack_first_target(fight, dice_giving(0))
-    assert _activated(fight) == [orcs[1], orcs[0]]
-    assert fight.combat.active == spearmen.id  # forced: no choice, no GroupActivated
+    assert _activated(fight) == [orcs[1], orcs[0], spearmen.id]  # forced, and logged
+    assert fight.combat.active == spearmen.id
 
     # The Humans attacking: their tied group acts first, then the Beasts choose.
     fight = deployed("humans", "beasts", forces)
@@ -544,14 +539,19 @@ def _sandbox_battle(biome: str, card: str | None, seed: int) -> tuple[list[Event
 
 
 @pytest.mark.parametrize("seed", range(5))
-def test_N_COMBAT_10_forced_steps_are_folded_not_logged(seed: int) -> None:
+def test_N_COMBAT_10_every_activation_is_logged_forced_or_chosen(seed: int) -> None:
     events, commands = _sandbox_battle("hills", None, seed)
     acting = (AttackResolved, Healed, Supported, ActivationEnded)
-    activations = [e for e in events if isinstance(e, acting)]
-    assert activations  # groups did act, every one of them ...
-    # ... but with nobody holding a tactic card, only a chosen group is logged as activated.
+    # Every activation is a GroupActivated (a chosen one and a forced one alike, with
+    # nobody holding a tactic card), and each group acts only once it is logged active.
+    activated: list[int] = []
+    for event in events:
+        if isinstance(event, GroupActivated):
+            activated.append(event.group)
+        elif isinstance(event, acting):
+            assert activated and event.group == activated[-1]
     chosen = [c for c in commands if isinstance(c, ChooseGroup)]
-    assert len([e for e in events if isinstance(e, GroupActivated)]) == len(chosen)
+    assert len(activated) > len(chosen)
     rounds = [e.round for e in events if isinstance(e, RoundEnded)]
     assert rounds == list(range(1, len(rounds) + 1))
     # No round-end effect: the retreat decisions follow the round's end at once.

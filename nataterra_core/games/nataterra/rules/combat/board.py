@@ -35,29 +35,38 @@ def both_standing(combat: Combat) -> bool:
     return False
 
 
-def pick_candidates(combat: Combat, groups: tuple[Group, ...] | None = None) -> list[Group]:
+def pick_candidates(combat: Combat) -> list[Group] | None:
     """The groups that may act next: highest initiative first, the attacker's groups
     first on ties between players; ties within one player are the owner's choice
-    (N-COMBAT-10). ``groups``: the combat's groups as a fold is about to set them."""
-    if groups is None:
-        groups = combat.groups
-    allies, this_round = combat.allies, combat.round
+    (N-COMBAT-10). ``None`` when a side has no group on the board any more (N-COMBAT-17:
+    the combat is decided). One pass over the initiative order, which holds every group,
+    for both answers (the pick stage's question and its step each ask it once)."""
+    groups, allies, this_round = combat.groups, combat.allies, combat.round
+    attacker = combat.attacker
     found: list[Group] = []
     lead, initiative = "", 0
+    complete = attackers = defenders = False
     for i in combat.order:  # sorted, so the candidates come first and together
         g = groups[i]
-        if g.acted == this_round or not g.units:  # most groups passed over have acted
+        if not g.units:
             continue
-        if found and g.initiative != initiative:  # the marker first: usually it differs
-            break
         owner = g.owner
         side = allies.get(owner, owner) if allies else owner
-        if not found:
-            lead, initiative = side, g.initiative
-        elif side != lead:
-            break
-        found.append(g)
-    return found
+        if side == attacker:
+            attackers = True
+        else:
+            defenders = True
+        if not complete and g.acted != this_round:
+            if not found:
+                lead, initiative = side, g.initiative
+                found.append(g)
+            elif g.initiative == initiative and side == lead:
+                found.append(g)
+            else:
+                complete = True
+        if complete and attackers and defenders:
+            return found
+    return found if attackers and defenders else None
 
 
 def support_only(group: Group) -> bool:

@@ -147,7 +147,7 @@ def _run_on(env: CombatEnv, combat: Combat, dice: DiceStream, events: tuple[Even
             fold = FOLDS.get(type(event))
             if fold is not None:
                 combat = fold(pack, combat, event)
-        events = (*events, *more)
+        events += more
         stage = combat.stage
     return events, combat, pending
 

@@ -97,14 +97,16 @@ def take_reserve(
 
 def placed(
     combat: Combat, markers: dict[str, int]
-) -> tuple[tuple[Group, ...], tuple[int, ...], set[str]]:
+) -> tuple[tuple[Group, ...], tuple[int, ...], set[str], bool]:
     """The groups with their type's marker, their order by marker, attacker first on ties
-    (N-COMBAT-10), and the types on the board. A defeated type has no marker any more
-    (N-COMBAT-17): its spent groups keep the value they had."""
+    (N-COMBAT-10), the types on the board, and whether two groups of one side share a
+    marker (only then may the pick stage ask, :attr:`Combat.tied`). A defeated type has
+    no marker any more (N-COMBAT-17): its spent groups keep the value they had."""
     allies, attacker = combat.allies, combat.attacker
     groups: list[Group] = []
     ranks: list[tuple[int, bool, int]] = []
     live: set[str] = set()
+    values: set[tuple[int, bool]] = set()
     for g in combat.groups:  # one pass: this runs for every group when the combat opens
         key = f"{g.owner}/{g.unit}"
         value = markers.get(key, g.initiative)
@@ -114,8 +116,11 @@ def placed(
             live.add(key)
         groups.append(g)
         side = allies.get(g.owner, g.owner) if allies else g.owner  # Combat.side, inlined
-        ranks.append((-value, side != attacker, g.id))
-    return tuple(groups), tuple([rank[2] for rank in sorted(ranks)]), live
+        rank = (-value, side != attacker, g.id)
+        ranks.append(rank)
+        values.add(rank[:2])
+    order = tuple([rank[2] for rank in sorted(ranks)])
+    return tuple(groups), order, live, len(values) < len(ranks)
 
 
 _GRANTABLE = {

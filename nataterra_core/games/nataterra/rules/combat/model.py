@@ -252,7 +252,9 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     ``reserve`` holds units not on a board (not yet deployed, or sitting out for want of
     slots, N-COMBAT-4). ``initiative`` maps ``"owner/unit"`` to that type's marker;
     ``order`` lists group ids by descending initiative, the attacker's first on ties
-    (N-COMBAT-10). ``melee_waiting`` says a melee group waits in a ranged slot.
+    (N-COMBAT-10). ``melee_waiting`` says a melee group waits in a ranged slot; ``tied``
+    that two groups of one side share an initiative marker (without that, the pick stage
+    never asks an owner to choose, N-COMBAT-10).
 
     The biome card's effect is held by ``holders``; ``no_retreat``, ``no_backstab`` and
     ``no_opening_tactics`` list the seats its flags bind; ``pending`` queues (seat, choice)
@@ -296,6 +298,7 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     initiative: dict[str, int] = msgspec.field(default_factory=dict)
     order: tuple[int, ...] = ()
     melee_waiting: bool = False
+    tied: bool = False
     biome_card: str | None = None
     revealed: bool = False
     holders: tuple[str, ...] = ()

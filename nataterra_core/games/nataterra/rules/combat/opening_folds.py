@@ -154,8 +154,8 @@ def _initiative_raised(pack: ContentPack, combat: Combat, event: InitiativeRaise
 
 def _with_markers(combat: Combat, markers: dict[str, int]) -> Combat:
     """The groups take their type's marker, in initiative order (:func:`placed`)."""
-    groups, order, _ = placed(combat, markers)
-    return _replace(combat, initiative=markers, groups=groups, order=order)
+    groups, order, _, tied = placed(combat, markers)
+    return _replace(combat, initiative=markers, groups=groups, order=order, tied=tied)
 
 
 def _ability_granted(pack: ContentPack, combat: Combat, event: AbilityGranted) -> Combat:

@@ -14,7 +14,7 @@ from nataterra_core.kernel import Command, Event
 
 from ..stock import Resources
 from . import biome, tactics
-from .board import both_standing, pick_candidates, support_only
+from .board import pick_candidates, support_only
 from .damage import (
     support_amount,
 )
@@ -338,8 +338,10 @@ def ask_redirect(env: CombatEnv, combat: Combat) -> Pending:
 def ask_pick(env: CombatEnv, combat: Combat) -> Pending:
     """N-COMBAT-10: the owner chooses among its groups tied for the next activation
     (N-TEAM-4: allies' ties are their side's choice)."""
+    if not combat.tied:  # no two groups of a side share a marker: nothing to choose
+        return None
     candidates = pick_candidates(combat)  # none at a round's end: nothing more to ask
-    if len(candidates) > 1 and both_standing(combat):
+    if candidates is not None and len(candidates) > 1:
         chooser = combat.side(candidates[0].owner)
         return chooser, [ChooseGroup(group=g.id) for g in candidates]
     return None

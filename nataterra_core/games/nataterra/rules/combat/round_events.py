@@ -46,12 +46,16 @@ class CombatOpened(Event, frozen=True, tag="combat_opened.v1"):
     initiative: dict[str, int]
 
 
-class GroupActivated(Event, frozen=True, tag="group_activated.v1"):
-    """``group`` is the active group (N-COMBAT-10)."""
+class GroupActivated(Event, frozen=True, tag="group_activated.v2"):
+    """``group`` is the active group (N-COMBAT-10), chosen by its owner among tied groups
+    or the only one that may act next; ``heal``: it has Heal, so it heals first
+    (N-COMBAT-11a). v2: logged for every activation (v1 only for a chosen group or where
+    a tactic window may open), and ``heal``."""
 
     visibility = PUBLIC
 
     group: int
+    heal: bool = False
 
 
 class Healed(Event, frozen=True, tag="healed.v1"):

@@ -12,7 +12,7 @@ from nataterra_core.games.nataterra.content.schema import ContentPack
 from nataterra_core.kernel import Event
 
 from . import biome
-from .board import asks_windows, both_standing, pick_candidates, replace_group, support_only
+from .board import replace_group, support_only
 from .fold_tools import (
     count_up,
     marker_gone,
@@ -85,11 +85,12 @@ def _aftermath(pack: ContentPack, combat: Combat, event: Aftermath) -> Combat:
 
 
 def _opened(pack: ContentPack, combat: Combat, event: CombatOpened) -> Combat:
-    groups, order, live = placed(combat, event.initiative)
+    groups, order, live, tied = placed(combat, event.initiative)
     combat = _replace(
         combat,
         groups=groups,
         order=order,
+        tied=tied,
         # Markers only of types still on the board (N-COMBAT-17), so that later folds need
         # to look again only when a group leaves the board.
         initiative=markers_of(event.initiative, live),
@@ -110,52 +111,19 @@ def _start_round(pack: ContentPack, combat: Combat, number: int) -> Combat:
     ]
     # A card's extra Spirit's Embrace, already paid for, comes at this round's start.
     pending += [(seat, "embrace_free") for seat in combat.extra_embraces]
-    return _next_group(
-        _replace(
-            combat,
-            stage="pick",
-            pending=tuple(pending),
-            round=number,
-            extra_embraces=(),
-        )
+    return _replace(
+        combat,
+        stage="pick",
+        pending=tuple(pending),
+        round=number,
+        extra_embraces=(),
     )
 
 
 def _activated(pack: ContentPack, combat: Combat, event: GroupActivated) -> Combat:
-    return _activate(combat, combat.groups[event.group])
-
-
-def _activate(combat: Combat, group: Group) -> Combat:
-    """``group`` becomes the active group (N-COMBAT-10)."""
-    return _replace(combat, active=group.id, attacks_made=0, stage=_first_stage(group))
-
-
-def _first_stage(group: Group) -> Stage:
-    """The stage an activation of ``group`` opens with: a healer heals first (N-COMBAT-11a)."""
-    return "heal" if group.heal else "action"
-
-
-def _next_group(combat: Combat, *, standing: bool = False) -> Combat:
-    """``combat``, in the pick stage, with :func:`_lone_candidate` active if there is one."""
-    group = _lone_candidate(combat, standing=standing)
-    return combat if group is None else _activate(combat, group)
-
-
-def _lone_candidate(
-    combat: Combat, groups: tuple[Group, ...] | None = None, *, standing: bool = False
-) -> Group | None:
-    """The group to make active next when the rules leave nothing to choose (N-COMBAT-10):
-    one group may act, both sides stand, no choice is pending, and nobody who holds a
-    tactic card is still asked (so no per-group window can open, N-COMBAT-9). The log then
-    records no ``GroupActivated``: it records choices and chance, and what follows from
-    them alone is folded. ``groups``: the
-    groups a fold is about to give the combat; ``standing``: both sides are known to stand."""
-    if combat.pending or not (standing or both_standing(combat)):
-        return None
-    if combat.hands and asks_windows(combat):
-        return None
-    candidates = pick_candidates(combat, groups)
-    return candidates[0] if len(candidates) == 1 else None
+    # N-COMBAT-11a: a healer heals first (the step that activated the group says so).
+    stage: Stage = "heal" if event.heal else "action"
+    return _replace(combat, active=event.group, attacks_made=0, stage=stage)
 
 
 def _healed(pack: ContentPack, combat: Combat, event: Healed) -> Combat:
@@ -192,12 +160,12 @@ def _supported(pack: ContentPack, combat: Combat, event: Supported) -> Combat:
         target = _replace(target, armor_bonus=target.armor_bonus + event.amount)
     groups = replace_group(combat.groups, target)
     groups = replace_group(groups, _replace(groups[event.group], acted=combat.round))
-    return _next_group(_replace(combat, groups=groups, stage="pick", active=-1), standing=True)
+    return _replace(combat, groups=groups, stage="pick", active=-1)
 
 
 def _activation_ended(pack: ContentPack, combat: Combat, event: ActivationEnded) -> Combat:
     groups = replace_group(combat.groups, _replace(combat.groups[event.group], acted=combat.round))
-    return _next_group(_replace(combat, groups=groups, stage="pick", active=-1))
+    return _replace(combat, groups=groups, stage="pick", active=-1)
 
 
 # Biome effects that act at the end of each round (Drought's smite, a healing card).
@@ -345,13 +313,8 @@ def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolve
         new_groups = _fill_melee_slots(pack, new_groups)
     stage: Stage = "after_attack"
     active, attacks_made = combat.active, combat.attacks_made + 1
-    if ends_activation:
-        # An attack ends its group's activation only while both sides stand (flow.py). The
-        # next group, if it is known, becomes active in this same replace (a hot path).
+    if ends_activation:  # only while both sides stand (steps.py): the next pick follows
         stage, active = "pick", -1
-        lone = _lone_candidate(combat, new_groups, standing=True)
-        if lone is not None:
-            stage, active, attacks_made = _first_stage(lone), lone.id, 0
     # Fields in their declaration order: msgspec finds them faster.
     if not casualties:
         return _replace(

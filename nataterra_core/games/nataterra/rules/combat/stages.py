@@ -7,9 +7,8 @@ gives the seat and its legal commands, :mod:`.options`), or the next step is aut
 pending choice (a tactic window, a biome card's or the Naga's choice, N-COMBAT-8/9) is
 asked before the stage's own question. A seat's command becomes events in
 :mod:`.commands`; the events' folds (:mod:`.folds`) move the combat to its next stage,
-one of the stage's ``then`` (the folds apply what the events say; where the log
-records no event, as when a lone candidate becomes active, the folds apply what N-COMBAT-10
-leaves no choice about).
+one of the stage's ``then`` (the folds apply what the events say: every activation is an
+event, ``GroupActivated``, the pick stage's, also when N-COMBAT-10 leaves no choice).
 """
 
 from __future__ import annotations
@@ -46,8 +45,6 @@ def _then(*stages: Stage) -> frozenset[Stage]:
     return frozenset(stages)
 
 
-_NEXT_GROUP: frozenset[Stage] = _then("pick", "heal", "action")  # N-COMBAT-10/11a
-
 STAGES: Final[dict[Stage, StageRule]] = {
     "deploy": StageRule(
         "N-COMBAT-4", options.ask_deploy, steps.auto_deploy, _then("opening", "effects")
@@ -57,7 +54,7 @@ STAGES: Final[dict[Stage, StageRule]] = {
         "N-COMBAT-8", options.ask_redirect, steps.auto_redirect, _then("effects")
     ),
     "effects": StageRule(  # an Ambush unit deploys after the card (N-COMBAT-8)
-        "N-COMBAT-8", options.ask_nothing, steps.auto_effects, _NEXT_GROUP | _then("deploy")
+        "N-COMBAT-8", options.ask_nothing, steps.auto_effects, _then("pick", "deploy")
     ),
     "pick": StageRule(
         "N-COMBAT-10",
@@ -70,16 +67,16 @@ STAGES: Final[dict[Stage, StageRule]] = {
         "N-COMBAT-12",
         options.ask_action,
         steps.auto_action,
-        _NEXT_GROUP | _then("deception", "after_attack"),
+        _then("pick", "deception", "after_attack"),
     ),
     "deception": StageRule(
-        "N-ABL-8", options.ask_deception, steps.auto_never, _NEXT_GROUP | _then("after_attack")
+        "N-ABL-8", options.ask_deception, steps.auto_never, _then("pick", "after_attack")
     ),
     "after_attack": StageRule(
         "N-CIV-1",
         options.ask_after_attack,
         steps.auto_after_attack,
-        _NEXT_GROUP | _then("backstab", "decided", "injuries"),
+        _then("pick", "action", "backstab", "decided", "injuries"),
     ),
     "round_end": StageRule(
         "N-COMBAT-10", options.ask_nothing, steps.auto_round_end, _then("round_effects")
@@ -100,7 +97,7 @@ STAGES: Final[dict[Stage, StageRule]] = {
         "N-COMBAT-22",
         options.ask_retreat,
         steps.auto_retreat,
-        _NEXT_GROUP | _then("backstab", "decided"),
+        _then("pick", "backstab", "decided"),
     ),
     "backstab": StageRule(
         "N-COMBAT-23", options.ask_backstab, steps.auto_backstab, _then("action", "decided")

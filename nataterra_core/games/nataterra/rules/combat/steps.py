@@ -328,12 +328,15 @@ def auto_effects(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Even
 def auto_pick(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
     """N-COMBAT-10: the next group activates, or the round ends (every group has acted),
     or the combat is decided (a side is gone)."""
-    if not both_standing(combat):
-        return (CombatDecided(winner=winner_of(combat)),)
     candidates = pick_candidates(combat)
+    if candidates is None:  # a side is gone (N-COMBAT-17)
+        return (CombatDecided(winner=winner_of(combat)),)
     if not candidates:
         return (RoundEnded(round=combat.round),)
-    return activate(env, combat, candidates[0])
+    group = candidates[0]
+    if not combat.hands:  # nobody holds a card, so no window opens (activate's hot path)
+        return (GroupActivated(group.id, group.heal > 0),)
+    return activate(env, combat, group)
 
 
 def auto_action(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
@@ -438,7 +441,7 @@ def auto_never(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event,
 def activate(env: CombatEnv, combat: Combat, group: Group) -> tuple[Event, ...]:
     """N-COMBAT-10/11: ``group`` becomes active; the per-group tactic window opens for the
     players holding a tactic card (N-COMBAT-9's ruling), the group's owner first."""
-    activated = GroupActivated(group=group.id)
+    activated = GroupActivated(group.id, group.heal > 0)  # positionally: group, heal
     if not combat.hands or not asks_windows(combat):  # nobody to ask: no window (hot path)
         return (activated,)
     order = (group.owner, *(s for s in combat.seats if s != group.owner))
