@@ -10,9 +10,10 @@ import pytest
 from combat_helpers import PACK, Fight, any_dice, drawing
 
 from nataterra_core.games.nataterra.rules.combat import messages as m
-from nataterra_core.games.nataterra.rules.combat.biome import FLAGS, START_CHOICES
+from nataterra_core.games.nataterra.rules.combat.biome import FLAGS, START_CHOICES, choice_events
 from nataterra_core.games.nataterra.rules.combat.effects import (
     grant_move_after_win,
+    player_chosen,
     raise_initiative,
 )
 from nataterra_core.games.nataterra.rules.combat.flow import (
@@ -229,3 +230,46 @@ def test_Ruling_N_COMBAT_27_two_deferred_grants_resolved_together_do_not_stack()
         m.MoveAfterWinGranted,
         m.DeferredResolved,
     ]
+
+
+def test_Ruling_N_COMBAT_27_the_last_move_after_a_win_ends_the_choice() -> None:
+    asked = combat(
+        winner="velathi",
+        reserve=(Force("velathi", "disciple", 2),),
+        movable=(("disciple", 2),),
+        pending=(("velathi", "move_after_win"),),
+    )
+    env = CombatEnv(PACK, host=Answers(after_win=lambda seat, unit: ["next_door"]))
+    first = m.MoveAfterWin(unit="disciple", count=1, destination="next_door")
+    (moved,) = choice_events(env, asked, "velathi", first, any_dice()) or ()
+    after = evolve_combat(NO_CARDS, asked, moved)
+    assert after.movable == (("disciple", 1),) and after.pending == asked.pending
+    events = choice_events(env, after, "velathi", first, any_dice())
+    assert events is not None and [type(e) for e in events] == [
+        m.UnitsMovedAfterWin,
+        m.ChoiceResolved,
+    ]
+    for event in events:
+        after = evolve_combat(NO_CARDS, after, event)
+    assert after.movable == () and after.pending == () and after.moved_after_win
+
+
+# -- PlayerChosen: what the choice means for the chosen player ---------------------------------
+
+
+@pytest.mark.parametrize(
+    "effect,binds,asks",
+    [("choose_no_retreat", "no_retreat", ""), ("choose_discarder", "", "discard")],
+)
+def test_N_COMBAT_8_a_chosen_player_event_records_what_the_choice_means(
+    effect: str, binds: str, asks: str
+) -> None:
+    chosen = player_chosen("velathi", "beasts", effect)
+    assert (chosen.binds, chosen.asks) == (binds, asks)
+    before = combat(pending=(("humans", "discard"),))
+    after = evolve_combat(NO_CARDS, before, chosen)
+    assert after.no_retreat == (("beasts",) if binds else ())
+    # The chosen player discards at once, before anything else queued.
+    assert after.pending == ((("beasts", "discard"),) if asks else ()) + before.pending
+    with pytest.raises(ValueError):
+        player_chosen("velathi", "beasts", "discard")

@@ -14,7 +14,7 @@ from typing import Final, Literal, Protocol
 from nataterra_core.games.nataterra.content.schema import EffectPrimitive, EffectSpec
 from nataterra_core.kernel import Command, DiceStream, Event
 
-from .effects import damage_event, effect_events, raise_initiative
+from .effects import damage_event, effect_events, player_chosen, raise_initiative
 from .messages import (
     AmbushJoined,
     BiomeTargetFixed,
@@ -24,7 +24,6 @@ from .messages import (
     DiscardTactic,
     FinishMoves,
     MoveAfterWin,
-    PlayerChosen,
     RaiseInitiative,
     RedirectBiome,
     SpiritsEmbrace,
@@ -187,7 +186,7 @@ def choice_events(
         spec = EffectSpec(kind=primitive, amount=amount, target="own_group")
         return (resolved, *effect_events(env, combat, seat, spec, command.group, dice))
     if isinstance(command, ChoosePlayer):
-        return (resolved, PlayerChosen(seat=seat, chosen=command.seat, effect=kind))
+        return (resolved, player_chosen(seat, command.seat, kind))
     if isinstance(command, SpiritsEmbrace):
         if command.group is None:
             return (ChoiceResolved(seat=seat, choice=kind, declined=True),)
@@ -202,11 +201,12 @@ def choice_events(
             ),
         )
     if isinstance(command, MoveAfterWin):
-        return (
-            UnitsMovedAfterWin(
-                seat=seat, unit=command.unit, count=command.count, destination=command.destination
-            ),
+        moved = UnitsMovedAfterWin(
+            seat=seat, unit=command.unit, count=command.count, destination=command.destination
         )
+        if sum(count for _, count in combat.movable) > command.count:
+            return (moved,)
+        return (moved, resolved)  # the last unit that may move has moved
     if isinstance(command, FinishMoves):
         return (ChoiceResolved(seat=seat, choice=kind, declined=True),)
     return None

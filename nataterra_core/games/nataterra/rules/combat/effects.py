@@ -36,6 +36,7 @@ __all__ = [
     "damage_event",
     "effect_events",
     "grant_move_after_win",
+    "player_chosen",
     "raise_initiative",
     "spec_groups",
 ]
@@ -112,6 +113,16 @@ def grant_move_after_win(pack: ContentPack, combat: Combat, seat: str) -> tuple[
     return (MoveAfterWinGranted(seat=seat, movable=movable),) if movable else ()
 
 
+def player_chosen(seat: str, chosen: str, effect: str) -> PlayerChosen:
+    """``seat`` names ``chosen`` for ``effect``: a player who may not retreat from this
+    combat (N-COMBAT-22), or one who discards a tactic card at once (N-COMBAT-8)."""
+    if effect == "choose_no_retreat":
+        return PlayerChosen(seat=seat, chosen=chosen, effect=effect, binds="no_retreat")
+    if effect == "choose_discarder":
+        return PlayerChosen(seat=seat, chosen=chosen, effect=effect, asks="discard")
+    raise ValueError(f"{effect!r} is not an effect that names a player")
+
+
 def effect_events(
     env: EffectEnv,
     combat: Combat,
@@ -136,7 +147,7 @@ def effect_events(
     if kind == "gain_flare":
         return (ResourcesGained(seat=seat, flare=amount),)
     if kind == "no_retreat" and player is not None:
-        return (PlayerChosen(seat=seat, chosen=player, effect="choose_no_retreat"),)
+        return (player_chosen(seat, player, "choose_no_retreat"),)
     if kind == "withdraw":
         return (WithdrawalDeclared(seat=seat),)
     if kind == "extra_embrace":

@@ -243,14 +243,19 @@ class AmbushJoined(Event, frozen=True, tag="ambush_joined.v1"):
     unit: str
 
 
-class PlayerChosen(Event, frozen=True, tag="player_chosen.v1"):
-    """``seat`` chose ``chosen`` for the effect ``effect``."""
+class PlayerChosen(Event, frozen=True, tag="player_chosen.v2"):
+    """``seat`` chose ``chosen`` for the effect ``effect``: what it means for ``chosen``
+    is ``binds``, the flag that binds it for the rest of the combat (``no_retreat``), or
+    ``asks``, the choice it is asked at once, before anything else (``discard``). v2: v1
+    left the effect's meaning to the fold."""
 
     visibility = PUBLIC
 
     seat: str
     chosen: str
     effect: str
+    binds: BiomeFlag = ""
+    asks: str = ""
 
 
 class ChoiceResolved(Event, frozen=True, tag="choice_resolved.v1"):
@@ -277,7 +282,7 @@ class WindowOpened(Event, frozen=True, tag="window_opened.v1"):
 
 class StandingPassGiven(Event, frozen=True, tag="standing_pass_given.v1"):
     """``seat`` passes in every later tactic window of this combat (N-COMBAT-9): no window
-    asks it again until the combat ends."""
+    asks it again until the combat ends (windows never overlap: none is queued then)."""
 
     visibility = PUBLIC
 
@@ -341,7 +346,8 @@ class SpiritsEmbraced(Event, frozen=True, tag="spirits_embraced.v1"):
 
 
 class UnitsMovedAfterWin(Event, frozen=True, tag="units_moved_after_win.v1"):
-    """Quick Gains moved ``count`` ``unit`` to ``destination``."""
+    """Quick Gains moved ``count`` ``unit`` to ``destination`` (a ``ChoiceResolved``
+    follows the move of the last unit that may move)."""
 
     visibility = PUBLIC
 

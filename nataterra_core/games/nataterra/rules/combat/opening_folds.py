@@ -201,9 +201,12 @@ def _ambush_joined(pack: ContentPack, combat: Combat, event: AmbushJoined) -> Co
 
 
 def _player_chosen(pack: ContentPack, combat: Combat, event: PlayerChosen) -> Combat:
-    if event.effect == "choose_no_retreat":
-        return _replace(combat, no_retreat=(*combat.no_retreat, event.chosen))
-    return _replace(combat, pending=((event.chosen, "discard"), *combat.pending))
+    changes: dict[str, Any] = {}
+    if event.binds:
+        changes[event.binds] = (*getattr(combat, event.binds), event.chosen)
+    if event.asks:
+        changes["pending"] = ((event.chosen, event.asks), *combat.pending)
+    return _replace(combat, **changes)
 
 
 def _choice_resolved(pack: ContentPack, combat: Combat, event: ChoiceResolved) -> Combat:
@@ -221,10 +224,8 @@ def _window_opened(pack: ContentPack, combat: Combat, event: WindowOpened) -> Co
 
 
 def _standing_pass(pack: ContentPack, combat: Combat, event: StandingPassGiven) -> Combat:
-    """N-COMBAT-9: no later window asks the seat (nor a window already queued)."""
-    seat = event.seat
-    pending = tuple(p for p in combat.pending if p[0] != seat or not p[1].startswith("tactic_"))
-    return _replace(combat, standing_passes=(*combat.standing_passes, seat), pending=pending)
+    """N-COMBAT-9: no later window asks the seat (:func:`.tactics.open_window`)."""
+    return _replace(combat, standing_passes=(*combat.standing_passes, event.seat))
 
 
 def _hand_without(combat: Combat, seat: str, card: str) -> dict[str, tuple[str, ...]]:
@@ -296,8 +297,7 @@ def _moved_after_win(pack: ContentPack, combat: Combat, event: UnitsMovedAfterWi
         for unit, count in combat.movable
     )
     movable = tuple(m for m in movable if m[1] > 0)
-    pending = combat.pending if movable else combat.pending[1:]  # this move is done
-    return _replace(combat, movable=movable, pending=pending, moved_after_win=True)
+    return _replace(combat, movable=movable, moved_after_win=True)
 
 
 OPENING_FOLDS: dict[type[Event], Callable[[ContentPack, Combat, Any], Combat]] = {
