@@ -472,12 +472,13 @@ def test_N_CIV_3_spirits_embrace_at_the_start_of_rounds() -> None:
     )
     embraced = fight.of(m.SpiritsEmbraced)
     assert embraced
-    # At most once per round, right after the round starts, and paid for.
+    # At most once per round, right after the round starts (which offers it), and paid for.
     for event in embraced:
         index = fight.events.index(event)
-        started = fight.events[index - 2]  # the combat opened, or nobody retreated
-        assert isinstance(started, m.CombatOpened | m.RetreatChosen)
-        assert not isinstance(started, m.RetreatChosen) or not started.retreat
+        started = fight.events[index - 2]
+        assert isinstance(started, m.RoundStarted) and started.embrace == ("naga",)
+    rounds = [e.round for e in fight.of(m.RoundStarted)]  # type: ignore[attr-defined]
+    assert rounds == list(range(1, len(rounds) + 1))
     gained = sum(e.flare for e in fight.of(m.AttackResolved))  # type: ignore[attr-defined]
     assert fight.combat.flare["naga"] == 4 + gained - 2 * len(embraced) >= 0
 

@@ -802,7 +802,8 @@ def test_N_COMBAT_29_round_cap_forces_attacker_retreat() -> None:
     forced = chosen[-1]
     assert forced == RetreatChosen(seat="velathi", retreat=True, forced=True)
     at = fight.events.index(forced)
-    assert RoundEnded(round=30) in fight.events[:at]
+    assert RoundEnded(round=30, closing=True) in fight.events[:at]  # the cap's work follows
+    assert RoundEnded(round=29) in fight.events[:at]
     assert fight.combat.round == 30  # no round 31 begins
     assert fight.of_type(BackstabDeclared) == [] and fight.of_type(BackstabDeclined) == []
     assert only(fight.events, CombatEnded).winner == "beasts"  # type: ignore[attr-defined]

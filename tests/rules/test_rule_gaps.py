@@ -181,6 +181,8 @@ def test_N_COMBAT_5_a_fifth_melee_group_waits_in_a_ranged_slot_and_moves_up() ->
     fight.set_group(hunter.id, damage=5)
     fight.decide(m.Attack(target=hunter.id), dice_giving(0))
     assert fight.combat.groups[hunter.id].units == 0
+    (attack,) = [e for e in fight.events if isinstance(e, m.AttackResolved)]
+    assert attack.to_melee == (golems.id,)  # the step decides it, the event records it
     assert fight.combat.groups[golems.id].slot == "melee"
     assert not fight.combat.groups[golems.id].support_only
 

@@ -48,6 +48,7 @@ from ..rules.combat.messages import (
     RoundClosing,
     RoundEffectsResolved,
     RoundEnded,
+    RoundStarted,
     SpiritsEmbraced,
     StoneskinHardened,
     StrategiseGranted,
@@ -247,7 +248,10 @@ def _(event: UnitsMovedAfterWin, view: Any = None) -> str:
 
 @describe_event.register
 def _(event: RoundClosing, view: Any = None) -> str:
-    return f"the end-of-round effects of round {event.round} are due"
+    text = f"the end-of-round effects of round {event.round} are due"
+    if event.heal:
+        text += f"; {', '.join(event.heal)} choose(s) a group to heal"
+    return text
 
 
 @describe_event.register
@@ -257,7 +261,10 @@ def _(event: RoundEffectsResolved, view: Any = None) -> str:
 
 @describe_event.register
 def _(event: Aftermath, view: Any = None) -> str:
-    return "injuries and retreat moves are done; after-combat effects follow"
+    text = "injuries and retreat moves are done; after-combat effects follow"
+    if event.mover is not None:
+        text += f"; {event.mover} may move units out (Quick Gains)"
+    return text
 
 
 @describe_event.register
@@ -267,6 +274,15 @@ def _(event: CombatOpened, view: Any = None) -> str:
         for key, value in sorted(event.initiative.items(), key=lambda item: -item[1])
     )
     return f"the fight begins; initiative: {markers or 'none'}"
+
+
+@describe_event.register
+def _(event: RoundStarted, view: Any = None) -> str:
+    text = f"round {event.round} begins"
+    offered = (*event.embrace, *event.free_embrace)
+    if offered:
+        text += f"; Spirit's Embrace offered to {', '.join(offered)}"
+    return text
 
 
 @describe_event.register

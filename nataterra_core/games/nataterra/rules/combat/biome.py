@@ -15,6 +15,7 @@ from nataterra_core.games.nataterra.content.schema import EffectPrimitive, Effec
 from nataterra_core.kernel import Command, DiceStream, Event
 
 from .effects import damage_event, effect_events, player_chosen, raise_initiative
+from .fold_tools import own_units
 from .messages import (
     AmbushJoined,
     BiomeTargetFixed,
@@ -39,11 +40,14 @@ __all__ = [
     "EMBRACE_COST",
     "FLAGS",
     "START_CHOICES",
+    "acts_at_round_end",
     "choice_events",
     "fix_target",
     "pending_options",
+    "quick_gains",
     "redirect_cost",
     "round_end_damage",
+    "round_heals",
 ]
 
 EMBRACE_COST = 2  # N-CIV-3 (provisional): Spirit's Embrace costs 2 flare
@@ -128,6 +132,37 @@ def round_end_damage(env: EnvLike, combat: Combat) -> tuple[Event, ...]:
         for seat in combat.holders
         for g in combat.groups_of(seat)
     )
+
+
+# Biome effects that act at the end of each round (Drought's smite, a healing card).
+_ROUND_END_EFFECTS = frozenset({"smite_each_round", "heal_each_round"})
+
+
+def acts_at_round_end(env: EnvLike, combat: Combat) -> bool:
+    """Whether the combat's biome card acts at the end of each round (N-COMBAT-8)."""
+    card = env.pack.biome_cards[combat.biome_card] if combat.biome_card else None
+    return card is not None and card.effect.kind in _ROUND_END_EFFECTS
+
+
+def round_heals(env: EnvLike, combat: Combat) -> tuple[str, ...]:
+    """A healing card: the holders with a group on the board, each of whom chooses a group
+    to heal at the end of the round."""
+    card = env.pack.biome_cards[combat.biome_card] if combat.biome_card else None
+    if card is None or card.effect.kind != "heal_each_round":
+        return ()
+    return tuple([seat for seat in combat.holders if combat.has_groups(seat)])
+
+
+def quick_gains(env: EnvLike, combat: Combat) -> tuple[str | None, tuple[tuple[str, int], ...]]:
+    """Quick Gains: the winner, if it holds the card, and its units (unit, count) it may
+    move out of the won zone (none: nobody is asked)."""
+    card = env.pack.biome_cards[combat.biome_card] if combat.biome_card else None
+    winner = combat.winner
+    if card is None or card.effect.kind != "move_after_win":
+        return None, ()
+    if winner is None or winner not in combat.holders:
+        return None, ()
+    return winner, tuple([(f.unit, f.count) for f in own_units(env.pack, combat, winner)])
 
 
 def pending_options(env: EnvLike, combat: Combat) -> tuple[str, list[Command]] | None:

@@ -108,7 +108,11 @@ def _attacked(
 def _retreat(
     env: CombatEnv, combat: Combat, seat: str, command: Retreat, dice: DiceStream
 ) -> tuple[Event, ...]:
-    return (RetreatChosen(seat=seat, retreat=command.retreat),)
+    if not command.retreat:
+        return (RetreatChosen(seat=seat, retreat=False),)
+    # N-COMBAT-24, N-TEAM-4: each player of the side that stays may backstab once.
+    stabbers = combat.seats_of(combat.opponent(seat))
+    return (RetreatChosen(seat=seat, retreat=True, stabbers=stabbers),)
 
 
 def _heal(

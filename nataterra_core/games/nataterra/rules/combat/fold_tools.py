@@ -67,8 +67,9 @@ def marker_gone(markers: dict[str, int], groups: tuple[Group, ...], gone: Group)
     if key not in markers:
         return markers
     owner, unit = gone.owner, gone.unit
-    if any(g.unit == unit and g.owner == owner and g.units for g in groups):
-        return markers
+    for g in groups:  # a loop, not any() over a generator: once per group destroyed
+        if g.units and g.unit == unit and g.owner == owner:
+            return markers
     return {k: v for k, v in markers.items() if k != key}
 
 

@@ -62,6 +62,7 @@ from .round_events import (
     RoundClosing,
     RoundEffectsResolved,
     RoundEnded,
+    RoundStarted,
     Supported,
     UnitsRetreated,
 )
@@ -124,6 +125,7 @@ __all__ = [
     "RoundClosing",
     "RoundEffectsResolved",
     "RoundEnded",
+    "RoundStarted",
     "SpiritsEmbrace",
     "SpiritsEmbraced",
     "StandingPass",
@@ -418,6 +420,7 @@ EVENTS: tuple[type[Event], ...] = (
     RoundEffectsResolved,
     Aftermath,
     CombatOpened,
+    RoundStarted,
     GroupActivated,
     Healed,
     AttackRolled,

@@ -39,6 +39,7 @@ Stage = Literal[
     "opening",
     "redirect",
     "effects",
+    "round_start",
     "pick",
     "heal",
     "action",

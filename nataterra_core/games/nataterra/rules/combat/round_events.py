@@ -33,6 +33,7 @@ __all__ = [
     "RoundClosing",
     "RoundEffectsResolved",
     "RoundEnded",
+    "RoundStarted",
     "Supported",
     "UnitsRetreated",
 ]
@@ -44,6 +45,20 @@ class CombatOpened(Event, frozen=True, tag="combat_opened.v1"):
     visibility = PUBLIC
 
     initiative: dict[str, int]
+
+
+class RoundStarted(Event, frozen=True, tag="round_started.v2"):
+    """Combat round ``round`` begins (N-COMBAT-10): when the combat opens, and after each
+    round that nobody retreated from (N-COMBAT-22). Spirit's Embrace is offered first
+    (N-CIV-3): to the Naga players in ``embrace``, who have the flare to pay for it, and to
+    those in ``free_embrace``, whose extra one a card paid for. v2: v1 (rules versions 1
+    and 2) had ``round`` alone, and the fold found whom to offer it to."""
+
+    visibility = PUBLIC
+
+    round: int
+    embrace: tuple[str, ...] = ()
+    free_embrace: tuple[str, ...] = ()
 
 
 class GroupActivated(Event, frozen=True, tag="group_activated.v2"):
@@ -86,7 +101,7 @@ class AttackRolled(DrawEvent, frozen=True, tag="attack_rolled.v1"):
     reroll: bool = False
 
 
-class AttackResolved(DrawEvent, frozen=True, tag="attack_resolved.v2"):
+class AttackResolved(DrawEvent, frozen=True, tag="attack_resolved.v3"):
     """What the attack did (N-COMBAT-14..17, N-ABL-1/9/12, N-CIV-1/3/4), and in the common
     case the die roll that did it.
 
@@ -102,7 +117,9 @@ class AttackResolved(DrawEvent, frozen=True, tag="attack_resolved.v2"):
     event records the roll itself with the random-event fields of ``DICE.md`` §6: ``m``,
     ``counter_before``, ``counter_after``, ``value`` (the face index) and ``face`` (its
     value). After a Deception choice :class:`AttackRolled` recorded the roll, and these
-    fields are ``None`` (omitted in logs). v2: v1 always came after an ``AttackRolled``.
+    fields are ``None`` (omitted in logs). ``to_melee``: the melee groups waiting in ranged
+    slots that move to a melee slot the attack freed (N-COMBAT-5, in deployment order).
+    v2: v1 always came after an ``AttackRolled``. v3: ``to_melee`` (the fold found them).
     """
 
     visibility = PUBLIC
@@ -126,6 +143,7 @@ class AttackResolved(DrawEvent, frozen=True, tag="attack_resolved.v2"):
     counter_after: int | None = None
     value: int | None = None
     face: int | None = None
+    to_melee: tuple[int, ...] = ()
 
 
 class ArmorClaimed(Event, frozen=True, tag="armor_claimed.v1"):
@@ -164,20 +182,27 @@ class ActivationEnded(Event, frozen=True, tag="activation_ended.v1"):
     group: int
 
 
-class RoundEnded(Event, frozen=True, tag="round_ended.v1"):
-    """Every group has acted in round ``round``."""
+class RoundEnded(Event, frozen=True, tag="round_ended.v2"):
+    """Every group has acted in round ``round``. ``closing``: the round's end has work to
+    do, a round-end biome effect (Drought, a healing card) or the round cap (N-COMBAT-29),
+    so :class:`RoundClosing` follows; otherwise the retreat decisions do (N-COMBAT-22).
+    v2: ``closing`` (the fold looked at the card and the round)."""
 
     visibility = PUBLIC
 
     round: int
+    closing: bool = False
 
 
-class RoundClosing(Event, frozen=True, tag="round_closing.v1"):
-    """End-of-round effects of round ``round`` are due (N-COMBAT-8 *during* effects)."""
+class RoundClosing(Event, frozen=True, tag="round_closing.v2"):
+    """End-of-round effects of round ``round`` are due (N-COMBAT-8 *during* effects):
+    the players in ``heal`` (holders of a healing card with a group on the board) each
+    choose a group to heal. v2: ``heal`` (the fold looked at the card)."""
 
     visibility = PUBLIC
 
     round: int
+    heal: tuple[str, ...] = ()
 
 
 class RoundEffectsResolved(Event, frozen=True, tag="round_effects_resolved.v1"):
@@ -188,15 +213,18 @@ class RoundEffectsResolved(Event, frozen=True, tag="round_effects_resolved.v1"):
     round: int
 
 
-class RetreatChosen(Event, frozen=True, tag="retreat_chosen.v1"):
+class RetreatChosen(Event, frozen=True, tag="retreat_chosen.v2"):
     """N-COMBAT-22: ``seat`` retreats or stays; ``forced``: without backstab, by the round cap
-    (N-COMBAT-29) or a tactic option's withdrawal."""
+    (N-COMBAT-29) or a tactic option's withdrawal. ``stabbers``: the players of the side that
+    stays, each of whom may backstab once, in order (N-COMBAT-24, N-TEAM-4); none after a
+    forced retreat. v2: ``stabbers`` (the fold found them)."""
 
     visibility = PUBLIC
 
     seat: str
     retreat: bool
     forced: bool = False
+    stabbers: tuple[str, ...] = ()
 
 
 class BackstabDeclared(Event, frozen=True, tag="backstab_declared.v1"):
@@ -226,12 +254,15 @@ class BackstabDeclined(Event, frozen=True, tag="backstab_declined.v1"):
     seat: str
 
 
-class CombatDecided(Event, frozen=True, tag="combat_decided.v1"):
-    """N-COMBAT-25: the winner (``None``: nobody), fixed before injuries."""
+class CombatDecided(Event, frozen=True, tag="combat_decided.v2"):
+    """N-COMBAT-25: the winner (``None``: nobody), fixed before injuries; ``injuries``: the
+    groups on the board whose damage reached their injury threshold, in order, each of
+    which costs a unit or its fee (N-COMBAT-26). v2: ``injuries`` (the fold found them)."""
 
     visibility = PUBLIC
 
     winner: str | None
+    injuries: tuple[int, ...] = ()
 
 
 class InjuryResolved(Event, frozen=True, tag="injury_resolved.v1"):
@@ -266,10 +297,15 @@ class UnitsRetreated(Event, frozen=True, tag="units_retreated.v1"):
     lost: bool = False
 
 
-class Aftermath(Event, frozen=True, tag="aftermath.v1"):
-    """Injuries and retreat moves are done; after-combat effects follow (N-COMBAT-28)."""
+class Aftermath(Event, frozen=True, tag="aftermath.v2"):
+    """Injuries and retreat moves are done; after-combat effects follow (N-COMBAT-28).
+    ``mover``: the winner, holding Quick Gains, is asked to move ``movable`` (unit, count)
+    of its units out of the zone. v2: ``mover`` and ``movable`` (the fold found them)."""
 
     visibility = PUBLIC
+
+    mover: str | None = None
+    movable: tuple[tuple[str, int], ...] = ()
 
 
 class CombatEnded(Event, frozen=True, tag="combat_ended.v1"):

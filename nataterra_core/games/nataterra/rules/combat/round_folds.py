@@ -11,13 +11,11 @@ import msgspec
 from nataterra_core.games.nataterra.content.schema import ContentPack
 from nataterra_core.kernel import Event
 
-from . import biome
 from .board import replace_group, support_only
 from .fold_tools import (
     count_up,
     marker_gone,
     markers_of,
-    own_units,
     placed,
     take_reserve,
     with_levels,
@@ -43,13 +41,12 @@ from .messages import (
     RoundClosing,
     RoundEffectsResolved,
     RoundEnded,
+    RoundStarted,
     Supported,
     UnitsRetreated,
 )
 from .model import (
-    ROUND_CAP,
     Combat,
-    Group,
     Stage,
 )
 
@@ -59,10 +56,7 @@ _replace: Final = msgspec.structs.replace
 
 
 def _round_closing(pack: ContentPack, combat: Combat, event: RoundClosing) -> Combat:
-    pending: tuple[tuple[str, str], ...] = ()
-    card = pack.biome_cards[combat.biome_card] if combat.biome_card else None
-    if card is not None and card.effect.kind == "heal_each_round":
-        pending = tuple((s, "heal_round") for s in combat.holders if combat.has_groups(s))
+    pending = tuple([(seat, "heal_round") for seat in event.heal])
     return _replace(combat, stage="round_effects", pending=pending)
 
 
@@ -73,21 +67,16 @@ def _round_effects_resolved(
 
 
 def _aftermath(pack: ContentPack, combat: Combat, event: Aftermath) -> Combat:
-    winner = combat.winner
-    pending: tuple[tuple[str, str], ...] = ()
-    movable: tuple[tuple[str, int], ...] = ()
-    card = pack.biome_cards[combat.biome_card] if combat.biome_card else None
-    quick_gains = card is not None and card.effect.kind == "move_after_win"
-    if winner is not None and winner in combat.holders and quick_gains:
-        movable = tuple((f.unit, f.count) for f in own_units(pack, combat, winner))
-        pending = ((winner, "move_after_win"),) if movable else ()
-    return _replace(combat, stage="aftermath", pending=pending, movable=movable)
+    mover = event.mover
+    pending = ((mover, "move_after_win"),) if mover is not None else ()
+    return _replace(combat, stage="aftermath", pending=pending, movable=event.movable)
 
 
 def _opened(pack: ContentPack, combat: Combat, event: CombatOpened) -> Combat:
     groups, order, live, tied = placed(combat, event.initiative)
-    combat = _replace(
+    return _replace(
         combat,
+        stage="round_start",
         groups=groups,
         order=order,
         tied=tied,
@@ -96,27 +85,17 @@ def _opened(pack: ContentPack, combat: Combat, event: CombatOpened) -> Combat:
         initiative=markers_of(event.initiative, live),
         melee_waiting=any(support_only(g) for g in groups),
     )
-    return _start_round(pack, combat, 1)
 
 
-def _start_round(pack: ContentPack, combat: Combat, number: int) -> Combat:
-    """Round ``number`` begins (N-COMBAT-10): when the combat opens, and after each round
-    that nobody retreated from (N-COMBAT-22); it is no event of its own."""
-    # N-CIV-3 (provisional): Spirit's Embrace is offered at the start of each round.
-    flare, civilisations = combat.flare, pack.civilisations
-    pending = [
-        (seat, "embrace")
-        for seat in (combat.seats if flare else ())  # only the Naga gain flare (N-CIV-3)
-        if civilisations[seat].ability == "flare" and flare.get(seat, 0) >= biome.EMBRACE_COST
-    ]
-    # A card's extra Spirit's Embrace, already paid for, comes at this round's start.
-    pending += [(seat, "embrace_free") for seat in combat.extra_embraces]
+def _round_started(pack: ContentPack, combat: Combat, event: RoundStarted) -> Combat:
+    # N-CIV-3 (provisional): Spirit's Embrace is offered first; a card's extra one is given.
+    embrace, free = event.embrace, event.free_embrace
+    if not embrace and not free:  # the common case
+        return _replace(combat, stage="pick", round=event.round)
+    pending = [(seat, "embrace") for seat in embrace]
+    pending += [(seat, "embrace_free") for seat in free]
     return _replace(
-        combat,
-        stage="pick",
-        pending=tuple(pending),
-        round=number,
-        extra_embraces=(),
+        combat, stage="pick", pending=tuple(pending), round=event.round, extra_embraces=()
     )
 
 
@@ -133,13 +112,9 @@ def _healed(pack: ContentPack, combat: Combat, event: Healed) -> Combat:
 
 
 def _rolled(pack: ContentPack, combat: Combat, event: AttackRolled) -> Combat:
-    waiting = combat.groups[event.group].deception > 0 and not event.reroll
-    return _replace(
-        combat,
-        target=event.target,
-        roll_face=event.value,
-        stage="deception" if waiting else combat.stage,
-    )
+    # Rolled on its own only for a group with Deception, whose owner now keeps or re-rolls
+    # the die (N-ABL-8), or re-rolled in that stage.
+    return _replace(combat, target=event.target, roll_face=event.value, stage="deception")
 
 
 def _armor_claimed(pack: ContentPack, combat: Combat, event: ArmorClaimed) -> Combat:
@@ -168,16 +143,9 @@ def _activation_ended(pack: ContentPack, combat: Combat, event: ActivationEnded)
     return _replace(combat, groups=groups, stage="pick", active=-1)
 
 
-# Biome effects that act at the end of each round (Drought's smite, a healing card).
-_ROUND_END_EFFECTS = frozenset({"smite_each_round", "heal_each_round"})
-
-
 def _round_ended(pack: ContentPack, combat: Combat, event: RoundEnded) -> Combat:
-    # Without a round-end effect and below the round cap (N-COMBAT-29) nothing happens
-    # between the round's end and the retreat decisions (N-COMBAT-22): straight to them.
-    card = pack.biome_cards[combat.biome_card] if combat.biome_card else None
-    busy = card is not None and card.effect.kind in _ROUND_END_EFFECTS
-    stage = "round_end" if busy or combat.round >= ROUND_CAP else "retreat_defender"
+    # Without work at the round's end, straight to the retreat decisions (N-COMBAT-22).
+    stage: Stage = "round_end" if event.closing else "retreat_defender"
     if not combat.granted:
         return _replace(combat, stage=stage)
     groups = combat.groups  # abilities a card gave for the round expire
@@ -187,14 +155,13 @@ def _round_ended(pack: ContentPack, combat: Combat, event: RoundEnded) -> Combat
 
 
 def _retreat_chosen(pack: ContentPack, combat: Combat, event: RetreatChosen) -> Combat:
-    if event.retreat:
-        if event.forced:
-            return _replace(combat, retreating=event.seat, stage="decided")
-        stabbers = combat.seats_of(combat.opponent(event.seat))  # each may backstab once
-        return _replace(combat, retreating=event.seat, stage="backstab", stabbers=stabbers)
-    if event.seat == combat.defender:
-        return _replace(combat, stage="retreat_attacker")
-    return _start_round(pack, combat, combat.round + 1)
+    if event.retreat:  # the stabbers each may backstab once (none after a forced retreat)
+        stabbers = event.stabbers
+        stage: Stage = "backstab" if stabbers else "decided"
+        return _replace(combat, retreating=event.seat, stage=stage, stabbers=stabbers)
+    # The defender stays: the attacker decides; the attacker stays too: the next round.
+    stage = "retreat_attacker" if event.seat == combat.defender else "round_start"
+    return _replace(combat, stage=stage)
 
 
 def _backstab_declared(pack: ContentPack, combat: Combat, event: BackstabDeclared) -> Combat:
@@ -218,10 +185,9 @@ def _backstab_ended(pack: ContentPack, combat: Combat, event: BackstabEnded) -> 
 
 
 def _decided(pack: ContentPack, combat: Combat, event: CombatDecided) -> Combat:
-    injuries = tuple(
-        [g.id for g in combat.groups if g.units > 0 and g.injury and g.damage >= g.injury]
+    return _replace(
+        combat, winner=event.winner, decided=True, stage="injuries", injuries=event.injuries
     )
-    return _replace(combat, winner=event.winner, decided=True, stage="injuries", injuries=injuries)
 
 
 def _injury(pack: ContentPack, combat: Combat, event: InjuryResolved) -> Combat:
@@ -292,6 +258,10 @@ def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolve
     else:
         group = _replace(group, attack_bonus=bonus, acted=acted)
     groups[group_id] = group
+    to_melee = event.to_melee
+    if to_melee:  # N-COMBAT-5: melee groups waiting in ranged slots take freed melee slots
+        for moved in to_melee:
+            groups[moved] = _replace(groups[moved], slot="melee")
     new_groups = tuple(groups)
     casualties = target_deaths or attacker_deaths or gained
     if casualties:  # the counts, the destroyed groups, the markers and flare change too
@@ -309,8 +279,6 @@ def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolve
                 markers = marker_gone(markers, new_groups, group)
         if gained:  # N-CIV-3: the Naga gain flare per unit they defeat
             flare = {**flare, group.owner: flare.get(group.owner, 0) + gained}
-    if combat.melee_waiting:
-        new_groups = _fill_melee_slots(pack, new_groups)
     stage: Stage = "after_attack"
     active, attacks_made = combat.active, combat.attacks_made + 1
     if ends_activation:  # only while both sides stand (steps.py): the next pick follows
@@ -341,24 +309,12 @@ def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolve
     )
 
 
-def _fill_melee_slots(pack: ContentPack, groups: tuple[Group, ...]) -> tuple[Group, ...]:
-    """N-COMBAT-5: a melee group waiting in a ranged slot moves to a melee slot that freed
-    (in deployment order, **Ruling**). Slots are counted per owner from the live groups."""
-    for group in [g for g in groups if g.units > 0 and support_only(g)]:
-        melee_slots = pack.civilisations[group.owner].combat_board.melee
-        used = sum(
-            1 for g in groups if g.owner == group.owner and g.units > 0 and g.slot == "melee"
-        )
-        if used < melee_slots:
-            groups = replace_group(groups, _replace(group, slot="melee"))
-    return groups
-
-
 ROUND_FOLDS: dict[type[Event], Callable[[ContentPack, Combat, Any], Combat]] = {
     RoundClosing: _round_closing,
     RoundEffectsResolved: _round_effects_resolved,
     Aftermath: _aftermath,
     CombatOpened: _opened,
+    RoundStarted: _round_started,
     GroupActivated: _activated,
     Healed: _healed,
     AttackRolled: _rolled,

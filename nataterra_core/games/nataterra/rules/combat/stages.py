@@ -54,7 +54,10 @@ STAGES: Final[dict[Stage, StageRule]] = {
         "N-COMBAT-8", options.ask_redirect, steps.auto_redirect, _then("effects")
     ),
     "effects": StageRule(  # an Ambush unit deploys after the card (N-COMBAT-8)
-        "N-COMBAT-8", options.ask_nothing, steps.auto_effects, _then("pick", "deploy")
+        "N-COMBAT-8", options.ask_nothing, steps.auto_effects, _then("round_start", "deploy")
+    ),
+    "round_start": StageRule(
+        "N-COMBAT-10", options.ask_nothing, steps.auto_round_start, _then("pick")
     ),
     "pick": StageRule(
         "N-COMBAT-10",
@@ -97,7 +100,7 @@ STAGES: Final[dict[Stage, StageRule]] = {
         "N-COMBAT-22",
         options.ask_retreat,
         steps.auto_retreat,
-        _then("pick", "backstab", "decided"),
+        _then("round_start", "backstab", "decided"),
     ),
     "backstab": StageRule(
         "N-COMBAT-23", options.ask_backstab, steps.auto_backstab, _then("action", "decided")

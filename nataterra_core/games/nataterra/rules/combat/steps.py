@@ -12,7 +12,7 @@ from nataterra_core.kernel import DiceStream, Event, record_draw
 
 from ..stock import Resources
 from . import biome, tactics
-from .board import asks_windows, both_standing, pick_candidates, side_stands
+from .board import asks_windows, both_standing, pick_candidates, side_stands, support_only
 from .damage import (
     attack_total,
     damage_dealt,
@@ -44,6 +44,7 @@ from .messages import (
     RoundClosing,
     RoundEffectsResolved,
     RoundEnded,
+    RoundStarted,
     StrategiseOffered,
     UnitsRetreated,
 )
@@ -67,6 +68,7 @@ from .options import (
 __all__ = [
     "Auto",
     "activate",
+    "aftermath",
     "auto_action",
     "auto_after_attack",
     "auto_aftermath",
@@ -84,9 +86,12 @@ __all__ = [
     "auto_retreat_move",
     "auto_round_effects",
     "auto_round_end",
+    "auto_round_start",
+    "decided",
     "deployment_ended",
     "ended",
     "initiative",
+    "melee_moves",
     "resolve",
     "resolve_attack",
     "roll_die",
@@ -118,6 +123,7 @@ _RESOLVED_FIELDS = (
     "counter_after",
     "value",
     "face",
+    "to_melee",
 )
 
 
@@ -221,7 +227,7 @@ def resolve_attack(
     # N-ABL-9: Retaliation is simultaneous: the target's units before this attack count.
     retaliation = attacker_deaths = 0
     level = target.retaliation
-    if level and any(t.id == group.id for t in targets(combat, target)):
+    if level and _reaches(combat, target, group):
         retaliation = retaliation_damage(t_units, level)
         # Without it no unit dies: markers stay below health (N-COMBAT-16).
         attacker_deaths, _ = resolve_damage(group.damage + retaliation, units, group.health)
@@ -240,6 +246,9 @@ def resolve_attack(
         m, before, after, rolled = len(env.face_values), roll[0], roll[1], value
     left = t_units - deaths
     over = False if claim or backstab else _activation_over(combat, group, target, survivors, left)
+    to_melee: tuple[int, ...] = ()
+    if combat.melee_waiting:  # N-COMBAT-5: a melee slot may have freed
+        to_melee = melee_moves(env, combat, {group.id: survivors, target.id: left})
     resolved = AttackResolved(  # positionally: see _RESOLVED_FIELDS
         group.id,
         target.id,
@@ -260,6 +269,7 @@ def resolve_attack(
         after,
         face_index if roll is not None else None,
         rolled,
+        to_melee,
     )
     if over is None and not _extra_attack_left(env, combat, resolved):
         return _replace(resolved, ends_activation=True)
@@ -325,14 +335,33 @@ def auto_effects(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Even
     return (CombatOpened(initiative=initiative(env, combat, combat.biome_card)),)
 
 
+def auto_round_start(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
+    """N-COMBAT-10: the next round begins (the first when the combat opens); Spirit's
+    Embrace is offered to the Naga players with the flare to pay for it (N-CIV-3), and to
+    those a card gave an extra one."""
+    flare, free = combat.flare, combat.extra_embraces
+    if not flare and not free:  # only the Naga gain flare (N-CIV-3): the common case
+        return (RoundStarted(combat.round + 1),)
+    ability = env.civ_ability
+    embrace = tuple(
+        [
+            seat
+            for seat in combat.seats
+            if ability[seat] == "flare" and flare.get(seat, 0) >= biome.EMBRACE_COST
+        ]
+    )
+    return (RoundStarted(combat.round + 1, embrace, free),)
+
+
 def auto_pick(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
     """N-COMBAT-10: the next group activates, or the round ends (every group has acted),
     or the combat is decided (a side is gone)."""
     candidates = pick_candidates(combat)
     if candidates is None:  # a side is gone (N-COMBAT-17)
-        return (CombatDecided(winner=winner_of(combat)),)
-    if not candidates:
-        return (RoundEnded(round=combat.round),)
+        return (decided(combat),)
+    if not candidates:  # the round's end has work when an effect acts or at the round cap
+        closing = biome.acts_at_round_end(env, combat) or combat.round >= ROUND_CAP
+        return (RoundEnded(combat.round, closing),)
     group = candidates[0]
     if not combat.hands:  # nobody holds a card, so no window opens (activate's hot path)
         return (GroupActivated(group.id, group.heal > 0),)
@@ -351,7 +380,7 @@ def auto_after_attack(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple
     if combat.backstab and combat.stabbers[1:] and both_standing(combat):
         return (BackstabEnded(seat=combat.stabbers[0]),)
     if combat.backstab or not both_standing(combat):
-        return (CombatDecided(winner=winner_of(combat)),)
+        return (decided(combat),)
     if group.units > 0 and combat.attacks_made <= group.extra and targets(combat, group):
         return (ExtraAttackBegun(group=group.id),)
     return (ActivationEnded(group=group.id),)
@@ -359,14 +388,15 @@ def auto_after_attack(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple
 
 def auto_round_end(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
     """A round-end biome effect acts (Drought's smite), then the round closes."""
-    return (*biome.round_end_damage(env, combat), RoundClosing(round=combat.round))
+    closing = RoundClosing(round=combat.round, heal=biome.round_heals(env, combat))
+    return (*biome.round_end_damage(env, combat), closing)
 
 
 def auto_round_effects(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
     """The combat is decided, or the attacker retreats at the round cap (N-COMBAT-29, no
     backstab), or the retreat decisions follow (N-COMBAT-22)."""
     if not both_standing(combat):
-        return (CombatDecided(winner=winner_of(combat)),)
+        return (decided(combat),)
     if combat.round >= ROUND_CAP:
         return (RetreatChosen(seat=combat.attacker, retreat=True, forced=True),)
     return (RoundEffectsResolved(round=combat.round),)
@@ -387,7 +417,7 @@ def auto_backstab(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Eve
 
 def auto_decided(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
     """N-COMBAT-25: the winner is the side left standing (or the one that stayed)."""
-    return (CombatDecided(winner=winner_of(combat)),)
+    return (decided(combat),)
 
 
 def auto_injuries(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
@@ -401,7 +431,7 @@ def auto_injuries(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Eve
             RetreatMoveStarted(seat=seat, forces=own_units(env.pack, combat, seat))
             for seat in combat.seats_of(combat.retreating)
         )
-    return (Aftermath(),)
+    return (aftermath(env, combat),)
 
 
 def auto_aftermath(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
@@ -423,7 +453,7 @@ def auto_retreat_move(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple
     seat = retreat_mover(combat)
     waiting = combat.reserve_of(seat)
     if not waiting:
-        return (Aftermath(),)
+        return (aftermath(env, combat),)
     force = waiting[0]
     if env.map is None:
         return (UnitsRetreated(seat=seat, unit=force.unit, count=force.count),)
@@ -462,6 +492,44 @@ def _spoils(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ..
     return tuple(events)
 
 
+def decided(combat: Combat) -> CombatDecided:
+    """N-COMBAT-25/26: the combat is decided: its winner, and the groups whose damage
+    reached their injury threshold (each costs a unit or its fee)."""
+    injuries = tuple(
+        [g.id for g in combat.groups if g.units > 0 and g.injury and g.damage >= g.injury]
+    )
+    return CombatDecided(winner=winner_of(combat), injuries=injuries)
+
+
+def aftermath(env: CombatEnv, combat: Combat) -> Aftermath:
+    """Injuries and retreat moves are done (N-COMBAT-28); Quick Gains asks its holder, if it
+    won, to move its units out of the zone."""
+    seat, movable = biome.quick_gains(env, combat)
+    if movable:
+        return Aftermath(mover=seat, movable=movable)
+    return Aftermath()
+
+
+def melee_moves(env: CombatEnv, combat: Combat, units: dict[int, int]) -> tuple[int, ...]:
+    """N-COMBAT-5: the melee groups waiting in ranged slots that move to a melee slot once
+    the groups in ``units`` (id: units left) have the units given, in deployment order
+    (**Ruling**); slots are counted per owner from the groups on the board."""
+    groups = combat.groups
+    left = [units.get(g.id, g.units) for g in groups]
+    moved: list[int] = []
+    for g in groups:
+        if left[g.id] > 0 and support_only(g):
+            owner = g.owner
+            used = sum(
+                1
+                for h in groups
+                if h.owner == owner and left[h.id] > 0 and (h.slot == "melee" or h.id in moved)
+            )
+            if used < env.boards[owner][0]:
+                moved.append(g.id)
+    return tuple(moved)
+
+
 def ended(combat: Combat) -> CombatEnded:
     return CombatEnded(
         zone=combat.zone,
@@ -496,7 +564,20 @@ def _extra_attack_left(env: CombatEnv, combat: Combat, attack: AttackResolved) -
     return after.attacks_made <= group.extra and bool(targets(after, group))
 
 
+def _reaches(combat: Combat, group: Group, target: Group) -> bool:
+    """Whether ``group`` may attack ``target`` (N-COMBAT-13): a loop over its targets, not
+    any() over a generator (at every attack on a group with Retaliation)."""
+    wanted = target.id
+    for t in targets(combat, group):  # noqa: SIM110 (a loop: see the docstring)
+        if t.id == wanted:
+            return True
+    return False
+
+
 def _others_standing(groups: tuple[Group, ...], group: Group) -> bool:
     """Whether ``group``'s owner has another group on the board."""
     owner, gid = group.owner, group.id
-    return any(g.units and g.owner == owner and g.id != gid for g in groups)
+    for g in groups:  # noqa: SIM110 (a loop, not any() over a generator: hot path)
+        if g.units and g.owner == owner and g.id != gid:
+            return True
+    return False
