@@ -40,9 +40,10 @@ def pick_candidates(combat: Combat) -> list[Group] | None:
     first on ties between players; ties within one player are the owner's choice
     (N-COMBAT-10). ``None`` when a side has no group on the board any more (N-COMBAT-17:
     the combat is decided). One pass over the initiative order, which holds every group,
-    for both answers (the pick stage's question and its step each ask it once)."""
+    for both answers (the pick stage's question and its step each ask it once), reading
+    a group's owner only while it matters (compiled, each field read is a lookup)."""
     groups, allies, this_round = combat.groups, combat.allies, combat.round
-    attacker = combat.attacker
+    attacker, tied = combat.attacker, combat.tied
     found: list[Group] = []
     lead, initiative = "", 0
     complete = attackers = defenders = False
@@ -50,22 +51,30 @@ def pick_candidates(combat: Combat) -> list[Group] | None:
         g = groups[i]
         if not g.units:
             continue
-        owner = g.owner
-        side = allies.get(owner, owner) if allies else owner
-        if side == attacker:
-            attackers = True
+        if attackers and defenders:  # both sides stand: only the candidates are open
+            if complete:
+                return found
+            if g.acted == this_round:
+                continue
+            owner = g.owner
+            side = allies.get(owner, owner) if allies else owner
         else:
-            defenders = True
-        if not complete and g.acted != this_round:
-            if not found:
-                lead, initiative = side, g.initiative
-                found.append(g)
-            elif g.initiative == initiative and side == lead:
-                found.append(g)
+            owner = g.owner
+            side = allies.get(owner, owner) if allies else owner
+            if side == attacker:
+                attackers = True
             else:
-                complete = True
-        if complete and attackers and defenders:
-            return found
+                defenders = True
+            if complete or g.acted == this_round:
+                continue
+        if not found:  # the first group that may act; without ties, the only one
+            lead, initiative = side, g.initiative
+            found.append(g)
+            complete = not tied
+        elif g.initiative == initiative and side == lead:
+            found.append(g)
+        else:
+            complete = True
     return found if attackers and defenders else None
 
 

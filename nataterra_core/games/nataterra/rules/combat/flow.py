@@ -26,10 +26,10 @@ from .commands import command_events, refusal
 from .env import CombatEnv
 from .folds import FOLDS, evolve_combat
 from .messages import CombatStarted
-from .model import ROUND_CAP, Combat, Force
-from .options import Pending, ask_pending
+from .model import ROUND_CAP, Combat, Force, Stage
+from .options import Ask, Pending, ask_pending
 from .stages import STAGES, auto_step, decision
-from .steps import auto_pending
+from .steps import Auto, auto_pending
 
 __all__ = [
     "ROUND_CAP",
@@ -125,6 +125,13 @@ def run_on(env: CombatEnv, combat: Combat, dice: DiceStream) -> Stepped:
     return _run_on(env, combat, dice, ())
 
 
+_STEPS: Final[dict[Stage, tuple[Ask, Auto]]] = {
+    stage: (row.ask, row.auto) for stage, row in STAGES.items()
+}
+"""Each stage's question and automatic step, as :data:`~.stages.STAGES` gives them, in a
+plain pair (compiled, reading a named tuple's field is a method lookup)."""
+
+
 def _run_on(env: CombatEnv, combat: Combat, dice: DiceStream, events: tuple[Event, ...]) -> Stepped:
     """:func:`run_on` after ``events`` (folded into ``combat`` already): the stage table's
     automatic steps, each folded, until a seat must decide (:func:`~.stages.decision`,
@@ -138,11 +145,11 @@ def _run_on(env: CombatEnv, combat: Combat, dice: DiceStream, events: tuple[Even
                 break
             more = auto_pending(env, combat, dice)
         else:
-            row = STAGES[stage]
-            pending = row.ask(env, combat)
+            ask, auto = _STEPS[stage]
+            pending = ask(env, combat)
             if pending is not None:
                 break
-            more = row.auto(env, combat, dice)
+            more = auto(env, combat, dice)
         for event in more:
             fold = FOLDS.get(type(event))
             if fold is not None:
