@@ -5,10 +5,16 @@ again (with a pack that has no biome cards, so that a fold reading one would fai
 
 from __future__ import annotations
 
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
 import attrs
 import pytest
 from combat_helpers import PACK, Fight, any_dice, drawing
 
+from nataterra_core.game import verify_log
+from nataterra_core.games.nataterra.rules.combat import folds
 from nataterra_core.games.nataterra.rules.combat import messages as m
 from nataterra_core.games.nataterra.rules.combat.biome import FLAGS, START_CHOICES, choice_events
 from nataterra_core.games.nataterra.rules.combat.effects import (
@@ -23,6 +29,7 @@ from nataterra_core.games.nataterra.rules.combat.flow import (
 )
 from nataterra_core.games.nataterra.rules.combat.host import Answers
 from nataterra_core.games.nataterra.rules.combat.model import Combat, Force
+from nataterra_core.games.nataterra.rules.combat.opening_folds import OPENING_FOLDS
 from nataterra_core.games.nataterra.rules.combat.steps import deployment_ended
 from nataterra_core.games.nataterra.rules.combat.tactics import resolve_deferred
 from nataterra_core.kernel import Event
@@ -273,3 +280,60 @@ def test_N_COMBAT_8_a_chosen_player_event_records_what_the_choice_means(
     assert after.pending == ((("beasts", "discard"),) if asks else ()) + before.pending
     with pytest.raises(ValueError):
         player_chosen("velathi", "beasts", "discard")
+
+
+# -- every opening fold, over the golden games: the pack's units and nothing else ------------
+
+
+class _UnitsOnly:
+    """The content pack with only what a deployed group's statistics need (``make_group``:
+    units, and structures that fight as groups); reading anything else fails."""
+
+    def __init__(self, pack: object) -> None:
+        self._pack = pack
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("units", "structures"):
+            return getattr(self._pack, name)
+        raise AssertionError(f"an opening fold read the pack's {name}")
+
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+
+
+def test_N_COMBAT_8_opening_folds_apply_the_events_without_the_pack_rules(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every event of :mod:`.opening_events` in the Nataterra golden games is folded a second
+    time with a pack that has only its units: the same combat (no biome card's effect, no
+    civilisation, no tactic card is looked up)."""
+    sealed = _UnitsOnly(PACK)
+    seen: Counter[str] = Counter()
+    for kind, fold in OPENING_FOLDS.items():
+
+        def checked(pack: Any, combat: Combat, event: Any, fold: Any = fold) -> Combat:
+            after: Combat = fold(pack, combat, event)
+            assert fold(sealed, combat, event) == after, type(event).__name__
+            seen[type(event).__name__] += 1
+            for name in ("following", "binds", "asks", "movable"):
+                if getattr(event, name, None):
+                    seen[f"{type(event).__name__}.{name}"] += 1
+            return after
+
+        monkeypatch.setitem(folds.FOLDS, kind, checked)
+    games = sorted(p for p in GOLDEN.glob("game-*.jsonl") if "kaladan" not in p.name)
+    assert games
+    for path in games:
+        verdict = verify_log(path.read_bytes())
+        assert verdict.valid, (path.name, verdict)
+    for what in (
+        "DeploymentEnded.following",
+        "BiomeTargetFixed.binds",
+        "BiomeTargetFixed.asks",
+        "InitiativeRaised",
+        "PlayerChosen.binds",
+        "PlayerChosen.asks",
+        "UnitsMovedAfterWin",
+        "GroupDeployed",
+    ):
+        assert seen[what], what
