@@ -44,6 +44,7 @@ from nataterra_core.games.nataterra.rules.combat.messages import (
     RoundClosing,
     RoundEffectsResolved,
     RoundEnded,
+    RoundStarted,
     SpiritsEmbrace,
     Support,
     Supported,
@@ -554,8 +555,18 @@ def test_N_COMBAT_10_every_activation_is_logged_forced_or_chosen(seed: int) -> N
     assert len(activated) > len(chosen)
     rounds = [e.round for e in events if isinstance(e, RoundEnded)]
     assert rounds == list(range(1, len(rounds) + 1))
+    # Every round begins with its event (the last one may be decided before it ends), after
+    # the combat opened or both sides stayed (N-COMBAT-22).
+    started = [e for e in events if isinstance(e, RoundStarted)]
+    assert [e.round for e in started] in (rounds, [*rounds, len(rounds) + 1])
+    for event in started:
+        before = events[events.index(event) - 1]
+        assert isinstance(before, CombatOpened) or before == RetreatChosen(
+            seat="velathi", retreat=False
+        )
     # No round-end effect: the retreat decisions follow the round's end at once.
     assert not [e for e in events if isinstance(e, RoundClosing | RoundEffectsResolved)]
+    assert not [e for e in events if isinstance(e, RoundEnded) and e.closing]
     for event in events:
         if isinstance(event, RoundEnded) and event is not events[-1]:
             follower = events[events.index(event) + 1]
