@@ -19,11 +19,12 @@ from nataterra_core.games.nataterra.content.schema import ContentPack
 from nataterra_core.games.nataterra.rules.combat.board import replace_group
 from nataterra_core.games.nataterra.rules.combat.flow import (
     CombatEnv,
-    advance,
     combat_from_start,
     decide_combat,
     decision,
     evolve_combat,
+    evolve_with_host,
+    run_on,
     start_combat,
 )
 from nataterra_core.games.nataterra.rules.combat.host import Answers
@@ -103,7 +104,6 @@ class Fight:
             counts[owner, unit] = counts.get((owner, unit), 0) + count
             if side is not None:
                 sides[owner][unit] = side
-        self.env = CombatEnv(PACK, host=Answers(draw_biome=drawing(card)))
         self.started = start_combat(
             zone="test",
             biome=biome,
@@ -113,6 +113,8 @@ class Fight:
             sides=sides,
             stocks={seat: (stocks or {}).get(seat, Resources()) for seat in (attacker, defender)},
         )
+        host = Answers(draw_biome=drawing(card), stocks=self.started.stocks)
+        self.env = CombatEnv(PACK, host=host)
         self.combat = combat_from_start(self.started)
         self.events: list[Event] = [self.started]
         if start:
@@ -122,9 +124,9 @@ class Fight:
 
     def run(self, dice: DiceStream | None = None) -> list[Event]:
         """Automatic steps up to the next decision."""
-        events, self.combat = advance(self.env, self.combat, dice or any_dice())
+        events, self.combat, _, self.env = run_on(self.env, self.combat, dice or any_dice())
         self.events.extend(events)
-        return events
+        return list(events)
 
     @property
     def pending(self) -> tuple[str, list[Command]] | None:
@@ -151,7 +153,7 @@ class Fight:
             self.env, self.combat, seat or self.seat, command, dice or any_dice()
         )
         for event in events:
-            self.combat = evolve_combat(PACK, self.combat, event)
+            self.env, self.combat = evolve_with_host(self.env, self.combat, event)
         self.events.extend(events)
         return list(events)
 

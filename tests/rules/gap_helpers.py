@@ -18,7 +18,7 @@ from nataterra_core.games.nataterra.rules.combat.flow import (
     combat_from_start,
     decide_combat,
     decision,
-    evolve_combat,
+    evolve_with_host,
     start_combat,
 )
 from nataterra_core.games.nataterra.rules.combat.host import Answers
@@ -66,12 +66,6 @@ class HandFight:
         pack: ContentPack = TACTICS_PACK,
     ) -> None:
         self.pack = pack
-        self.env = CombatEnv(
-            pack,
-            host=Answers(
-                draw_tactics=lambda seat, dice: (TacticCardDrawn(seat=seat, card="fearless"),)
-            ),
-        )
         started = start_combat(
             zone="test",
             biome="forest",
@@ -81,13 +75,22 @@ class HandFight:
             sides={attacker: {}, defender: {}},
             stocks={attacker: Resources(5, 5, 5), defender: Resources(5, 5, 5)},
         )
+        self.env = CombatEnv(
+            pack,
+            host=Answers(
+                draw_tactics=lambda seat, dice: (TacticCardDrawn(seat=seat, card="fearless"),),
+                hands=dict(hands or {}),
+                stocks=started.stocks,
+                flare=started.flare,
+            ),
+        )
         self.combat = combat_from_start(started, dict(hands or {}))
         self.events: list[Event] = [started]
         self._fold(advance(self.env, self.combat, any_dice())[0])
 
     def _fold(self, events: Sequence[Event]) -> None:
         for event in events:
-            self.combat = evolve_combat(self.pack, self.combat, event)
+            self.env, self.combat = evolve_with_host(self.env, self.combat, event)
             self.events.append(event)
 
     @property

@@ -25,7 +25,7 @@ from nataterra_core.games.nataterra.rules.combat.flow import (
     combat_from_start,
     decide_combat,
     decision,
-    evolve_combat,
+    evolve_with_host,
     start_combat,
 )
 from nataterra_core.games.nataterra.rules.combat.host import Answers
@@ -65,16 +65,6 @@ class CardFight:
         self.asked: list[tuple[str, list[Command]]] = []
         self.policy = DefaultPolicy(PACK)
         self.choose = choose
-        self.env = CombatEnv(
-            PACK,
-            host=Answers(
-                draw_biome=lambda combat, dice: (card, ()),
-                draw_tactics=lambda seat, dice: (TacticCardDrawn(seat=seat, card="fearless"),),
-                ambush=lambda seat: PACK.civilisations[seat].units[1],
-                after_win=lambda seat, unit: ["next_zone"],
-                flare_costs=lambda seat, zone: flare_cost,
-            ),
-        )
         started = start_combat(
             zone="test",
             biome=biome,
@@ -86,9 +76,21 @@ class CardFight:
             flare=flare or {},
         )
         self.events: list[Event] = [started]
-        self.combat = combat_from_start(
-            started, {seat: tuple(cards) for seat, cards in self.hands.items()}
+        held = {seat: tuple(cards) for seat, cards in self.hands.items()}
+        self.env = CombatEnv(
+            PACK,
+            host=Answers(
+                draw_biome=lambda combat, dice: (card, ()),
+                draw_tactics=lambda seat, dice: (TacticCardDrawn(seat=seat, card="fearless"),),
+                ambush=lambda seat: PACK.civilisations[seat].units[1],
+                after_win=lambda seat, unit: ["next_zone"],
+                flare_costs=lambda seat, zone: flare_cost,
+                hands=held,
+                stocks=started.stocks,
+                flare=started.flare,
+            ),
         )
+        self.combat = combat_from_start(started, held)
         self.counter = 0
         self._fold(advance(self.env, self.combat, self._dice())[0])
         while self.combat.stage != "end":
@@ -105,7 +107,7 @@ class CardFight:
 
     def _fold(self, events: Sequence[Event]) -> None:
         for event in events:
-            self.combat = evolve_combat(PACK, self.combat, event)
+            self.env, self.combat = evolve_with_host(self.env, self.combat, event)
             self.counter = getattr(event, "counter_after", None) or self.counter
             if isinstance(event, m.TacticPlayed | m.TacticDiscarded):
                 self.hands[event.seat].remove(event.card)

@@ -202,12 +202,12 @@ def test_N_COMBAT_26_injury_fee_or_loss(pay: bool) -> None:
     assert ended.winner == "velathi"  # fixed before injuries (N-COMBAT-25)
     if pay:
         assert injury == InjuryResolved(group=disciple.id, paid=True, fee=Resources(food=1))
-        assert fight.combat.stocks["velathi"] == Resources(food=1)
+        assert fight.env.stock("velathi") == Resources(food=1)
         assert fight.combat.groups[disciple.id].units == 1
         assert ended.injured == {}
     else:
         assert injury == InjuryResolved(group=disciple.id, paid=False, fee=Resources())
-        assert fight.combat.stocks["velathi"] == Resources(food=2)
+        assert fight.env.stock("velathi") == Resources(food=2)
         assert fight.combat.groups[disciple.id].units == 0
         assert ended.injured == {"velathi": 1}
     assert ended.killed == {"beasts": 1}

@@ -20,13 +20,15 @@ from hypothesis import strategies as st
 from nataterra_core.games.nataterra.rules.combat.flow import (
     ROUND_CAP,
     CombatEnv,
-    advance,
     combat_from_start,
     decide_combat,
     decision,
     evolve_combat,
+    evolve_with_host,
+    run_on,
     start_combat,
 )
+from nataterra_core.games.nataterra.rules.combat.host import Answers
 from nataterra_core.games.nataterra.rules.combat.messages import (
     ActivationEnded,
     Attack,
@@ -134,7 +136,7 @@ def outside(rng: random.Random, combat: Combat, legal: Sequence[Command]) -> lis
     return [c for c in candidates if c not in known]
 
 
-def check_invariants(combat: Combat) -> None:
+def check_invariants(combat: Combat, env: CombatEnv) -> None:
     assert combat.round <= ROUND_CAP
     for g in combat.groups:
         assert g.units >= 0
@@ -144,7 +146,8 @@ def check_invariants(combat: Combat) -> None:
         assert g.units == 0 or g.damage < g.health  # N-COMBAT-16
     for force in combat.reserve:
         assert force.count >= 0
-    for stock in combat.stocks.values():
+    for seat in combat.seats:  # the host's stocks (the combat keeps no copy)
+        stock = env.stock(seat)
         assert min(stock.food, stock.wood, stock.metal) >= 0
     assert all(n >= 0 for n in combat.killed.values())
     assert all(n >= 0 for n in combat.injured.values())
@@ -170,7 +173,6 @@ def play(
     command and some illegal ones at every decision. ``hands``: tactic cards the sides
     hold; they pass every window, and passing draws neither dice nor random choices."""
     rng = random.Random(seed)
-    env = CombatEnv(PACK)
     counts: dict[tuple[str, str], int] = {}
     sides: dict[str, dict[str, str]] = {battle.attacker: {}, battle.defender: {}}
     for spec in battle.forces:
@@ -192,11 +194,12 @@ def play(
         return DiceStream(SERVER_SEED, GAME_ID, "", counter)
 
     events: list[Event] = [started]
+    env = CombatEnv(PACK, host=Answers(hands=hands, stocks=started.stocks, flare=started.flare))
     combat = combat_from_start(started, hands)
-    more, combat = advance(env, combat, dice())
+    more, combat, _, env = run_on(env, combat, dice())
     events.extend(more)
     for _ in range(20_000):
-        check_invariants(combat)
+        check_invariants(combat, env)
         if combat.stage == "end":
             break
         pending = decision(env, combat)
@@ -217,8 +220,8 @@ def play(
         chosen = passing[0] if passing else choose(rng, legal, passive)
         step = decide_combat(env, combat, seat, chosen, dice())
         for event in step:
-            combat = evolve_combat(PACK, combat, event)
-            check_invariants(combat)
+            env, combat = evolve_with_host(env, combat, event)
+            check_invariants(combat, env)
             if isinstance(event, AttackRolled | AttackResolved) and event.counter_after is not None:
                 assert event.counter_before == counter
                 counter = event.counter_after

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from nataterra_core.games.nataterra.content import load_pack
-from nataterra_core.games.nataterra.rules.combat import folds
+from nataterra_core.games.nataterra.rules.combat import flow, folds
 from nataterra_core.games.nataterra.rules.combat.model import Combat
 from nataterra_core.games.nataterra.rules.combat.round_folds import ROUND_FOLDS
 from nataterra_core.games.nataterra.rules.combat.sandbox import (
@@ -60,7 +60,11 @@ def seen(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
                     found[f"{type(event).__name__}.{name}"] += 1
             return after
 
-        monkeypatch.setitem(folds.FOLDS, kind, sealed)
+        # The flow folds from its own split of the table (plain folds, and those of the
+        # events that change what the host holds): the same functions, sealed alike.
+        for table in (folds.FOLDS, flow._PLAIN, flow._HOLDING):
+            if kind in table:
+                monkeypatch.setitem(table, kind, sealed)
     return found
 
 

@@ -209,4 +209,6 @@ def determinise_sandbox(view: SandboxView, pack: ContentPack, seed: int) -> Sand
         combat=view.combat,
         result=view.result,
         lost_in_retreat=dict(view.lost_in_retreat),
+        stocks=dict(view.stocks),
+        flare=dict(view.flare),
     )

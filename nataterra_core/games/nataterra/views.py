@@ -215,6 +215,8 @@ class SandboxView(msgspec.Struct, frozen=True, kw_only=True):
     battle: Battle | None = None
     result: CombatEnded | None = None
     lost_in_retreat: dict[str, int] = msgspec.field(default_factory=dict)
+    stocks: dict[str, Resources] = msgspec.field(default_factory=dict)
+    flare: dict[str, int] = msgspec.field(default_factory=dict)
 
 
 def sandbox_view(state: SandboxState, seat: str | None) -> SandboxView:
@@ -228,4 +230,6 @@ def sandbox_view(state: SandboxState, seat: str | None) -> SandboxView:
         battle=state.battle,
         result=state.result,
         lost_in_retreat=dict(state.lost_in_retreat),
+        stocks=dict(state.stocks),
+        flare=dict(state.flare),
     )

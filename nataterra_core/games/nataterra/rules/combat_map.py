@@ -34,7 +34,14 @@ from .tactics import (
     evolve_tactic_drawn,
 )
 
-__all__ = ["COMBAT_ONLY", "BiomeCardDrawn", "evolve_combat_event", "game_combat", "is_combat_event"]
+__all__ = [
+    "COMBAT_ONLY",
+    "BiomeCardDrawn",
+    "evolve_around",
+    "evolve_combat_event",
+    "game_combat",
+    "is_combat_event",
+]
 
 _replace = msgspec.structs.replace
 
@@ -256,6 +263,22 @@ COMBAT_ONLY: dict[type[Event], Callable[[ContentPack, Combat, Any], Combat]] = {
 """The combat events that change the combat alone, with their folds: inside a combat,
 :func:`evolve_combat_event` folds one into ``replace(state, combat=fold(pack, combat,
 event))`` and nothing else, so the game's ``evolve`` may do that directly."""
+
+
+def evolve_around(ctx: Context, state: GameState, combat: Combat, event: Event) -> GameState:
+    """What a combat event changes in the game around ``combat`` (the combat before it):
+    the map, the pools, the players' stocks, flare and hands; the combat itself is left as
+    it is. The combat's host folds its players with this within a step (the players are
+    the one store of hands, stocks and flare), as :func:`evolve_combat_event` does."""
+    kind = type(event)
+    on_the_map = _ON_THE_MAP.get(kind)
+    if on_the_map is not None:
+        return on_the_map(ctx, state, combat, event)
+    if kind is TacticCardDrawn:
+        return evolve_tactic_drawn(state, cast(TacticCardDrawn, event))
+    if kind is ResourcesGained:
+        return evolve_resources_gained(state, cast(ResourcesGained, event))
+    return state
 
 
 def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameState:

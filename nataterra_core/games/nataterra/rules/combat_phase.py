@@ -27,10 +27,11 @@ from .combat.flow import (
 )
 from .combat.host import Answers
 from .combat.model import Combat, Force
-from .combat_map import BiomeCardDrawn, evolve_combat_event, game_combat
+from .combat_map import BiomeCardDrawn, evolve_around, evolve_combat_event, game_combat
 from .context import Context
 from .setup import shuffle_deck
 from .state import GameState
+from .stock import Resources
 from .tactics import (
     ResourcesGained,
     TacticCardDrawn,
@@ -133,19 +134,51 @@ class GameHost(Answers):
     """The combat's host on the game's map: it reads the game state the combat was asked
     about (one small object per state; nothing is built until a rule asks).
 
-    Within one command's steps the state is the one before them, so tactic cards drawn
-    in those steps are counted here to draw the next card of the deck (``_drawn``).
+    The players are the one store of the fighters' hands, stocks and flare: ``held`` is
+    the state with the events of this step that changed them folded by the game's own
+    fold (:func:`~.combat_map.evolve_around`; :meth:`folded` is called by the flow).
+    Everything else is asked of ``state``, the state before the step, as the decks are:
+    cards drawn in a step are counted here (``_drawn``, shared by the hosts a step folds)
+    to draw the next card of the deck, since an effect that draws two draws both before
+    the flow folds either.
     """
 
-    __slots__ = ("_drawn", "_owners", "ctx", "pack", "state")
+    __slots__ = ("_drawn", "_owners", "ctx", "held", "pack", "state")
 
-    def __init__(self, ctx: Context, state: GameState) -> None:
+    def __init__(
+        self,
+        ctx: Context,
+        state: GameState,
+        held: GameState | None = None,
+        drawn: dict[str, int] | None = None,
+    ) -> None:
         super().__init__()
         self.ctx = ctx
         self.pack = ctx.pack
         self.state = state
+        self.held = state if held is None else held
         self._owners: dict[str, set[str]] | None = None
-        self._drawn: dict[str, int] = {}
+        self._drawn: dict[str, int] = {} if drawn is None else drawn
+
+    def deals_tactics(self) -> bool:
+        """The players hold tactic hands (N-DEV-6)."""
+        return True
+
+    def hand(self, seat: str) -> tuple[str, ...]:
+        return self.held.player(seat).tactic_hand
+
+    def stock(self, seat: str) -> Resources:
+        return self.held.player(seat).stock
+
+    def flare(self, seat: str) -> int:
+        return self.held.player(seat).flare
+
+    def folded(self, combat: Combat, event: Event) -> GameHost:
+        """The host with ``event`` folded into the players (the game's fold)."""
+        held = evolve_around(self.ctx, self.held, combat, event)
+        host = GameHost(self.ctx, self.state, held, self._drawn)
+        host._owners = self._owners
+        return host
 
     def blocked(self, seat: str, zone: str) -> bool:
         """N-COMBAT-23: enemy units, structures or an enemy base bar a retreat (own ones do
@@ -285,7 +318,7 @@ def decide_in_combat(
     if state.combat is None:
         raise IllegalCommand("N-COMBAT-1", "no combat is in progress; start one first")
     env = combat_env(ctx, state)
-    events, _, pending = combat_step(env, state.combat, seat, command, dice, listed=listed)
+    events, _, pending, _ = combat_step(env, state.combat, seat, command, dice, listed=listed)
     if not isinstance(events[-1], messages.CombatEnded):
         return events, pending
     return _after_combat(ctx, state, events, dice), None

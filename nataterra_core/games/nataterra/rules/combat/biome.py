@@ -63,7 +63,7 @@ def redirect_cost(env: EnvLike, combat: Combat) -> int | None:
     if target in ("all", "naga"):
         return None
     cost = env.flare_cost("naga", combat.zone)
-    if cost is None or combat.flare.get("naga", 0) < cost:
+    if cost is None or env.flare("naga") < cost:
         return None
     return cost
 
@@ -173,7 +173,7 @@ def pending_options(env: EnvLike, combat: Combat) -> tuple[str, list[Command]] |
     if kind == "redirect":
         options = [RedirectBiome(redirect=True), RedirectBiome(redirect=False)]
     elif kind == "discard":
-        options = [DiscardTactic(card=card) for card in dict.fromkeys(combat.hands.get(seat, ()))]
+        options = [DiscardTactic(card=card) for card in dict.fromkeys(env.hand(seat))]
     elif kind == "initiative":
         options = [RaiseInitiative(unit=u) for u in dict.fromkeys(g.unit for g in mine)]
     elif kind in ("bonus_group", "heal_round"):
@@ -181,7 +181,7 @@ def pending_options(env: EnvLike, combat: Combat) -> tuple[str, list[Command]] |
     elif kind in ("choose_discarder", "choose_no_retreat"):
         options = [ChoosePlayer(seat=s) for s in combat.seats]
     elif kind in ("embrace", "embrace_free"):  # a card's extra one is paid already
-        if (kind == "embrace_free" or combat.flare.get(seat, 0) >= EMBRACE_COST) and mine:
+        if (kind == "embrace_free" or env.flare(seat) >= EMBRACE_COST) and mine:
             options = [
                 *(SpiritsEmbrace(group=g.id, bonus=b) for g in mine for b in _BONUS_KINDS),
                 SpiritsEmbrace(),

@@ -4,20 +4,40 @@ fold asks (N-COMBAT-9/10/17). Plain functions, compiled with the rules in the co
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from .model import Combat, Group
 
-__all__ = ["asks_windows", "both_standing", "pick_candidates", "replace_group", "side_stands"]
+__all__ = [
+    "Hands",
+    "asks_windows",
+    "both_standing",
+    "pick_candidates",
+    "replace_group",
+    "side_stands",
+]
 
 
-def asks_windows(combat: Combat) -> bool:
+class Hands(Protocol):
+    """Where the fighters' tactic hands are held: the combat's host, through its
+    environment (:class:`~.env.CombatEnv`; the combat keeps no copy)."""
+
+    deals_tactics: bool
+
+    def hand(self, seat: str) -> tuple[str, ...]:
+        """``seat``'s tactic hand."""
+        ...
+
+
+def asks_windows(env: Hands, combat: Combat) -> bool:
     """Whether a tactic window could ask anyone: some seat holds a card and has not given
-    a standing pass (N-COMBAT-9). Decided on hand sizes, which are public; when it is
-    false no window opens and groups activate without a record of it (the hot path)."""
-    hands = combat.hands
-    if not hands:
+    a standing pass (N-COMBAT-9). Decided on hand sizes, which are public, held by the
+    combat's host; when it is false no window opens (the hot path: a battle deals no
+    cards)."""
+    if not env.deals_tactics:
         return False
     passed = combat.standing_passes
-    return any(cards and seat not in passed for seat, cards in hands.items())
+    return any(seat not in passed and env.hand(seat) for seat in combat.seats)
 
 
 def both_standing(combat: Combat) -> bool:

@@ -14,6 +14,7 @@ from nataterra_core.games.nataterra.content.schema import CivAbility, ContentPac
 from nataterra_core.kernel import DiceStream, Event
 
 from ..hexmap import GameMap
+from ..stock import Resources
 from .folds import FOLDS
 from .host import NO_HOST, Host
 from .model import Combat
@@ -54,11 +55,14 @@ class CombatEnv:
     sandbox's; tests give them as functions, in an :class:`~.host.Answers`).
 
     Without a map (the sandbox) retreating units simply leave the combat (N-COMBAT-23).
+    The host holds the fighters' hands, stocks and flare; ``deals_tactics`` says whether
+    anyone may hold a tactic card at all (asked on the hot path: a battle deals none).
     """
 
     __slots__ = (
         "boards",
         "civ_ability",
+        "deals_tactics",
         "essences",
         "face_swords",
         "face_values",
@@ -81,6 +85,7 @@ class CombatEnv:
         self.boards = tables.boards
         self.civ_ability = tables.civ_ability
         self.essences = tables.essences
+        self.deals_tactics = host.deals_tactics()
 
     def blocked(self, seat: str, zone: str) -> bool:
         """N-COMBAT-23: whether enemy units, structures or a base bar ``seat`` from
@@ -118,6 +123,26 @@ class CombatEnv:
     def has_strategists(self) -> bool:
         """Whether anyone could join by Strategise at all (only on the game's map)."""
         return self.host.has_strategists()
+
+    def hand(self, seat: str) -> tuple[str, ...]:
+        """``seat``'s tactic hand (only ``seat`` sees it, N-COMBAT-9)."""
+        return self.host.hand(seat)
+
+    def stock(self, seat: str) -> Resources:
+        """``seat``'s stock."""
+        return self.host.stock(seat)
+
+    def flare(self, seat: str) -> int:
+        """``seat``'s flare (N-CIV-3)."""
+        return self.host.flare(seat)
+
+    def folded(self, combat: Combat, event: Event) -> CombatEnv:
+        """This environment with its host moved on past ``event``, which may change a hand,
+        a stock or flare (``combat`` is the combat before it)."""
+        host = self.host.folded(combat, event)
+        if host is self.host:
+            return self
+        return CombatEnv(self.pack, self.map, host)
 
     def fold(self, combat: Combat, event: Event) -> Combat:
         """:func:`~.folds.evolve_combat` with this environment's pack."""

@@ -14,18 +14,19 @@ Events are folded by :func:`~.folds.evolve_combat` (re-exported here), which nev
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 import msgspec
 
-from nataterra_core.games.nataterra.content.schema import Side
+from nataterra_core.games.nataterra.content.schema import ContentPack, Side
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
 
 from ..stock import Resources
 from .commands import command_events, refusal
 from .env import CombatEnv
 from .folds import FOLDS, evolve_combat
-from .messages import CombatStarted
+from .holdings import HOLDINGS
+from .messages import AttackResolved, CombatStarted
 from .model import ROUND_CAP, Combat, Force, Stage
 from .options import Ask, Pending, ask_pending
 from .stages import STAGES, auto_step, decision
@@ -43,12 +44,18 @@ __all__ = [
     "decide_combat",
     "decision",
     "evolve_combat",
+    "evolve_with_host",
     "run_on",
     "start_combat",
     "step",
 ]
 
 _replace: Final = msgspec.structs.replace
+
+
+def _unchanged(pack: ContentPack, combat: Combat, event: Any) -> Combat:
+    """The fold of an event that changes only what the host holds."""
+    return combat
 
 
 def combat_from_start(
@@ -65,7 +72,6 @@ def combat_from_start(
         attacker=event.attacker,
         defender=event.defender,
         sides=event.sides,
-        stocks=event.stocks,
         reserve=event.forces,
         deploying=event.attacker,
         flare=dict(event.flare),
@@ -99,16 +105,34 @@ def start_combat(
     )
 
 
-Stepped = tuple[tuple[Event, ...], Combat, Pending]
+Stepped = tuple[tuple[Event, ...], Combat, Pending, CombatEnv]
 """What a command or the combat's opening led to: its events, the combat after them (folded
-once, here), and that combat's pending decision (found once, here). A plain tuple: one is
-made per decision."""
+once, here), that combat's pending decision (found once, here) and the environment whose
+host has folded the events that change a hand, a stock or flare (the same environment
+when none did). A plain tuple: one is made per decision."""
+
+_ATTACK: Final = AttackResolved
+_PLAIN: Final = {kind: fold for kind, fold in FOLDS.items() if kind not in HOLDINGS}
+"""The folds of the events that leave hands, stocks and flare as they are (most events)."""
+_HOLDING: Final = {kind: FOLDS.get(kind, _unchanged) for kind in HOLDINGS}
+"""The folds of the events that may change a hand, a stock or flare
+(:data:`~.holdings.HOLDINGS`): the flow moves the host on past them too."""
+
+
+def evolve_with_host(env: CombatEnv, combat: Combat, event: Event) -> tuple[CombatEnv, Combat]:
+    """Fold one event into the combat and, when it changes a hand, a stock or flare, into
+    its host's holdings (as the flow does within a step): for a combat run outside a game
+    or the sandbox (tests)."""
+    kind = type(event)
+    if kind in HOLDINGS and (kind is not _ATTACK or event.flare):  # type: ignore[attr-defined]
+        env = env.folded(combat, event)
+    return env, evolve_combat(env.pack, combat, event)
 
 
 def advance(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[list[Event], Combat]:
     """Run automatic steps until a decision is needed or the combat has ended: the events
     and the combat after them (:func:`run_on` also gives the decision reached)."""
-    events, after, _ = run_on(env, combat, dice)
+    events, after, _, _ = run_on(env, combat, dice)
     return list(events), after
 
 
@@ -135,7 +159,9 @@ plain pair (compiled, reading a named tuple's field is a method lookup)."""
 def _run_on(env: CombatEnv, combat: Combat, dice: DiceStream, events: tuple[Event, ...]) -> Stepped:
     """:func:`run_on` after ``events`` (folded into ``combat`` already): the stage table's
     automatic steps, each folded, until a seat must decide (:func:`~.stages.decision`,
-    inlined: this runs once per decision)."""
+    inlined: this runs once per decision). An event that changes a hand, a stock or flare
+    moves the host on first (:func:`~.holdings.changes_holdings`, inlined), so what is
+    asked after it reads what it left."""
     pack, pending = env.pack, None
     stage = combat.stage
     while stage != "end":
@@ -150,13 +176,19 @@ def _run_on(env: CombatEnv, combat: Combat, dice: DiceStream, events: tuple[Even
             if pending is not None:
                 break
             more = auto(env, combat, dice)
-        for event in more:
-            fold = FOLDS.get(type(event))
-            if fold is not None:
-                combat = fold(pack, combat, event)
+        for event in more:  # the plain folds first: one lookup for most events
+            kind = type(event)
+            fold = _PLAIN.get(kind)
+            if fold is None:
+                fold = _HOLDING.get(kind)
+                if fold is None:
+                    continue
+                if kind is not _ATTACK or event.flare:  # type: ignore[attr-defined]
+                    env = env.folded(combat, event)
+            combat = fold(pack, combat, event)
         events += more
         stage = combat.stage
-    return events, combat, pending
+    return events, combat, pending, env
 
 
 def step(
@@ -179,8 +211,14 @@ def step(
             raise refusal(combat, seat, who, command)
     events = command_events(env, combat, seat, command, dice)
     pack = env.pack
-    for event in events:
-        fold = FOLDS.get(type(event))
-        if fold is not None:
-            combat = fold(pack, combat, event)
+    for event in events:  # as in _run_on
+        kind = type(event)
+        fold = _PLAIN.get(kind)
+        if fold is None:
+            fold = _HOLDING.get(kind)
+            if fold is None:
+                continue
+            if kind is not _ATTACK or event.flare:  # type: ignore[attr-defined]
+                env = env.folded(combat, event)
+        combat = fold(pack, combat, event)
     return _run_on(env, combat, dice, events)

@@ -1,6 +1,10 @@
 """The host of a combat (the game, the sandbox): what it answers about the world around the
 combat (:class:`Host`), and :class:`Answers`, a host answering through given functions.
 
+The host is the one store of the fighters' tactic hands, stocks and flare (the combat keeps
+no copy): within one step the flow moves it on with :meth:`Host.folded` past each event that
+changes them (:mod:`.holdings`).
+
 Hosts stay interpreted (this module is not compiled), so a game's or the sandbox's host
 may subclass :class:`Answers` for the answers it leaves at their defaults.
 """
@@ -12,6 +16,8 @@ from typing import Protocol
 
 from nataterra_core.kernel import DiceStream, Event
 
+from ..stock import Resources
+from .holdings import fold_hands, fold_stocks
 from .model import Combat
 
 __all__ = ["NO_HOST", "Answers", "BiomeDraw", "Host"]
@@ -53,10 +59,28 @@ class Host(Protocol):
     def has_strategists(self) -> bool:
         """Whether anyone could join by Strategise at all (only on the game's map)."""
 
+    def deals_tactics(self) -> bool:
+        """Whether anyone may hold tactic cards at all (a battle deals none)."""
+
+    def hand(self, seat: str) -> tuple[str, ...]:
+        """``seat``'s tactic hand (hidden information: only ``seat`` sees it, N-COMBAT-9)."""
+
+    def stock(self, seat: str) -> Resources:
+        """``seat``'s stock (injury fees, N-COMBAT-26; tactic costs, N-TAC-1)."""
+
+    def flare(self, seat: str) -> int:
+        """``seat``'s flare (N-CIV-3)."""
+
+    def folded(self, combat: Combat, event: Event) -> Host:
+        """This host after ``event``, one that may change a hand, a stock or flare
+        (:func:`~.holdings.changes_holdings`); ``combat`` is the combat before it."""
+
 
 class Answers:
     """A :class:`Host` answering through the functions it is given (tests, and a combat
-    without a host: no card is drawn, nothing blocks a retreat, nobody joins)."""
+    without a host: no card is drawn, nothing blocks a retreat, nobody joins), holding the
+    ``hands``, ``stocks`` and ``flare`` it is given and folding them
+    (:func:`~.holdings.fold_hands`, :func:`~.holdings.fold_stocks`)."""
 
     __slots__ = (
         "_after_win",
@@ -64,8 +88,11 @@ class Answers:
         "_blocked",
         "_draw_biome",
         "_draw_tactics",
+        "_flare",
         "_flare_costs",
+        "_hands",
         "_next_door",
+        "_stocks",
         "_strategists",
     )
 
@@ -79,6 +106,10 @@ class Answers:
         after_win: Callable[[str, str], list[str]] | None = None,
         strategists: Callable[[str, Combat], list[tuple[str, str, int]]] | None = None,
         next_door: Callable[[str, Combat], list[str]] | None = None,
+        *,
+        hands: dict[str, tuple[str, ...]] | None = None,
+        stocks: dict[str, Resources] | None = None,
+        flare: dict[str, int] | None = None,
     ) -> None:
         self._blocked = blocked
         self._draw_biome = draw_biome
@@ -88,6 +119,9 @@ class Answers:
         self._after_win = after_win
         self._strategists = strategists
         self._next_door = next_door
+        self._hands = hands or {}
+        self._stocks = stocks or {}
+        self._flare = flare or {}
 
     def blocked(self, seat: str, zone: str) -> bool:
         return self._blocked is not None and self._blocked(seat, zone)
@@ -115,6 +149,50 @@ class Answers:
 
     def has_strategists(self) -> bool:
         return self._strategists is not None
+
+    def deals_tactics(self) -> bool:
+        return bool(self._hands)
+
+    def hand(self, seat: str) -> tuple[str, ...]:
+        return self._hands.get(seat, ())
+
+    def stock(self, seat: str) -> Resources:
+        return self._stocks.get(seat, _NOTHING)
+
+    def flare(self, seat: str) -> int:
+        return self._flare.get(seat, 0)
+
+    def folded(self, combat: Combat, event: Event) -> Answers:
+        """The same answers, with the hands, stocks and flare after ``event``."""
+        stocks, flare = fold_stocks(self._stocks, self._flare, combat, event)
+        hands = fold_hands(self._hands, event)
+        if hands is self._hands and stocks is self._stocks and flare is self._flare:
+            return self
+        return self.holding(hands, stocks, flare)
+
+    def holding(
+        self,
+        hands: dict[str, tuple[str, ...]],
+        stocks: dict[str, Resources],
+        flare: dict[str, int],
+    ) -> Answers:
+        """These answers with other hands, stocks and flare."""
+        return Answers(
+            self._blocked,
+            self._draw_biome,
+            self._draw_tactics,
+            self._flare_costs,
+            self._ambush,
+            self._after_win,
+            self._strategists,
+            self._next_door,
+            hands=hands,
+            stocks=stocks,
+            flare=flare,
+        )
+
+
+_NOTHING = Resources()
 
 
 NO_HOST = Answers()

@@ -291,7 +291,6 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     attacker: str
     defender: str
     sides: dict[str, dict[str, Literal["a", "b"]]]
-    stocks: dict[str, Resources]
     stage: Stage = "deploy"
     deploying: str = ""
     groups: tuple[Group, ...] = ()

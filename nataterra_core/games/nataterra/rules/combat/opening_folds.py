@@ -11,7 +11,6 @@ import msgspec
 from nataterra_core.games.nataterra.content.schema import ContentPack
 from nataterra_core.kernel import Event
 
-from ..stock import Resources
 from ..tactics import ResourcesGained, TacticCardDrawn
 from .board import replace_group
 from .fold_tools import (
@@ -245,22 +244,19 @@ def _drawn(pack: ContentPack, combat: Combat, event: TacticCardDrawn) -> Combat:
 
 
 def _gained(pack: ContentPack, combat: Combat, event: ResourcesGained) -> Combat:
-    if event.seat not in combat.stocks:
+    if not event.flare or event.seat not in combat.seats:
         return combat
-    stock = combat.stocks[event.seat] + event.resources
     flare = {**combat.flare, event.seat: combat.flare.get(event.seat, 0) + event.flare}
-    return _replace(combat, stocks={**combat.stocks, event.seat: stock}, flare=flare)
+    return _replace(combat, flare=flare)
 
 
 def _tactic_played(pack: ContentPack, combat: Combat, event: TacticPlayed) -> Combat:
-    paid = combat.stocks.get(event.seat, Resources()) - event.cost
     flare = {**combat.flare, event.seat: combat.flare.get(event.seat, 0) - event.flare}
     deferred = combat.deferred
     if event.deferred:
         deferred = (*deferred, (event.seat, event.card, event.option, event.target))
     return _replace(
         combat,
-        stocks={**combat.stocks, event.seat: paid},
         flare=flare,
         deferred=deferred,
         hands=_hand_without(combat, event.seat, event.card),

@@ -12,7 +12,6 @@ import msgspec
 from nataterra_core.games.nataterra.content.schema import ContentPack, Side
 from nataterra_core.kernel import Command, Event
 
-from ..stock import Resources
 from . import biome, tactics
 from .board import pick_candidates, support_only
 from .damage import (
@@ -299,7 +298,7 @@ def ask_pending(env: CombatEnv, combat: Combat) -> Pending:
     biome card's or the Naga's choice (N-COMBAT-8, N-CIV-3)."""
     seat, choice = combat.pending[0]
     if choice.startswith("tactic_"):
-        if not combat.hands.get(seat):  # its hand emptied since the window opened
+        if not env.hand(seat):  # its hand emptied since the window opened
             return None
         return seat, tactics.window_options(env, combat, seat, choice.removeprefix("tactic_"))
     if choice == "strategise":
@@ -412,7 +411,7 @@ def ask_injury(env: CombatEnv, combat: Combat) -> Pending:
     if not combat.injuries:
         return None
     injured = combat.groups[combat.injuries[0]]
-    if not combat.stocks.get(injured.owner, Resources()).covers(injured.fee):
+    if not env.stock(injured.owner).covers(injured.fee):
         return None
     return injured.owner, [
         PayInjury(group=injured.id, pay=True),
@@ -457,7 +456,7 @@ def retreat_mover(combat: Combat) -> str:
 
 def setup_window(env: CombatEnv, combat: Combat) -> tuple[Event, ...]:
     """The set-up tactic window (attackers first), if anyone may play in it."""
-    if not combat.hands:  # nobody holds a card (N-COMBAT-9): the common case, kept cheap
+    if not env.deals_tactics:  # no cards at all (a battle): the common case, kept cheap
         return ()
     return tactics.open_window(env, combat, "setup", combat.seats)
 

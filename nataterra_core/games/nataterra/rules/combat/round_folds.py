@@ -193,9 +193,8 @@ def _decided(pack: ContentPack, combat: Combat, event: CombatDecided) -> Combat:
 def _injury(pack: ContentPack, combat: Combat, event: InjuryResolved) -> Combat:
     group = combat.groups[event.group]
     rest = combat.injuries[1:]
-    if event.paid:
-        paid = combat.stocks[group.owner] - event.fee
-        return _replace(combat, injuries=rest, stocks={**combat.stocks, group.owner: paid})
+    if event.paid:  # the fee is paid from the host's stock (N-COMBAT-26)
+        return _replace(combat, injuries=rest)
     hurt = _replace(group, units=group.units - 1, damage=0 if group.units == 1 else group.damage)
     return _replace(
         combat,

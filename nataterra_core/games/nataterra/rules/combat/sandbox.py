@@ -41,6 +41,7 @@ from .flow import (
     evolve_combat,
     start_combat,
 )
+from .holdings import HOLDINGS, fold_stocks
 from .model import Combat, Force
 from .sandbox_model import (
     Battle,
@@ -85,19 +86,23 @@ class Sandbox:
         self.content = ContentRef(id=pack.pack_id, sha256=pack.sha256)
         self._decoded: tuple[str, Battle] | None = None
         # The last battle's opening event and the combat it opens, and its environment:
-        # pure functions of the battle, built once for the many decisions and runs of one
-        # battle (the battle calculator).
+        # pure functions of the battle (and the sides' stocks and flare), built once for
+        # the many decisions and runs of one battle (the battle calculator).
         self._opening: tuple[Battle, messages.CombatStarted, Combat] | None = None
-        self._env: tuple[Battle, CombatEnv] | None = None
+        self._env: tuple[dict[str, Resources], dict[str, int], CombatEnv] | None = None
 
-    def env(self, battle: Battle) -> CombatEnv:
-        """The battle's environment: its biome card (or none) is drawn, and retreats use
-        its small map when it has one (built once per battle)."""
+    def env(self, state: SandboxState) -> CombatEnv:
+        """The battle's environment: its biome card (or none) is drawn, retreats use its
+        small map when it has one, and the state's stocks and flare are the sides' (built
+        once per battle and holdings)."""
+        # Stocks and flare come from a battle's opening event and its folds, so they are
+        # another battle's objects for another battle.
         known = self._env
-        if known is not None and known[0] is battle:
-            return known[1]
-        env = battle_env(self.pack, battle)
-        self._env = (battle, env)
+        stocks, flare = state.stocks, state.flare
+        if known is not None and known[0] is stocks and known[1] is flare:
+            return known[2]
+        env = battle_env(self.pack, state)
+        self._env = (stocks, flare, env)
         return env
 
     def validate_options(self, options: Mapping[str, Any]) -> None:
@@ -216,23 +221,31 @@ class Sandbox:
     ) -> Decided[SandboxState, Event]:
         """Open the battle, or play one combat decision: the events, the state after them
         (folded while deciding) and that state's decision (reached while deciding)."""
-        env = self.env(state.battle)
         if type(command) is StartBattle:
             if seat is not None or state.combat is not None:
                 raise IllegalCommand("N-COMBAT-1", "the battle has already started")
             started, combat = self._start(state.battle)
-            return opened(env, state, started, combat, dice)
+            state = _replace(state, stocks=started.stocks, flare=started.flare)
+            return opened(self.env(state), state, started, combat, dice)
         fighting = state.combat
         if fighting is None or seat is None:
             raise IllegalCommand("N-COMBAT-1", "the battle has not started")
-        return decided(env, state, fighting, seat, command, dice, legal)
+        return decided(self.env(state), state, fighting, seat, command, dice, legal)
 
     def evolve(self, state: SandboxState, event: Event) -> SandboxState:
-        """Fold one event."""
+        """Fold one event; the sides' stocks and flare (the combat's host's) are seeded by
+        the ``CombatStarted`` event and folded as ``decide`` folds them."""
         if type(event) is messages.CombatStarted:
-            return msgspec.structs.replace(state, combat=self._combat(state.battle, event))
-        assert state.combat is not None
-        combat = evolve_combat(self.pack, state.combat, event)
+            combat = self._combat(state.battle, event)
+            return _replace(state, combat=combat, stocks=event.stocks, flare=event.flare)
+        fighting = state.combat
+        assert fighting is not None
+        kind = type(event)
+        if kind in HOLDINGS and (kind is not messages.AttackResolved or event.flare):  # type: ignore[attr-defined]
+            stocks, flare = fold_stocks(state.stocks, state.flare, fighting, event)
+            if stocks is not state.stocks or flare is not state.flare:
+                state = _replace(state, stocks=stocks, flare=flare)
+        combat = evolve_combat(self.pack, fighting, event)
         if type(event) is messages.AttackResolved:
             if event.counter_after is None:  # the roll was its own event (Deception)
                 return _replace(state, combat=combat)
@@ -251,7 +264,7 @@ class Sandbox:
         """Who decides in the combat now, and the pending decision's options."""
         if state.combat is None or state.result is not None:
             return as_decision(None)
-        return as_decision(decision(self.env(state.battle), state.combat))
+        return as_decision(decision(self.env(state), state.combat))
 
     def acting_seats(self, state: SandboxState) -> Sequence[str]:
         """Whoever must decide in the combat now."""

@@ -69,14 +69,18 @@ class StartBattle(Command, frozen=True, tag="start_battle.v1"):
 class SandboxState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """The battle, the combat once started, the dice counter and the result;
     ``lost_in_retreat`` counts each side's units destroyed for want of a zone to retreat to
-    (N-COMBAT-23), which the combat's own ``killed`` does not. A value never in a reference
-    cycle: not tracked by the garbage collector (``gc=False``), one is made per decision."""
+    (N-COMBAT-23), which the combat's own ``killed`` does not. ``stocks`` and ``flare`` are
+    the sides' (the combat's host holds them: the combat keeps no copy), from the
+    ``CombatStarted`` event on. A value never in a reference cycle: not tracked by the
+    garbage collector (``gc=False``), one is made per decision."""
 
     battle: Battle
     combat: Combat | None = None
     counter: int = 0
     result: messages.CombatEnded | None = None
     lost_in_retreat: dict[str, int] = msgspec.field(default_factory=dict)
+    stocks: dict[str, Resources] = msgspec.field(default_factory=dict)
+    flare: dict[str, int] = msgspec.field(default_factory=dict)
 
 
 def battle_option(battle: Battle) -> str:

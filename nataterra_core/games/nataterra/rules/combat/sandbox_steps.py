@@ -11,9 +11,11 @@ from nataterra_core.games.nataterra.content.schema import ContentPack
 from nataterra_core.kernel import Command, Decided, Decision, DiceStream, Event
 
 from ..hexmap import GameMap, Hex, Zone
+from ..stock import Resources
 from . import messages
 from .env import CombatEnv
 from .flow import Pending, Stepped, run_on, step
+from .holdings import fold_stocks
 from .model import Combat
 from .sandbox_model import Battle, SandboxState
 
@@ -25,12 +27,15 @@ _replace: Final = msgspec.structs.replace
 class SandboxHost:
     """A battle's host: its biome card is the one drawn, and on its small map only the two
     sides stand (a base bars the other side's retreat, N-COMBAT-23); there are no decks,
-    pools or units next door."""
+    pools, hands or units next door. It holds the sides' ``stocks`` and ``flare`` (the
+    sandbox state's), folded by :func:`~.holdings.fold_stocks` as ``evolve`` folds them."""
 
-    __slots__ = ("battle",)
+    __slots__ = ("battle", "flare_of", "stocks")
 
-    def __init__(self, battle: Battle) -> None:
+    def __init__(self, battle: Battle, stocks: dict[str, Resources], flare: dict[str, int]) -> None:
         self.battle = battle
+        self.stocks = stocks
+        self.flare_of = flare
 
     def blocked(self, seat: str, zone: str) -> bool:
         """Only another side's base bars a retreat on a battle's map (N-COMBAT-23)."""
@@ -68,6 +73,30 @@ class SandboxHost:
         """Nobody joins by Strategise."""
         return False
 
+    def deals_tactics(self) -> bool:
+        """No tactic cards in a battle."""
+        return False
+
+    def hand(self, seat: str) -> tuple[str, ...]:
+        """No hands in a battle."""
+        return ()
+
+    def stock(self, seat: str) -> Resources:
+        return self.stocks.get(seat, _NOTHING)
+
+    def flare(self, seat: str) -> int:
+        return self.flare_of.get(seat, 0)
+
+    def folded(self, combat: Combat, event: Event) -> SandboxHost:
+        """The host with the stocks and flare after ``event``."""
+        stocks, flare = fold_stocks(self.stocks, self.flare_of, combat, event)
+        if stocks is self.stocks and flare is self.flare_of:
+            return self
+        return SandboxHost(self.battle, stocks, flare)
+
+
+_NOTHING: Final = Resources()
+
 
 def _battle_map(battle: Battle) -> GameMap | None:
     """A battle's small map (``None`` without one)."""
@@ -79,10 +108,11 @@ def _battle_map(battle: Battle) -> GameMap | None:
     )
 
 
-def battle_env(pack: ContentPack, battle: Battle) -> CombatEnv:
-    """The battle's environment: its biome card (or none) is drawn, and retreats use its
-    small map when it has one (made per state: two small objects)."""
-    return CombatEnv(pack, _battle_map(battle), SandboxHost(battle))
+def battle_env(pack: ContentPack, state: SandboxState) -> CombatEnv:
+    """The battle's environment: its biome card (or none) is drawn, retreats use its small
+    map when it has one, and the state's stocks and flare are the sides'."""
+    battle = state.battle
+    return CombatEnv(pack, _battle_map(battle), SandboxHost(battle, state.stocks, state.flare))
 
 
 def opened(
@@ -96,7 +126,7 @@ def opened(
     decision."""
     drawn = dice.counter
     stepped = run_on(env, combat, dice)
-    return _decided(state, stepped, (started, *stepped[0]), drawn, dice)
+    return _decided(env, state, stepped, (started, *stepped[0]), drawn, dice)
 
 
 def decided(
@@ -112,10 +142,11 @@ def decided(
     from the decision's list)."""
     drawn = dice.counter
     stepped = step(env, combat, seat, command, dice, listed=legal)
-    return _decided(state, stepped, stepped[0], drawn, dice)
+    return _decided(env, state, stepped, stepped[0], drawn, dice)
 
 
 def _decided(
+    env: CombatEnv,
     state: SandboxState,
     stepped: Stepped,
     events: tuple[Event, ...],
@@ -123,13 +154,17 @@ def _decided(
     dice: DiceStream,
 ) -> Decided[SandboxState, Event]:
     """``events`` with the state after them, as the sandbox's ``evolve`` would fold them
-    (the combat ``stepped`` already folded), and the decision reached. Every draw is
+    (the combat and the stocks and flare of ``env``'s host ``stepped`` already folded),
+    and the decision reached. Every draw is
     recorded in an event (design.md §3), so the stream's counter is the state's; units are
     lost in a retreat, and the result is known, only once the combat is decided."""
-    folded, combat, pending = stepped
+    folded, combat, pending, after_env = stepped
     counter = dice.counter
     if counter == drawn:
         counter = state.counter
+    if after_env is not env:  # its host folded events that changed stocks or flare
+        host: Any = after_env.host  # a SandboxHost
+        state = _replace(state, stocks=host.stocks, flare=host.flare_of)
     if not combat.decided:
         after = _replace(state, combat=combat, counter=counter)
         if pending is None:

@@ -328,7 +328,7 @@ def auto_redirect(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Eve
 def auto_effects(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
     """The before-combat window (N-COMBAT-9: attackers first), then the initiative markers
     are set and the first round begins (N-COMBAT-6/10)."""
-    if not combat.before_window and combat.hands:  # N-COMBAT-9: only card holders are asked
+    if not combat.before_window and env.deals_tactics:  # N-COMBAT-9: card holders are asked
         opened = tactics.open_window(env, combat, "before", combat.seats)
         if opened:
             return opened
@@ -472,7 +472,7 @@ def activate(env: CombatEnv, combat: Combat, group: Group) -> tuple[Event, ...]:
     """N-COMBAT-10/11: ``group`` becomes active; the per-group tactic window opens for the
     players holding a tactic card (N-COMBAT-9's ruling), the group's owner first."""
     activated = GroupActivated(group.id, group.heal > 0)  # positionally: group, heal
-    if not combat.hands or not asks_windows(combat):  # nobody to ask: no window (hot path)
+    if not asks_windows(env, combat):  # nobody to ask: no window (the hot path)
         return (activated,)
     order = (group.owner, *(s for s in combat.seats if s != group.owner))
     active = env.fold(combat, activated)  # active-group options need the group active

@@ -53,7 +53,22 @@ STONESKIN_ARMOR = 1  # N-CIV-2
 
 
 class TacticEnv(EffectEnv, Protocol):
-    """What windows read from the combat environment."""
+    """What windows read from the combat environment (its host holds the hands, stocks and
+    flare)."""
+
+    deals_tactics: bool
+
+    def hand(self, seat: str) -> tuple[str, ...]:
+        """``seat``'s tactic hand."""
+        ...
+
+    def stock(self, seat: str) -> Resources:
+        """``seat``'s stock."""
+        ...
+
+    def flare(self, seat: str) -> int:
+        """``seat``'s flare."""
+        ...
 
     def zones_next_door(self, seat: str, combat: Combat) -> list[str]:
         """Zones next to the combat zone holding ``seat``'s units (none without a map)."""
@@ -99,18 +114,17 @@ def _targets(env: TacticEnv, combat: Combat, seat: str, option: TacticOption) ->
     return [{}]
 
 
-def _affordable(combat: Combat, seat: str, option: TacticOption) -> bool:
+def _affordable(env: TacticEnv, seat: str, option: TacticOption) -> bool:
     cost = Resources.of(option.cost)
-    stock = combat.stocks.get(seat, Resources())
-    return stock.covers(cost) and combat.flare.get(seat, 0) >= option.flare
+    return env.stock(seat).covers(cost) and env.flare(seat) >= option.flare
 
 
 def playable(env: TacticEnv, combat: Combat, seat: str, window: str) -> list[Command]:
     """Every option ``seat`` may play in ``window`` now, one command per target."""
     commands: list[Command] = []
-    for card_id in dict.fromkeys(combat.hands.get(seat, ())):
+    for card_id in dict.fromkeys(env.hand(seat)):
         for index, option in enumerate(env.pack.tactics[card_id].options):
-            if _fits(option, window) and _affordable(combat, seat, option):
+            if _fits(option, window) and _affordable(env, seat, option):
                 commands.extend(
                     PlayTactic(card=card_id, option=index, **choice)
                     for choice in _targets(env, combat, seat, option)
@@ -132,12 +146,11 @@ def open_window(
 ) -> tuple[Event, ...]:
     """Open ``window`` for the seats of ``order`` that hold a tactic card and have not given
     a standing pass (N-COMBAT-9's ruling: hand sizes decide, never what the cards are)."""
-    hands = combat.hands
-    if not hands or not asks_windows(combat):  # nobody to ask: the common case, kept cheap
+    if not asks_windows(env, combat):  # nobody to ask: the common case, kept cheap
         return ()
     barred = combat.no_opening_tactics if window == "before" else ()
     passed = combat.standing_passes
-    seats = tuple(s for s in order if hands.get(s) and s not in barred and s not in passed)
+    seats = tuple(s for s in order if env.hand(s) and s not in barred and s not in passed)
     return (WindowOpened(window=window, seats=seats),) if seats else ()
 
 
@@ -158,16 +171,12 @@ def later_windows(combat: Combat, seat: str) -> frozenset[str]:
     return frozenset(later)
 
 
-def playable_later(pack: ContentPack, combat: Combat, seat: str) -> bool:
-    """Whether a card in ``seat``'s hand has an option that fits a window still to come in
-    this combat (affordability aside): when none has, a standing pass gives up nothing the
-    seat could use. Reads only the seat's own hand and the public combat."""
+def playable_later(pack: ContentPack, combat: Combat, seat: str, hand: tuple[str, ...]) -> bool:
+    """Whether a card in ``hand``, ``seat``'s, has an option that fits a window still to
+    come in this combat (affordability aside): when none has, a standing pass gives up
+    nothing the seat could use. Reads only the seat's own hand and the public combat."""
     later = later_windows(combat, seat)
-    return any(
-        option.window in later
-        for card in combat.hands.get(seat, ())
-        for option in pack.tactics[card].options
-    )
+    return any(option.window in later for card in hand for option in pack.tactics[card].options)
 
 
 def play_events(
