@@ -44,17 +44,8 @@ def perturbed(state: GameState, seat: str, rng: random.Random) -> GameState:
     decks = {
         biome: tuple(rng.sample(cards, len(cards))) for biome, cards in state.biome_decks.items()
     }
-    combat = state.combat
-    if combat is not None and combat.hands:  # the combat follows its fighters' hands
-        hands = {}
-        for owner, cards in combat.hands.items():
-            if owner == seat:
-                hands[owner] = cards
-            else:
-                player = next(p for p in players if p.civ == owner)
-                hands[owner] = _redeal(cards, player.tactic_deck, rng)[0]
-        combat = msgspec.structs.replace(combat, hands=hands)
-    return msgspec.structs.replace(state, players=tuple(players), biome_decks=decks, combat=combat)
+    # A combat keeps no copy of its fighters' hands: they are the players', re-dealt above.
+    return msgspec.structs.replace(state, players=tuple(players), biome_decks=decks)
 
 
 def perturbed_kaladan(state: Any, seat: str, rng: random.Random) -> Any:

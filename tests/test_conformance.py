@@ -209,7 +209,8 @@ def _unknown_literal(command: Command) -> Command | None:
 
 def _nataterra_window(state: Any) -> bool:
     """A Nataterra combat in which someone holds tactic cards: its windows (N-COMBAT-9)."""
-    return state.combat is not None and any(state.combat.hands.values())
+    combat = state.combat
+    return combat is not None and any(state.player(s).tactic_hand for s in combat.seats)
 
 
 def _random_states(session: GameSession, rng: random.Random) -> Iterator[Any]:

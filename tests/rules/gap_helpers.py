@@ -84,7 +84,7 @@ class HandFight:
                 flare=started.flare,
             ),
         )
-        self.combat = combat_from_start(started, dict(hands or {}))
+        self.combat = combat_from_start(started)
         self.events: list[Event] = [started]
         self._fold(advance(self.env, self.combat, any_dice())[0])
 

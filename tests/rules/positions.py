@@ -118,6 +118,10 @@ class Table:
     def legal(self, seat: str | None = None) -> list[Command]:
         return list(self.decider.legal_commands(self.state, seat or self.seat))
 
+    def hand(self, seat: str | None = None) -> tuple[str, ...]:
+        """The tactic hand of ``seat`` (default: the deciding seat), which it alone sees."""
+        return self.state.player(seat or self.seat).tactic_hand
+
     def play(
         self, command: Command, seat: str | None = None, dice: DiceStream | None = None
     ) -> list[Event]:
@@ -143,7 +147,9 @@ class Table:
             seat = self.seat
             options = self.legal(seat)
             chosen = choose(self.state.combat, seat, options) if choose else None
-            self.play(chosen or policy.choose(self.state.combat, seat, options), seat)
+            if chosen is None:
+                chosen = policy.choose(self.state.combat, seat, options, hand=self.hand(seat))
+            self.play(chosen, seat)
 
     def groups(self, owner: str) -> list[Group]:
         assert self.state.combat is not None

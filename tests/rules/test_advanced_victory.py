@@ -497,7 +497,7 @@ def test_N_WIN_3_N_FAQ_15_a_group_killed_by_its_injury_does_not_count() -> None:
     assert combat is not None
     policy = DefaultPolicy(PACK)
     while combat.stage == "deploy":  # deploy as usual, then wound the Exiled
-        t.play(policy.choose(combat, t.seat, t.legal()))
+        t.play(policy.choose(combat, t.seat, t.legal(), hand=t.hand()))
         combat = t.state.combat
         assert combat is not None
     exiled = next(g for g in combat.groups if g.unit == "exiled")

@@ -111,18 +111,11 @@ def perturbed(state: GameState, seat: str, seed: int) -> GameState:
                 tactic_deck=_reorder(tactic_deck, rng),
             )
         )
-    combat = state.combat
-    if combat is not None:  # the combat's copy of other seats' hands is swapped too
-        hands = {
-            s: cards if s == seat else tuple(reversed(state.player(s).tactic_deck[: len(cards)]))
-            for s, cards in combat.hands.items()
-        }
-        combat = msgspec.structs.replace(combat, hands=hands)
+    # A combat keeps no copy of the hands: they are the players', swapped above.
     return msgspec.structs.replace(
         state,
         players=tuple(players),
         biome_decks={b: _reorder(cards, rng) for b, cards in state.biome_decks.items()},
-        combat=combat,
     )
 
 

@@ -90,7 +90,7 @@ class CardFight:
                 flare=started.flare,
             ),
         )
-        self.combat = combat_from_start(started, held)
+        self.combat = combat_from_start(started)
         self.counter = 0
         self._fold(advance(self.env, self.combat, self._dice())[0])
         while self.combat.stage != "end":
@@ -99,7 +99,8 @@ class CardFight:
             seat, options = pending
             self.asked.append((seat, options))
             chosen = self.choose(self.combat, seat, options) if self.choose else None
-            command = chosen or self.policy.choose(self.combat, seat, options)
+            hand = self.env.hand(seat)  # its own hand, which only it sees
+            command = chosen or self.policy.choose(self.combat, seat, options, hand=hand)
             self._fold(decide_combat(self.env, self.combat, seat, command, self._dice()))
 
     def _dice(self) -> DiceStream:
@@ -343,7 +344,7 @@ def test_N_COMBAT_9_a_standing_pass_answers_every_later_window() -> None:
     assert windows and all("velathi" not in w.seats for w in windows)
     asked = [who for who, options in fight.asked if m.StandingPass() in options]
     assert asked.count("velathi") == 1
-    assert fight.combat.hands["velathi"] == ("deadly_cut", "home_advantage")  # nothing played
+    assert fight.env.hand("velathi") == ("deadly_cut", "home_advantage")  # nothing played
     assert fight.combat.standing_passes == ("velathi",)
 
 
@@ -482,7 +483,7 @@ def test_N_CIV_3_spirits_embrace_at_the_start_of_rounds() -> None:
     rounds = [e.round for e in fight.of(m.RoundStarted)]  # type: ignore[attr-defined]
     assert rounds == list(range(1, len(rounds) + 1))
     gained = sum(e.flare for e in fight.of(m.AttackResolved))  # type: ignore[attr-defined]
-    assert fight.combat.flare["naga"] == 4 + gained - 2 * len(embraced) >= 0
+    assert fight.env.flare("naga") == 4 + gained - 2 * len(embraced) >= 0  # the host's
 
 
 def redirect(combat: Combat, who: str, options: Sequence[Command]) -> Command | None:

@@ -19,6 +19,7 @@ from nataterra_core.games.nataterra.rules.combat.sandbox import (
 from nataterra_core.games.nataterra.rules.combat_phase import StartCombat, combat_env
 from nataterra_core.games.nataterra.rules.state import Resources
 from nataterra_core.games.nataterra.rules.tactics import TacticCardDrawn
+from nataterra_core.games.nataterra.views import seat_view
 from nataterra_core.kernel import DiceStream, Setup, seed_from_number
 
 ROW = ["V . . . . E"]
@@ -143,3 +144,23 @@ def test_N_COMBAT_26_the_sandboxs_stocks_after_fees_decided_and_replayed() -> No
         for fee in paid:
             left = left - fee
         assert live.stocks[seat] == left
+
+
+def test_N_COMBAT_9_a_views_combat_shows_no_hand_the_seat_sees_its_own_from_its_player() -> None:
+    t = table(
+        grid_map(ROW),
+        [("velathi", "disciple", "z30", 3), ("beasts", "orc", "z30", 1)],
+        phase="combat",
+        pack=TACTICS_PACK,
+        velathi={"tactic_hand": ("deadly_cut", "fearless"), "tactic_discard": ()},
+        beasts={"tactic_hand": ("fearless",), "tactic_discard": ()},
+    )
+    t.play(StartCombat(zone="z30", defender="beasts"))
+    assert t.state.combat is not None
+    for seat, other in (("velathi", "beasts"), ("beasts", "velathi")):
+        view = seat_view(t.state, seat)
+        assert view.combat == t.state.combat  # fought in the open: nothing of it is hidden
+        players = {p.civ: p for p in view.players}
+        assert players[seat].tactic_hand == t.state.player(seat).tactic_hand
+        assert players[other].tactic_hand is None  # the other's hand: its size only
+        assert players[other].tactic_hand_count == len(t.state.player(other).tactic_hand)

@@ -27,6 +27,7 @@ from nataterra_core.games.nataterra.rules.combat.flow import (
     combat_from_start,
     evolve_combat,
 )
+from nataterra_core.games.nataterra.rules.combat.holdings import fold_stocks
 from nataterra_core.games.nataterra.rules.combat.host import Answers
 from nataterra_core.games.nataterra.rules.combat.model import Combat, Force
 from nataterra_core.games.nataterra.rules.combat.opening_folds import OPENING_FOLDS
@@ -132,7 +133,8 @@ def test_N_COMBAT_8_a_redirected_flag_binds_the_naga() -> None:
     )
     after = evolve_combat(NO_CARDS, before, fixed)
     assert after.no_retreat == ("naga",) and after.stage == "effects"
-    assert after.flare == {"naga": -1}
+    # The flare paid is the host's (the combat keeps none): the sandbox's fold pays it.
+    assert fold_stocks({}, {"naga": 3}, before, fixed) == ({}, {"naga": 2})
 
 
 # -- InitiativeRaised: N-COMBAT-6's cap, applied by the step ----------------------------------

@@ -195,7 +195,7 @@ def play(
 
     events: list[Event] = [started]
     env = CombatEnv(PACK, host=Answers(hands=hands, stocks=started.stocks, flare=started.flare))
-    combat = combat_from_start(started, hands)
+    combat = combat_from_start(started)
     more, combat, _, env = run_on(env, combat, dice())
     events.extend(more)
     for _ in range(20_000):

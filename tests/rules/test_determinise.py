@@ -54,9 +54,6 @@ def _with_hidden_of(sampled: GameState, real: GameState) -> GameState:
         )
         for mine, theirs in zip(sampled.players, real.players, strict=True)
     )
-    combat = sampled.combat
-    if combat is not None and real.combat is not None:
-        combat = msgspec.structs.replace(combat, hands=real.combat.hands)
     structuring = sampled.structuring
     if structuring is not None and real.structuring is not None:
         structuring = msgspec.structs.replace(structuring, hands=real.structuring.hands)
@@ -64,7 +61,6 @@ def _with_hidden_of(sampled: GameState, real: GameState) -> GameState:
         sampled,
         players=players,
         biome_decks=real.biome_decks,
-        combat=combat,
         structuring=structuring,
         counter=real.counter,
     )

@@ -17,7 +17,7 @@ from nataterra_core.game import new_game
 from nataterra_core.games.nataterra.content.schema import Ability
 from nataterra_core.games.nataterra.rules.combat import messages as m
 from nataterra_core.games.nataterra.rules.combat.model import Combat
-from nataterra_core.games.nataterra.rules.combat_phase import StartCombat
+from nataterra_core.games.nataterra.rules.combat_phase import StartCombat, combat_env
 from nataterra_core.games.nataterra.rules.context import Context
 from nataterra_core.games.nataterra.rules.development import Recruit, Recruited
 from nataterra_core.games.nataterra.rules.movement import MoveUnits, legal_moves
@@ -805,7 +805,7 @@ def test_N_TAC_1_playing_an_option_discards_the_whole_card() -> None:
     velathi = t.state.player("velathi")
     assert velathi.tactic_hand == ("fearless",)
     assert velathi.tactic_discard == ("deadly_cut",)
-    assert t.state.combat is not None and t.state.combat.hands["velathi"] == ("fearless",)
+    assert combat_env(t.ctx, t.state).hand("velathi") == ("fearless",)  # the combat asks
 
 
 def test_N_TAC_1a_up_arrows_also_before_combat_down_arrows_resolve_after_it() -> None:

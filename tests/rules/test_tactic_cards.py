@@ -519,7 +519,7 @@ def test_N_COMBAT_22_a_withdrawing_player_retreats_unasked_and_without_backstab(
         elif PassTactics() in commands:
             t.play(PassTactics())
         else:
-            t.play(DefaultPolicy(PACK).choose(t.state.combat, seat, commands))
+            t.play(DefaultPolicy(PACK).choose(t.state.combat, seat, commands, hand=t.hand(seat)))
     assert t.of(WithdrawalDeclared)
     retreats = [e for e in t.of(RetreatChosen) if isinstance(e, RetreatChosen)]
     assert retreats[-1].seat == "humans" and retreats[-1].retreat and retreats[-1].forced
@@ -537,7 +537,7 @@ def test_N_COMBAT_22_a_chosen_player_cannot_retreat() -> None:
     policy = DefaultPolicy(PACK)
     while not any(isinstance(c, PlayTactic) for c in t.legal()):
         assert t.state.combat is not None
-        t.play(policy.choose(t.state.combat, t.seat, t.legal()))
+        t.play(policy.choose(t.state.combat, t.seat, t.legal(), hand=t.hand()))
     offers = [c for c in t.legal() if isinstance(c, PlayTactic)]
     assert {c.player for c in offers} == {"naga", "beasts"}  # any player of the combat
     t.play(next(c for c in offers if c.player == "beasts"))
@@ -545,7 +545,7 @@ def test_N_COMBAT_22_a_chosen_player_cannot_retreat() -> None:
     while t.state.combat is not None:
         commands = t.legal()
         assert not any(isinstance(c, Retreat) for c in commands) or t.seat != "beasts"
-        t.play(policy.choose(t.state.combat, t.seat, commands))
+        t.play(policy.choose(t.state.combat, t.seat, commands, hand=t.hand()))
 
 
 def test_N_CIV_3_a_card_adds_a_free_spirits_embrace() -> None:

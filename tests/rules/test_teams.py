@@ -132,7 +132,7 @@ def deploy_all(t: Table) -> None:
     """Deploy every player's units, largest groups first (the default policy)."""
     policy = DefaultPolicy(t.ctx.pack)
     while t.state.combat is not None and t.state.combat.stage == "deploy":
-        t.play(policy.choose(t.state.combat, t.seat, t.legal()))
+        t.play(policy.choose(t.state.combat, t.seat, t.legal(), hand=t.hand()))
 
 
 def test_N_TEAM_4_allies_in_a_zone_fight_one_combat_each_with_a_board() -> None:
@@ -151,7 +151,7 @@ def test_N_TEAM_4_allies_in_a_zone_fight_one_combat_each_with_a_board() -> None:
     deployers = []
     while t.state.combat is not None and t.state.combat.stage == "deploy":
         deployers.append(t.seat)
-        t.play(DefaultPolicy(t.ctx.pack).choose(t.state.combat, t.seat, t.legal()))
+        t.play(DefaultPolicy(t.ctx.pack).choose(t.state.combat, t.seat, t.legal(), hand=t.hand()))
     # each on its own board, the attacker's side first
     assert list(dict.fromkeys(deployers)) == ["velathi", "humans", "beasts", "naga"]
     assert {g.owner for g in t.state.combat.groups} == set(SEATS)  # type: ignore[union-attr]
@@ -261,7 +261,7 @@ def test_N_COMBAT_24_each_player_of_the_side_that_stays_may_backstab_once() -> N
             stab = next(c for c in commands if isinstance(c, Backstab) and c.group is not None)
             t.play(stab)
             continue
-        t.play(DefaultPolicy(t.ctx.pack).choose(t.state.combat, t.seat, commands))
+        t.play(DefaultPolicy(t.ctx.pack).choose(t.state.combat, t.seat, commands, hand=t.hand()))
     retreated = [e for e in of(t.events, RetreatChosen) if e.retreat]  # type: ignore[attr-defined]
     assert [e.seat for e in retreated] == ["velathi"]  # type: ignore[attr-defined]
     assert asked == ["beasts", "naga"]  # each player of the side that stays, once, in order
@@ -388,7 +388,7 @@ def test_N_TEAM_4_an_allys_withdrawal_takes_its_side_out() -> None:
         elif PassTactics() in commands:
             t.play(PassTactics())
         else:
-            t.play(policy.choose(t.state.combat, t.seat, commands))
+            t.play(policy.choose(t.state.combat, t.seat, commands, hand=t.hand()))
     retreats = [e for e in of(t.events, RetreatChosen) if e.retreat]  # type: ignore[attr-defined]
     assert [(e.seat, e.forced) for e in retreats] == [("velathi", True)]  # type: ignore[attr-defined]
     assert not asked

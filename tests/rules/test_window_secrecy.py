@@ -4,9 +4,9 @@ Whole games between heuristic players (2, 3 and 4 players, one of them a team ga
 seat dealt tactic cards at the start so that combats have cards in play. At every combat
 state, and at every few states outside combat, the position is perturbed behind each seat's
 back: the other seats' tactic and tech hands dealt afresh from hand plus deck (sizes kept),
-every deck reordered, the combat's copy of those hands re-dealt alike. The seat must not be
-able to tell: its view, who acts, its own legal list and the errors a few probe commands
-get are all the same in the perturbed twin (issue 14 item 4).
+every deck reordered (a combat keeps no copy of the hands: they are the players'). The
+seat must not be able to tell: its view, who acts, its own legal list and the errors a few
+probe commands get are all the same in the perturbed twin (issue 14 item 4).
 """
 
 from __future__ import annotations

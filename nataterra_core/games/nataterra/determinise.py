@@ -15,21 +15,20 @@ shows, from the kernel's :func:`~nataterra_core.kernel.determinise.sampling_dice
 * each biome deck shuffled from its unseen cards (less the discard pile and the card of the
   combat being fought, N-COMBAT-7);
 * while the map is built (N-MAP-4), the other seats' map tiles from those neither placed nor
-  in the seat's own hand;
-* a combat's copy of its fighters' hands follows their sampled tactic hands.
+  in the seat's own hand.
+
+A combat keeps no copy of its fighters' hands (they are the players'), so the view's combat
+is the state's.
 
 The dice counter is not the game's (a search player rolls its own dice).
 """
 
 from __future__ import annotations
 
-import msgspec
-
 from nataterra_core.kernel import DiceStream
 from nataterra_core.kernel.determinise import deal, sampling_dice, unseen
 
 from .content import ContentPack
-from .rules.combat.model import Combat
 from .rules.combat.sandbox_model import SandboxState
 from .rules.map_layout import Structuring
 from .rules.state import GameState, PlayerState
@@ -45,9 +44,6 @@ def determinise(view: SeatView, pack: ContentPack, seed: int) -> GameState:
         raise ValueError("a determinisation needs a seat's view, not a spectator's")
     dice = sampling_dice(seed)
     players = tuple(_player(pack, p, p.civ == view.seat, dice) for p in view.players)
-    combat = view.combat
-    if combat is not None:
-        combat = _combat_hands(combat, players)
     return GameState(
         seats=view.seats,
         map_id=view.map_id,
@@ -63,7 +59,7 @@ def determinise(view: SeatView, pack: ContentPack, seed: int) -> GameState:
         phase=view.phase,  # type: ignore[arg-type]  # a view's phase is a state's phase
         result_reason=view.result_reason,
         winners=view.winners,
-        combat=combat,
+        combat=view.combat,
         strategised=view.strategised,
         dominance_cubes=view.dominance_cubes,
         cubes=dict(view.cubes),
@@ -172,14 +168,6 @@ def _biome_decks(pack: ContentPack, view: SeatView, dice: DiceStream) -> dict[st
             raise ValueError(f"{len(hidden)} unseen {biome} biome cards, the view counts {count}")
         decks[biome] = tuple(dice.shuffle(hidden))
     return decks
-
-
-def _combat_hands(combat: Combat, players: tuple[PlayerState, ...]) -> Combat:
-    """The combat's copy of its fighters' hands (it starts as their tactic hands and follows
-    them, ``combat_phase.game_combat``)."""
-    hands = {p.civ: p.tactic_hand for p in players}
-    fighters = (combat.attacker, combat.defender, *combat.allies)
-    return msgspec.structs.replace(combat, hands={seat: hands[seat] for seat in fighters})
 
 
 def _structuring(pack: ContentPack, view: SeatView, dice: DiceStream) -> Structuring | None:

@@ -33,7 +33,7 @@ from .rules.state import (
 )
 from .rules.structuring import StructuringView, structuring_view
 
-__all__ = ["PlayerView", "SandboxView", "SeatView", "combat_view", "sandbox_view", "seat_view"]
+__all__ = ["PlayerView", "SandboxView", "SeatView", "sandbox_view", "seat_view"]
 
 
 class PlayerView(msgspec.Struct, frozen=True, kw_only=True):
@@ -167,7 +167,7 @@ def seat_view(state: GameState, seat: str | None) -> SeatView:
         biome_discards=dict(state.biome_discards),
         result_reason=state.result_reason,
         winners=state.winners,
-        combat=combat_view(state.combat, seat),
+        combat=state.combat,  # fought in the open; hands are the players' (seen as above)
         cubes=dict(state.cubes),
         conditions=state.conditions,
         condition_cubes={seat: dict(by) for seat, by in state.condition_cubes.items()},
@@ -191,17 +191,8 @@ def seat_view(state: GameState, seat: str | None) -> SeatView:
     )
 
 
-def combat_view(combat: Combat | None, seat: str | None) -> Combat | None:
-    """The combat is fought in the open (boards, groups, the biome card), but the hands it
-    tracks are shown only to their owner."""
-    if combat is None:
-        return None
-    own = {s: cards for s, cards in combat.hands.items() if s == seat}
-    return msgspec.structs.replace(combat, hands=own)
-
-
 class SandboxView(msgspec.Struct, frozen=True, kw_only=True):
-    """A sandbox battle as one seat sees it: the combat in the open, only its own hand.
+    """A sandbox battle as one seat sees it: all of it (a battle deals no hands).
 
     The described ``battle`` (the header's option), the ``result`` once it is over and the
     units ``lost_in_retreat`` are public too, so the view holds the whole state but its
@@ -225,7 +216,7 @@ def sandbox_view(state: SandboxState, seat: str | None) -> SandboxView:
         seat=seat,
         attacker=state.battle.attacker,
         defender=state.battle.defender,
-        combat=combat_view(state.combat, seat),
+        combat=state.combat,
         winner=state.result.winner if state.result is not None else None,
         battle=state.battle,
         result=state.result,

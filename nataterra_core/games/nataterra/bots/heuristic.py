@@ -127,7 +127,7 @@ class HeuristicPlayer(MovementPlanner):
         if card is not None:
             choice: Command = card
         elif view.combat is not None:
-            choice = self._in_combat(board, view.combat, seat, commands)
+            choice = self._in_combat(board, view, view.combat, seat, commands)
         elif view.phase == "movement":
             choice = self._movement(Reading(board, view, seat), commands)
         elif view.phase == "development":
@@ -225,11 +225,13 @@ class HeuristicPlayer(MovementPlanner):
     # -- combat -------------------------------------------------------------------------------
 
     def _in_combat(
-        self, board: Board, combat: Combat, seat: str, commands: Sequence[Command]
+        self, board: Board, view: SeatView, combat: Combat, seat: str, commands: Sequence[Command]
     ) -> Command:
         if isinstance(commands[0], Retreat) and combat.zone == board.ctx.map.bases.get(seat):
             return Retreat(retreat=False)  # leaving one's own base to the attacker loses it
-        return self._policy.choose(combat, seat, commands)
+        own = next((p for p in view.players if p.civ == seat), None)  # its own hand: seen
+        hand = own.tactic_hand if own is not None and own.tactic_hand is not None else ()
+        return self._policy.choose(combat, seat, commands, hand=hand)
 
     # -- development --------------------------------------------------------------------------
 

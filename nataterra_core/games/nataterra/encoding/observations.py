@@ -111,7 +111,17 @@ class _CombatPart:
             Segment("combat_winner", n, "one-hot: the combat's winner, once decided"),
         ]
 
-    def write(self, f: Features, combat: Combat | None, me: str | None) -> None:
+    def write(
+        self,
+        f: Features,
+        combat: Combat | None,
+        me: str | None,
+        hand: tuple[str, ...] = (),
+        hand_counts: dict[str, int] | None = None,
+    ) -> None:
+        """The combat's features; ``hand`` is ``me``'s tactic hand and ``hand_counts`` the
+        fighters' hand sizes (the players', a combat keeps no copy; a battle has none)."""
+        hand_counts = hand_counts or {}
         if combat is None:
             return
         f.set("combat_on", 0, 1)
@@ -155,10 +165,10 @@ class _CombatPart:
         for force in combat.reserve:
             at = self.seat[force.owner] * units + self.fighter[force.unit]
             f.add("combat_reserve", at, force.count)
-        for card in combat.hands.get(me or "", ()):
+        for card in hand:
             f.add("combat_hand", self.card[card], 1)
-        for seat, cards in combat.hands.items():
-            f.set("combat_hand_counts", self.seat[seat], len(cards))
+        for seat, count in hand_counts.items():
+            f.set("combat_hand_counts", self.seat[seat], count)
         if combat.winner in self.seat:
             f.set("combat_winner", self.seat[combat.winner], 1)
 
@@ -315,7 +325,14 @@ class GameEncoder:
                 for b in team:
                     f.set("allies", seat[a] * n + seat[b], 1)
         self._write_structuring(f, view)
-        self.combat.write(f, view.combat, view.seat)
+        combat = view.combat
+        if combat is not None:  # the fighters' hands are their players' (own: seen)
+            fighters = combat.seats
+            players = {p.civ: p for p in view.players if p.civ in fighters}
+            own = players.get(view.seat or "")
+            hand = own.tactic_hand if own is not None and own.tactic_hand else ()
+            counts = {civ: p.tactic_hand_count for civ, p in players.items()}
+            self.combat.write(f, combat, view.seat, hand, counts)
         f.set("over", 0, int(view.phase == "over"))
         for winner in view.winners:
             f.set("winners", seat[winner], 1)
@@ -406,7 +423,7 @@ class BattleEncoder:
         f = self._layout.features()
         if view.seat in self.seat:
             f.set("me", self.seat[view.seat], 1)
-        self.combat.write(f, view.combat, view.seat)
+        self.combat.write(f, view.combat, view.seat)  # a battle deals no hands
         ended = view.combat is not None and view.combat.stage == "end"
         if view.winner is not None or ended:
             f.set("over", 0, 1)

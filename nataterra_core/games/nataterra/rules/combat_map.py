@@ -57,12 +57,12 @@ class BiomeCardDrawn(Event, frozen=True, tag="biome_card_drawn.v1"):
 
 
 def game_combat(ctx: Context, state: GameState, started: messages.CombatStarted) -> Combat:
-    """The combat, with what the game knows of each side beyond the logged forces: hands,
-    techs' initiative changes and what structures give the groups (N-STR-3), per zone the
-    units may fight from (the combat zone and its neighbours, for Strategise)."""
+    """The combat, with what the game knows of each side beyond the logged forces: techs'
+    initiative changes and what structures give the groups (N-STR-3), per zone the units
+    may fight from (the combat zone and its neighbours, for Strategise). Hands, stocks and
+    flare stay the players' (the combat's host's)."""
     seats = (started.attacker, started.defender, *started.allies)
-    hands = {seat: state.player(seat).tactic_hand for seat in seats}
-    combat = combat_from_start(started, hands)
+    combat = combat_from_start(started)
     bonus = {
         f"{seat}/{unit}": steps
         for seat in seats
@@ -288,17 +288,14 @@ def evolve_combat_event(ctx: Context, state: GameState, event: Event) -> GameSta
     on_the_map = _ON_THE_MAP.get(kind)  # the commonest events here, looked up first
     if on_the_map is not None and combat is not None:
         state = on_the_map(ctx, state, combat, event)
-        fold = FOLDS.get(kind)  # evolve_combat, without its call
-        return _replace(state, combat=combat if fold is None else fold(ctx.pack, combat, event))
-    # Exact types (message classes are final): most events here are none of these.
-    if kind is TacticCardDrawn or kind is ResourcesGained:  # in or out of a combat
-        if kind is TacticCardDrawn:
-            state = evolve_tactic_drawn(state, cast(TacticCardDrawn, event))
-        else:
-            state = evolve_resources_gained(state, cast(ResourcesGained, event))
-        if state.combat is None:
-            return state
-        return _replace(state, combat=evolve_combat(ctx.pack, state.combat, event))
+        fold = FOLDS.get(kind)  # evolve_combat, without its call (None: a discarded card)
+        return state if fold is None else _replace(state, combat=fold(ctx.pack, combat, event))
+    # Exact types (message classes are final): most events here are none of these. Cards
+    # drawn and gains, in or out of a combat, change the players alone (the combat's host).
+    if kind is TacticCardDrawn:
+        return evolve_tactic_drawn(state, cast(TacticCardDrawn, event))
+    if kind is ResourcesGained:
+        return evolve_resources_gained(state, cast(ResourcesGained, event))
     if type(event) is BiomeCardDrawn:
         decks = {**state.biome_decks, event.biome: state.biome_decks[event.biome][1:]}
         return _replace(state, biome_decks=decks)

@@ -173,6 +173,10 @@ class GameHost(Answers):
     def flare(self, seat: str) -> int:
         return self.held.player(seat).flare
 
+    def holds_flare(self) -> bool:
+        """The players' flare is asked seat by seat (a game has Naga players)."""
+        return True
+
     def folded(self, combat: Combat, event: Event) -> GameHost:
         """The host with ``event`` folded into the players (the game's fold)."""
         held = evolve_around(self.ctx, self.held, combat, event)

@@ -56,7 +56,8 @@ class CombatEnv:
 
     Without a map (the sandbox) retreating units simply leave the combat (N-COMBAT-23).
     The host holds the fighters' hands, stocks and flare; ``deals_tactics`` says whether
-    anyone may hold a tactic card at all (asked on the hot path: a battle deals none).
+    anyone may hold a tactic card at all (asked on the hot path: a battle deals none), and
+    ``flare_held`` whether anyone may hold flare (asked once per round).
     """
 
     __slots__ = (
@@ -67,6 +68,7 @@ class CombatEnv:
         "face_swords",
         "face_values",
         "faces",
+        "flare_held",
         "host",
         "map",
         "pack",
@@ -86,6 +88,7 @@ class CombatEnv:
         self.civ_ability = tables.civ_ability
         self.essences = tables.essences
         self.deals_tactics = host.deals_tactics()
+        self.flare_held = host.holds_flare()
 
     def blocked(self, seat: str, zone: str) -> bool:
         """N-COMBAT-23: whether enemy units, structures or a base bar ``seat`` from

@@ -58,15 +58,10 @@ def _unchanged(pack: ContentPack, combat: Combat, event: Any) -> Combat:
     return combat
 
 
-def combat_from_start(
-    event: CombatStarted, hands: dict[str, tuple[str, ...]] | None = None
-) -> Combat:
-    """The combat a :class:`CombatStarted` event opens: the attacker deploys first.
-
-    ``hands`` are the sides' tactic hands, taken from the game (never logged in the event).
-    """
+def combat_from_start(event: CombatStarted) -> Combat:
+    """The combat a :class:`CombatStarted` event opens: the attacker deploys first. The
+    event's stocks and flare are its host's (the game's players, the sandbox's state)."""
     return Combat(
-        hands=dict(hands or {}),
         zone=event.zone,
         biome=event.biome,
         attacker=event.attacker,
@@ -74,7 +69,6 @@ def combat_from_start(
         sides=event.sides,
         reserve=event.forces,
         deploying=event.attacker,
-        flare=dict(event.flare),
         allies=dict(event.allies),
     )
 

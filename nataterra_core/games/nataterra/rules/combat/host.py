@@ -71,6 +71,10 @@ class Host(Protocol):
     def flare(self, seat: str) -> int:
         """``seat``'s flare (N-CIV-3)."""
 
+    def holds_flare(self) -> bool:
+        """Whether anyone may hold flare now (``False``: nobody does, so no Spirit's Embrace
+        can be paid for; asked once per round)."""
+
     def folded(self, combat: Combat, event: Event) -> Host:
         """This host after ``event``, one that may change a hand, a stock or flare
         (:func:`~.holdings.changes_holdings`); ``combat`` is the combat before it."""
@@ -161,6 +165,9 @@ class Answers:
 
     def flare(self, seat: str) -> int:
         return self._flare.get(seat, 0)
+
+    def holds_flare(self) -> bool:
+        return any(self._flare.values())
 
     def folded(self, combat: Combat, event: Event) -> Answers:
         """The same answers, with the hands, stocks and flare after ``event``."""

@@ -259,13 +259,13 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
     The biome card's effect is held by ``holders``; ``no_retreat``, ``no_backstab`` and
     ``no_opening_tactics`` list the seats its flags bind; ``pending`` queues (seat, choice)
-    pairs asked before anything else; ``flare`` tracks the Naga's flare during the combat;
-    ``ambush`` the units that leave when it ends; ``movable`` the winner's units Quick
-    Gains may still move. ``deferred`` holds after-combat tactic options played during the
-    combat (seat, card, option, target); the window flags say those windows have opened;
-    ``standing_passes`` lists the seats no later window of this combat asks (N-COMBAT-9).
-    ``hands`` follows each side's tactic hand through the combat (hidden information: player
-    views show a seat only its own). ``joined`` lists the units that joined by Strategise.
+    pairs asked before anything else; ``ambush`` the units that leave when it ends;
+    ``movable`` the winner's units Quick Gains may still move. ``deferred`` holds
+    after-combat tactic options played during the combat (seat, card, option, target); the
+    window flags say those windows have opened; ``standing_passes`` lists the seats no
+    later window of this combat asks (N-COMBAT-9). The fighters' tactic hands, stocks and
+    flare are their host's (the game's players, the sandbox's state; :class:`~.host.Host`):
+    the combat keeps no copy. ``joined`` lists the units that joined by Strategise.
     ``killed`` and ``injured`` count units lost per owner (only direct kills score,
     N-COMBAT-26); ``destroyed`` lists the groups an attack (or Retaliation) wiped out, in
     order: the groups destroyed directly, which victory conditions count (N-WIN-3).
@@ -308,13 +308,11 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     pending: tuple[tuple[str, str], ...] = ()
     initiative_bonus: dict[str, int] = msgspec.field(default_factory=dict)
     boosts: dict[str, Boost] = msgspec.field(default_factory=dict)
-    flare: dict[str, int] = msgspec.field(default_factory=dict)
     ambush: tuple[Force, ...] = ()
     setup_window: bool = False
     before_window: bool = False
     after_window: bool = False
     deferred: tuple[tuple[str, str, int, int | None], ...] = ()
-    hands: dict[str, tuple[str, ...]] = msgspec.field(default_factory=dict)
     standing_passes: tuple[str, ...] = ()
     strategise_offered: bool = False
     joined: tuple[Force, ...] = ()

@@ -11,7 +11,6 @@ import msgspec
 from nataterra_core.games.nataterra.content.schema import ContentPack
 from nataterra_core.kernel import Event
 
-from ..tactics import ResourcesGained, TacticCardDrawn
 from .board import replace_group
 from .fold_tools import (
     count_up,
@@ -43,7 +42,6 @@ from .messages import (
     StrategiseGranted,
     StrategiseJoined,
     StrategiseOffered,
-    TacticDiscarded,
     TacticPlayed,
     UnitsMovedAfterWin,
     WindowOpened,
@@ -110,9 +108,6 @@ def _target_fixed(pack: ContentPack, combat: Combat, event: BiomeTargetFixed) ->
         changes[event.binds] = (*getattr(combat, event.binds), *holders)
     if event.asks:
         changes["pending"] = (*combat.pending, *((seat, event.asks) for seat in holders))
-    if event.redirected_by is not None:
-        seat = event.redirected_by
-        changes["flare"] = {**combat.flare, seat: combat.flare.get(seat, 0) - event.flare_paid}
     return _replace(combat, **changes)
 
 
@@ -227,40 +222,13 @@ def _standing_pass(pack: ContentPack, combat: Combat, event: StandingPassGiven) 
     return _replace(combat, standing_passes=(*combat.standing_passes, event.seat))
 
 
-def _hand_without(combat: Combat, seat: str, card: str) -> dict[str, tuple[str, ...]]:
-    hand = list(combat.hands.get(seat, ()))
-    if card in hand:
-        hand.remove(card)
-    return {**combat.hands, seat: tuple(hand)}
-
-
-def _discarded(pack: ContentPack, combat: Combat, event: TacticDiscarded) -> Combat:
-    return _replace(combat, hands=_hand_without(combat, event.seat, event.card))
-
-
-def _drawn(pack: ContentPack, combat: Combat, event: TacticCardDrawn) -> Combat:
-    hands = {**combat.hands, event.seat: (*combat.hands.get(event.seat, ()), event.card)}
-    return _replace(combat, hands=hands)
-
-
-def _gained(pack: ContentPack, combat: Combat, event: ResourcesGained) -> Combat:
-    if not event.flare or event.seat not in combat.seats:
-        return combat
-    flare = {**combat.flare, event.seat: combat.flare.get(event.seat, 0) + event.flare}
-    return _replace(combat, flare=flare)
-
-
 def _tactic_played(pack: ContentPack, combat: Combat, event: TacticPlayed) -> Combat:
-    flare = {**combat.flare, event.seat: combat.flare.get(event.seat, 0) - event.flare}
-    deferred = combat.deferred
-    if event.deferred:
-        deferred = (*deferred, (event.seat, event.card, event.option, event.target))
-    return _replace(
-        combat,
-        flare=flare,
-        deferred=deferred,
-        hands=_hand_without(combat, event.seat, event.card),
-    )
+    """An option played after the combat waits for it (N-COMBAT-27); the card leaves the
+    hand and its cost the stock of the host (the game's player)."""
+    if not event.deferred:
+        return combat
+    deferred = (*combat.deferred, (event.seat, event.card, event.option, event.target))
+    return _replace(combat, deferred=deferred)
 
 
 def _deferred_resolved(pack: ContentPack, combat: Combat, event: DeferredResolved) -> Combat:
@@ -283,8 +251,7 @@ def _embraced(pack: ContentPack, combat: Combat, event: SpiritsEmbraced) -> Comb
         group = _replace(group, attack_bonus=group.attack_bonus + event.amount)
     else:
         group = _replace(group, armor_bonus=group.armor_bonus + event.amount)
-    flare = {**combat.flare, event.seat: combat.flare.get(event.seat, 0) - event.flare}
-    return _replace(combat, groups=replace_group(combat.groups, group), flare=flare)
+    return _replace(combat, groups=replace_group(combat.groups, group))  # flare: the host's
 
 
 def _moved_after_win(pack: ContentPack, combat: Combat, event: UnitsMovedAfterWin) -> Combat:
@@ -315,9 +282,6 @@ OPENING_FOLDS: dict[type[Event], Callable[[ContentPack, Combat, Any], Combat]] =
     AmbushJoined: _ambush_joined,
     PlayerChosen: _player_chosen,
     ChoiceResolved: _choice_resolved,
-    TacticDiscarded: _discarded,
-    TacticCardDrawn: _drawn,
-    ResourcesGained: _gained,
     WindowOpened: _window_opened,
     StandingPassGiven: _standing_pass,
     TacticPlayed: _tactic_played,

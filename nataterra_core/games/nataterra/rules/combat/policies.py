@@ -67,7 +67,10 @@ _STANDING_PASS = StandingPass()
 
 
 class CombatPolicy(Protocol):
-    """Chooses one of ``options`` (never empty) for ``seat`` in ``combat``."""
+    """Chooses one of ``options`` (never empty) for ``seat`` in ``combat``. A combat keeps
+    no copy of the fighters' tactic hands (they are the players', and a battle deals none):
+    a policy that plays cards in a game is given its seat's hand by whoever drives it (see
+    :meth:`DefaultPolicy.choose`)."""
 
     def choose(self, combat: Combat, seat: str, options: Sequence[Command]) -> Command:
         """The chosen command."""
@@ -83,11 +86,25 @@ class DefaultPolicy:
         self._faces = tuple(face.value for face in pack.die.faces)
         self.retreat_below = retreat_below
 
-    def choose(self, combat: Combat, seat: str, options: Sequence[Command]) -> Command:
-        """Pick by the kind of decision (all options of one decision share a kind)."""
+    def choose(
+        self,
+        combat: Combat,
+        seat: str,
+        options: Sequence[Command],
+        *,
+        hand: Sequence[str] = (),
+    ) -> Command:
+        """Pick by the kind of decision (all options of one decision share a kind).
+        ``hand`` is ``seat``'s own tactic hand (in a game, as its view shows it; a battle
+        deals none): in a tactic window it decides whether a standing pass gives up
+        nothing (N-COMBAT-9)."""
         first = options[0]
         chooser = _CHOOSERS.get(type(first))
-        return first if chooser is None else chooser(self, combat, seat, options)
+        if chooser is None:
+            return first
+        if chooser is _WINDOW:  # a tactic window: the hand decides a standing pass
+            return self._tactic(combat, seat, options, hand)
+        return chooser(self, combat, seat, options)
 
     def _retreat(self, combat: Combat, seat: str, options: Sequence[Command]) -> Command:
         return Retreat(retreat=self._losing(combat, seat))
@@ -128,7 +145,9 @@ class DefaultPolicy:
     def _retreat_units(self, combat: Combat, seat: str, options: Sequence[Command]) -> Command:
         return max(options, key=lambda c: c.count if isinstance(c, RetreatUnits) else 0)
 
-    def _tactic(self, combat: Combat, seat: str, options: Sequence[Command]) -> Command:
+    def _tactic(
+        self, combat: Combat, seat: str, options: Sequence[Command], hand: Sequence[str]
+    ) -> Command:
         """The best-rated play, or a pass when none is worth its card."""
         losing = self._losing(combat, seat) or (
             not self.retreat_below and _outnumbered(combat, seat, 0.5)
@@ -152,20 +171,16 @@ class DefaultPolicy:
         if (
             _STANDING_PASS in options
             and not combat.after_window
-            and not self._playable_later(combat, seat)
+            and not self._playable_later(combat, seat, hand)
         ):
             return _STANDING_PASS
         return next((c for c in options if isinstance(c, PassTactics)), options[-1])
 
-    def _playable_later(self, combat: Combat, seat: str) -> bool:
-        """Whether a card in ``seat``'s own hand fits a window still to come (see
+    def _playable_later(self, combat: Combat, seat: str, hand: Sequence[str]) -> bool:
+        """Whether a card in ``hand``, ``seat``'s own, fits a window still to come (see
         :func:`~.tactics.playable_later`; only option windows are read, no pack needed)."""
         later = later_windows(combat, seat)
-        return any(
-            option.window in later
-            for card in combat.hands.get(seat, ())
-            for option in self._options[card]
-        )
+        return any(option.window in later for card in hand for option in self._options[card])
 
     def _action(self, combat: Combat, seat: str, options: Sequence[Command]) -> Command:
         """Attack the enemy group closest to dying (the first such), else support the ally
@@ -195,15 +210,13 @@ class DefaultPolicy:
 
 # The default player's choice for each kind of decision, by the type of its first option
 # (one lookup instead of a chain of isinstance tests); other kinds take the first option.
+# A tactic window (its first option a play or a pass) is chosen with the hand (_WINDOW).
 _CHOOSERS: dict[
     type[Command], Callable[[DefaultPolicy, Combat, str, Sequence[Command]], Command]
 ] = {
     Attack: DefaultPolicy._action,
     Support: DefaultPolicy._action,
     Retreat: DefaultPolicy._retreat,
-    PlayTactic: DefaultPolicy._tactic,
-    PassTactics: DefaultPolicy._tactic,
-    StandingPass: DefaultPolicy._tactic,
     DeployGroup: DefaultPolicy._deploy,
     HealGroup: DefaultPolicy._heal,
     Reroll: DefaultPolicy._reroll,
@@ -212,6 +225,18 @@ _CHOOSERS: dict[
     PayInjury: DefaultPolicy._pay_injury,
     RetreatUnits: DefaultPolicy._retreat_units,
 }
+
+
+def _window(
+    policy: DefaultPolicy, combat: Combat, seat: str, options: Sequence[Command]
+) -> Command:
+    """A tactic window's marker in :data:`_CHOOSERS` (:meth:`DefaultPolicy.choose` passes
+    the hand to :meth:`DefaultPolicy._tactic` instead)."""
+    raise AssertionError("a tactic window is chosen with the hand")  # pragma: no cover
+
+
+_WINDOW = _window
+_CHOOSERS[PlayTactic] = _CHOOSERS[PassTactics] = _WINDOW
 
 
 def _outnumbered(combat: Combat, seat: str, share: float) -> bool:

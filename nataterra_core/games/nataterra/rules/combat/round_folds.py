@@ -225,7 +225,7 @@ def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolve
     # compiled, each read of a struct field is a generic attribute lookup).
     group_id, target_id = event.group, event.target
     target_deaths, attacker_deaths = event.target_deaths, event.attacker_deaths
-    retaliation, gained = event.retaliation, event.flare
+    retaliation = event.retaliation
     ends_activation = event.ends_activation
     groups = list(combat.groups)
     target = groups[target_id]
@@ -262,9 +262,10 @@ def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolve
         for moved in to_melee:
             groups[moved] = _replace(groups[moved], slot="melee")
     new_groups = tuple(groups)
-    casualties = target_deaths or attacker_deaths or gained
-    if casualties:  # the counts, the destroyed groups, the markers and flare change too
-        killed, destroyed, flare = combat.killed, combat.destroyed, combat.flare
+    # The flare the Naga gain per unit they defeat is their host's (N-CIV-3).
+    casualties = target_deaths or attacker_deaths
+    if casualties:  # the counts, the destroyed groups and the markers change too
+        killed, destroyed = combat.killed, combat.destroyed
         markers = combat.initiative
         if target_deaths:
             killed = count_up(killed, target.owner, target_deaths)
@@ -276,8 +277,6 @@ def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolve
             if not g_units:
                 destroyed = (*destroyed, group_id)
                 markers = marker_gone(markers, new_groups, group)
-        if gained:  # N-CIV-3: the Naga gain flare per unit they defeat
-            flare = {**flare, group.owner: flare.get(group.owner, 0) + gained}
     stage: Stage = "after_attack"
     active, attacks_made = combat.active, combat.attacks_made + 1
     if ends_activation:  # only while both sides stand (steps.py): the next pick follows
@@ -298,7 +297,6 @@ def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolve
         stage=stage,
         groups=new_groups,
         initiative=markers,
-        flare=flare,
         active=active,
         attacks_made=attacks_made,
         roll_face=-1,

@@ -87,6 +87,10 @@ class SandboxHost:
     def flare(self, seat: str) -> int:
         return self.flare_of.get(seat, 0)
 
+    def holds_flare(self) -> bool:
+        """Only the Naga gain flare, by defeating units (N-CIV-3); a battle starts with none."""
+        return any(self.flare_of.values())
+
     def folded(self, combat: Combat, event: Event) -> SandboxHost:
         """The host with the stocks and flare after ``event``."""
         stocks, flare = fold_stocks(self.stocks, self.flare_of, combat, event)

@@ -339,15 +339,15 @@ def auto_round_start(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[
     """N-COMBAT-10: the next round begins (the first when the combat opens); Spirit's
     Embrace is offered to the Naga players with the flare to pay for it (N-CIV-3), and to
     those a card gave an extra one."""
-    flare, free = combat.flare, combat.extra_embraces
-    if not flare and not free:  # only the Naga gain flare (N-CIV-3): the common case
+    free = combat.extra_embraces
+    if not free and not env.flare_held:  # only the Naga gain flare (N-CIV-3): the common case
         return (RoundStarted(combat.round + 1),)
     ability = env.civ_ability
-    embrace = tuple(
+    embrace = tuple(  # only the Naga gain flare (N-CIV-3); the host holds it
         [
             seat
             for seat in combat.seats
-            if ability[seat] == "flare" and flare.get(seat, 0) >= biome.EMBRACE_COST
+            if ability[seat] == "flare" and env.flare(seat) >= biome.EMBRACE_COST
         ]
     )
     return (RoundStarted(combat.round + 1, embrace, free),)
@@ -363,7 +363,7 @@ def auto_pick(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, 
         closing = biome.acts_at_round_end(env, combat) or combat.round >= ROUND_CAP
         return (RoundEnded(combat.round, closing),)
     group = candidates[0]
-    if not combat.hands:  # nobody holds a card, so no window opens (activate's hot path)
+    if not env.deals_tactics:  # no cards at all, so no window opens (activate's hot path)
         return (GroupActivated(group.id, group.heal > 0),)
     return activate(env, combat, group)
 
