@@ -77,10 +77,15 @@ class Group(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     own (N-CIV-4), whatever the group's civilisation.
     """
 
+    # The fields attacks and activations change come first (as Combat's, for replace).
+    units: int
+    damage: int = 0
+    attack_bonus: int = 0
+    armor_bonus: int = 0
+    acted: int = 0  # the round in which it last acted (0: not yet); a new round needs no reset
     id: int
     owner: str
     unit: str
-    units: int
     slot: SlotKind
     cls: str
     attack: int
@@ -100,10 +105,6 @@ class Group(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     bloodthirst: int = 0
     origin: str = ""
     initiative: int = 0
-    damage: int = 0
-    attack_bonus: int = 0
-    armor_bonus: int = 0
-    acted: int = 0  # the round in which it last acted (0: not yet); a new round needs no reset
 
     @property
     def alive(self) -> bool:
@@ -286,16 +287,26 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     collector does not track it (``gc=False``, as ``GameState``): every fold makes one.
     """
 
+    # The fields the rounds' folds replace come first: msgspec.structs.replace finds each
+    # keyword by a scan over the fields in their order (a hot path: every fold copies).
+    stage: Stage = "deploy"
+    groups: tuple[Group, ...] = ()
+    active: int = -1
+    attacks_made: int = 0
+    roll_face: int = -1
+    pending_gain: int = 0
+    round: int = 0
+    target: int = -1
+    reserve: tuple[Force, ...] = ()
+    initiative: dict[str, int] = msgspec.field(default_factory=dict)
+    killed: dict[str, int] = msgspec.field(default_factory=dict)
+    destroyed: tuple[int, ...] = ()
     zone: str
     biome: str
     attacker: str
     defender: str
     sides: dict[str, dict[str, Literal["a", "b"]]]
-    stage: Stage = "deploy"
     deploying: str = ""
-    groups: tuple[Group, ...] = ()
-    reserve: tuple[Force, ...] = ()
-    initiative: dict[str, int] = msgspec.field(default_factory=dict)
     order: tuple[int, ...] = ()
     melee_waiting: bool = False
     tied: bool = False
@@ -317,19 +328,11 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     strategise_offered: bool = False
     joined: tuple[Force, ...] = ()
     movable: tuple[tuple[str, int], ...] = ()
-    round: int = 0
-    active: int = -1
-    target: int = -1
-    attacks_made: int = 0
-    roll_face: int = -1
-    rerolled: bool = False
     backstab: bool = False
-    pending_gain: int = 0
     retreating: str | None = None
     winner: str | None = None
     decided: bool = False
     injuries: tuple[int, ...] = ()
-    killed: dict[str, int] = msgspec.field(default_factory=dict)
     injured: dict[str, int] = msgspec.field(default_factory=dict)
     granted: tuple[tuple[int, str, int], ...] = ()
     withdrawing: tuple[str, ...] = ()
@@ -338,7 +341,6 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     moved_after_win: bool = False
     allies: dict[str, str] = msgspec.field(default_factory=dict)
     stabbers: tuple[str, ...] = ()
-    destroyed: tuple[int, ...] = ()
 
     def side(self, seat: str) -> str:
         """The side ``seat`` fights on, named by its lead (the attacker or the defender);

@@ -102,7 +102,7 @@ def _round_started(pack: ContentPack, combat: Combat, event: RoundStarted) -> Co
 def _activated(pack: ContentPack, combat: Combat, event: GroupActivated) -> Combat:
     # N-COMBAT-11a: a healer heals first (the step that activated the group says so).
     stage: Stage = "heal" if event.heal else "action"
-    return _replace(combat, active=event.group, attacks_made=0, stage=stage)
+    return _replace(combat, stage=stage, active=event.group, attacks_made=0)
 
 
 def _healed(pack: ContentPack, combat: Combat, event: Healed) -> Combat:
@@ -296,11 +296,11 @@ def fold_attack_resolved(pack: ContentPack, combat: Combat, event: AttackResolve
         combat,
         stage=stage,
         groups=new_groups,
-        initiative=markers,
         active=active,
         attacks_made=attacks_made,
         roll_face=-1,
         pending_gain=event.armor_claim,
+        initiative=markers,
         killed=killed,
         destroyed=destroyed,
     )
