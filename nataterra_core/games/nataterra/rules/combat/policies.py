@@ -91,7 +91,6 @@ class DefaultPolicy:
         combat: Combat,
         seat: str,
         options: Sequence[Command],
-        *,
         hand: Sequence[str] = (),
     ) -> Command:
         """Pick by the kind of decision (all options of one decision share a kind).
