@@ -69,16 +69,17 @@ def pick_candidates(combat: Combat) -> list[Group] | None:
     complete = attackers = defenders = False
     for i in combat.order:  # sorted, so the candidates come first and together
         g = groups[i]
-        if not g.units:
-            continue
         if attackers and defenders:  # both sides stand: only the candidates are open
             if complete:
                 return found
-            if g.acted == this_round:
+            # Most groups passed over have acted this round: one read each.
+            if g.acted == this_round or not g.units:
                 continue
             owner = g.owner
             side = allies.get(owner, owner) if allies else owner
         else:
+            if not g.units:
+                continue
             owner = g.owner
             side = allies.get(owner, owner) if allies else owner
             if side == attacker:
