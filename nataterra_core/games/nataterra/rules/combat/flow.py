@@ -25,7 +25,7 @@ from ..stock import Resources
 from .commands import command_events, refusal
 from .env import CombatEnv
 from .folds import FOLDS, evolve_combat
-from .holdings import HOLDINGS
+from .holdings import HOLDINGS, changes_holdings
 from .messages import AttackResolved, CombatStarted
 from .model import ROUND_CAP, Combat, Force, Stage
 from .options import Ask, Pending, ask_pending
@@ -117,8 +117,7 @@ def evolve_with_host(env: CombatEnv, combat: Combat, event: Event) -> tuple[Comb
     """Fold one event into the combat and, when it changes a hand, a stock or flare, into
     its host's holdings (as the flow does within a step): for a combat run outside a game
     or the sandbox (tests)."""
-    kind = type(event)
-    if kind in HOLDINGS and (kind is not _ATTACK or event.flare):  # type: ignore[attr-defined]
+    if changes_holdings(event):
         env = env.folded(combat, event)
     return env, evolve_combat(env.pack, combat, event)
 
