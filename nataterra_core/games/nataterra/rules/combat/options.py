@@ -348,9 +348,10 @@ def ask_pick(env: CombatEnv, combat: Combat) -> Pending:
 
 def ask_heal(env: CombatEnv, combat: Combat) -> Pending:
     """N-COMBAT-11a: a healer heals one of its side's groups first (N-TEAM-5: an ally's too)."""
-    if combat.active < 0:
+    active = combat.active
+    if active < 0:
         return None
-    group = combat.groups[combat.active]
+    group = combat.groups[active]
     owner = group.owner
     if combat.allies:
         mates = combat.seats_of(combat.side(owner))
@@ -362,9 +363,10 @@ def ask_heal(env: CombatEnv, combat: Combat) -> Pending:
 
 def ask_action(env: CombatEnv, combat: Combat) -> Pending:
     """N-COMBAT-12: the active group attacks or supports (nothing to do: it passes)."""
-    if combat.active < 0:
+    active = combat.active
+    if active < 0:
         return None
-    group = combat.groups[combat.active]
+    group = combat.groups[active]
     options = _action_options(combat, group)
     return (group.owner, options) if options else None
 
