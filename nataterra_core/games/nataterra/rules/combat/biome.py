@@ -15,7 +15,7 @@ from nataterra_core.games.nataterra.content.schema import EffectPrimitive, Effec
 from nataterra_core.kernel import Command, DiceStream, Event
 
 from .effects import damage_event, effect_events, player_chosen, raise_initiative
-from .fold_tools import own_units
+from .fold_tools import movable_units
 from .messages import (
     AmbushJoined,
     BiomeTargetFixed,
@@ -162,7 +162,7 @@ def quick_gains(env: EnvLike, combat: Combat) -> tuple[str | None, tuple[tuple[s
         return None, ()
     if winner is None or winner not in combat.holders:
         return None, ()
-    return winner, tuple([(f.unit, f.count) for f in own_units(env.pack, combat, winner)])
+    return winner, movable_units(env.pack, combat, winner)
 
 
 def pending_options(env: EnvLike, combat: Combat) -> tuple[str, list[Command]] | None:

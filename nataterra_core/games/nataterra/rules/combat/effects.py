@@ -16,7 +16,7 @@ from nataterra_core.kernel import DiceStream, Event
 
 from ..stock import Resources
 from ..tactics import ResourcesGained
-from .fold_tools import own_units
+from .fold_tools import movable_units
 from .messages import (
     AbilityGranted,
     BonusGranted,
@@ -109,7 +109,7 @@ def grant_move_after_win(pack: ContentPack, combat: Combat, seat: str) -> tuple[
     or once units have moved after the win, nor when ``seat`` has nothing to move."""
     if combat.movable or combat.moved_after_win:
         return ()
-    movable = tuple([(f.unit, f.count) for f in own_units(pack, combat, seat)])
+    movable = movable_units(pack, combat, seat)
     return (MoveAfterWinGranted(seat=seat, movable=movable),) if movable else ()
 
 

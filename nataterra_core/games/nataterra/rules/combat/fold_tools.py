@@ -19,6 +19,7 @@ __all__ = [
     "live_markers",
     "marker_gone",
     "markers_of",
+    "movable_units",
     "own_units",
     "placed",
     "take_damage",
@@ -46,6 +47,12 @@ def own_units(pack: ContentPack, combat: Combat, seat: str) -> tuple[Force, ...]
     return tuple(
         Force(seat, unit, n) for unit, n in sorted(counts.items()) if n and unit in pack.units
     )
+
+
+def movable_units(pack: ContentPack, combat: Combat, seat: str) -> tuple[tuple[str, int], ...]:
+    """What ``seat`` may move out of the won zone after the win (Quick Gains, a card's
+    grant): (unit, count) pairs of :func:`own_units`."""
+    return tuple([(f.unit, f.count) for f in own_units(pack, combat, seat)])
 
 
 def live_markers(markers: dict[str, int], groups: tuple[Group, ...]) -> dict[str, int]:

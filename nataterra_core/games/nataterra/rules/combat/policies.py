@@ -229,9 +229,9 @@ _CHOOSERS: dict[
 def _window(
     policy: DefaultPolicy, combat: Combat, seat: str, options: Sequence[Command]
 ) -> Command:
-    """A tactic window's marker in :data:`_CHOOSERS` (:meth:`DefaultPolicy.choose` passes
-    the hand to :meth:`DefaultPolicy._tactic` instead)."""
-    raise AssertionError("a tactic window is chosen with the hand")  # pragma: no cover
+    """A tactic window chosen without a hand (:meth:`DefaultPolicy.choose` recognises this
+    entry of :data:`_CHOOSERS` and passes the seat's hand instead)."""
+    return policy._tactic(combat, seat, options, ())
 
 
 _WINDOW = _window
