@@ -149,26 +149,16 @@ _STEPS: Final[dict[Stage, tuple[Ask, Auto]]] = {
 plain pair (compiled, reading a named tuple's field is a method lookup)."""
 
 
-def _run_on(env: CombatEnv, combat: Combat, dice: DiceStream, events: tuple[Event, ...]) -> Stepped:
-    """:func:`run_on` after ``events`` (folded into ``combat`` already): the stage table's
-    automatic steps, each folded, until a seat must decide (:func:`~.stages.decision`,
-    inlined: this runs once per decision). An event that changes a hand, a stock or flare
-    moves the host on first (:func:`~.holdings.changes_holdings`, inlined), so what is
-    asked after it reads what it left."""
+def _run_on(env: CombatEnv, combat: Combat, dice: DiceStream, more: tuple[Event, ...]) -> Stepped:
+    """:func:`run_on` after ``more`` (a command's events, not folded yet): each batch of
+    events is folded, then the stage table's automatic steps follow until a seat must
+    decide (:func:`~.stages.decision`, inlined: this runs once per decision). An event that
+    changes a hand, a stock or flare moves the host on first
+    (:func:`~.holdings.changes_holdings`, inlined), so what is asked after it reads what it
+    left."""
     pack, pending = env.pack, None
-    stage = combat.stage
-    while stage != "end":
-        if combat.pending:
-            pending = ask_pending(env, combat)
-            if pending is not None:
-                break
-            more = auto_pending(env, combat, dice)
-        else:
-            ask, auto = _STEPS[stage]
-            pending = ask(env, combat)
-            if pending is not None:
-                break
-            more = auto(env, combat, dice)
+    events: tuple[Event, ...] = ()
+    while True:
         for event in more:  # the plain folds first: one lookup for most events
             kind = type(event)
             fold = _PLAIN.get(kind)
@@ -181,6 +171,19 @@ def _run_on(env: CombatEnv, combat: Combat, dice: DiceStream, events: tuple[Even
             combat = fold(pack, combat, event)
         events += more
         stage = combat.stage
+        if stage == "end":
+            break
+        if combat.pending:
+            pending = ask_pending(env, combat)
+            if pending is not None:
+                break
+            more = auto_pending(env, combat, dice)
+        else:
+            ask, auto = _STEPS[stage]
+            pending = ask(env, combat)
+            if pending is not None:
+                break
+            more = auto(env, combat, dice)
     return events, combat, pending, env
 
 
@@ -202,16 +205,4 @@ def step(
         who, options = pending
         if seat != who or command not in options:
             raise refusal(combat, seat, who, command)
-    events = command_events(env, combat, seat, command, dice)
-    pack = env.pack
-    for event in events:  # as in _run_on
-        kind = type(event)
-        fold = _PLAIN.get(kind)
-        if fold is None:
-            fold = _HOLDING.get(kind)
-            if fold is None:
-                continue
-            if kind is not _ATTACK or event.flare:  # type: ignore[attr-defined]
-                env = env.folded(combat, event)
-        combat = fold(pack, combat, event)
-    return _run_on(env, combat, dice, events)
+    return _run_on(env, combat, dice, command_events(env, combat, seat, command, dice))
