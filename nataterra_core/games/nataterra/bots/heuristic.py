@@ -229,8 +229,7 @@ class HeuristicPlayer(MovementPlanner):
     ) -> Command:
         if isinstance(commands[0], Retreat) and combat.zone == board.ctx.map.bases.get(seat):
             return Retreat(retreat=False)  # leaving one's own base to the attacker loses it
-        own = next((p for p in view.players if p.civ == seat), None)  # its own hand: seen
-        hand = own.tactic_hand if own is not None and own.tactic_hand is not None else ()
+        hand = player_of(view, seat).tactic_hand or ()  # its own hand: the view shows it
         return self._policy.choose(combat, seat, commands, hand=hand)
 
     # -- development --------------------------------------------------------------------------

@@ -11,7 +11,12 @@ from __future__ import annotations
 
 from typing import Final, Literal, Protocol
 
-from nataterra_core.games.nataterra.content.schema import EffectPrimitive, EffectSpec
+from nataterra_core.games.nataterra.content.schema import (
+    BiomeCard,
+    ContentPack,
+    EffectPrimitive,
+    EffectSpec,
+)
 from nataterra_core.kernel import Command, DiceStream, Event
 
 from .effects import damage_event, effect_events, player_chosen, raise_initiative
@@ -41,6 +46,7 @@ __all__ = [
     "FLAGS",
     "START_CHOICES",
     "acts_at_round_end",
+    "card_of",
     "choice_events",
     "fix_target",
     "pending_options",
@@ -52,6 +58,12 @@ __all__ = [
 
 EMBRACE_COST = 2  # N-CIV-3 (provisional): Spirit's Embrace costs 2 flare
 EMBRACE_BONUS = 2
+
+
+def card_of(pack: ContentPack, combat: Combat) -> BiomeCard | None:
+    """The combat's biome card, once one has turned up (N-COMBAT-7; none in mountains and
+    lakes)."""
+    return pack.biome_cards[combat.biome_card] if combat.biome_card else None
 
 
 def redirect_cost(env: EnvLike, combat: Combat) -> int | None:
@@ -92,7 +104,7 @@ def fix_target(
 ) -> tuple[Event, ...]:
     """Who holds the card's effect, the flag that binds them, the choice each is asked,
     and the effects that act at once (N-COMBAT-8)."""
-    card = env.pack.biome_cards[combat.biome_card] if combat.biome_card else None
+    card = card_of(env.pack, combat)
     if card is None:
         return (BiomeTargetFixed(holders=()),)
     kind, amount = card.effect.kind, card.effect.amount
@@ -124,7 +136,7 @@ def fix_target(
 
 def round_end_damage(env: EnvLike, combat: Combat) -> tuple[Event, ...]:
     """Drought: each group of the holders takes smite at the end of every round."""
-    card = env.pack.biome_cards[combat.biome_card] if combat.biome_card else None
+    card = card_of(env.pack, combat)
     if card is None or card.effect.kind != "smite_each_round":
         return ()
     return tuple(
@@ -140,14 +152,14 @@ _ROUND_END_EFFECTS = frozenset({"smite_each_round", "heal_each_round"})
 
 def acts_at_round_end(env: EnvLike, combat: Combat) -> bool:
     """Whether the combat's biome card acts at the end of each round (N-COMBAT-8)."""
-    card = env.pack.biome_cards[combat.biome_card] if combat.biome_card else None
+    card = card_of(env.pack, combat)
     return card is not None and card.effect.kind in _ROUND_END_EFFECTS
 
 
 def round_heals(env: EnvLike, combat: Combat) -> tuple[str, ...]:
     """A healing card: the holders with a group on the board, each of whom chooses a group
     to heal at the end of the round."""
-    card = env.pack.biome_cards[combat.biome_card] if combat.biome_card else None
+    card = card_of(env.pack, combat)
     if card is None or card.effect.kind != "heal_each_round":
         return ()
     return tuple([seat for seat in combat.holders if combat.has_groups(seat)])
@@ -156,7 +168,7 @@ def round_heals(env: EnvLike, combat: Combat) -> tuple[str, ...]:
 def quick_gains(env: EnvLike, combat: Combat) -> tuple[str | None, tuple[tuple[str, int], ...]]:
     """Quick Gains: the winner, if it holds the card, and its units (unit, count) it may
     move out of the won zone (none: nobody is asked)."""
-    card = env.pack.biome_cards[combat.biome_card] if combat.biome_card else None
+    card = card_of(env.pack, combat)
     winner = combat.winner
     if card is None or card.effect.kind != "move_after_win":
         return None, ()
@@ -209,7 +221,7 @@ def choice_events(
     if not combat.pending:
         return None
     kind = combat.pending[0][1]
-    card = env.pack.biome_cards[combat.biome_card] if combat.biome_card else None
+    card = card_of(env.pack, combat)
     amount = card.effect.amount if card else 0
     resolved = ChoiceResolved(seat=seat, choice=kind)
     if isinstance(command, DiscardTactic):

@@ -481,7 +481,7 @@ def activate(env: CombatEnv, combat: Combat, group: Group) -> tuple[Event, ...]:
 
 def _spoils(env: CombatEnv, combat: Combat, dice: DiceStream) -> tuple[Event, ...]:
     """Spoils of War: a holder who won draws tactic cards."""
-    card = env.pack.biome_cards[combat.biome_card] if combat.biome_card else None
+    card = biome.card_of(env.pack, combat)
     if card is None or card.effect.kind != "draw_tactic_if_win":
         return ()
     if combat.winner is None or combat.winner not in combat.holders:
