@@ -257,3 +257,39 @@ def test_a_game_the_adapters_never_heard_of_is_served_too(server: Server) -> Non
     assert view["view"] == _json(pig.seat_view(session.state, None))
     log = ok(server, "game.log", game_id=game["game_id"])
     assert ok(server, "log.verify", log=log["log"])["status"] == "valid"
+
+
+def _scenarios() -> list[tuple[str, str]]:
+    """Every scenario of every registered system: its scenario book, or (a system with a
+    ``scenario`` option and no book, as BattleLore) the scenarios of its built-in pack."""
+    found = []
+    for record in systems():
+        book = record.hooks.scenarios
+        if book:
+            found += [(record.id, name) for name in book]
+        elif any(f.name == "scenario" for f in msgspec.structs.fields(record.options)):
+            assert record.load_pack is not None
+            found += [(record.id, name) for name in record.load_pack(None).scenarios]
+    return found
+
+
+def test_game_create_takes_every_scenario_of_every_system(server: Server) -> None:
+    """Issue 28 item 4: ``{"rules": "battlelore", "scenario": "hired-swords"}`` was refused
+    with "known: " (BattleLore's scenarios are its pack's, not a scenario book)."""
+    scenarios = _scenarios()
+    assert ("battlelore", "hired-swords") in scenarios
+    for seed, (rules, name) in enumerate(scenarios):
+        game = ok(server, "game.create", rules=rules, scenario=name, seed=seed, seat_seeds=False)
+        options = server.games.session(game["game_id"]).header.options
+        assert options["scenario"] == name, (rules, name)
+        assert game["acting"], (rules, name)
+    error = fails(
+        server,
+        GameErrorCode.SETUP_REJECTED,
+        "game.create",
+        rules="battlelore",
+        scenario="nope",
+        seed=99,
+        seat_seeds=False,
+    )
+    assert "B-SCN-1" in error["message"] and "hired-swords" in error["message"]

@@ -78,6 +78,14 @@ def seat_of(tokens: dict[str, str], token: str, version: int) -> str:
     raise GameError(GameErrorCode.BAD_TOKEN, "the token is not one of this game's", version=version)
 
 
+_SCENARIO_OPTION = "scenario"
+"""The option naming the scenario in a system that has one but no scenario book."""
+
+
+def _option_names(record: RuleSystem) -> frozenset[str]:
+    return frozenset(f.name for f in msgspec.structs.fields(record.options))
+
+
 @cache
 def command_union(types: tuple[type[Command], ...]) -> Any:
     return Union[types]  # noqa: UP007 - a runtime union of the decider's command classes
@@ -93,13 +101,19 @@ def set_up(record: RuleSystem, params: CreateParams) -> CreateParams:
     if params.scenario is not None:
         book = record.hooks.scenarios or {}
         entry = book.get(params.scenario)
-        if entry is None:
+        if entry is not None:
+            seats = list(entry.seats) if seats is None else seats
+            options.update(entry.options)
+        elif not book and _SCENARIO_OPTION in _option_names(record):
+            # A system whose scenarios come from its pack (no book): the name is its
+            # ``scenario`` option, which the rules check with the seats (checked_seats).
+            options[_SCENARIO_OPTION] = params.scenario
+        else:
+            known = ", ".join(book) or "none"
             raise GameError(
                 GameErrorCode.SETUP_REJECTED,
-                f"{record.id} has no scenario {params.scenario!r} (known: {', '.join(book)})",
+                f"{record.id} has no scenario {params.scenario!r} (known: {known})",
             )
-        seats = list(entry.seats) if seats is None else seats
-        options.update(entry.options)
     elif params.position is not None:
         formats = record.hooks.positions
         if formats is None:

@@ -22,7 +22,8 @@ from typing import BinaryIO
 from ..local_files import data_dir
 from .errors import ProtocolCode
 from .framing import DEFAULT_MAX_FRAME_BYTES, BadHeader, Frame, Framer, Oversized, make_framer
-from .games import DEFAULT_MAX_GAMES, Games
+from .games import Games
+from .lifecycle import DEFAULT_MAX_GAMES
 from .protocol import DEFAULT_MAX_BATCH, Dispatcher, error_reply
 from .store import GameStore
 

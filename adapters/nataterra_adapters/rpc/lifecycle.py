@@ -1,0 +1,317 @@
+"""The games one server holds and their lifecycle, below the method table (:mod:`.games`).
+
+A game is created started (a public test seed, or a client seed given at once) or waiting
+for every seat's hidden contribution to the dice (design.md §3), which the last
+``game.join`` completes; it is resumed from the store when the server starts again. Every
+change goes through the game's :class:`~nataterra_core.game.GameSession` (which writes the
+store's log); after it the server's bot seats act, and a game whose rules have ended is
+closed at once (the ``reveal`` and ``end`` records). Each game also keeps the answers of its
+successful acts by ``command_id`` (a retry gets the first answer) and refuses a stale
+``expected_version``.
+"""
+
+from __future__ import annotations
+
+import secrets
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from nataterra_core.game import GameSession, decider_for, new_game
+from nataterra_core.kernel import (
+    Command,
+    CommandRejected,
+    LogError,
+    ReplayDiverged,
+    Session,
+    read_log,
+)
+from nataterra_core.kernel.registry import RuleSystem, system_for
+from nataterra_core.kernel.seed_ceremony import SeedCeremony
+
+from .bots import Bots
+from .checks import seat_of
+from .errors import GameError, GameErrorCode, rejected
+from .store import GameStore, StoredGame
+from .wire import ActResult
+
+__all__ = ["DEFAULT_MAX_GAMES", "Game", "GameHost", "Waiting"]
+
+DEFAULT_MAX_GAMES = 1000
+"""Games one server holds at once (``--max-games``)."""
+
+
+@dataclass
+class Waiting:
+    """A game created with seat seeds: committed to its server seed, collecting one hidden
+    contribution per seat (design.md §3) before its header can be written."""
+
+    system: RuleSystem
+    seats: tuple[str, ...]
+    options: dict[str, Any] | None
+    ceremony: SeedCeremony
+    tokens: dict[str, str]
+    bots: Bots
+
+
+@dataclass
+class Game:
+    """A started game: its session, its seats' tokens, its bots and its remembered answers."""
+
+    system: RuleSystem
+    session: GameSession
+    tokens: dict[str, str]
+    bots: Bots
+    # (seat, command_id) -> (what was asked, the answer): successful acts only, since a
+    # refused one changed nothing and may simply be tried again.
+    done: dict[tuple[str, str], tuple[bytes, ActResult]] = field(default_factory=dict)
+
+    @property
+    def version(self) -> int:
+        """The seq of the last record."""
+        return len(self.session.lines) - 1
+
+    def cached(self, seat: str, command_id: str | None, key: bytes) -> ActResult | None:
+        """The answer already given to ``command_id`` (``None``: none); an error when the id
+        was used for another request (``key`` differs)."""
+        if command_id is None or (seat, command_id) not in self.done:
+            return None
+        asked, answer = self.done[seat, command_id]
+        if asked != key:
+            raise GameError(
+                GameErrorCode.COMMAND_ID_REUSED,
+                f"command_id {command_id!r} was used for another request",
+                version=self.version,
+            )
+        return answer
+
+    def remember(self, seat: str, command_id: str | None, key: bytes, answer: ActResult) -> None:
+        """Keep a successful act's answer for a retry with the same ``command_id``."""
+        if command_id is not None:
+            self.done[seat, command_id] = (key, answer)
+
+    def check_version(self, expected: int | None) -> None:
+        """Refuse an act based on another version than the game's (a stale picture)."""
+        if expected is not None and expected != self.version:
+            raise GameError(
+                GameErrorCode.VERSION_CONFLICT,
+                f"the game is at version {self.version}, not {expected}",
+                version=self.version,
+                expected_version=expected,
+            )
+
+
+class GameHost:
+    """The games of one server, started or waiting, and every change made to them."""
+
+    def __init__(self, *, max_games: int = DEFAULT_MAX_GAMES, store: GameStore | None = None):
+        """``max_games``: games held at once (started or waiting); ``store``: keep every
+        started game on disk and resume the stored ones now (``None``: in memory only)."""
+        self._games: dict[str, Game] = {}
+        self._waiting: dict[str, Waiting] = {}
+        self._max_games = max_games
+        self._store = store
+        if store is not None:
+            for stored in store.games():
+                self._resume(stored)
+
+    # -- looking up -------------------------------------------------------------------------
+
+    def session(self, game_id: str) -> GameSession:
+        """The live session of ``game_id`` (for embedding the server; clients never see it)."""
+        return self.find(game_id, None)[0].session
+
+    def version_of(self, game_id: str) -> int | None:
+        """The version of a game held here (0 while it waits for seat seeds; ``None``: no
+        such game), for servers that tell watching clients about changes."""
+        if game_id in self._waiting:
+            return 0
+        game = self._games.get(game_id)
+        return None if game is None else game.version
+
+    def waiting(self, game_id: str) -> Waiting | None:
+        """The game ``game_id`` if it waits for seat seeds."""
+        return self._waiting.get(game_id)
+
+    def find(self, game_id: str, token: str | None) -> tuple[Game, str | None]:
+        """A started game and the seat of ``token`` (``None``: a spectator), or an error."""
+        game = self._games.get(game_id)
+        if game is None:
+            if game_id in self._waiting:
+                waiting = self._waiting[game_id].ceremony.waiting_for
+                raise GameError(
+                    GameErrorCode.SETUP_REJECTED,
+                    f"the game waits for the contributions of {list(waiting)} (game.join)",
+                    waiting_for=list(waiting),
+                )
+            raise GameError(GameErrorCode.UNKNOWN_GAME, f"no game {game_id!r}")
+        if token is None:
+            return game, None
+        return game, seat_of(game.tokens, token, game.version)
+
+    def find_seat(self, game_id: str, token: str) -> tuple[Game, str]:
+        """A started game and the seat of ``token``, or an error."""
+        game, seat = self.find(game_id, token)
+        assert seat is not None  # a token was given, so find named a seat or raised
+        return game, seat
+
+    # -- creating ---------------------------------------------------------------------------
+
+    def check_room(self) -> None:
+        """Refuse a new game when the server holds its cap (``--max-games``)."""
+        if len(self._games) + len(self._waiting) >= self._max_games:
+            raise GameError(
+                GameErrorCode.SETUP_REJECTED,
+                f"the server holds {self._max_games} games, its cap (--max-games)",
+            )
+
+    def check_new(self, game_id: str) -> None:
+        """Refuse an id a game held here has already."""
+        if game_id in self._games or game_id in self._waiting:
+            raise GameError(GameErrorCode.GAME_EXISTS, f"game {game_id!r} exists already")
+
+    def start(
+        self,
+        record: RuleSystem,
+        seats: Sequence[str],
+        server_seed: bytes,
+        game_id: str,
+        client_seed: str,
+        tokens: dict[str, str],
+        options: dict[str, Any] | None,
+        bots: Bots,
+    ) -> Game:
+        """Write a checked game's header and start record (to the store, if there is one),
+        hold it, and let its bots act."""
+        sink = None
+        if self._store is not None:
+            sink = self._store.create(game_id, server_seed, tokens, bots.names).write
+        try:
+            session = new_game(
+                seats,
+                game=record.id,
+                server_seed=server_seed,
+                game_id=game_id,
+                client_seed=client_seed,
+                options=options,
+                sink=sink,
+            )
+        except (ValueError, CommandRejected) as exc:
+            raise rejected(exc) from exc
+        game = self._games[game_id] = Game(record, session, tokens, bots)
+        self._play_bots(game)
+        return game
+
+    def wait_for_seeds(
+        self,
+        record: RuleSystem,
+        game_id: str,
+        seats: tuple[str, ...],
+        options: dict[str, Any] | None,
+        bots: Bots,
+    ) -> tuple[Waiting, Game | None]:
+        """A game that waits for every seat's contribution (the bots' are sent now), and the
+        started game if no person has a seat."""
+        ceremony = SeedCeremony(secrets.token_bytes(32), seats)
+        for seat in bots.names:  # the server's own seats contribute at once
+            ceremony.contribute(seat, secrets.token_hex(16))
+        tokens = {seat: secrets.token_hex(16) for seat in seats}
+        waiting = Waiting(record, seats, options, ceremony, tokens, bots)
+        self._waiting[game_id] = waiting
+        return waiting, self._begin(game_id, waiting) if ceremony.complete else None
+
+    def join(self, game_id: str, token: str, client_seed: str) -> tuple[Waiting, Game | None]:
+        """A seat's contribution to the dice; the game, started once every seat has sent one.
+
+        No seat learns another's contribution before the header shows them all.
+        """
+        waiting = self._waiting.get(game_id)
+        if waiting is None:
+            if game_id in self._games:
+                game = self._games[game_id]
+                raise GameError(
+                    GameErrorCode.SETUP_REJECTED, "the game has started", version=game.version
+                )
+            raise GameError(GameErrorCode.UNKNOWN_GAME, f"no game {game_id!r}")
+        seat = seat_of(waiting.tokens, token, 0)
+        if seat in waiting.bots.names:
+            raise GameError(GameErrorCode.SETUP_REJECTED, f"the server plays {seat!r}")
+        try:
+            waiting.ceremony.contribute(seat, client_seed)
+        except ValueError as exc:
+            raise GameError(GameErrorCode.SETUP_REJECTED, str(exc)) from exc
+        if not waiting.ceremony.complete:
+            return waiting, None
+        return waiting, self._begin(game_id, waiting)
+
+    def _begin(self, game_id: str, waiting: Waiting) -> Game:
+        """Start a game whose seats have all contributed, and let its bots act."""
+        ceremony = waiting.ceremony
+        game = self.start(
+            waiting.system,
+            waiting.seats,
+            ceremony.server_seed,
+            game_id,
+            ceremony.client_seed(),
+            waiting.tokens,
+            waiting.options,
+            waiting.bots,
+        )
+        del self._waiting[game_id]
+        return game
+
+    def _resume(self, stored: StoredGame) -> None:
+        """Rebuild a stored game by re-executing its log; its seats' tokens work again."""
+        assert self._store is not None
+        try:
+            log = read_log(stored.log, decider_for)
+            session = Session.from_log(
+                log.decider, log.header, log.records, log.lines, stored.server_seed
+            )
+        except (LogError, ReplayDiverged, ValueError) as exc:
+            print(f"nataterra-rpc: not resuming {stored.game_id}: {exc}", file=sys.stderr)
+            return
+        session.attach_sink(self._store.append(stored.game_id).write)
+        record = system_for(log.header)
+        bots = Bots.named(record, log.header.seats, stored.bots)
+        game = self._games[stored.game_id] = Game(record, session, stored.tokens, bots)
+        self._play_bots(game)  # the crash may have come before the bots' answer
+
+    # -- acting -----------------------------------------------------------------------------
+
+    def apply(self, game: Game, seat: str, command: Command) -> None:
+        """Apply the seat's command; then the bots act and a finished game is closed."""
+        self._change(game, lambda: game.session.apply(seat, command))
+
+    def undo(self, game: Game, seat: str) -> int:
+        """Take back the seat's last command; the seq of the record undone."""
+        try:
+            undone = game.session.undo(seat)
+        except CommandRejected as exc:
+            raise rejected(exc, game.version) from exc
+        self._close_if_over(game)
+        return undone
+
+    def redo(self, game: Game, seat: str) -> None:
+        """Apply the seat's last undone command again; then as :meth:`apply`."""
+        self._change(game, lambda: game.session.redo(seat))
+
+    def _change(self, game: Game, change: Callable[[], object]) -> None:
+        try:
+            change()
+            game.bots.play(game.system, game.session)
+        except CommandRejected as exc:
+            raise rejected(exc, game.version) from exc
+        self._close_if_over(game)
+
+    def _play_bots(self, game: Game) -> None:
+        """Let the server's seats act, and close the game if that ended it."""
+        game.bots.play(game.system, game.session)
+        self._close_if_over(game)
+
+    @staticmethod
+    def _close_if_over(game: Game) -> None:
+        session = game.session
+        if session.outcome() is not None and not session.closed:
+            session.close()  # the rules ended the game: publish the seed and the result
