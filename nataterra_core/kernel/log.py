@@ -22,6 +22,7 @@ from typing import Annotated, Any, BinaryIO, Generic, TypeVar, Union
 
 import msgspec
 
+from .bounded import MAX_DEPTH, nesting_depth
 from .decider import ContentRef, Outcome, RulesRef
 from .dice import DICE_FORMAT, GAME_ID_PATTERN
 from .errors import ChainBroken, HeadMismatch, LogError, TornRecord, UnsupportedVersion
@@ -207,10 +208,17 @@ class RecordCodec(Generic[C, E]):
         self._decoder = _record_decoder(tuple(command_types), tuple(event_types))
 
     def decode(self, line: bytes, seq: int) -> Record:
-        """Decode the line at index ``seq``; raise :class:`LogError` naming it if it is bad."""
+        """Decode the line at index ``seq``; raise :class:`LogError` naming it if it is bad.
+
+        A line nested deeper than :data:`~.bounded.MAX_DEPTH` is refused for that, before
+        the decoder sees it: skipping an unknown key's value recurses once per level, so
+        the decoder's own refusal would depend on how deep the caller's stack already was.
+        """
+        if nesting_depth(line) > MAX_DEPTH:
+            raise LogError(f"unreadable record: nested deeper than {MAX_DEPTH} levels", seq)
         try:
             record: Record = self._decoder.decode(line)
-        except msgspec.DecodeError as exc:
+        except (msgspec.DecodeError, RecursionError) as exc:
             raise LogError(f"unreadable record: {exc}", seq) from exc
         _check_record(record, seq)
         return record
@@ -218,11 +226,13 @@ class RecordCodec(Generic[C, E]):
     def decode_lines(self, lines: Sequence[bytes]) -> list[Record]:
         """Decode every line (line ``i`` has seq ``i``), naming the first bad one as
         :meth:`decode` does; one tight loop for a whole log, one digit check for every
-        ``prev``."""
+        ``prev``. A line of a log that decodes has the records' schema, which nests far
+        less than the cap (unknown keys are refused), so depth is measured only when a line
+        fails, on the way to naming it."""
         decode = self._decoder.decode
         try:
             records: list[Record] = [decode(line) for line in lines]
-        except msgspec.DecodeError:
+        except (msgspec.DecodeError, RecursionError):
             return [self.decode(line, seq) for seq, line in enumerate(lines)]
         # Both checks in C, not a Python step per record.
         in_order = list(map(_SEQ, records)) == list(range(len(records)))
