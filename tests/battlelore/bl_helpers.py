@@ -10,7 +10,7 @@ from msgspec.structs import replace
 from nataterra_core.games.battlelore.board import to_hex
 from nataterra_core.games.battlelore.content import load_pack
 from nataterra_core.games.battlelore.content.schema import BattleLorePack
-from nataterra_core.games.battlelore.rules.game import BattleLore
+from nataterra_core.games.battlelore.decider import BattleLore
 from nataterra_core.games.battlelore.rules.world import World
 from nataterra_core.games.battlelore.state import BattleLoreState, Unit
 from nataterra_core.kernel import Command, Decided, Event, Setup

@@ -10,7 +10,7 @@ from msgspec.structs import replace
 from nataterra_core.game import new_game
 from nataterra_core.games.battlelore import messages as m
 from nataterra_core.games.battlelore.content import load_pack
-from nataterra_core.games.battlelore.rules.game import BattleLore
+from nataterra_core.games.battlelore.decider import BattleLore
 from nataterra_core.kernel import Setup
 from nataterra_core.kernel.registry import OptionsError
 

@@ -7,7 +7,7 @@ from msgspec.structs import replace
 
 from nataterra_core.game import new_game
 from nataterra_core.games.battlelore import messages as m
-from nataterra_core.games.battlelore.rules.game import BattleLore
+from nataterra_core.games.battlelore.decider import BattleLore
 from nataterra_core.games.battlelore.state import BattleLoreState
 
 

@@ -20,7 +20,7 @@ from msgspec.structs import replace
 from nataterra_core.game import verify_log
 from nataterra_core.games.kaladan import messages as m
 from nataterra_core.games.kaladan.decider import Kaladan
-from nataterra_core.games.kaladan.flow import score
+from nataterra_core.games.kaladan.rules.flow import score
 from nataterra_core.games.kaladan.state import Fallen
 from nataterra_core.kernel import IllegalCommand, RandomPlayer
 from nataterra_core.kernel.registry import system

@@ -15,7 +15,7 @@ from nataterra_core.kernel.encoding import Block, FactoredCodec, Layout, Segment
 
 from . import messages as m
 from .board import Point, to_hex
-from .rules.game import BattleLore
+from .decider import BattleLore
 from .state import BattleLoreState
 from .views import SeatView
 

@@ -9,11 +9,11 @@ from nataterra_core.kernel.registry import Hooks, RuleSystem
 from .bots import make
 from .content import load_pack
 from .coverage import coverage_spec
+from .decider import RULES, BattleLore, GameOptions
 from .determinise import determinise
 from .encoding import codec, observation
 from .geometry import BOARDS, board_svg
 from .presenter import BattleLorePresenter
-from .rules.game import RULES, BattleLore, GameOptions
 from .views import seat_view
 
 __all__ = ["BATTLELORE"]

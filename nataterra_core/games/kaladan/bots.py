@@ -1,7 +1,7 @@
 """Kaladan's heuristic player: plays to win on its seat's view alone (never the state).
 
 It judges each legal command by rules of thumb: it fights only with an edge in expected
-dice (K-FIG-2's pools, as :func:`.combat.pools` builds them), keeps its crown at home and
+dice (K-FIG-2's pools, as :func:`.rules.combat.pools` builds them), keeps its crown at home and
 out of attacks, expands onto empty tiles (income and score, K-INC-2, K-END-2), garrisons a
 threatened castle, spends gold on units and upgrades while it pays, and takes the best of
 every card's choice. Ties are broken by its own seeded dice (``player_dice``).
@@ -15,10 +15,10 @@ from nataterra_core.kernel import Command, player_dice
 
 from . import messages as m
 from .board import board_for
-from .combat import pools
 from .content import load_pack
 from .content.schema import KaladanPack
-from .flow import Table
+from .rules.combat import pools
+from .rules.flow import Table
 from .state import base_of
 from .views import SeatView
 

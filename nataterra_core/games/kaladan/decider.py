@@ -1,6 +1,7 @@
 """The Kaladan decider: set-up (K-SET-1..3) and the dispatch of every command, behind the
-kernel's protocol. The rules live in :mod:`.flow`, :mod:`.actions`, :mod:`.effects` and
-:mod:`.combat`; this module joins them.
+kernel's protocol. The rules live in :mod:`.rules.flow`, :mod:`.rules.actions`,
+:mod:`.rules.effects` and :mod:`.rules.combat`; the fold in :mod:`.rules.fold`; this module
+joins them.
 """
 
 from __future__ import annotations
@@ -25,12 +26,12 @@ from nataterra_core.kernel import (
 )
 from nataterra_core.kernel.chance import record_draw, record_shuffle
 
-from . import actions, combat, effects
 from . import messages as m
 from .board import board_for, map_for
 from .content.schema import KaladanPack
-from .evolve import fold
-from .flow import Play, Table, settle, start_turn
+from .rules import actions, combat, effects
+from .rules.flow import Play, Table, settle, start_turn
+from .rules.fold import fold
 from .state import Army, GameState, PlayerState
 
 __all__ = ["RULES", "Kaladan", "KaladanOptions"]

@@ -1,7 +1,7 @@
 """Kaladan's commands and events, each with the visibility it declares (K-HID-1).
 
 Every player decision is a command (K-TURN-1, §8); every change of the state is an event,
-folded by :mod:`.evolve`. Magic hands, drawn magic cards, scouted event cards and deck
+folded by :mod:`.rules.fold`. Magic hands, drawn magic cards, scouted event cards and deck
 orders are hidden from the other seats; everything else (gold, reserves, graveyards, the
 board, played cards) is public.
 """

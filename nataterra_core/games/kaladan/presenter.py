@@ -17,7 +17,7 @@ from . import messages as m
 from .board import board_for
 from .content import load_pack
 from .content.schema import KaladanPack
-from .effects import kind_of
+from .rules.effects import kind_of
 from .state import base_of, is_upgraded
 
 __all__ = ["KaladanPresenter", "unit_name"]

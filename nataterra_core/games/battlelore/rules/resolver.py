@@ -1,8 +1,9 @@
 """The resolver: events emitted one at a time and folded at once, so each rule sees the state
 its earlier events made, and the automatic steps of a turn run until someone must choose.
 
-``decide`` builds a :class:`Resolver`, applies the command (:mod:`.commands`) and calls
-:meth:`Resolver.advance`; the events and the final state go back to the kernel together.
+The decider's ``decide`` builds a :class:`Resolver` and has :mod:`.turn` apply the command and
+run the automatic steps up to the next choice (``turn.advance``); the events and the final
+state go back to the kernel together.
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from . import messages as m
-from .state import Army, Combat, Fallen, GameState, PlayerState, base_of, upgraded, without
+from .. import messages as m
+from ..state import Army, Combat, Fallen, GameState, PlayerState, base_of, upgraded, without
 
 __all__ = ["FOLDS", "fold"]
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 from nataterra_core.kernel import Command
 from nataterra_core.kernel.chance import record_draws
 
-from . import messages as m
+from .. import messages as m
+from ..state import Choice, Combat, GameState, base_of
 from .actions import subsets
 from .effects import choice_options, play_magic
 from .flow import Play, Table, finish
-from .state import Choice, Combat, GameState, base_of
 
 __all__ = ["combat_acting", "combat_command", "combat_options", "pools", "start_fight"]
 

@@ -21,14 +21,14 @@ from nataterra_core.kernel import (
     Setup,
 )
 
-from .. import messages as m
-from ..board import to_hex
-from ..content.schema import BattleLorePack
-from ..state import BattleLoreState, Side, Unit
-from . import lore, turn
-from .fold import evolve
-from .resolver import Resolver
-from .world import World
+from . import messages as m
+from .board import to_hex
+from .content.schema import BattleLorePack
+from .rules import lore, turn
+from .rules.fold import evolve
+from .rules.resolver import Resolver
+from .rules.world import World
+from .state import BattleLoreState, Side, Unit
 
 __all__ = ["RULES", "BattleLore", "GameOptions"]
 

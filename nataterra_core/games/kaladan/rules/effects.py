@@ -11,10 +11,10 @@ from __future__ import annotations
 from nataterra_core.kernel import Command
 from nataterra_core.kernel.chance import record_draws, record_shuffle
 
-from . import messages as m
-from .content.schema import Condition, Effect, EventCard
+from .. import messages as m
+from ..content.schema import Condition, Effect, EventCard
+from ..state import Choice, Fallen, GameState, base_of, is_upgraded
 from .flow import Play, Table
-from .state import Choice, Fallen, GameState, base_of, is_upgraded
 
 __all__ = [
     "affected",

@@ -17,11 +17,11 @@ import attrs
 from nataterra_core.kernel import DiceStream, Event
 from nataterra_core.kernel.chance import record_draws
 
-from . import messages as m
-from .board import Board
-from .content.schema import KaladanPack
-from .evolve import fold
-from .state import PHASES, GameState, Phase, base_of, is_upgraded
+from .. import messages as m
+from ..board import Board
+from ..content.schema import KaladanPack
+from ..state import PHASES, GameState, Phase, base_of, is_upgraded
+from .fold import fold
 
 __all__ = ["Play", "Table", "end_turn", "next_phase", "score", "settle"]
 

@@ -12,9 +12,9 @@ from itertools import combinations
 
 from nataterra_core.kernel import Command, IllegalCommand
 
-from . import messages as m
+from .. import messages as m
+from ..state import GameState, base_of, is_upgraded
 from .flow import Play, Table, end_turn, next_phase
-from .state import GameState, base_of, is_upgraded
 
 __all__ = ["apply", "buy_options", "explain", "phase_options", "subsets"]
 
