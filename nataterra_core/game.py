@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nataterra_core.kernel import (
     Command,
@@ -30,6 +30,9 @@ from nataterra_core.kernel import (
     verify,
 )
 from nataterra_core.kernel.registry import OptionsError, system, system_for
+
+if TYPE_CHECKING:
+    from nataterra_core.kernel.receipts import Receipt
 
 __all__ = [
     "DEFAULT_GAME",
@@ -59,6 +62,7 @@ def new_game(
     content: Path | None = None,
     sink: LineSink | None = None,
     position: Any = None,
+    receipt_key: str | None = None,
 ) -> GameSession:
     """Start a game of the rule system ``game`` and write its header and ``start`` record.
 
@@ -73,6 +77,9 @@ def new_game(
     hook: for Nataterra ``nataterra-position`` JSON or TOML text, a path, a mapping or a
     ``Position``; ``docs/POSITIONS.md``); its seats are used unless ``seats`` names them,
     and it goes into the header's options, which then hold nothing else but ``tournament``.
+
+    ``receipt_key`` (a game served with receipts, design.md §4a) is the game's Ed25519
+    public key in hex; the header then has ``format_version`` 2.
     """
     record = system(game)
     if position is not None:
@@ -103,6 +110,7 @@ def new_game(
         client_seed=client_seed,
         options=options,
         sink=sink,
+        receipt_key=receipt_key,
     )
 
 
@@ -142,7 +150,17 @@ def check_log_header(
 
 
 def verify_log(
-    data: bytes, *, content: Path | None = None, expect_head: str | None = None
+    data: bytes,
+    *,
+    content: Path | None = None,
+    expect_head: str | None = None,
+    receipts: Sequence[Receipt] = (),
 ) -> Verdict:
-    """Verify a log of any registered rule system; see :func:`nataterra_core.kernel.verify`."""
-    return verify(data, lambda header: decider_for(header, content), expect_head=expect_head)
+    """Verify a log of any registered rule system; see :func:`nataterra_core.kernel.verify`
+    (``receipts``: seats' signed receipts that must belong to the log, design.md §4a)."""
+    return verify(
+        data,
+        lambda header: decider_for(header, content),
+        expect_head=expect_head,
+        receipts=receipts,
+    )

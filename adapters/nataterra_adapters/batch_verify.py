@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import islice
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from nataterra_core.game import check_log_header, decider_for
 from nataterra_core.kernel import (
@@ -41,6 +41,9 @@ from nataterra_core.kernel import (
 from nataterra_core.kernel.log import check_header
 from nataterra_core.kernel.registry import systems
 from nataterra_core.kernel.workers import default_workers, guided_chunks, start_pool
+
+if TYPE_CHECKING:
+    from nataterra_core.kernel.receipts import Receipt
 
 __all__ = [
     "EXIT_CODES",
@@ -68,9 +71,11 @@ EXIT_CODES: dict[str, int] = {
     "seed": 8,
     "chain": 9,
     "replay": 10,
+    "receipt": 11,
 }
 """Exit codes of ``verify`` by verdict status or failure class; with several logs the highest
-code wins. A forged log (``replay``, ``chain``, ``seed``) outranks a damaged or foreign one."""
+code wins. A forged log (``replay``, ``chain``, ``seed``) outranks a damaged or foreign one;
+a valid log that a seat's signed receipt does not match (``receipt``) outranks them all."""
 
 PackBundle = tuple[tuple[str, bytes], ...]
 """A user content pack as (relative POSIX path, bytes) pairs, sorted: what the pack hash covers."""
@@ -195,8 +200,10 @@ def verify_source(
     source: bytes | str | Path,
     content: PackBundle | None = None,
     expect_head: str | None = None,
+    receipts: Sequence[Receipt] = (),
 ) -> Verdict:
-    """Verify one log, given as its bytes or as a path to read.
+    """Verify one log, given as its bytes or as a path to read (and seats' ``receipts``
+    against it, design.md §4a).
 
     A file that cannot be read is an ``invalid`` / ``read`` verdict, not an exception, so
     one missing log does not stop a tournament's run.
@@ -208,7 +215,9 @@ def verify_source(
             data = Path(source).read_bytes()
         except OSError as exc:
             return Verdict(status="invalid", failure="read", reason=f"cannot read the file: {exc}")
-    return verify(data, lambda header: _decider(header, content), expect_head=expect_head)
+    return verify(
+        data, lambda header: _decider(header, content), expect_head=expect_head, receipts=receipts
+    )
 
 
 # -- many logs --------------------------------------------------------------------------------

@@ -32,6 +32,8 @@ __all__ = [
     "FORMAT_NAME",
     "FORMAT_VERSION",
     "GENESIS",
+    "RECEIPTS_FORMAT_VERSION",
+    "SUPPORTED_VERSIONS",
     "CommandRecord",
     "EndRecord",
     "Header",
@@ -51,6 +53,10 @@ __all__ = [
 
 FORMAT_NAME = "nataterra-log"
 FORMAT_VERSION = 1
+"""The version of a header without ``receipt_key``: such a log keeps its bytes."""
+RECEIPTS_FORMAT_VERSION = 2
+"""The version of a header with ``receipt_key`` (a game served with receipts, §4a)."""
+SUPPORTED_VERSIONS = (FORMAT_VERSION, RECEIPTS_FORMAT_VERSION)
 GENESIS = "0" * 64
 """The header's ``prev``."""
 
@@ -92,6 +98,9 @@ class Header(Record, tag="header", frozen=True, kw_only=True):
     options: dict[str, OptionValue]
     seed_commitment: Hex64
     client_seed: str
+    # The game's Ed25519 public key (hex) in a game served with receipts (format_version 2);
+    # left out, the header is version 1's byte for byte.
+    receipt_key: Hex64 | None = None
 
 
 class StartRecord(Record, Generic[C, E], tag="start", frozen=True, kw_only=True):
@@ -174,20 +183,45 @@ _without_newline = itemgetter(slice(0, -1))
 _HEADER_DECODER = msgspec.json.Decoder(Header)
 
 
+class _Format(msgspec.Struct):
+    """The two fields a reader checks before the strict schema (any other field ignored)."""
+
+    format: Any = None
+    format_version: Any = None
+
+
+_FORMAT_DECODER = msgspec.json.Decoder(_Format)
+
+
 def check_header(line: bytes) -> Header:
-    """Decode record 0 with the kernel's own schema (no game needed) and check its format."""
+    """Decode record 0 with the kernel's own schema (no game needed) and check its format.
+
+    ``format`` and ``format_version`` are read first, so a log of an unknown format or
+    version is refused as unsupported (:class:`UnsupportedVersion`), never as unreadable; a
+    header without them (or with values of other types) is unreadable.
+    """
+    try:
+        found = _FORMAT_DECODER.decode(line)
+    except msgspec.DecodeError as exc:
+        raise LogError(f"unreadable header: {exc}", 0) from exc
+    named = isinstance(found.format, str) and type(found.format_version) is int
+    if named and (found.format != FORMAT_NAME or found.format_version not in SUPPORTED_VERSIONS):
+        raise UnsupportedVersion(
+            f"log format {found.format!r} v{found.format_version} is not supported "
+            f"(this library reads {FORMAT_NAME!r} v{FORMAT_VERSION} and "
+            f"v{RECEIPTS_FORMAT_VERSION})",
+            0,
+        )
     try:
         header = _HEADER_DECODER.decode(line)
     except msgspec.DecodeError as exc:
         raise LogError(f"unreadable header: {exc}", 0) from exc
     if header.seq != 0 or header.prev != GENESIS:
         raise LogError("the header must have seq 0 and prev of 64 zeros", 0)
-    if header.format != FORMAT_NAME or header.format_version != FORMAT_VERSION:
-        raise UnsupportedVersion(
-            f"log format {header.format!r} v{header.format_version} is not supported "
-            f"(this library reads {FORMAT_NAME!r} v{FORMAT_VERSION})",
-            0,
-        )
+    expected = FORMAT_VERSION if header.receipt_key is None else RECEIPTS_FORMAT_VERSION
+    if header.format_version != expected:
+        has = "no receipt_key" if header.receipt_key is None else "a receipt_key"
+        raise LogError(f"a header with {has} has format_version {expected}", 0)
     if header.dice != DICE_FORMAT or header.hash != "sha256":
         raise UnsupportedVersion(
             f"dice {header.dice!r} / hash {header.hash!r} not supported "

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import msgspec
 
@@ -47,6 +47,9 @@ from .log import (
 from .messages import Command, Event, encode
 from .session import Session
 
+if TYPE_CHECKING:
+    from .receipts import Receipt
+
 __all__ = [
     "DeciderFactory",
     "FailureClass",
@@ -67,7 +70,7 @@ DeciderFactory = Callable[[Header], Decider[Any, Any, Any]]
 for a rule-system version it does not have, :class:`UnknownContent` for an unknown pack."""
 
 FailureClass = Literal[
-    "torn", "read", "version", "content", "header", "chain", "seed", "replay", "head"
+    "torn", "read", "version", "content", "header", "chain", "seed", "replay", "head", "receipt"
 ]
 
 
@@ -275,8 +278,20 @@ class Verdict(msgspec.Struct, frozen=True, kw_only=True):
         return self.status == "valid"
 
 
-def verify(data: bytes, deciders: DeciderFactory, *, expect_head: str | None = None) -> Verdict:
-    """Verify a whole log; never raises for a bad log, returns a :class:`Verdict` instead."""
+def verify(
+    data: bytes,
+    deciders: DeciderFactory,
+    *,
+    expect_head: str | None = None,
+    receipts: Sequence[Receipt] = (),
+) -> Verdict:
+    """Verify a whole log; never raises for a bad log, returns a :class:`Verdict` instead.
+
+    ``receipts`` (design.md §4a) are checked once the log itself is valid: each must be
+    signed by the header's ``receipt_key`` and carry its seat's view head of this log at
+    its record (:func:`~.receipts.check_receipt`). The first that does not is the verdict's
+    failure (``receipt``), with the receipt's record and the reason.
+    """
     split = split_lines(data)
     base: dict[str, Any] = {"records": len(split.lines), "head": split.head}
     try:
@@ -330,4 +345,24 @@ def verify(data: bytes, deciders: DeciderFactory, *, expect_head: str | None = N
 
     last = log.records[-1]
     result = last.result if isinstance(last, EndRecord) else None
+    if receipts:
+        refused = _refused_receipt(log, receipts)
+        if refused is not None:
+            seq, reason = refused
+            return Verdict(status="invalid", failure="receipt", seq=seq, reason=reason, **base)
+        base["reason"] = f"{len(receipts)} receipt{'s' if len(receipts) > 1 else ''} checked"
     return Verdict(status="valid", result=result, **base)
+
+
+def _refused_receipt(log: ReadLog, receipts: Sequence[Receipt]) -> tuple[int | None, str] | None:
+    """The record and reason of the first receipt that does not belong to ``log``."""
+    from .receipts import ReceiptRefused, check_receipt  # cryptography: only when asked
+
+    for receipt in receipts:
+        try:
+            check_receipt(log.header, log.lines, log.decider, receipt)
+        except ReceiptRefused as exc:
+            seq = receipt.seq if receipt.seq < len(log.lines) else None
+            who = "the spectator" if not receipt.seat else f"seat {receipt.seat!r}"
+            return seq, f"{who}'s receipt at record {receipt.seq}: {exc.reason}"
+    return None

@@ -33,6 +33,7 @@ from .log import (
     FORMAT_NAME,
     FORMAT_VERSION,
     GENESIS,
+    RECEIPTS_FORMAT_VERSION,
     CommandRecord,
     EndRecord,
     Header,
@@ -117,8 +118,14 @@ class Session(Generic[S, C, E]):
         client_seed: str = "",
         options: Mapping[str, Any] | None = None,
         sink: LineSink | None = None,
+        receipt_key: str | None = None,
     ) -> Session[S, C, E]:
-        """Start a game: write the header and the ``start`` record."""
+        """Start a game: write the header and the ``start`` record.
+
+        ``receipt_key`` (the game's Ed25519 public key, 64 lowercase hex digits) goes into
+        the header of a game served with receipts (design.md §4a), which makes it a
+        ``format_version`` 2 log; without it the header is version 1's.
+        """
         check_game_id(game_id)
         if not seats or len(set(seats)) != len(seats):
             raise ValueError(f"seats must be distinct and not empty, got {list(seats)}")
@@ -127,11 +134,13 @@ class Session(Generic[S, C, E]):
         except msgspec.ValidationError as exc:
             raise ValueError(f"bad option: {exc}") from exc
         decider.validate_options(opts)
+        if receipt_key is not None and not _is_hex64(receipt_key):
+            raise ValueError("receipt_key must be 64 lowercase hex digits (an Ed25519 key)")
         header = Header(
             seq=0,
             prev=GENESIS,
             format=FORMAT_NAME,
-            format_version=FORMAT_VERSION,
+            format_version=FORMAT_VERSION if receipt_key is None else RECEIPTS_FORMAT_VERSION,
             dice=DICE_FORMAT,
             hash="sha256",
             rules=decider.rules,
@@ -141,6 +150,7 @@ class Session(Generic[S, C, E]):
             options=opts,
             seed_commitment=seed_commitment(server_seed),
             client_seed=client_seed,
+            receipt_key=receipt_key,
         )
         session = cls(decider, header, server_seed, sink)
         session._start()
@@ -423,6 +433,10 @@ class Session(Generic[S, C, E]):
         if mine != logged[seq]:
             path, was, now = first_difference(logged[seq], mine)
             raise ReplayDiverged(seq, path, was, now)
+
+
+def _is_hex64(value: str) -> bool:
+    return len(value) == 64 and not value.encode().translate(None, b"0123456789abcdef")
 
 
 def _chained(counter: int, event: RandomEvent) -> int:

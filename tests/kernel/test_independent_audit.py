@@ -142,9 +142,11 @@ def read(data: bytes) -> tuple[list[bytes], list[dict[str, Any]]]:
         or not isinstance(header.get("client_seed"), str)
     ):
         raise AuditFailure("read", 0, "bad header")
-    expected = ("nataterra-log", 1, "nataterra-dice-v1", "sha256")
+    # Version 2 (LOG_FORMAT.md §3) adds the game's receipt key, and only that.
+    version = 2 if "receipt_key" in header else 1
+    expected = ("nataterra-log", version, "nataterra-dice-v1", "sha256")
     found = tuple(header.get(k) for k in ("format", "format_version", "dice", "hash"))
-    if found != expected:
+    if found != expected or (version == 2 and not is_hex64(header["receipt_key"])):
         raise AuditFailure("version", 0, f"unsupported {found}")
     return lines, records
 
@@ -414,6 +416,12 @@ def test_nataterra_golden_logs_pass_the_independent_audit(path: Path) -> None:
     report = audit(path.read_bytes())
     assert report["status"] == "valid"
     assert report["random_events"] > 0 and report["counter"] > 0
+
+
+def test_the_receipt_vectors_log_passes_the_independent_audit() -> None:
+    """A format_version 2 log (with ``receipt_key``) audits like a version 1 log."""
+    log = json.loads((ROOT / "docs" / "receipt-vectors.json").read_text(encoding="utf-8"))["log"]
+    assert audit(log.encode())["status"] == "valid"
 
 
 def test_reference_vector_as_documented() -> None:

@@ -175,7 +175,7 @@ def test_unsupported_version_and_unknown_content() -> None:
 
     assert verify(data, old_rules).failure == "version"
     assert verify(data, no_pack).failure == "content"
-    future = data.replace(b'"format_version":1', b'"format_version":2', 1)
+    future = data.replace(b'"format_version":1', b'"format_version":3', 1)
     assert verify(future, pig_factory).failure == "version"
 
 

@@ -8,8 +8,9 @@ processes or a Dask cluster.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import msgspec
 import typer
@@ -24,10 +25,14 @@ from nataterra_adapters.batch_verify import (
     bundle_pack,
     exit_code,
     verify_many,
+    verify_source,
 )
 from nataterra_core.kernel import LogError, Verdict
 from nataterra_core.kernel.log import check_header
 from nataterra_core.kernel.registry import Presenter, system_for
+
+if TYPE_CHECKING:
+    from nataterra_core.kernel.receipts import Receipt
 
 from .common import SETUP_FAILED, ContentOption, check_content_any, console, err_console, escape
 from .words import verdict_line
@@ -64,22 +69,35 @@ def verify_command(
     json_lines: Annotated[
         bool, typer.Option("--json", help="Print one JSON verdict per line instead of text.")
     ] = False,
+    receipt: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A seat's signed receipt SEAT:SEQ:HEAD:SIGNATURE (SEAT empty: a spectator's) "
+            "that must belong to the log (give one log; repeat for several receipts)."
+        ),
+    ] = None,
 ) -> None:
     """Verify logs: read, chain, seed commitment, re-execution; exit with the worst failure.
 
     Logs of any registered game (the header names it). One verdict line per log (with the
-    claimed result of a valid one), then a summary.
+    claimed result of a valid one), then a summary. With ``--receipt``, the one log must
+    also match each receipt (design.md §4a): exit code 11 when one does not.
     """
     if workers is not None and workers > 1 and dask_scheduler is not None:
         raise typer.BadParameter("give --workers or --dask-scheduler, not both")
     check_content_any(content)
-    verdicts = verify_many(
-        logs,
-        content=bundle_pack(content) if content is not None else None,
-        expect_head=expect_head,
-        workers=workers if workers is not None else auto_workers(len(logs)),
-        scheduler=dask_scheduler,
-    )
+    bundle = bundle_pack(content) if content is not None else None
+    if receipt:
+        receipts = _receipts(receipt, logs)
+        verdicts: Iterable[Verdict] = [verify_source(logs[0], bundle, expect_head, receipts)]
+    else:
+        verdicts = verify_many(
+            logs,
+            content=bundle,
+            expect_head=expect_head,
+            workers=workers if workers is not None else auto_workers(len(logs)),
+            scheduler=dask_scheduler,
+        )
     out = err_console if json_lines else console
     counts: Counter[str] = Counter()
     worst = 0
@@ -108,6 +126,18 @@ def verify_command(
         raise typer.Exit(max(worst, SETUP_FAILED)) from exc
     _print_summary(out, counts, worst)
     raise typer.Exit(worst)
+
+
+def _receipts(texts: list[str], logs: list[Path]) -> list[Receipt]:
+    """The ``--receipt`` values, read (a usage error names the first bad one)."""
+    from nataterra_core.kernel.receipts import ReceiptRefused, parse_receipt
+
+    if len(logs) != 1:
+        raise typer.BadParameter("--receipt checks one log: give exactly one")
+    try:
+        return [parse_receipt(text) for text in texts]
+    except ReceiptRefused as exc:
+        raise typer.BadParameter(exc.reason, param_hint="--receipt") from exc
 
 
 def _presenter(path: Path, verdict: Verdict) -> Presenter | None:
