@@ -180,8 +180,8 @@ def reference_battle(
 ) -> int:
     """Play one battle; return the rounds played to their end (the engine's ``RoundEnded``
     events: the round in which a side is wiped out does not end, N-COMBAT-25). Like
-    design.md's reference reducer it appends one event (a plain tuple) per attack and per
-    round."""
+    the reference reducer of docs/ARCHITECTURE.md §7 it appends one event (a plain tuple) per
+    attack and per round."""
     groups = [list(g) for g in template]
     events: list[tuple[int, ...]] = []
     beasts_bloodthirst = 1  # the defender is the Beasts

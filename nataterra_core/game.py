@@ -68,7 +68,7 @@ def new_game(
 
     ``seats`` names the seats in turn order (for Nataterra, the civilisations), or gives a
     player count for the system's default seats. Give either ``seed`` (``--seed N``
-    derivation, design.md §3) or a 32-byte ``server_seed`` with a ``game_id``. ``content``
+    derivation, docs/DICE.md) or a 32-byte ``server_seed`` with a ``game_id``. ``content``
     is a user pack overlaid on the system's own; ``options`` default to the system's
     ``default_options``. Seats and options the rules refuse raise
     :class:`~nataterra_core.kernel.registry.OptionsError` (a ``ValueError``).
@@ -78,7 +78,7 @@ def new_game(
     ``Position``; ``docs/POSITIONS.md``); its seats are used unless ``seats`` names them,
     and it goes into the header's options, which then hold nothing else but ``tournament``.
 
-    ``receipt_key`` (a game served with receipts, design.md §4a) is the game's Ed25519
+    ``receipt_key`` (a game served with receipts, docs/RECEIPTS.md) is the game's Ed25519
     public key in hex; the header then has ``format_version`` 2.
     """
     record = system(game)
@@ -157,7 +157,7 @@ def verify_log(
     receipts: Sequence[Receipt] = (),
 ) -> Verdict:
     """Verify a log of any registered rule system; see :func:`nataterra_core.kernel.verify`
-    (``receipts``: seats' signed receipts that must belong to the log, design.md §4a)."""
+    (``receipts``: seats' signed receipts that must belong to the log, docs/RECEIPTS.md)."""
     return verify(
         data,
         lambda header: decider_for(header, content),

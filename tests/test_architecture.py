@@ -1,4 +1,4 @@
-"""The layering of design.md §1, checked with ``ast``: dependencies point one way.
+"""The layering of docs/ARCHITECTURE.md §1, checked with ``ast``: dependencies point one way.
 
 adapters → facade (``nataterra_core.game``) and game registry (``nataterra_core.games``) →
 one game package each → toolkits (``packs``, ``boards``) → kernel. One table, :data:`LAYERS`,

@@ -1,6 +1,6 @@
 """Who may see each command and event: every class declares it, and undeclared ones fail closed.
 
-The kernel cuts a log for a seat by the visibility each class declares (design.md §4); a
+The kernel cuts a log for a seat by the visibility each class declares (docs/LOG_FORMAT.md); a
 class that declares nothing shows only its type, so a forgotten declaration hides too much
 rather than leaking. The RPC hidden-information tests (tests/rpc) check the Nataterra views.
 """

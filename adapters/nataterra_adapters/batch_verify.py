@@ -105,7 +105,7 @@ def bundle_pack(directory: Path) -> PackBundle:
     """The files of the user pack in ``directory`` that its hash covers, with their bytes.
 
     Content packs are TOML files outside hidden folders (the ``nataterra_core.packs``
-    format, design.md §1); anything else in the folder is not part of the pack.
+    format, docs/ARCHITECTURE.md §1); anything else in the folder is not part of the pack.
     """
     found = sorted(
         (path.relative_to(directory).as_posix(), path)
@@ -203,7 +203,7 @@ def verify_source(
     receipts: Sequence[Receipt] = (),
 ) -> Verdict:
     """Verify one log, given as its bytes or as a path to read (and seats' ``receipts``
-    against it, design.md §4a).
+    against it, docs/RECEIPTS.md).
 
     A file that cannot be read is an ``invalid`` / ``read`` verdict, not an exception, so
     one missing log does not stop a tournament's run.

@@ -1,4 +1,4 @@
-"""Random events: the typed base of every event that records randomness (design.md §3).
+"""Random events: the typed base of every event that records randomness (docs/DICE.md).
 
 Every draw a game makes is written into an event, with what an auditor needs to recompute it
 from the revealed seed alone, without the game's rules (``docs/DICE.md`` §6). There are

@@ -78,8 +78,9 @@ _MARKER_PREFIX = "COVERS_ALL_"
 class CoverageSpec:
     """What a rule system's rules coverage covers (the registry's ``Hooks.coverage``).
 
-    ``rules`` is the file name of its rules text in the shared rules folder
-    (``"nataterra.md"``); ``prefix`` the letter of its clause IDs; ``items`` its content ids
+    ``rules`` is the file name of its rules text in the repository's rules folder
+    (``"nataterra.md"`` in ``docs/rules``);
+    ``prefix`` the letter of its clause IDs; ``items`` its content ids
     by kind, kinds in report order; ``markers`` the ``COVERS_ALL_*`` names by which a test
     module covers a whole kind. ``documents`` are the project's own rule documents (paths
     from the current directory, read when present): their clauses are items too, and a

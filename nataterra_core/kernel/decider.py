@@ -1,4 +1,5 @@
-"""The Decider protocol: what a rule system implements to run on the kernel (design.md §1).
+"""The Decider protocol: what a rule system implements to run on the kernel
+(docs/ARCHITECTURE.md §1).
 
 A rule system is three pure functions over immutable values::
 
@@ -151,7 +152,7 @@ class Decider(Protocol[S, C, E]):
         """Dice words consumed so far."""
 
     def turn_number(self, state: S) -> int:
-        """The current turn; undo never crosses a change of it (design.md §4)."""
+        """The current turn; undo never crosses a change of it (docs/LOG_FORMAT.md)."""
 
     def outcome(self, state: S) -> Outcome | None:
         """The result once the game is over, else ``None``."""

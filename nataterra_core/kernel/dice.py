@@ -1,4 +1,4 @@
-"""The seeded, auditable random stream ``nataterra-dice-v1`` (design.md §3, binding).
+"""The seeded, auditable random stream ``nataterra-dice-v1`` (docs/DICE.md, binding).
 
 Anyone holding the revealed ``server_seed`` can recompute every draw of a game::
 
@@ -56,7 +56,7 @@ def check_game_id(game_id: str) -> None:
 
 
 CONTRIBUTION_PATTERN = GAME_ID_PATTERN
-"""A seat's client-seed contribution: ASCII ``[A-Za-z0-9._-]{1,64}`` (design.md §3)."""
+"""A seat's client-seed contribution: ASCII ``[A-Za-z0-9._-]{1,64}`` (docs/DICE.md)."""
 
 
 def check_contribution(contribution: str) -> None:
@@ -68,7 +68,7 @@ def check_contribution(contribution: str) -> None:
 
 
 def join_client_seeds(seats: Sequence[str], contributions: Mapping[str, str]) -> str:
-    """The header's ``client_seed`` when every seat contributed (design.md §3, binding).
+    """The header's ``client_seed`` when every seat contributed (docs/DICE.md, binding).
 
     The contributions in header seat order, each as ``seat:contribution``, joined by ``;``::
 

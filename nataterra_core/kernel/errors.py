@@ -1,4 +1,4 @@
-"""The error hierarchy shared by every layer (design.md §5).
+"""The error hierarchy shared by every layer (docs/ARCHITECTURE.md §5).
 
 Every error the library raises on bad input derives from :class:`EngineError` (the
 game-neutral name; ``NataterraError`` is kept as an alias).
@@ -82,7 +82,7 @@ class GameOver(CommandRejected):
 
 
 class UndoRefused(CommandRejected):
-    """Undo or redo is not allowed here (design.md §4 names when)."""
+    """Undo or redo is not allowed here (docs/LOG_FORMAT.md names when)."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)

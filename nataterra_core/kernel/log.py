@@ -1,4 +1,4 @@
-"""The append-only, hash-chained JSON Lines log (design.md §4, binding).
+"""The append-only, hash-chained JSON Lines log (docs/LOG_FORMAT.md, binding).
 
 Every line is one record ending in ``\\n``. Each record carries ``seq`` (its line index) and
 ``prev``: the SHA-256 of the previous line's bytes without the newline. Record 0 is the
@@ -299,7 +299,7 @@ def _check_record(record: Record, seq: int) -> None:
 def _record_decoder(
     command_types: tuple[type[Command], ...], event_types: tuple[type[Event], ...]
 ) -> msgspec.json.Decoder[Any]:
-    # Built once per rule system: a per-call typed decode costs ~30x more (design.md §2).
+    # Built once per rule system: a per-call typed decode costs ~30x more (docs/ARCHITECTURE.md §2).
     commands: Any = Union[command_types]  # noqa: UP007 - a runtime union of classes
     events: Any = Union[event_types]  # noqa: UP007
     record_union: Any = Union[  # noqa: UP007

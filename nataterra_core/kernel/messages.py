@@ -5,7 +5,7 @@ declares a stable tag of the form ``<name>.v<version>`` (``move_units.v1``): the
 is part of the tag, so a changed schema is a new type and old logs keep decoding.
 
 Structs are declared with ``omit_defaults`` so that an optional field added later does
-not change the bytes of records written before it existed (design.md §4).
+not change the bytes of records written before it existed (docs/LOG_FORMAT.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Receipts a seat can check: a view chain per seat, signed (design.md §4a, binding).
+"""Receipts a seat can check: a view chain per seat, signed (docs/RECEIPTS.md, binding).
 
 A head over the whole log leaks: two heads bracketing an opponent's hidden draw let a seat
 hash each candidate forward. A receipt therefore commits only to what its seat was shown.

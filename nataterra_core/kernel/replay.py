@@ -1,4 +1,4 @@
-"""Replay (fold logged events, no dice) and verification (design.md §4).
+"""Replay (fold logged events, no dice) and verification (docs/LOG_FORMAT.md).
 
 :func:`replay` rebuilds a game's state from its events alone: no seed, no rules checks.
 :func:`verify` is the auditor's check, four steps in order, stopping at the first failure:
@@ -287,7 +287,7 @@ def verify(
 ) -> Verdict:
     """Verify a whole log; never raises for a bad log, returns a :class:`Verdict` instead.
 
-    ``receipts`` (design.md §4a) are checked once the log itself is valid: each must be
+    ``receipts`` (docs/RECEIPTS.md) are checked once the log itself is valid: each must be
     signed by the header's ``receipt_key`` and carry its seat's view head of this log at
     its record (:func:`~.receipts.check_receipt`). The first that does not is the verdict's
     failure (``receipt``), with the receipt's record and the reason.

@@ -1,4 +1,4 @@
-"""Provably fair dice: the server commits to its seed, then every seat contributes (design.md §3).
+"""Provably fair dice: the server commits to its seed, then every seat contributes (docs/DICE.md).
 
 The order is what makes it fair. The server draws its secret seed and publishes only the
 commitment; each seat then sends a contribution it chose after seeing the commitment, and no

@@ -1,10 +1,10 @@
-"""A live game: state plus log, with ``apply``, ``undo`` and ``redo`` (design.md §4).
+"""A live game: state plus log, with ``apply``, ``undo`` and ``redo`` (docs/LOG_FORMAT.md).
 
 A :class:`Session` is the only place where the pure rules meet the seed. For each command it
 builds the dice stream at the counter the state holds, asks the decider for events, folds
 them, and appends one record. A rejected command raises and changes nothing.
 
-Undo (design.md §4): only the seat that issued the last command, only within the current
+Undo (docs/LOG_FORMAT.md): only the seat that issued the last command, only within the current
 turn, never across a command whose events revealed randomness, never in tournament mode.
 The session keeps a stack of the commands that may still be undone; any command that can
 never be undone (it used dice, revealed a card or ended the turn) empties the stack, since
@@ -123,7 +123,7 @@ class Session(Generic[S, C, E]):
         """Start a game: write the header and the ``start`` record.
 
         ``receipt_key`` (the game's Ed25519 public key, 64 lowercase hex digits) goes into
-        the header of a game served with receipts (design.md §4a), which makes it a
+        the header of a game served with receipts (docs/RECEIPTS.md), which makes it a
         ``format_version`` 2 log; without it the header is version 1's.
         """
         check_game_id(game_id)
@@ -395,7 +395,7 @@ class Session(Generic[S, C, E]):
         if given is not None:
             state = given
         if counter != dice.counter or decider.dice_counter(state) != dice.counter:
-            # Every draw must be recorded in an event (design.md §3): a rules bug, not input.
+            # Every draw must be recorded in an event (docs/DICE.md): a rules bug, not input.
             raise AssertionError(
                 f"{type(command).__name__} used dice up to word {dice.counter} but its events "
                 f"record {counter} and the new state holds {decider.dice_counter(state)}"
@@ -442,7 +442,7 @@ def _is_hex64(value: str) -> bool:
 def _chained(counter: int, event: RandomEvent) -> int:
     """The counter after ``event``, which must start where the last random event ended.
 
-    Random events chain (design.md §3): each ``counter_before`` is the previous one's
+    Random events chain (docs/DICE.md): each ``counter_before`` is the previous one's
     ``counter_after``. A break is a rules bug, not bad input, hence ``AssertionError``.
     """
     before, after = event.counter_before, event.counter_after

@@ -1,7 +1,7 @@
 """Who may see each command and event, declared on its class, and the log as a seat sees it.
 
 Every command and event class says, next to its fields, who may see it in a log before the
-seed is revealed (design.md §4)::
+seed is revealed (docs/LOG_FORMAT.md)::
 
     class CardDrawn(Event, frozen=True, tag="card_drawn.v1"):
         visibility = hide_from_others("card")  # the drawer sees the card, others the draw

@@ -3,7 +3,7 @@
 A game declares its pack format once as a :class:`PackSchema` (which top-level tables are
 singletons and which are collections, the attrs class of each, how to assemble the game's pack
 object and which extra checks to run) and calls :func:`load`. The effective SHA-256 that logs
-record (design.md §1) is :func:`effective_sha256`. This package imports only the kernel.
+record (docs/ARCHITECTURE.md §1) is :func:`effective_sha256`. This package imports only the kernel.
 """
 
 from nataterra_core.packs.loader import (

@@ -1,4 +1,4 @@
-"""Load, overlay and validate a content pack against a game's schema (design.md §1).
+"""Load, overlay and validate a content pack against a game's schema (docs/ARCHITECTURE.md §1).
 
 **Pack layout.** A pack is a directory of ``*.toml`` files, read recursively (names starting with
 ``.`` are skipped). ``pack.toml`` at its root holds the ``[pack]`` table (the schema's ``info``
@@ -22,7 +22,8 @@ supplied the offending value), and raised at once as one
 
 **Effective SHA-256.** Over every pack file, named ``base/<relative POSIX path>`` for the base
 pack and ``overlay/<relative POSIX path>`` for the user pack, sorted by name: one SHA-256 over
-``name ‖ 0x00 ‖ bytes ‖ 0x00`` for each, lowercase hex (design.md §1). The pack files are the
+``name ‖ 0x00 ‖ bytes ‖ 0x00`` for each, lowercase hex (docs/ARCHITECTURE.md §1).
+The pack files are the
 ``*.toml`` files the loader reads.
 """
 
@@ -72,7 +73,7 @@ def pack_files(directory: Path) -> list[tuple[str, Path]]:
 
 
 def effective_sha256(base_dir: Path, overlay_dir: Path | None = None) -> str:
-    """The effective SHA-256 of a base pack with an optional overlay (design.md §1)."""
+    """The effective SHA-256 of a base pack with an optional overlay (docs/ARCHITECTURE.md §1)."""
     named = [(f"base/{rel}", path.read_bytes()) for rel, path in pack_files(base_dir)]
     if overlay_dir is not None:
         named += [(f"overlay/{rel}", path.read_bytes()) for rel, path in pack_files(overlay_dir)]
@@ -383,7 +384,7 @@ def _read_layer(
         name = f"{layer}/{rel}"
         try:
             name.encode("utf-8")
-        except UnicodeEncodeError:  # the pack hash names files in UTF-8 (design.md §1)
+        except UnicodeEncodeError:  # the pack hash names files in UTF-8 (docs/ARCHITECTURE.md §1)
             shown = name.encode("utf-8", "backslashreplace").decode("ascii", "replace")
             problems.add(shown, "$", "the file name is not valid UTF-8; rename the file")
             continue

@@ -1,4 +1,4 @@
-"""``nataterra verify LOG --receipt SEAT:SEQ:HEAD:SIGNATURE`` (design.md §4a): its verdicts
+"""``nataterra verify LOG --receipt SEAT:SEQ:HEAD:SIGNATURE`` (docs/RECEIPTS.md): its verdicts
 and exit codes (docs/CLI.md)."""
 
 from __future__ import annotations

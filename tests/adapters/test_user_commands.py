@@ -1,6 +1,6 @@
 """What a user of an installed wheel gets (issue 17 item 6): ``--version`` and ``-h``, the
 battle calculator's example shipped as package data, and no user command reading the
-repository's ``../shared`` folder at run time (``coverage`` is a development tool)."""
+repository's ``docs`` folder at run time (``coverage`` is a development tool)."""
 
 from __future__ import annotations
 
@@ -48,12 +48,12 @@ def test_the_standard_battle_ships_inside_the_package() -> None:
 def test_user_commands_need_nothing_beside_the_package(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Run from a folder with no ``../shared`` (nor ``examples``) next to it: odds without a
+    """Run from a folder with no ``docs`` (nor ``examples``) in it: odds without a
     FILE uses the shipped battle, and demo, show, replay and verify work."""
     work = tmp_path / "somewhere"
     work.mkdir()
     monkeypatch.chdir(work)
-    assert not Path("../shared").exists()
+    assert not Path("docs").exists() and not Path("examples").exists()
     odds = runner.invoke(app, ["odds", "--runs", "20", "--json"])
     assert odds.exit_code == 0, odds.output
     assert '"runs":20' in odds.output.replace(" ", "")

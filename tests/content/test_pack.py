@@ -1,4 +1,5 @@
-"""The content-pack format, the provisional pack and user overlays (design.md §1, rules §1)."""
+"""The content-pack format, the provisional pack and user overlays
+(docs/ARCHITECTURE.md §1, rules §1)."""
 
 from __future__ import annotations
 
@@ -489,11 +490,12 @@ def test_overlay_needs_its_own_pack_id(tmp_path: Path) -> None:
     assert has(problems, "overlay/pack.toml", "$.pack", "[pack] table")
 
 
-# --- Effective SHA-256 (design.md §1) -----------------------------------------------------
+# --- Effective SHA-256 (docs/ARCHITECTURE.md §1) ------------------------------------------
 
 
 def independent_sha256(layers: list[tuple[str, Path]]) -> str:
-    """Recompute design.md's formula from the directory tree, without the loader's helpers."""
+    """Recompute the formula of docs/ARCHITECTURE.md §1 from the directory tree, without the
+    loader's helpers."""
     entries = []
     for prefix, root in layers:
         for dirpath, dirnames, filenames in os.walk(root):

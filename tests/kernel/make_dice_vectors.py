@@ -3,7 +3,7 @@
     python tests/kernel/make_dice_vectors.py
 
 The file is for auditors writing a verifier in another language; ``test_dice.py`` checks
-that our stream still produces it, and pins design.md's reference vector literally.
+that our stream still produces it, and pins docs/DICE.md's reference vector (§9) literally.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 from nataterra_core.kernel.dice import DiceStream, join_client_seeds
 
 CASES: list[tuple[bytes, str, str, int]] = [
-    (bytes(range(32)), "demo-0001", "", 10),  # design.md §3 reference vector
+    (bytes(range(32)), "demo-0001", "", 10),  # docs/DICE.md reference vector
     (bytes(range(32)), "demo-0001", "", 6),
     (bytes(range(32)), "demo-0001", "organiser", 7),
     (hashlib.sha256(b"vector-3").digest(), "seed-42", "", 1000003),
@@ -27,7 +27,7 @@ CASES: list[tuple[bytes, str, str, int]] = [
 ]
 
 JOINED: list[tuple[bytes, str, tuple[str, ...], dict[str, str], int]] = [
-    # Client seeds from every seat (design.md §3): contributions joined in header seat order.
+    # Client seeds from every seat (docs/DICE.md): contributions joined in header seat order.
     (
         bytes(range(32)),
         "demo-0001",

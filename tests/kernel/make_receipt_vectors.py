@@ -3,8 +3,8 @@
     python tests/kernel/make_receipt_vectors.py
 
 A small Kaladan game (hidden hands, shuffled decks) served with receipts: every seat's and
-the spectator's view lines, heads and signed receipts, from fixed test keys (design.md
-§4a). ``test_receipt_vectors.py`` recomputes the file with the standard library and
+the spectator's view lines, heads and signed receipts, from fixed test keys
+(docs/RECEIPTS.md). ``test_receipt_vectors.py`` recomputes the file with the standard library and
 ``cryptography`` alone; ``test_receipts.py`` checks that the library still produces it.
 """
 
@@ -50,7 +50,7 @@ def vectors() -> dict[str, Any]:
         }
     return {
         "about": (
-            "design.md section 4a: view lines, view-chain heads and Ed25519 receipts of one "
+            "docs/RECEIPTS.md: view lines, view-chain heads and Ed25519 receipts of one "
             "small Kaladan game; seat '' is the spectator. Test keys only."
         ),
         "game_key_secret": GAME_KEY.hex(),

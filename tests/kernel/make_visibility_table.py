@@ -3,7 +3,7 @@
     python tests/kernel/make_visibility_table.py
 
 Every registered rule system's command and event classes with their declared visibility,
-so an auditor without the library can cut each record as a seat sees it (design.md §4a,
+so an auditor without the library can cut each record as a seat sees it (docs/RECEIPTS.md,
 ``docs/LOG_FORMAT.md`` §7). ``test_receipts.py`` checks that the file is this text: after
 registering a game or changing a declaration, run this script.
 """

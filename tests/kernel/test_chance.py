@@ -1,5 +1,5 @@
 """Random events (kernel.chance): the recording helpers, the auditor's recheck, and the
-session keeping the dice counter from the random events themselves (design.md §3)."""
+session keeping the dice counter from the random events themselves (docs/DICE.md)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from nataterra_core.kernel import (
     record_shuffle,
 )
 
-REFERENCE = (bytes(range(32)), "demo-0001", "")  # design.md §3's reference vector
+REFERENCE = (bytes(range(32)), "demo-0001", "")  # docs/DICE.md's reference vector
 
 
 def stream(counter: int = 0) -> DiceStream:
@@ -77,7 +77,7 @@ def test_record_draw_gives_the_reference_draws_and_counters() -> None:
 
 
 def test_record_draw_counts_rejected_words() -> None:
-    # design.md §3: word 0 is rejected by draw(2147483649), word 1 accepted.
+    # docs/DICE.md: word 0 is rejected by draw(2147483649), word 1 accepted.
     drawn = record_draw(stream(), 2147483649)
     assert drawn == {"m": 2147483649, "value": 452579765, "counter_before": 0, "counter_after": 2}
 
@@ -196,7 +196,7 @@ def _counters() -> dict[str, int]:
     return {"counter_before": 0, "counter_after": 0}
 
 
-# -- the session chains random events (design.md §3) ---------------------------------------
+# -- the session chains random events (docs/DICE.md) ---------------------------------------
 
 
 class Skewed(Pig):

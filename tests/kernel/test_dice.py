@@ -1,4 +1,4 @@
-"""The dice stream nataterra-dice-v1 (design.md §3)."""
+"""The dice stream nataterra-dice-v1 (docs/DICE.md)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def ref_stream(client_seed: str = "") -> DiceStream:
 
 
 def test_reference_vector_literal_values() -> None:
-    """design.md §3's reference vector, typed in by hand: an oracle independent of our code."""
+    """docs/DICE.md's reference vector, typed in by hand: an oracle independent of our code."""
     assert seed_commitment(REF_SEED) == (
         "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd"
     )

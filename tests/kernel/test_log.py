@@ -1,4 +1,4 @@
-"""The hash-chained log and verification (design.md §4)."""
+"""The hash-chained log and verification (docs/LOG_FORMAT.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""``docs/receipt-vectors.json`` checked as an auditor without our library would (design.md
-§4a): the standard library and ``cryptography`` only, no ``nataterra_core`` import.
+"""``docs/receipt-vectors.json`` checked as an auditor without our library would
+(docs/RECEIPTS.md): the standard library and ``cryptography`` only, no ``nataterra_core`` import.
 
 Every view line must be canonical JSON (sorted keys, compact, UTF-8) and a cut of its log
 record (``prev`` dropped; each command and event whole, only its type, or with declared

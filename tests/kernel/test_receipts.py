@@ -1,5 +1,5 @@
 """Receipts: view lines, view chains, signed receipts checked against a finished log
-(design.md §4a), for every registered rule system."""
+(docs/RECEIPTS.md), for every registered rule system."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Client seeds from every seat (design.md §3): the ceremony, and a whole game's dice
+"""Client seeds from every seat (docs/DICE.md): the ceremony, and a whole game's dice
 recomputed from the revealed seed and every seat's contribution."""
 
 from __future__ import annotations

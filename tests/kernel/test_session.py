@@ -1,4 +1,5 @@
-"""Session: apply, rejections, undo and redo (design.md §4), with properties over random play."""
+"""Session: apply, rejections, undo and redo (docs/LOG_FORMAT.md), with properties over random
+play."""
 
 from __future__ import annotations
 

@@ -272,7 +272,7 @@ def test_a_singleton_appears_once_per_pack(tmp_path: Path, base: Path) -> None:
 
 
 def independent_sha256(base: Path, over: Path | None) -> str:
-    """design.md §1 recomputed from the directory tree without the loader."""
+    """docs/ARCHITECTURE.md §1 recomputed from the directory tree without the loader."""
     named = [(f"base/{p.relative_to(base).as_posix()}", p) for p in base.rglob("*.toml")]
     if over is not None:
         named += [(f"overlay/{p.relative_to(over).as_posix()}", p) for p in over.rglob("*.toml")]

@@ -51,7 +51,7 @@ def test_a_game_of_bots_alone_plays_to_its_end_at_creation_with_seat_seeds() -> 
     assert log["revealed"]
     verdict = verify_log(log["log"].encode())
     assert verdict.valid and verdict.result is not None
-    # The bots' contributions to the dice are in the header like any seat's (design.md §3).
+    # The bots' contributions to the dice are in the header like any seat's (docs/DICE.md).
     header = json.loads(log["log"].splitlines()[0])
     assert header["client_seed"].startswith("velathi:") and ";beasts:" in header["client_seed"]
 

@@ -1,4 +1,4 @@
-"""Hidden information as indistinguishability (design.md §4, boardgame.io's playerView leaks).
+"""Hidden information as indistinguishability (docs/LOG_FORMAT.md, boardgame.io's playerView leaks).
 
 For random games and every seat (and a spectator), a second position that differs only in
 what that seat may not see — the other seats' hands (tactic and tech), the order of every

@@ -1,4 +1,4 @@
-"""Provably fair dice over RPC (issue 14 item 2, design.md §3): the server commits to its
+"""Provably fair dice over RPC (issue 14 item 2, docs/DICE.md): the server commits to its
 seed, every seat sends a contribution with ``game.join``, no seat sees another's before all
 have sent theirs, and the header's ``client_seed`` joins them in seat order."""
 

@@ -265,7 +265,7 @@ def test_cli_odds_tables_and_errors(tmp_path: Path) -> None:
 
 
 def test_cli_odds_log_dir_writes_the_simulated_runs_as_verifiable_logs(tmp_path: Path) -> None:
-    """design.md §3: run i of seed S is the sandbox game with server seed
+    """docs/DICE.md: run i of seed S is the sandbox game with server seed
     sha256("nataterra-odds-v1" || u64be(S) || u64be(i)); its log verifies like any game's."""
     runner = CliRunner()
     path = tmp_path / "skirmish.json"

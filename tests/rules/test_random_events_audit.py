@@ -1,4 +1,4 @@
-"""Nataterra's random events carry what an auditor needs (design.md §3, DICE.md §6).
+"""Nataterra's random events carry what an auditor needs (docs/DICE.md §6).
 
 The golden logs are rechecked from the dice stream alone: the revealed seed, the header's
 ``game_id`` and ``client_seed``, and each event's ``counter_before`` and ranges; no rules.

@@ -60,7 +60,7 @@ def test_N_SETUP_4_tech_hand_and_shuffled_decks() -> None:
         assert len(player.tech_deck) == 13
         assert sorted(player.tactic_deck) == sorted(t.id for t in pack.tactic_deck(player.civ))
     assert {len(d) for d in session.state.biome_decks.values()} == {8, 13}
-    # All set-up randomness is in the start record (design.md §4).
+    # All set-up randomness is in the start record (docs/LOG_FORMAT.md).
     start = session.lines[1].decode()
     assert start.count('"deck_shuffled.v1"') == 2 + 4
     assert '"first_player_drawn.v1"' in start

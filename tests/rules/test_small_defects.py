@@ -29,7 +29,7 @@ def test_N_COMBAT_19_a_forced_support_on_the_supporting_group_itself_cites_N_COM
 
 def test_the_command_that_ended_a_game_cannot_be_undone() -> None:
     """Pig's Hold uses no dice; the Hold that reaches the target ends the game, and undo
-    must not reopen it (design.md §4: undo stays within a game in progress)."""
+    must not reopen it (docs/LOG_FORMAT.md: undo stays within a game in progress)."""
     from dicegame import Hold, Pig, Roll
 
     for seed in range(40):

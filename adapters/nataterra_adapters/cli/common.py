@@ -73,7 +73,7 @@ SeedOption = Annotated[
     typer.Option(
         min=0,
         max=2**64 - 1,
-        help="Public test seed N (design.md §3 --seed derivation), 0 <= N < 2**64, for "
+        help="Public test seed N (docs/DICE.md --seed derivation), 0 <= N < 2**64, for "
         "reproducible demos and tests; the header's game id seed-N says so. Default: a secret "
         "random server seed, revealed at the end.",
     ),

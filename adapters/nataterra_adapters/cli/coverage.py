@@ -31,7 +31,8 @@ __all__ = ["FAILED", "Show", "coverage", "report_table"]
 FAILED = 1
 """Exit code when a report finds a gap or cannot be made."""
 
-DEFAULT_RULES_DIR = Path("../shared/rules")
+DEFAULT_RULES_DIR = Path("docs/rules")
+"""The repository's clause-level rules texts (a development tool: run from the checkout's root)."""
 DEFAULT_TESTS = Path("tests")
 SHOWN_TESTS = 3
 """Tests listed per item in the coverage table (``--json`` lists them all)."""
@@ -88,9 +89,7 @@ def coverage(
     ] = None,
     rules: Annotated[
         Path | None,
-        typer.Option(
-            help="The rules text of the one --game (default: its file in ../shared/rules)."
-        ),
+        typer.Option(help="The rules text of the one --game (default: its file in docs/rules)."),
     ] = None,
     rules_dir: Annotated[
         Path, typer.Option(help="Where the rules texts are (relative to the current directory).")

@@ -195,7 +195,7 @@ def start(
 
     Without ``seed`` the server seed is secret and random (revealed when the game closes).
     ``client_seeds`` are ``SEAT=VALUE`` contributions, one per seat, joined into the header's
-    client seed (design.md §3)."""
+    client seed (docs/DICE.md)."""
     count = min(record.player_counts) if players is None else players
     server_seed = None
     if seed is None:

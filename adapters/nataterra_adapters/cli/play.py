@@ -80,7 +80,7 @@ def play_command(
         typer.Option(
             "--client-seed",
             help="SEAT=VALUE: a seat's own contribution to the dice (repeat for every seat; "
-            "design.md §3).",
+            "docs/DICE.md).",
         ),
     ] = None,
     resume: Annotated[

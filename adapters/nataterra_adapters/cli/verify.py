@@ -81,7 +81,7 @@ def verify_command(
 
     Logs of any registered game (the header names it). One verdict line per log (with the
     claimed result of a valid one), then a summary. With ``--receipt``, the one log must
-    also match each receipt (design.md §4a): exit code 11 when one does not.
+    also match each receipt (docs/RECEIPTS.md): exit code 11 when one does not.
     """
     if workers is not None and workers > 1 and dask_scheduler is not None:
         raise typer.BadParameter("give --workers or --dask-scheduler, not both")

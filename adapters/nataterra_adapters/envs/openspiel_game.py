@@ -11,7 +11,7 @@
 
 The game type is sequential, imperfect-information, general-sum with terminal rewards (+1
 to each winner, -1 to the others, 0 in a draw) and **sampled-stochastic** chance: the dice
-are the engine's own seeded stream, drawn inside ``apply_action`` (design.md §3), so a state
+are the engine's own seeded stream, drawn inside ``apply_action`` (docs/DICE.md), so a state
 and its clones share their future dice. Game parameters: ``players`` (a count, the default
 seats), ``seed`` (the first game's public seed; each new initial state takes the next one),
 ``options`` (the game's options as JSON) and ``max_game_length`` (a game still running after

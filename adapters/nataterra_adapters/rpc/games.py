@@ -265,7 +265,7 @@ class Games:
         )
 
     def undo(self, params: ActParams) -> ActResult:
-        """Take back the seat's last command (design.md §4 says when that is allowed)."""
+        """Take back the seat's last command (docs/LOG_FORMAT.md says when that is allowed)."""
         return self._undo_or_redo(params, "undo")
 
     def redo(self, params: ActParams) -> ActResult:

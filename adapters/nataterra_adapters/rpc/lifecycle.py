@@ -1,7 +1,7 @@
 """The games one server holds and their lifecycle, below the method table (:mod:`.games`).
 
 A game is created started (a public test seed, or a client seed given at once) or waiting
-for every seat's hidden contribution to the dice (design.md §3), which the last
+for every seat's hidden contribution to the dice (docs/DICE.md), which the last
 ``game.join`` completes; it is resumed from the store when the server starts again. Every
 change goes through the game's :class:`~nataterra_core.game.GameSession` (which writes the
 store's log); after it the server's bot seats act, and a game whose rules have ended is
@@ -45,7 +45,7 @@ DEFAULT_MAX_GAMES = 1000
 @dataclass
 class Waiting:
     """A game created with seat seeds: committed to its server seed, collecting one hidden
-    contribution per seat (design.md §3) before its header can be written."""
+    contribution per seat (docs/DICE.md) before its header can be written."""
 
     system: RuleSystem
     seats: tuple[str, ...]

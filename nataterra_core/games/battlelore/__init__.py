@@ -1,4 +1,4 @@
-"""BattleLore (Richard Borg, Days of Wonder 2006) on the kernel: ``../shared/rules/battlelore.md``.
+"""BattleLore (Richard Borg, Days of Wonder 2006) on the kernel: ``docs/rules/battlelore.md``.
 
 Registered as the rule system ``battlelore``. The package has the rooms every game package
 has (the README's layout section):

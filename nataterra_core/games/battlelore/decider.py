@@ -46,7 +46,7 @@ class GameOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
 
 
 class BattleLore:
-    """BattleLore on one content pack (``../shared/rules/battlelore.md``)."""
+    """BattleLore on one content pack (``docs/rules/battlelore.md``)."""
 
     rules = RULES
     command_types: Sequence[type[Command]] = m.COMMANDS

@@ -43,5 +43,5 @@ BATTLELORE = RuleSystem(
         coverage=coverage_spec,
     ),
 )
-"""BattleLore (``../shared/rules/battlelore.md``); the pack's scenarios are played by the
+"""BattleLore (``docs/rules/battlelore.md``); the pack's scenarios are played by the
 sides ``english`` and ``french`` (B-SEAT-1)."""

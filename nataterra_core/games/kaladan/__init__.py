@@ -1,4 +1,4 @@
-"""Kaladan: castles, gold, events and magic on a hex map (``../shared/rules/kaladan.md``).
+"""Kaladan: castles, gold, events and magic on a hex map (``docs/rules/kaladan.md``).
 
 The package has the rooms every game package has (the README's layout section):
 

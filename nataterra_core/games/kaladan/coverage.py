@@ -1,6 +1,6 @@
 """Kaladan's rules coverage (``Hooks.coverage``): its clauses (``K-…``) and its cards.
 
-Every clause of ``../shared/rules/kaladan.md`` and every event card and magic card kind of
+Every clause of ``docs/rules/kaladan.md`` and every event card and magic card kind of
 the provisional pack is an item of ``nataterra coverage``; a test module sets
 ``COVERS_ALL_EVENT_CARDS = True`` or ``COVERS_ALL_MAGIC_CARDS = True`` when it exercises the
 whole deck.

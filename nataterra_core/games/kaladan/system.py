@@ -50,4 +50,4 @@ KALADAN = RuleSystem(
         coverage=coverage_spec,
     ),
 )
-"""Kaladan (``../shared/rules/kaladan.md``)."""
+"""Kaladan (``docs/rules/kaladan.md``)."""

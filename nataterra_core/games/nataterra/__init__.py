@@ -1,1 +1,1 @@
-"""Nataterra: the hex-map strategy game for 2-4 players (``../shared/rules/nataterra.md``)."""
+"""Nataterra: the hex-map strategy game for 2-4 players (``docs/rules/nataterra.md``)."""

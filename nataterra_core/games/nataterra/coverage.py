@@ -1,7 +1,7 @@
 """Nataterra's rules coverage: its clauses (``N-…``) and content kinds, on the kernel's
 game-neutral report (:mod:`nataterra_core.kernel.coverage`).
 
-Every rule ID defined in ``../shared/rules/nataterra.md`` and every tactic, biome and tech card,
+Every rule ID defined in ``docs/rules/nataterra.md`` and every tactic, biome and tech card,
 structure and victory condition of a content pack is an item; :data:`COVERS_ALL_MARKERS` are
 the module markers by which a test file covers a whole collection. The functions here are the
 kernel's, bound to Nataterra's prefix and pack:

@@ -12,7 +12,7 @@
 
 Every run plays the battle in the combat sandbox (the game's own combat flow, no map, so a
 retreating side's units leave the combat as survivors) with real ``nataterra-dice-v1``
-dice: run ``i`` of seed ``S`` uses ``server_seed = odds_seed(S, i)`` (design.md §3) and
+dice: run ``i`` of seed ``S`` uses ``server_seed = odds_seed(S, i)`` (docs/DICE.md) and
 game id ``odds-S-i``. A run's result therefore depends only on ``(S, i)``, the battle and
 the policies, and runs are tallied in integers, so the report is identical however the
 runs are split across worker processes. ``docs/COMBAT_SANDBOX.md`` is the reference.

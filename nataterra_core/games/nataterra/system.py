@@ -136,7 +136,7 @@ NATATERRA = RuleSystem(
         scenarios=SCENARIOS,
     ),
 )
-"""Nataterra (``../shared/rules/nataterra.md``)."""
+"""Nataterra (``docs/rules/nataterra.md``)."""
 
 
 class SandboxOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -1,4 +1,5 @@
-"""Nataterra's content packs: its pack schema, loaded by the shared toolkit (design.md §1).
+"""Nataterra's content packs: its pack schema, loaded by the packs toolkit
+(docs/ARCHITECTURE.md §1).
 
 **Pack layout.** A pack is a directory of ``*.toml`` files, read recursively (names starting with
 ``.`` are skipped). ``pack.toml`` at its root holds the ``[pack]`` table (id, version). Any file
@@ -25,8 +26,8 @@ at once as one :class:`~nataterra_core.kernel.errors.ContentError`.
 
 **Effective SHA-256.** Over every pack file, named ``base/<relative POSIX path>`` for the
 provisional pack and ``overlay/<relative POSIX path>`` for the user pack, sorted by name: one
-SHA-256 over ``name ‖ 0x00 ‖ bytes ‖ 0x00`` for each, lowercase hex (design.md §1). The pack files
-are the ``*.toml`` files the loader reads.
+SHA-256 over ``name ‖ 0x00 ‖ bytes ‖ 0x00`` for each, lowercase hex (docs/ARCHITECTURE.md §1).
+The pack files are the ``*.toml`` files the loader reads.
 
 Reading, merging, structuring, locating and hashing are game-neutral and live in
 :mod:`nataterra_core.packs`; this module declares :data:`SCHEMA` (the tables and their classes,

@@ -32,7 +32,7 @@ class ContentPack:
 
     Collections map ids to entries in *pack order*: the base pack's files sorted by path, entries
     in file order; an overlay entry replacing a base entry keeps its place, new overlay entries
-    follow in the overlay's file order. Decks start in pack order (design.md §3).
+    follow in the overlay's file order. Decks start in pack order (docs/DICE.md).
     """
 
     base: PackInfo

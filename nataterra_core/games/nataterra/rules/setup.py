@@ -3,7 +3,7 @@
 Everything deterministic (resources, workers, pools, tech hands) is in :func:`initial_state`;
 everything random (victory conditions, first player, every shuffle, opening tactic hands) is
 drawn by the system ``StartGame`` command, so all set-up randomness sits in the log's
-``start`` record (design.md §4).
+``start`` record (docs/LOG_FORMAT.md).
 
 Advanced mode (option ``mode = "advanced"``, N-SETUP-8): one victory condition per category
 is drawn before the first player; the strategy marker stands on the centre zone of shared
@@ -90,7 +90,7 @@ class FirstPlayerDrawn(DrawEvent, frozen=True, tag="first_player_drawn.v1"):
 
 
 class DeckShuffled(ShuffleEvent, frozen=True, tag="deck_shuffled.v1"):
-    """A deck was shuffled; ``after[0]`` is the top card (design.md §3)."""
+    """A deck was shuffled; ``after[0]`` is the top card (docs/DICE.md)."""
 
     visibility = hidden_order("before", "after", size_of="after")
 

@@ -160,7 +160,7 @@ def _decided(
     """``events`` with the state after them, as the sandbox's ``evolve`` would fold them
     (the combat and the stocks and flare of ``env``'s host ``stepped`` already folded),
     and the decision reached. Every draw is
-    recorded in an event (design.md §3), so the stream's counter is the state's; units are
+    recorded in an event (docs/DICE.md), so the stream's counter is the state's; units are
     lost in a retreat, and the result is known, only once the combat is decided."""
     folded, combat, pending, after_env = stepped
     counter = dice.counter

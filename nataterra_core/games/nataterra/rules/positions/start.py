@@ -36,7 +36,7 @@ def decide_start_position(
     """A set-up position whose first player is left open starts like a standard game
     (N-SETUP-2/3/8: first player drawn, every deck shuffled, the second player's food, in
     advanced mode the conditions and opening tactic cards). Otherwise: shuffle the decks the
-    position names (design.md §3) and begin turn 1 of a position at set-up (unless opening
+    position names (docs/DICE.md) and begin turn 1 of a position at set-up (unless opening
     discards are awaited, N-SETUP-8); a position in the middle of a turn goes on as it is."""
     if state.phase == "setup" and state.first < 0:
         return decide_start(ctx, state, dice)
