@@ -24,6 +24,7 @@ import msgspec
 from nataterra_core import __version__
 from nataterra_core.game import DEFAULT_GAME, GameSession, verify_log
 from nataterra_core.kernel import Verdict, seed_from_number
+from nataterra_core.kernel.receipts import SPECTATOR, KeyPair, view_lines
 from nataterra_core.kernel.registry import RuleSystem, systems
 from nataterra_core.kernel.visibility import LogView, log_view, record_view
 
@@ -54,6 +55,7 @@ from .wire import (
     LogParams,
     LogResult,
     NoParams,
+    ReceiptResult,
     ReplayParams,
     SeatParams,
     VerifyParams,
@@ -96,6 +98,7 @@ class Games:
             "game.undo": (ActParams, self.undo),
             "game.redo": (ActParams, self.redo),
             "game.log": (LogParams, self.log),
+            "game.receipt": (ViewParams, self.receipt),
             "log.verify": (VerifyParams, self.verify),
             "log.replay": (ReplayParams, self._replays.replay),
             "server.info": (NoParams, self.info),
@@ -163,8 +166,17 @@ class Games:
         chosen = checked_seats(record, params, seats, game_id)
         bots = Bots.named(record, chosen, params.bots)
         tokens = {seat: secrets.token_hex(16) for seat in chosen}
+        key = KeyPair.generate()
         game = self.host.start(
-            record, chosen, server_seed, game_id, params.client_seed, tokens, params.options, bots
+            record,
+            chosen,
+            server_seed,
+            game_id,
+            params.client_seed,
+            tokens,
+            params.options,
+            bots,
+            key,
         )
         session = game.session
         return CreateResult(
@@ -175,6 +187,8 @@ class Games:
             seed_commitment=session.header.seed_commitment,
             acting=tuple(session.acting_seats()),
             bots=dict(bots.names),
+            receipt_key=key.public,
+            receipt_key_signature=self.host.server_key.certify(game_id, key.public),
         )
 
     def join(self, params: JoinParams) -> JoinResult:
@@ -210,11 +224,16 @@ class Games:
                 waiting_for=waiting.ceremony.waiting_for,
                 seat=None if params.token is None else seat_of(waiting.tokens, params.token, 0),
                 bots=dict(waiting.bots.names),
+                receipt_key=waiting.key.public,
+                receipt_key_signature=self.host.server_key.certify(
+                    params.game_id, waiting.key.public
+                ),
             )
         game, seat = self.host.find(params.game_id, params.token)
         session, record = game.session, game.system
         view = record.seat_view(session.state, seat)
         boards = record.hooks.board_geometry
+        receipts = game.receipts
         return ViewResult(
             version=game.version,
             view=msgspec.to_builtins(view),
@@ -226,6 +245,8 @@ class Games:
             text=record.presenter.view(view),
             seat=seat,
             bots=dict(game.bots.names),
+            receipt_key=None if receipts is None else receipts.key.public,
+            receipt_key_signature=None if receipts is None else receipts.certificate,
         )
 
     def legal_commands(self, params: SeatParams) -> LegalResult:
@@ -286,6 +307,7 @@ class Games:
             decider = game.session.decider
             words = record_words(game.system, decider, lines, seat, revealed=revealed, first=since)
         whole = since == 0
+        seen = view_lines(lines[since:], SPECTATOR if seat is None else seat, game.session.decider)
         return LogResult(
             version=game.version,
             revealed=revealed,
@@ -293,7 +315,16 @@ class Games:
             head=view.head if whole else None,
             log=view.text if whole else None,
             words=words,
+            lines=[line.decode() for line in seen],
         )
+
+    def receipt(self, params: ViewParams) -> ReceiptResult:
+        """The caller's (a seat's, or with no token a spectator's) signed view head at the
+        last record, the end of a game included (docs/RECEIPTS.md)."""
+        game, seat = self.host.find(params.game_id, params.token)
+        receipts, lines = game.receipts, game.session.lines
+        receipt = None if receipts is None else receipts.receipt(lines, seat, len(lines) - 1)
+        return ReceiptResult(version=game.version, receipt=receipt)
 
     def verify(self, params: VerifyParams) -> Verdict:
         """Verify a log (a verdict for any input, valid or not)."""
@@ -309,6 +340,7 @@ class Games:
             "default_rules": DEFAULT_GAME,
             "systems": [describe_system(record) for record in systems()],
             "methods": sorted(self.methods()),
+            "server_key": self.host.server_key.public,
         }
 
     # -- internals --------------------------------------------------------------------------
@@ -336,6 +368,8 @@ class Games:
             seed_commitment=waiting.ceremony.commitment,
             acting=() if started is None else tuple(started.session.acting_seats()),
             bots=dict(bots.names),
+            receipt_key=waiting.key.public,
+            receipt_key_signature=self.host.server_key.certify(game_id, waiting.key.public),
         )
 
     def _undo_or_redo(self, params: ActParams, what: str) -> ActResult:
@@ -367,6 +401,9 @@ class Games:
         start, before = len(session.lines), session.state
         undone = action()
         lines = session.lines[start:]
+        receipts = game.receipts
+        # The records are durable now: the store's sink fsyncs each line as it is appended.
+        receipt = None if receipts is None else receipts.receipt(session.lines, seat, start)
         records = (
             [msgspec.json.decode(line) for line in lines]
             if session.closed
@@ -387,6 +424,8 @@ class Games:
                 first=start,
                 before=before,
             ),
+            receipt=receipt,
+            lines=[line.decode() for line in view_lines(lines, seat, session.decider)],
         )
         game.remember(seat, command_id, key, answer)
         return answer

@@ -27,12 +27,14 @@ from nataterra_core.kernel import (
     Session,
     read_log,
 )
+from nataterra_core.kernel.receipts import KeyPair
 from nataterra_core.kernel.registry import RuleSystem, system_for
 from nataterra_core.kernel.seed_ceremony import SeedCeremony
 
 from .bots import Bots
 from .checks import seat_of
 from .errors import GameError, GameErrorCode, rejected
+from .receipts import GameReceipts, server_key
 from .store import GameStore, StoredGame
 from .wire import ActResult
 
@@ -53,6 +55,8 @@ class Waiting:
     ceremony: SeedCeremony
     tokens: dict[str, str]
     bots: Bots
+    key: KeyPair
+    """The game's receipt key, drawn at creation (its public half goes into the header)."""
 
 
 @dataclass
@@ -63,6 +67,8 @@ class Game:
     session: GameSession
     tokens: dict[str, str]
     bots: Bots
+    receipts: GameReceipts | None
+    """Its receipt key and seats' view chains (``None``: a game stored before receipts)."""
     # (seat, command_id) -> (what was asked, the answer): successful acts only, since a
     # refused one changed nothing and may simply be tried again.
     done: dict[tuple[str, str], tuple[bytes, ActResult]] = field(default_factory=dict)
@@ -107,11 +113,13 @@ class GameHost:
 
     def __init__(self, *, max_games: int = DEFAULT_MAX_GAMES, store: GameStore | None = None):
         """``max_games``: games held at once (started or waiting); ``store``: keep every
-        started game on disk and resume the stored ones now (``None``: in memory only)."""
+        started game on disk and resume the stored ones now (``None``: in memory only).
+        The server's identity key is the store's (``server.key``), or new without one."""
         self._games: dict[str, Game] = {}
         self._waiting: dict[str, Waiting] = {}
         self._max_games = max_games
         self._store = store
+        self.server_key = server_key(store.directory if store is not None else None)
         if store is not None:
             for stored in store.games():
                 self._resume(stored)
@@ -181,12 +189,15 @@ class GameHost:
         tokens: dict[str, str],
         options: dict[str, Any] | None,
         bots: Bots,
+        key: KeyPair,
     ) -> Game:
-        """Write a checked game's header and start record (to the store, if there is one),
+        """Write a checked game's header (with ``key``'s public half, the game's receipt
+        key) and start record (to the store, with ``key``'s private half, if there is one),
         hold it, and let its bots act."""
         sink = None
         if self._store is not None:
-            sink = self._store.create(game_id, server_seed, tokens, bots.names).write
+            store = self._store
+            sink = store.create(game_id, server_seed, tokens, bots.names, key.secret).write
         try:
             session = new_game(
                 seats,
@@ -196,10 +207,12 @@ class GameHost:
                 client_seed=client_seed,
                 options=options,
                 sink=sink,
+                receipt_key=key.public,
             )
         except (ValueError, CommandRejected) as exc:
             raise rejected(exc) from exc
-        game = self._games[game_id] = Game(record, session, tokens, bots)
+        receipts = self.receipts(session, key)
+        game = self._games[game_id] = Game(record, session, tokens, bots, receipts)
         self._play_bots(game)
         return game
 
@@ -217,7 +230,7 @@ class GameHost:
         for seat in bots.names:  # the server's own seats contribute at once
             ceremony.contribute(seat, secrets.token_hex(16))
         tokens = {seat: secrets.token_hex(16) for seat in seats}
-        waiting = Waiting(record, seats, options, ceremony, tokens, bots)
+        waiting = Waiting(record, seats, options, ceremony, tokens, bots, KeyPair.generate())
         self._waiting[game_id] = waiting
         return waiting, self._begin(game_id, waiting) if ceremony.complete else None
 
@@ -257,6 +270,7 @@ class GameHost:
             waiting.tokens,
             waiting.options,
             waiting.bots,
+            waiting.key,
         )
         del self._waiting[game_id]
         return game
@@ -272,11 +286,29 @@ class GameHost:
         except (LogError, ReplayDiverged, ValueError) as exc:
             print(f"nataterra-rpc: not resuming {stored.game_id}: {exc}", file=sys.stderr)
             return
+        receipts = None
+        if stored.receipt_key is not None:
+            key = KeyPair(stored.receipt_key)
+            if key.public != log.header.receipt_key:
+                print(
+                    f"nataterra-rpc: not resuming {stored.game_id}: its receipt key is not "
+                    "the one in its header",
+                    file=sys.stderr,
+                )
+                return
+            receipts = self.receipts(session, key)
         session.attach_sink(self._store.append(stored.game_id).write)
         record = system_for(log.header)
         bots = Bots.named(record, log.header.seats, stored.bots)
-        game = self._games[stored.game_id] = Game(record, session, stored.tokens, bots)
+        game = Game(record, session, stored.tokens, bots, receipts)
+        self._games[stored.game_id] = game
         self._play_bots(game)  # the crash may have come before the bots' answer
+
+    def receipts(self, session: GameSession, key: KeyPair) -> GameReceipts:
+        """A game's receipts: its key, certified by this server's identity key."""
+        game_id = session.header.game_id
+        certificate = self.server_key.certify(game_id, key.public)
+        return GameReceipts(key, certificate, game_id, session.header.seats, session.decider)
 
     # -- acting -----------------------------------------------------------------------------
 

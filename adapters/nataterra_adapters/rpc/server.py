@@ -64,6 +64,13 @@ class Server:
         self.dispatcher = Dispatcher(self.games.methods(), max_batch=max_batch)
         make_framer(framing, max_frame_bytes)  # an unknown framing fails here, not per client
 
+    def announce_key(self) -> None:
+        """Print the identity key that certifies every game's receipt key (a tournament
+        publishes it beforehand) on stderr, after the address."""
+        key = self.games.host.server_key.public
+        print(f"nataterra-rpc: server key {key}", file=sys.stderr)
+        sys.stderr.flush()
+
     def framer(self) -> Framer:
         """A fresh framer for one stream."""
         return make_framer(self.framing, self.max_frame_bytes)
@@ -97,7 +104,7 @@ class Server:
         for sock in server.sockets:
             address = sock.getsockname()
             print(f"nataterra-rpc: listening on {address[0]}:{address[1]}", file=sys.stderr)
-        sys.stderr.flush()
+        self.announce_key()
         async with server:
             await server.serve_forever()
 
@@ -238,6 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     try:
         if args.listen is None:
+            server.announce_key()
             server.serve_stream(sys.stdin.buffer, sys.stdout.buffer)
         else:
             asyncio.run(server.serve_tcp(*args.listen))

@@ -3,7 +3,9 @@
 Each started game is two files in the store directory: ``<game_id>.jsonl``, its log, appended
 record by record with one ``fsync`` per record before the reply is sent, and
 ``<game_id>.secret``, readable by the server's user only (mode 0600), holding what the log
-must not: the server seed (until the game's own ``reveal``) and the seats' tokens. On start
+must not: the server seed (until the game's own ``reveal``), the seats' tokens and the
+private half of the game's receipt key (never revealed). ``server.key`` (0600) is the
+server's long-term identity key, which certifies each game's receipt key. On start
 the server resumes every stored game by re-executing its log (the kernel's verification
 path), cutting a torn last record (never acknowledged: its reply was not sent).
 """
@@ -32,6 +34,8 @@ class StoredGame:
     tokens: dict[str, str]
     log: bytes
     bots: dict[str, str]
+    receipt_key: bytes | None = None
+    """The private half of the game's receipt key (``None``: a game stored before receipts)."""
 
 
 class GameStore:
@@ -48,13 +52,15 @@ class GameStore:
         server_seed: bytes,
         tokens: dict[str, str],
         bots: Mapping[str, str] | None = None,
+        receipt_key: bytes | None = None,
     ) -> LogWriter:
-        """Record a new game's secret (first, so any log on disk can be resumed) and the
-        player names of its bot seats, and open its log for appending, with an fsync per
-        record."""
-        secret = json.dumps(
-            {"server_seed": server_seed.hex(), "tokens": tokens, "bots": dict(bots or {})}
-        ).encode()
+        """Record a new game's secret (first, so any log on disk can be resumed), the
+        player names of its bot seats and the private half of its receipt key, and open its
+        log for appending, with an fsync per record."""
+        kept = {"server_seed": server_seed.hex(), "tokens": tokens, "bots": dict(bots or {})}
+        if receipt_key is not None:
+            kept["receipt_key"] = receipt_key.hex()
+        secret = json.dumps(kept).encode()
         write_private(self.directory / f"{game_id}.secret", secret)
         return LogWriter(self.directory / f"{game_id}.jsonl", fsync=True)
 
@@ -80,6 +86,7 @@ class GameStore:
                 dict(secret["tokens"]),
                 data,
                 dict(secret.get("bots", {})),
+                bytes.fromhex(secret["receipt_key"]) if "receipt_key" in secret else None,
             )
 
     def append(self, game_id: str) -> LogWriter:

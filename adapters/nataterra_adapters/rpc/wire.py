@@ -11,6 +11,7 @@ import msgspec
 from nataterra_core.game import DEFAULT_GAME
 from nataterra_core.kernel import Command, Outcome
 from nataterra_core.kernel.geometry import Geometry, Targets
+from nataterra_core.kernel.receipts import Receipt
 
 __all__ = [
     "ActParams",
@@ -24,6 +25,7 @@ __all__ = [
     "LogParams",
     "LogResult",
     "NoParams",
+    "ReceiptResult",
     "ReplayParams",
     "ReplayResult",
     "SeatParams",
@@ -153,6 +155,12 @@ class CreateResult(msgspec.Struct, frozen=True, kw_only=True):
     seed_commitment: str
     acting: tuple[str, ...]
     bots: dict[str, str] = {}
+    receipt_key: str | None = None
+    """The game's Ed25519 public key (hex): every receipt of the game is signed by it, and
+    it is in the log's header (docs/RECEIPTS.md)."""
+    receipt_key_signature: str | None = None
+    """The server's identity key's signature of ``receipt_key`` (``server.info`` gives
+    ``server_key``): this server issued the game's key."""
 
 
 class ViewResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -174,6 +182,10 @@ class ViewResult(msgspec.Struct, frozen=True, kw_only=True):
     """The token's seat (``None``: a spectator)."""
     bots: dict[str, str] = {}
     """The seats the server plays, with their player names."""
+    receipt_key: str | None = None
+    """As ``game.create``'s (``None``: a game served before receipts)."""
+    receipt_key_signature: str | None = None
+    """As ``game.create``'s."""
 
 
 class JoinResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -210,6 +222,12 @@ class ActResult(msgspec.Struct, frozen=True, kw_only=True):
     words: list[list[str]] = msgspec.field(default_factory=list)
     """Each appended record in words, ``[summary, event sentence, ...]``, cut as ``game.log``'s
     words are (a command or event the seat may not see whole is named by its type)."""
+    receipt: Receipt | None = None
+    """The seat's signed view head at the record this call appended (the first, not a later
+    bot's): ``{seat, seq, head, signature}`` (docs/RECEIPTS.md)."""
+    lines: list[str] = msgspec.field(default_factory=list)
+    """The seat's exact view lines of every record the call appended (strings to hash as
+    they are): with the lines it holds, a client checks ``receipt`` with no other call."""
 
 
 class LogResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -223,6 +241,18 @@ class LogResult(msgspec.Struct, frozen=True, kw_only=True):
     words: list[list[str]] | None = None
     """Once revealed, or when asked (``words``): each record from ``since`` on in words,
     ``[summary, event sentence, ...]``, cut for the seat before the reveal."""
+    lines: list[str] = msgspec.field(default_factory=list)
+    """Each record from ``since`` on as the seat (or a spectator) was shown it, its exact
+    canonical view line (docs/RECEIPTS.md): before the reveal and after it (then ``log`` is
+    the whole log), so a seat's chain only grows."""
+
+
+class ReceiptResult(msgspec.Struct, frozen=True, kw_only=True):
+    """``game.receipt``: the caller's signed view head at the last record (``None``: a game
+    served before receipts)."""
+
+    version: int
+    receipt: Receipt | None
 
 
 class ReplayResult(msgspec.Struct, frozen=True, kw_only=True):

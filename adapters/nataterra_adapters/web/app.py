@@ -165,6 +165,8 @@ def serve(
     address = sock.getsockname()
     shown = f"[{address[0]}]" if ":" in address[0] else address[0]
     print(f"nataterra serve: open http://{shown}:{address[1]}/ in a browser", file=sys.stderr)
+    key = app.state.games.host.server_key.public
+    print(f"nataterra serve: server key {key} (it certifies each game's key)", file=sys.stderr)
     sys.stderr.flush()
     settings = {"log_level": "warning", "ws_max_size": MAX_MESSAGE_BYTES, **config}
     server = uvicorn.Server(uvicorn.Config(app, **settings))
