@@ -11,7 +11,7 @@ from msgspec.structs import replace
 
 from nataterra_core.games.nataterra.rules.state import GameState
 
-__all__ = ["perturbed", "perturbed_kaladan"]
+__all__ = ["perturbed", "perturbed_battlelore", "perturbed_kaladan", "perturbed_liars_dice"]
 
 
 def _redeal(hand: tuple[str, ...], deck: tuple[str, ...], rng: random.Random) -> tuple[Any, Any]:
@@ -101,3 +101,13 @@ def perturbed_battlelore(state: Any, seat: str, rng: random.Random) -> Any:
     else:
         rest = pool[n:]
     return replace(state, sides=(sides[0], sides[1]), deck=tuple(rest), drawn=drawn)
+
+
+def perturbed_liars_dice(state: Any, seat: str, rng: random.Random) -> Any:
+    """A Liar's Dice ``state`` with the faces under every other cup rolled again (L-HID-1),
+    each cup's size kept; ``seat``'s own cup and everything public unchanged."""
+    cups = tuple(
+        cup if s == seat else tuple(sorted(rng.randint(1, 6) for _ in cup))
+        for s, cup in zip(state.seats, state.cups, strict=True)
+    )
+    return msgspec.structs.replace(state, cups=cups)

@@ -21,7 +21,12 @@ from typing import Any
 
 import msgspec
 import pytest
-from hidden_state import perturbed, perturbed_battlelore, perturbed_kaladan
+from hidden_state import (
+    perturbed,
+    perturbed_battlelore,
+    perturbed_kaladan,
+    perturbed_liars_dice,
+)
 
 from nataterra_core.game import GameSession, decider_for, new_game, verify_log
 from nataterra_core.kernel import (
@@ -232,6 +237,7 @@ PERTURB_HIDDEN = {
     "nataterra": perturbed,
     "kaladan": perturbed_kaladan,
     "battlelore": perturbed_battlelore,
+    "liars-dice": perturbed_liars_dice,
 }
 """Per system: the state with only other seats' hidden information changed. A system with
 nothing hidden (the sandbox's hands are dealt by its battle, Pig has none) needs no entry."""

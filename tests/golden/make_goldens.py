@@ -4,7 +4,8 @@
 
 Complete games between seeded bots: three 2-player learning games of random legal players,
 one game each of team play, conquest and advanced mode with map structuring between
-heuristic players, and Kaladan games of two and four heuristic players. After a rules
+heuristic players, Kaladan games of two and four heuristic players, and two Liar's Dice
+games. After a rules
 change, run it and review the change as a diff (``git diff tests/golden``): every changed
 byte is a changed decision, event or result.
 ``test_golden.py`` checks the files are reproduced.
@@ -52,6 +53,9 @@ GOLDEN_GAMES: dict[str, GoldenGame] = {
     # Kaladan (issue 15): a heuristic player against a random one, and four heuristic ones.
     "kaladan-2p-seed-3": GoldenGame(2, 3, {}, "heuristic", game="kaladan"),
     "kaladan-4p-seed-5": GoldenGame(4, 5, {}, "heuristic", game="kaladan"),
+    # Liar's Dice: three heuristic bidders with "spot on"; two random ones, ones not wild.
+    "liars-dice-3p-seed-4": GoldenGame(3, 4, {"spot_on": True}, "heuristic", game="liars-dice"),
+    "liars-dice-2p-seed-7": GoldenGame(2, 7, {"wild_ones": False}, "random", game="liars-dice"),
 }
 
 

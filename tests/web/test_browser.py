@@ -198,3 +198,32 @@ def test_the_combat_sandbox_is_played_on_its_own_board_by_the_same_client(
     assert on_board >= 2  # groups deployed to their slots by clicking
     assert page.inner_text("#status").startswith("Game over: result: ")
     page.screenshot(path=str(screenshots / "sandbox-over.png"))
+
+
+def test_liars_dice_draws_the_cups_and_a_game_is_played_to_the_end(
+    page: Any, server_url: str, screenshots: Path
+) -> None:
+    """Liar's Dice through the same client: the table's cups are drawn from its geometry,
+    the player's own dice by face, the other cup as a count of hidden dice (L-HID-1); bids
+    are chosen from their sentences, a call by clicking the bidder's cup."""
+    page.goto(server_url + "/")
+    page.select_option("select[name=rules]", "liars-dice")
+    page.select_option("select[name=players]", "2")
+    page.fill("textarea[name=options]", '{"dice": 2}')
+    page.click("#create")
+    page.click("[data-seat-link='red']")
+    page.wait_for_selector("svg[data-board='table'] [data-cell='red']")
+    assert page.locator("svg [data-cell='blue']").count() == 1
+    assert page.locator("svg [data-piece^='die:red/']").count() >= 1
+    assert page.locator("svg [data-piece='cup:blue']").count() == 1
+    assert page.locator("svg [data-piece^='die:blue/']").count() == 0
+    page.screenshot(path=str(screenshots / "liars-dice-table.png"))
+    for _ in range(MAX_STEPS):
+        if page.inner_text("#status").startswith("Game over"):
+            break
+        if not board_move(page):
+            decide_in_words(page)
+    else:
+        pytest.fail("the game did not end")
+    assert page.inner_text("#status").startswith("Game over: result: won by ")
+    assert page.locator("svg[data-board='last'] [data-piece^='last:']").count() >= 1

@@ -1,0 +1,75 @@
+"""Liar's Dice's heuristic player: a probabilistic bidder that plays on its seat's view alone.
+
+It knows its own dice and how many are hidden under the other cups; each hidden die shows a
+given face with probability 1/6, or 1/3 for a face other than one while ones are wild
+(L-BID-3). So the count of a face is its own dice that count plus a binomial over the hidden
+ones, and every choice has a chance of being right: a bid that it holds (at least that many
+dice count), "liar" that the last bid fails, "spot on" that it is exact. It takes the choice
+most likely to be right; among equal chances the lowest bid (the list's order), so it never
+raises more than it must. (The search player of the registry plays on top of it: its
+playouts are this player's games.)
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+
+from nataterra_core.kernel import Command
+
+from . import messages as m
+from .views import SeatView
+
+__all__ = ["HeuristicPlayer", "chance_at_least", "chance_exactly"]
+
+
+@functools.cache
+def _pmf(n: int, p: float) -> tuple[float, ...]:
+    return tuple(math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1))
+
+
+def chance_at_least(need: int, n: int, p: float) -> float:
+    """P(X >= need) for X ~ Binomial(n, p)."""
+    if need <= 0:
+        return 1.0
+    return sum(_pmf(n, p)[need:])
+
+
+def chance_exactly(need: int, n: int, p: float) -> float:
+    """P(X == need) for X ~ Binomial(n, p)."""
+    return _pmf(n, p)[need] if 0 <= need <= n else 0.0
+
+
+class HeuristicPlayer:
+    """The probabilistic bidder (deterministic: the seed is taken for the registry's sake)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def choose(self, view: SeatView, legal_commands: Sequence[Command]) -> Command:
+        """The legal command most likely to be right (the first such on ties)."""
+        assert view.seat is not None
+        mine = view.cup(view.seat).faces or ()
+        hidden = view.in_play() - len(mine)
+
+        def odds(face: int) -> tuple[int, float]:
+            wild = view.wild_ones and face != 1
+            known = sum(1 for d in mine if d == face or (wild and d == 1))
+            return known, (1 / 3 if wild else 1 / 6)
+
+        best, best_value = legal_commands[0], -1.0
+        for command in legal_commands:
+            if isinstance(command, m.Bid):
+                known, p = odds(command.face)
+                value = chance_at_least(command.quantity - known, hidden, p)
+            else:
+                last = view.bids[-1]
+                known, p = odds(last.face)
+                if isinstance(command, m.CallLiar):
+                    value = 1 - chance_at_least(last.quantity - known, hidden, p)
+                else:
+                    value = chance_exactly(last.quantity - known, hidden, p)
+            if value > best_value + 1e-12:
+                best, best_value = command, value
+        return best

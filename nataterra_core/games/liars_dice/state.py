@@ -1,0 +1,70 @@
+"""The Liar's Dice state: immutable msgspec Structs, replaced (never mutated) by ``evolve``.
+
+The state is the whole truth, every cup's faces included; what a seat may see is cut out by
+:mod:`.views` (L-HID-1). It holds the dice counter, never the seed. Seats are in table order
+(L-SET-1): "the next player" is the next seat, in a circle, that still has dice.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+__all__ = ["BidRecord", "LiarsState", "Reveal"]
+
+
+class BidRecord(msgspec.Struct, frozen=True):
+    """One bid of the round: ``seat`` says at least ``quantity`` dice show ``face``."""
+
+    seat: str
+    quantity: int
+    face: int
+
+
+class Reveal(msgspec.Struct, frozen=True, kw_only=True):
+    """The last call and what the lifted cups showed (public once made)."""
+
+    caller: str
+    call: str
+    bid: BidRecord
+    cups: dict[str, tuple[int, ...]]
+    count: int
+    losers: tuple[str, ...]
+
+
+class LiarsState(msgspec.Struct, frozen=True, kw_only=True):
+    """A Liar's Dice position.
+
+    ``cups[i]`` is seat ``i``'s dice, sorted faces (hidden from the others, L-HID-1), empty
+    once it is out; ``active`` the index of the seat to act (``-1`` before the start and
+    after the end); ``bids`` this round's bids in order; ``turn`` counts bids and rounds
+    (every command ends a turn: nothing is undone at the table).
+    """
+
+    seats: tuple[str, ...]
+    dice: int = 5
+    wild_ones: bool = True
+    spot_on: bool = False
+    cups: tuple[tuple[int, ...], ...] = ()
+    active: int = -1
+    round: int = 0
+    bids: tuple[BidRecord, ...] = ()
+    last: Reveal | None = None
+    turn: int = 0
+    counter: int = 0
+    winner: str | None = None
+
+    def index(self, seat: str) -> int:
+        """The table position of ``seat``."""
+        return self.seats.index(seat)
+
+    def counts(self) -> tuple[int, ...]:
+        """How many dice each seat has (public)."""
+        return tuple(len(cup) for cup in self.cups)
+
+    def in_play(self) -> int:
+        """The dice on the table."""
+        return sum(len(cup) for cup in self.cups)
+
+    def in_game(self) -> tuple[str, ...]:
+        """The seats that still have dice, in table order (L-END-1)."""
+        return tuple(s for s, cup in zip(self.seats, self.cups, strict=True) if cup)

@@ -1,0 +1,51 @@
+"""Liar's Dice as a registered rule system (see ``kernel.registry``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from nataterra_core.kernel.registry import Hooks, RuleSystem
+
+from .bots import HeuristicPlayer
+from .coverage import coverage_spec
+from .decider import RULES, LiarsDice, LiarsOptions
+from .determinise import determinise
+from .encoding import liars_codec, liars_observation
+from .geometry import SEAT_COLOURS, LiarsTable, table_svg
+from .presenter import LiarsPresenter
+from .views import seat_view
+
+__all__ = ["LIARS_DICE"]
+
+SEATS = tuple(SEAT_COLOURS)
+"""The default seats, in table order (L-SET-1), as many as there are players."""
+
+
+def _decider(content: Path | None) -> LiarsDice:
+    return LiarsDice()
+
+
+def _heuristic(seed: int, *, content: Path | None = None) -> HeuristicPlayer:
+    return HeuristicPlayer(seed)
+
+
+LIARS_DICE = RuleSystem(
+    rules=RULES,
+    title="Liar's Dice",
+    decider=_decider,
+    player_counts=(2, 3, 4, 5, 6),
+    default_seats={n: SEATS[:n] for n in (2, 3, 4, 5, 6)},
+    options=LiarsOptions,
+    seat_view=seat_view,
+    presenter=LiarsPresenter(),
+    players={"heuristic": _heuristic},
+    hooks=Hooks(
+        board_geometry=LiarsTable(),
+        svg=table_svg,
+        observation=liars_observation,
+        action_codec=liars_codec,
+        determiniser=determinise,
+        coverage=coverage_spec,
+    ),
+)
+"""Liar's Dice (``docs/rules/liars_dice.md``)."""
