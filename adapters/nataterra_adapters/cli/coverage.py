@@ -82,14 +82,6 @@ def _covered_systems(
     return found
 
 
-def _rules_path(rules_dir: Path, spec: CoverageSpec) -> Path:
-    """The rules text of ``spec``: its file in ``rules_dir``, or, when ``spec.rules`` is a path
-    with a folder (a rules text kept in the repository, ``docs/rules/liars_dice.md``), that
-    path from the current directory."""
-    name = Path(spec.rules)
-    return name if len(name.parts) > 1 else rules_dir / name
-
-
 def coverage(
     game: Annotated[
         list[str] | None,
@@ -117,7 +109,7 @@ def coverage(
     """
     ok = True
     for record, spec in _covered_systems(game, rules):
-        path = rules if rules is not None else _rules_path(rules_dir, spec)
+        path = rules if rules is not None else rules_dir / spec.rules
         try:
             report = coverage_report(spec, path, tests)
         except (CoverageError, ContentError) as exc:

@@ -5,12 +5,9 @@ from __future__ import annotations
 
 from nataterra_core.kernel.coverage import CoverageSpec
 
-__all__ = ["RULES_TEXT", "coverage_spec"]
-
-RULES_TEXT = "docs/rules/liars_dice.md"
-"""The rules text, a repository path (it ships in the repository, not the shared folder)."""
+__all__ = ["coverage_spec"]
 
 
 def coverage_spec() -> CoverageSpec:
     """Liar's Dice's coverage description."""
-    return CoverageSpec(rules=RULES_TEXT, prefix="L")
+    return CoverageSpec(rules="liars_dice.md", prefix="L")
