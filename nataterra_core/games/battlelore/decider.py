@@ -26,6 +26,7 @@ from .board import to_hex
 from .content.schema import BattleLorePack
 from .rules import lore, turn
 from .rules.fold import evolve
+from .rules.refusals import explain
 from .rules.resolver import Resolver
 from .rules.world import World
 from .state import BattleLoreState, Side, Unit
@@ -117,7 +118,8 @@ class BattleLore:
         seat: str | None,
         legal: bool = False,
     ) -> Decided[BattleLoreState, Event]:
-        """The events of ``command`` and the automatic steps after it, with the state."""
+        """The events of ``command`` and the automatic steps after it, with the state;
+        ``IllegalCommand`` naming the clause it breaks otherwise (:mod:`.rules.refusals`)."""
         world = self.world(state.scenario)
         r = Resolver(world, state, dice)
         if isinstance(command, m.Start):
@@ -125,11 +127,10 @@ class BattleLore:
                 raise IllegalCommand("B-TURN-1", "the game has started already")
             self._start(r)
         else:
-            if seat is None or (not legal and command not in turn.legal(world, state, seat)):
-                raise IllegalCommand(
-                    turn.RULE_OF.get(type(command), "B-TURN-1"),
-                    f"{type(command).__name__} is not a legal command for {seat} now",
-                )
+            if seat is None:
+                raise IllegalCommand("B-TURN-1", f"{type(command).__name__} needs a seat")
+            if not legal and command not in turn.legal(world, state, seat):
+                raise explain(world, state, seat, command)
             turn.apply(r, seat, command)
         return Decided(tuple(r.events), r.state)
 

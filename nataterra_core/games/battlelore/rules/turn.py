@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from nataterra_core.kernel import IllegalCommand
-
 from .. import messages as m
 from ..state import BattleLoreState
 from . import combat, lore
@@ -14,31 +12,7 @@ from .lore_windows import lore_commands
 from .resolver import Resolver
 from .world import World
 
-__all__ = ["RULE_OF", "acting", "advance", "apply", "legal"]
-
-RULE_OF: dict[type[m.Command], str] = {
-    m.Start: "B-TURN-1",
-    m.PlayCard: "B-CMD-1",
-    m.OrderUnit: "B-CMD-1",
-    m.FinishOrders: "B-TURN-1",
-    m.MoveUnit: "B-UNIT-2",
-    m.FinishMoves: "B-TURN-1",
-    m.BattleUnit: "B-BAT-1",
-    m.FinishBattles: "B-TURN-1",
-    m.IgnoreFlag: "B-RET-2",
-    m.AcceptFlags: "B-RET-2",
-    m.Retreat: "B-RET-1",
-    m.TakeGround: "B-MOM-1",
-    m.Pursue: "B-MOM-1",
-    m.BonusBattle: "B-MOM-1",
-    m.BattleBack: "B-MOM-2",
-    m.Decline: "B-MOM-1",
-    m.KeepCard: "B-CMD-2",
-    m.PlayLore: "B-ADV-3",
-    m.KeepLore: "B-ADV-3",
-    m.SkipCard: "B-ADV-4",
-}
-"""The clause an illegal command of each type breaks (named in its error)."""
+__all__ = ["acting", "advance", "apply", "legal"]
 
 
 def acting(world: World, state: BattleLoreState) -> tuple[str, ...]:
@@ -302,10 +276,8 @@ def apply(r: Resolver, seat: str, command: m.Command) -> None:
                 )
         case m.KeepLore(card=card):
             r.emit(m.CardKept(seat=seat, deck="lore", card=card))
-        case _:
-            raise IllegalCommand(
-                RULE_OF.get(type(command), "B-TURN-1"), f"not handled: {command!r}"
-            )
+        case _:  # decide lets only a listed command through
+            raise TypeError(f"not a BattleLore command: {command!r}")
     advance(r)
 
 
