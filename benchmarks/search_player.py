@@ -20,8 +20,9 @@ import argparse
 import time
 
 from nataterra_core.game import new_game
-from nataterra_core.kernel.ismcts import SearchPlayer
-from nataterra_core.kernel.registry import make_player, system
+from nataterra_core.kernel.registry import system
+from nataterra_core.search.catalogue import make_player
+from nataterra_core.search.ismcts import SearchPlayer
 
 
 def main() -> None:

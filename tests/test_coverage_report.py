@@ -1,4 +1,4 @@
-"""The rules-coverage report (``nataterra_core.kernel.coverage``, Nataterra's description in
+"""The rules-coverage report (``nataterra_core.tools.coverage``, Nataterra's description in
 ``nataterra_core.games.nataterra.coverage``, ``nataterra coverage``).
 
 Small synthetic rules texts and test directories pin the matching rules and the statuses;
@@ -25,8 +25,8 @@ from nataterra_core.games.nataterra.coverage import (
     parse_rules,
     rule_ids_in_name,
 )
-from nataterra_core.kernel.coverage import CoverageSpec
-from nataterra_core.kernel.coverage import coverage_report as kernel_report
+from nataterra_core.tools.coverage import CoverageSpec
+from nataterra_core.tools.coverage import coverage_report as kernel_report
 
 ROOT = Path(__file__).resolve().parents[1]
 REAL_RULES = ROOT.parent / "shared" / "rules" / "nataterra.md"

@@ -5,7 +5,7 @@ the logs were given, so the output of ``nataterra verify`` does not depend on ho
 Logs travel to workers in chunks (a few round trips, not one per log), and at most a few
 chunks per worker are in flight at once: a tournament's folder need not fit in memory.
 Local workers start once per run, forked from this process (or from a server that has
-imported this module, see :mod:`nataterra_core.kernel.workers`), and each loads a pack
+imported this module, see :mod:`nataterra_core.tools.workers`), and each loads a pack
 once. This module imports no CLI library, so a worker started by a fork server does not
 pay for one.
 
@@ -40,7 +40,7 @@ from nataterra_core.kernel import (
 )
 from nataterra_core.kernel.log import check_header
 from nataterra_core.kernel.registry import systems
-from nataterra_core.kernel.workers import default_workers, guided_chunks, start_pool
+from nataterra_core.tools.workers import default_workers, guided_chunks, start_pool
 
 if TYPE_CHECKING:
     from nataterra_core.kernel.receipts import Receipt
@@ -82,7 +82,7 @@ PackBundle = tuple[tuple[str, bytes], ...]
 
 MAX_CHUNK = 16
 """Logs per chunk at most: a tournament's logs are large, and a chunk's bytes travel at once.
-Chunks shrink towards the end of a batch (:func:`~nataterra_core.kernel.workers.guided_chunks`)."""
+Chunks shrink towards the end of a batch (:func:`~nataterra_core.tools.workers.guided_chunks`)."""
 CHUNKS_IN_FLIGHT_PER_WORKER = 2
 """Chunks queued per worker: enough to keep workers busy, few enough to bound memory."""
 LOGS_PER_WORKER = 16
@@ -273,7 +273,7 @@ def verify_many(
     chunks; :func:`auto_workers` suggests a number for the machine). They start when this
     is called, not when the verdicts are first asked for, so that a caller that then starts
     a thread (a progress bar) still gets workers forked from its own process (see
-    :mod:`nataterra_core.kernel.workers`); iterate the verdicts to the end to shut them down.
+    :mod:`nataterra_core.tools.workers`); iterate the verdicts to the end to shut them down.
     ``scheduler`` (a Dask scheduler address) verifies on a Dask cluster instead, sending the
     logs' bytes, since its workers may not share this machine's files. Raises
     :class:`ClusterUnavailable` before verifying anything if the cluster cannot be used.

@@ -1,5 +1,5 @@
 """What a verification worker starts with, imported once by the fork server that forks them
-(:func:`nataterra_core.kernel.workers.process_context`): the batch verifier, every registered
+(:func:`nataterra_core.tools.workers.process_context`): the batch verifier, every registered
 rule system and each system's own content pack (loading them costs ten short verifications).
 """
 

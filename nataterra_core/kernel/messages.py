@@ -11,23 +11,32 @@ not change the bytes of records written before it existed (docs/LOG_FORMAT.md).
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import msgspec
-
-from .visibility import Visibility
 
 __all__ = [
     "ENCODER",
     "TAG_PATTERN",
     "Command",
     "Event",
+    "Visibility",
     "Wire",
     "check_tags",
     "encode",
 ]
 
 TAG_PATTERN = re.compile(r"^[a-z][a-z0-9_]*\.v[1-9][0-9]*$")
+
+
+class Visibility(Protocol):
+    """How one command or event (as JSON) is cut down for a viewer before the reveal."""
+
+    def redact(
+        self, value: dict[str, Any], viewer: str | None, actor: str | None
+    ) -> dict[str, Any]:
+        """``value`` as ``viewer`` may see it (``None``: a spectator); ``actor`` is the seat
+        of the record holding it (``None`` for the system)."""
 
 
 class Wire(

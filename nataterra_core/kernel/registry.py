@@ -26,8 +26,8 @@ generic tools find them in one place; a system that lacks one simply leaves it `
 
 from __future__ import annotations
 
-import functools
 import importlib
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -40,25 +40,19 @@ from .determinise import Determiniser
 from .encoding import CodecFactory, ObservationFactory
 from .errors import UnsupportedVersion
 from .geometry import BoardGeometry
-from .ismcts import SearchPlayer
 from .log import Header
 from .messages import Command, Event
 from .players import Player, RandomPlayer
 
 __all__ = [
     "BUILTIN_PACKAGE",
-    "SEARCH",
-    "SEARCH_ITERATIONS",
     "Hooks",
     "OptionsError",
     "PlayerFactory",
     "Presenter",
     "RuleSystem",
-    "make_player",
-    "parse_player",
     "register",
     "register_lazily",
-    "search_player",
     "system",
     "system_for",
     "system_ids",
@@ -155,12 +149,6 @@ def _with_random(named: Mapping[str, PlayerFactory]) -> dict[str, PlayerFactory]
     return {"random": _random_player, **named}
 
 
-SEARCH = "search"
-"""The name of the search player every system with a determiniser offers."""
-SEARCH_ITERATIONS = 8
-"""The search player's iterations per decision unless told otherwise (``docs/BOTS.md``)."""
-
-
 @attrs.frozen(kw_only=True)
 class RuleSystem:
     """Everything generic code needs to know about one rule system."""
@@ -184,17 +172,13 @@ class RuleSystem:
     default_options: Mapping[str, Any] = attrs.field(factory=dict)
     """The options of a game whose creator gives none (a sandbox's standard battle, say)."""
     players: Mapping[str, PlayerFactory] = attrs.field(factory=dict, converter=_with_random)
-    """Named players (bots) by name; ``"random"`` (the kernel's) is always there."""
+    """The system's own players (bots) by name; ``"random"`` (the kernel's) is always there.
+    The search player (``"search"``, for a system with a determiniser) is not built here but
+    by :func:`nataterra_core.search.catalogue.players_of`, so the kernel never imports it."""
     load_pack: Callable[[Path | None], Any] | None = None
     """The content-pack loader (``None`` for a system without a pack)."""
     hooks: Hooks = Hooks()
     """Optional capabilities."""
-
-    def __attrs_post_init__(self) -> None:
-        # A system that can determinise its views gets the search player (like ``random``).
-        if self.hooks.determiniser is not None and SEARCH not in self.players:
-            search = functools.partial(search_player, self)
-            object.__setattr__(self, "players", {**self.players, SEARCH: search})
 
     @property
     def id(self) -> str:
@@ -238,66 +222,6 @@ class RuleSystem:
             decider.initial_state(Setup(game_id="check", seats=tuple(seats), options=dict(options)))
         except ValueError as exc:
             raise OptionsError(str(exc)) from exc
-
-
-def search_player(
-    record: RuleSystem,
-    seed: int,
-    *,
-    content: Path | None = None,
-    iterations: int = SEARCH_ITERATIONS,
-    rollout: str | None = None,
-    seconds: float | None = None,
-    clock: Callable[[], float] | None = None,
-) -> SearchPlayer:
-    """``record``'s information-set MCTS player (:mod:`.ismcts`), seeded with ``seed``.
-
-    ``rollout`` names the player that plays the playouts: by default the system's
-    ``heuristic`` player if it has one, else ``random``. ``seconds`` (with a ``clock``, which
-    the core never reads itself) cuts a decision's search short.
-    """
-    determiniser = record.hooks.determiniser
-    if determiniser is None:
-        raise ValueError(f"{record.id} offers no determiniser, so no search player")
-    policy = rollout or ("heuristic" if "heuristic" in record.players else "random")
-    if policy == SEARCH or policy not in record.players:
-        raise ValueError(f"{record.id} has no rollout player {policy!r}")
-    factory = record.players[policy]
-    return SearchPlayer(
-        seed,
-        decider=record.decider(content),
-        seat_view=record.seat_view,
-        determiniser=determiniser,
-        pack=record.load_pack(content) if record.load_pack is not None else None,
-        rollout=lambda s: factory(s, content=content),
-        iterations=iterations,
-        seconds=seconds,
-        clock=clock,
-    )
-
-
-def parse_player(record: RuleSystem, spec: str) -> PlayerFactory:
-    """The player a spec names: a name of ``record.players``, or ``search:N`` (N iterations
-    per decision) or ``search:N:POLICY`` (playouts by the player POLICY); ``ValueError``
-    naming the problem otherwise."""
-    name, _, rest = spec.partition(":")
-    if name not in record.players:
-        raise ValueError(f"{record.id} has no player {name!r}")
-    if not rest:
-        return record.players[name]
-    if name != SEARCH:
-        raise ValueError(f"only {SEARCH} takes a budget ({spec!r})")
-    budget, _, policy = rest.partition(":")
-    if not budget.isdigit() or int(budget) < 1:
-        raise ValueError(f"{spec!r}: the budget must be a positive number of iterations")
-    if policy and (policy == SEARCH or policy not in record.players):
-        raise ValueError(f"{record.id} has no rollout player {policy!r}")
-    return functools.partial(search_player, record, iterations=int(budget), rollout=policy or None)
-
-
-def make_player(record: RuleSystem, spec: str, seed: int, *, content: Path | None = None) -> Player:
-    """The player ``spec`` names (:func:`parse_player`), seeded with ``seed``."""
-    return parse_player(record, spec)(seed, content=content)
 
 
 def _counts(counts: tuple[int, ...]) -> str:
@@ -402,3 +326,27 @@ def system_for(header: Header) -> RuleSystem:
             0,
         )
     return found
+
+
+_MOVED = {
+    "SEARCH": "nataterra_core.search.catalogue",
+    "SEARCH_ITERATIONS": "nataterra_core.search.catalogue",
+    "make_player": "nataterra_core.search.catalogue",
+    "parse_player": "nataterra_core.search.catalogue",
+    "search_player": "nataterra_core.search.catalogue",
+}
+"""Names that moved out of the registry (session 10, issue 28), kept for one release."""
+
+
+def __getattr__(name: str) -> Any:
+    """The deprecated aliases of :data:`_MOVED`: the moved name, with a ``DeprecationWarning``
+    (imported here, on use, so the kernel never loads the search player by itself)."""
+    where = _MOVED.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warnings.warn(
+        f"nataterra_core.kernel.registry.{name} is deprecated: import it from {where}",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return getattr(importlib.import_module(where), name)

@@ -17,13 +17,16 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import attrs
 import msgspec
 
-if TYPE_CHECKING:
-    from .messages import Command, Event
+from .log import line_hash
+
+# ``Visibility`` is declared beside the message base classes that hold it (messages.py), so
+# this module imports messages and log and neither imports it back (no import circle).
+from .messages import Command, Event, Visibility
 
 __all__ = [
     "HIDDEN",
@@ -37,16 +40,6 @@ __all__ = [
     "record_view",
     "visibility_of",
 ]
-
-
-class Visibility(Protocol):
-    """How one command or event (as JSON) is cut down for a viewer before the reveal."""
-
-    def redact(
-        self, value: dict[str, Any], viewer: str | None, actor: str | None
-    ) -> dict[str, Any]:
-        """``value`` as ``viewer`` may see it (``None``: a spectator); ``actor`` is the seat
-        of the record holding it (``None`` for the system)."""
 
 
 @attrs.frozen
@@ -225,8 +218,6 @@ class LogView(msgspec.Struct, frozen=True, kw_only=True):
 def log_view(lines: Sequence[bytes], seat: str | None, messages: MessageTypes) -> LogView:
     """``lines`` (a log's records, without newlines) as ``seat`` may see them, cut by the
     declarations of ``messages`` (the rule system's decider) until the seed is revealed."""
-    from .log import line_hash  # here, not at the top: log imports messages, which imports us
-
     if any(b'"kind":"reveal"' in line and _kind(line) == "reveal" for line in lines):
         return LogView(
             revealed=True,

@@ -23,7 +23,12 @@ from nataterra_core.kernel.registry import Hooks, RuleSystem, system, system_for
 runner = CliRunner()
 SANDBOX = "nataterra-combat-sandbox"
 CLI = Path(__file__).resolve().parents[2] / "adapters" / "nataterra_adapters" / "cli"
-ALLOWED = ("nataterra_core.kernel", "nataterra_core.game")
+ALLOWED = (
+    "nataterra_core.kernel",
+    "nataterra_core.game",
+    "nataterra_core.search",
+    "nataterra_core.tools",
+)
 
 
 def flat(output: str) -> str:
@@ -40,7 +45,8 @@ def battle_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_cli_imports_no_games_internals() -> None:
-    """Only the kernel, the facade, the registering package and the package root (its
+    """Only the kernel, the search and tools toolkits, the facade, the registering package and
+    the package root (its
     version): no game's own modules."""
     bad = []
     for path in sorted(CLI.rglob("*.py")):

@@ -222,7 +222,7 @@ FORKED_VERIFY = """
 import sys, threading
 from pathlib import Path
 from nataterra_adapters.batch_verify import verify_many
-from nataterra_core.kernel.workers import process_context
+from nataterra_core.tools.workers import process_context
 
 paths = [Path(p) for p in sys.argv[1:]]
 print(process_context([]).get_start_method())  # one thread here: plain fork

@@ -18,22 +18,25 @@ from nataterra_adapters.cli.tournament_games import plan, play_game
 
 from nataterra_core.game import GameSession, new_game, verify_log
 from nataterra_core.kernel import Player, play
-from nataterra_core.kernel.ismcts import SearchPlayer
-from nataterra_core.kernel.registry import (
+from nataterra_core.kernel.registry import system, systems
+from nataterra_core.search.catalogue import (
     SEARCH,
     make_player,
     parse_player,
+    players_of,
     search_player,
-    system,
-    systems,
 )
+from nataterra_core.search.ismcts import SearchPlayer
 
 
 def test_every_system_with_a_determiniser_offers_the_search_player() -> None:
     offering = {r.id for r in systems() if r.hooks.determiniser is not None}
     assert {"nataterra", "nataterra-combat-sandbox"} <= offering
     for record in systems():
-        assert (SEARCH in record.players) == (record.id in offering), record.id
+        assert (SEARCH in players_of(record)) == (record.id in offering), record.id
+        # The registry's record lists only the system's own players: the kernel never
+        # builds (or imports) the search player.
+        assert SEARCH not in record.players, record.id
 
 
 def test_player_specs_name_a_budget_and_a_rollout_policy() -> None:

@@ -1,6 +1,6 @@
 """``nataterra coverage``: rules coverage of every registered rule system that describes its
 own (``Hooks.coverage``): each clause of its rules text and each content item with the tests
-that exercise it (:mod:`nataterra_core.kernel.coverage`). Fails on a gap."""
+that exercise it (:mod:`nataterra_core.tools.coverage`). Fails on a gap."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ import typer
 from rich.table import Column, Table
 
 from nataterra_core.game import DEFAULT_GAME
-from nataterra_core.kernel.coverage import (
+from nataterra_core.kernel.errors import ContentError
+from nataterra_core.kernel.registry import RuleSystem, systems
+from nataterra_core.tools.coverage import (
     CoverageError,
     CoverageReport,
     CoverageSpec,
@@ -21,8 +23,6 @@ from nataterra_core.kernel.coverage import (
     Status,
     coverage_report,
 )
-from nataterra_core.kernel.errors import ContentError
-from nataterra_core.kernel.registry import RuleSystem, systems
 
 from .common import console, err_console
 

@@ -21,6 +21,7 @@ import typer
 from nataterra_core.game import GameSession, new_game
 from nataterra_core.kernel import LineSink, Player, join_client_seeds, play, seed_from_number
 from nataterra_core.kernel.registry import OptionsError, RuleSystem
+from nataterra_core.search.catalogue import players_of
 
 from .common import check_content, check_out
 
@@ -138,7 +139,7 @@ def game_options(
 
 def bot_names(record: RuleSystem) -> str:
     """The system's named players, for help and errors."""
-    return ", ".join(sorted(record.players))
+    return ", ".join(sorted(players_of(record)))
 
 
 def default_bot(record: RuleSystem) -> str:
@@ -150,7 +151,7 @@ def check_bot(record: RuleSystem, bot: str | None) -> str:
     """The player ``--bot`` names (default: :func:`default_bot`); a usage error if the
     system has no such player."""
     chosen = bot or default_bot(record)
-    if chosen not in record.players:
+    if chosen not in players_of(record):
         raise typer.BadParameter(
             f"{record.id} has no player {chosen!r} (it has {bot_names(record)})",
             param_hint="--bot",
@@ -167,7 +168,7 @@ def make_bots(
 ) -> dict[str, Player]:
     """One ``bot`` (checked by :func:`check_bot`) per seat, seat ``i`` seeded
     ``seed * 16 + i`` (as ``demo`` always has), judging by the game's content pack."""
-    factory = record.players[bot]
+    factory = players_of(record)[bot]
     return {seat: factory(seed * 16 + i, content=content) for i, seat in enumerate(seats)}
 
 

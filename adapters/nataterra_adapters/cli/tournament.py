@@ -21,8 +21,9 @@ from rich.table import Table
 
 from nataterra_adapters.batch_verify import ClusterUnavailable
 from nataterra_core.game import DEFAULT_GAME
-from nataterra_core.kernel.registry import RuleSystem, parse_player
-from nataterra_core.kernel.stats import bradley_terry, wilson_interval
+from nataterra_core.kernel.registry import RuleSystem
+from nataterra_core.search.catalogue import parse_player
+from nataterra_core.tools.stats import bradley_terry, wilson_interval
 
 from .common import SETUP_FAILED, GameOption, console, err_console, escape, rule_system
 from .newgame import OptionOption, bot_names, game_options

@@ -25,7 +25,8 @@ import msgspec
 from nataterra_adapters.batch_verify import map_in_order
 from nataterra_core.game import new_game, verify_log
 from nataterra_core.kernel import play, seed_from_number
-from nataterra_core.kernel.registry import make_player, system
+from nataterra_core.kernel.registry import system
+from nataterra_core.search.catalogue import make_player
 
 __all__ = ["GameResult", "PlannedGame", "plan", "play_game", "play_games"]
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from nataterra_core.game import GameSession
 from nataterra_core.kernel.players import Player
 from nataterra_core.kernel.registry import RuleSystem
+from nataterra_core.search.catalogue import players_of
 
 from .errors import GameError, GameErrorCode
 
@@ -44,9 +45,10 @@ class Bots:
                 raise GameError(
                     GameErrorCode.SETUP_REJECTED, f"bots: no seat {seat!r} (seats: {list(seats)})"
                 )
-            factory = record.players.get(name)
+            named = players_of(record)
+            factory = named.get(name)
             if factory is None:
-                known = ", ".join(sorted(record.players))
+                known = ", ".join(sorted(named))
                 raise GameError(
                     GameErrorCode.SETUP_REJECTED,
                     f"bots: {record.id} has no player {name!r} (known: {known})",

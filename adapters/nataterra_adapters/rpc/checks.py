@@ -14,6 +14,7 @@ import msgspec
 from nataterra_core.kernel import Command
 from nataterra_core.kernel.dice import check_game_id
 from nataterra_core.kernel.registry import RuleSystem, system, systems
+from nataterra_core.search.catalogue import players_of
 
 from .errors import GameError, GameErrorCode, rejected
 from .wire import CreateParams
@@ -50,7 +51,7 @@ def describe_system(record: RuleSystem) -> dict[str, Any]:
         "default_seats": {str(n): list(s) for n, s in sorted(record.default_seats.items())},
         "options_schema": msgspec.json.schema(record.options),
         "default_options": dict(record.default_options),
-        "players": sorted(record.players),
+        "players": sorted(players_of(record)),
     }
 
 

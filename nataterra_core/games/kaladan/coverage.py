@@ -8,7 +8,7 @@ whole deck.
 
 from __future__ import annotations
 
-from nataterra_core.kernel.coverage import CoverageSpec
+from nataterra_core.tools.coverage import CoverageSpec
 
 from .content import load_pack
 

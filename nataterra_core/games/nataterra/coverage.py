@@ -1,5 +1,5 @@
 """Nataterra's rules coverage: its clauses (``N-…``) and content kinds, on the kernel's
-game-neutral report (:mod:`nataterra_core.kernel.coverage`).
+game-neutral report (:mod:`nataterra_core.tools.coverage`).
 
 Every rule ID defined in ``docs/rules/nataterra.md`` and every tactic, biome and tech card,
 structure and victory condition of a content pack is an item; :data:`COVERS_ALL_MARKERS` are
@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from nataterra_core.kernel import coverage as _kernel
-from nataterra_core.kernel.coverage import (
+from nataterra_core.tools import coverage as _tool
+from nataterra_core.tools.coverage import (
     STATUSES,
     CoverageError,
     CoverageReport,
@@ -105,17 +105,17 @@ def coverage_spec(
 
 def rule_ids_in_name(name: str) -> tuple[str, ...]:
     """Nataterra rule IDs a test name holds as whole ``_``-separated tokens, in order."""
-    return _kernel.rule_ids_in_name(name, PREFIX)
+    return _tool.rule_ids_in_name(name, PREFIX)
 
 
 def rule_ids_in_text(text: str) -> tuple[str, ...]:
     """Nataterra rule IDs a text names as whole words, in order."""
-    return _kernel.rule_ids_in_text(text, PREFIX)
+    return _tool.rule_ids_in_text(text, PREFIX)
 
 
 def parse_rules(text: str) -> tuple[RuleClause, ...]:
     """The Nataterra rule clauses defined in a rules text (``* N-XXX-N ...`` bullets)."""
-    return _kernel.parse_rules(text, PREFIX)
+    return _tool.parse_rules(text, PREFIX)
 
 
 def coverage_report(
@@ -128,7 +128,7 @@ def coverage_report(
 ) -> CoverageReport:
     """Match every rule of ``rules_path`` (and of ``documents``) and every card, structure
     and victory condition of ``pack`` with the tests under ``tests_dir`` (see
-    :func:`.kernel.coverage.coverage_report`)."""
-    return _kernel.coverage_report(
+    :func:`nataterra_core.tools.coverage.coverage_report`)."""
+    return _tool.coverage_report(
         coverage_spec(pack, documents), rules_path, tests_dir, pending_path=pending_path
     )

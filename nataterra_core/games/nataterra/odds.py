@@ -40,8 +40,8 @@ from nataterra_core.games.nataterra.rules.combat.sandbox_model import (
     battle_option,
 )
 from nataterra_core.kernel import Command, DiceStream, Event, LineSink, Session, Setup, odds_seed
-from nataterra_core.kernel.stats import wilson_interval
-from nataterra_core.kernel.workers import default_workers, guided_chunks, start_pool
+from nataterra_core.tools.stats import wilson_interval
+from nataterra_core.tools.workers import default_workers, guided_chunks, start_pool
 
 __all__ = [
     "CONFIDENCE",
@@ -399,7 +399,7 @@ def _in_pool(
     """Tally ``chunks`` of runs in ``workers`` processes."""
     total = _Tally()
     # Workers fork from this process if it runs one thread, else from a server that has
-    # imported this module (a progress bar's thread may run here): see kernel.workers.
+    # imported this module (a progress bar's thread may run here): see tools.workers.
     initargs = (battle, overlay, dict(policies) if policies is not None else None)
     with start_pool(workers, [__name__], _start_worker, initargs) as pool:
         pending: dict[Future[_Tally], int] = {

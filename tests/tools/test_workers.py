@@ -1,11 +1,11 @@
-"""How batch work is cut for worker processes (`nataterra_core.kernel.workers`, issue 20 #5)."""
+"""How batch work is cut for worker processes (`nataterra_core.tools.workers`, issue 20 #5)."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nataterra_core.kernel.workers import default_workers, guided_chunks
+from nataterra_core.tools.workers import default_workers, guided_chunks
 
 
 @settings(deadline=None)

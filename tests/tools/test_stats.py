@@ -1,11 +1,11 @@
-"""The statistics of reports over many games (``kernel.stats``): Wilson intervals and
+"""The statistics of reports over many games (``tools.stats``): Wilson intervals and
 Bradley-Terry ratings with their intervals."""
 
 from __future__ import annotations
 
 import pytest
 
-from nataterra_core.kernel.stats import bradley_terry, wilson_interval
+from nataterra_core.tools.stats import bradley_terry, wilson_interval
 
 
 def test_wilson_interval_holds_the_estimate_and_takes_half_points() -> None:

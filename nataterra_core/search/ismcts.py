@@ -1,0 +1,297 @@
+"""A search player for any registered rule system: information-set Monte Carlo tree search.
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012): one tree over the moves of
+every seat, grown from the searching seat's information set. Each iteration
+
+1. samples a whole state consistent with the seat's view through the system's determiniser
+   (:mod:`nataterra_core.kernel.determinise`: others' hands from the unseen cards, deck orders);
+2. walks down the tree among the children legal in *this* sample, by UCB1 where each child
+   counts the iterations in which it was available (so rarely legal moves are not
+   starved), expanding one new move;
+3. plays the game out with the rollout policy (the kernel's random player, or any of the
+   system's named players) to its end or to ``rollout_limit`` commands;
+4. scores the result for each seat (a win 1, a draw or an unfinished playout ½, a loss 0)
+   and adds each move's mover's score up the path.
+
+The player never sees the game's seed or dice: determinisations and playouts roll their own
+``nataterra-dice-v1`` streams keyed by the player's seed, so the same seed, budget and
+positions give the same choices everywhere. The budget is ``iterations`` per decision,
+optionally cut short by ``seconds`` on a clock the caller passes in (the core reads no
+clock; a time budget trades determinism for a bound on the wait).
+
+**Small budgets.** A few dozen playouts cannot rank hundreds of moves, and one playout per
+move picks by luck. So:
+
+* a decision with one legal command, or more than ``max_branching``, is answered by the
+  rollout policy without search (the budget goes where it can tell moves apart);
+* the root's moves are tried in rounds, every move once per round on the round's shared
+  determinisation and dice (common random numbers: the moves are compared on the same luck);
+* below the root the rollout policy's own choice is tried first and other moves are admitted
+  as a node is visited more (progressive widening: ``1 + widening * sqrt(visits)`` children),
+  so playouts follow the policy unless the tree has learnt better;
+* the move played is the root move with the best mean score, the policy's choice winning
+  ties and keeping a ``stickiness`` bonus (an alternative must be clearly better).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import struct
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from nataterra_core.kernel.decider import Decided, Decider
+from nataterra_core.kernel.determinise import Determiniser
+from nataterra_core.kernel.dice import DiceStream
+from nataterra_core.kernel.messages import Command
+from nataterra_core.kernel.players import Player, RandomPlayer
+
+__all__ = ["SearchPlayer", "SearchStats"]
+
+RolloutFactory = Callable[[int], Player]
+"""A rollout policy: a seeded player (``RandomPlayer``, a system's heuristic player)."""
+
+
+class _Node:
+    """A move in the tree: who made it, how often it was tried, available and rewarded."""
+
+    __slots__ = ("available", "children", "mover", "reward", "visits")
+
+    def __init__(self, mover: str) -> None:
+        self.mover = mover
+        self.children: dict[Command, _Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.reward = 0.0
+
+
+class SearchStats:
+    """What the searches so far cost: decisions searched, iterations run, and commands
+    played in them (tree and playouts)."""
+
+    __slots__ = ("commands", "decisions", "iterations")
+
+    def __init__(self) -> None:
+        self.decisions = 0
+        self.iterations = 0
+        self.commands = 0
+
+
+class SearchPlayer:
+    """Information-set MCTS over a rule system's decider (see the module docstring).
+
+    ``decider``, ``seat_view``, ``determiniser`` and ``pack`` come from the system's
+    registry record; ``rollout`` builds the playout policy from a seed. ``exploration`` is
+    UCB1's constant below the root, ``widening`` the progressive-widening rate there.
+    """
+
+    def __init__(
+        self,
+        seed: int,
+        *,
+        decider: Decider[Any, Any, Any],
+        seat_view: Callable[[Any, str], Any],
+        determiniser: Determiniser,
+        pack: Any,
+        rollout: RolloutFactory,
+        iterations: int = 8,
+        seconds: float | None = None,
+        clock: Callable[[], float] | None = None,
+        max_branching: int = 10,
+        exploration: float = 0.7,
+        widening: float = 0.5,
+        stickiness: float = 0.05,
+        rollout_limit: int = 3000,
+    ) -> None:
+        if iterations < 1:
+            raise ValueError(f"the search needs at least one iteration, got {iterations}")
+        if seconds is not None and clock is None:
+            raise ValueError("a time budget needs a clock (the core reads none)")
+        self._seed = seed
+        self._key = hashlib.sha256(b"nataterra-search-v1" + struct.pack(">Q", seed)).digest()
+        self._decider = decider
+        self._seat_view = seat_view
+        self._determiniser = determiniser
+        self._pack = pack
+        self._rollout_factory = rollout
+        self._policies: dict[str, Player] = {}
+        self.iterations = iterations
+        self.seconds = seconds
+        self._clock = clock
+        self.max_branching = max_branching
+        self.exploration = exploration
+        self.widening = widening
+        self.stickiness = stickiness
+        self.rollout_limit = rollout_limit
+        self._decisions = 0
+        self.stats = SearchStats()
+
+    def choose(self, view: Any, legal_commands: Sequence[Command]) -> Command:
+        """The root move with the best mean score after the budget's iterations."""
+        if len(legal_commands) == 1:
+            return legal_commands[0]
+        self._decisions += 1
+        decision = self._decisions
+        sample = self._sample(view, decision, 0)
+        seat = self._root_seat(view, sample)
+        preferred = self._policy(seat).choose(view, legal_commands)
+        if len(legal_commands) > self.max_branching:
+            return preferred
+        self.stats.decisions += 1
+        root = _Node("")
+        # The policy's choice first, then the rest in list order: each round tries each once.
+        order = (preferred, *(c for c in legal_commands if c != preferred))
+        deadline = None
+        if self.seconds is not None and self._clock is not None:
+            deadline = self._clock() + self.seconds
+        for i in range(self.iterations):
+            if deadline is not None and i and self._clock is not None and self._clock() > deadline:
+                break
+            rounds, turn = divmod(i, len(order))
+            state = sample if rounds == 0 else self._sample(view, decision, rounds)
+            dice = _Dice(self._key, f"search-{decision}-{rounds}")
+            child = root.children.get(order[turn])
+            if child is None:
+                child = root.children[order[turn]] = _Node(seat)
+            state = self._step(state, seat, order[turn], dice)
+            self._descend(child, state, dice)
+            self.stats.iterations += 1
+        return self._best(root, order)
+
+    # -- one iteration ---------------------------------------------------------------------
+
+    def _sample(self, view: Any, decision: int, i: int) -> Any:
+        return self._determiniser(view, self._pack, _mix(self._seed, decision, i))
+
+    def _root_seat(self, view: Any, state: Any) -> str:
+        """The seat whose view this is: one of the acting seats (a view names its seat)."""
+        acting = self._decider.decision(state).acting
+        for seat in acting:
+            if self._seat_view(state, seat) == view:
+                return str(seat)
+        raise ValueError("the view is not the view of a seat that may act")
+
+    def _descend(self, top: _Node, state: Any, dice: _Dice) -> None:
+        """From the root move ``top``: down the tree, one new node, a playout, the scores."""
+        node, path = top, [top]
+        expanded = False
+        decider = self._decider
+        while not expanded and decider.outcome(state) is None:
+            choice = decider.decision(state)
+            seat = choice.acting[0]
+            legal = choice.legal(seat)
+            if len(legal) == 1:
+                state = self._step(state, seat, legal[0], dice)
+                continue
+            command, expanded = self._select(node, state, seat, legal, dice)
+            node = node.children[command]
+            path.append(node)
+            state = self._step(state, seat, command, dice)
+        winners = self._playout(state, dice)
+        for moved in path:
+            moved.visits += 1
+            moved.reward += 0.5 if winners is None else float(moved.mover in winners)
+
+    def _select(
+        self, node: _Node, state: Any, seat: str, legal: Sequence[Command], dice: _Dice
+    ) -> tuple[Command, bool]:
+        """(the command to play, whether its node is new): UCB1 over the children legal
+        here, or a new child while the node may widen (the policy's choice first)."""
+        tried = [c for c in legal if c in node.children]
+        for command in tried:
+            node.children[command].available += 1
+        visits = sum(node.children[c].visits for c in tried)
+        room = min(len(legal), 1 + int(self.widening * math.sqrt(visits)))
+        if len(tried) < room:
+            new = self._policy(seat).choose(self._seat_view(state, seat), legal)
+            if new in node.children:
+                untried = [c for c in legal if c not in node.children]
+                new = untried[dice.tree.draw(len(untried))]
+            node.children[new] = child = _Node(seat)
+            child.available = 1
+            return new, True
+
+        def ucb(command: Command) -> float:
+            child = node.children[command]
+            if child.visits == 0:
+                return math.inf
+            spread = math.log(max(child.available, 1)) / child.visits
+            return child.reward / child.visits + self.exploration * math.sqrt(spread)
+
+        return max(tried, key=ucb), False
+
+    def _playout(self, state: Any, dice: _Dice) -> frozenset[str] | None:
+        """The winners after playing on with the rollout policy (``None``: a draw, or no
+        end within ``rollout_limit`` commands)."""
+        decider = self._decider
+        for _ in range(self.rollout_limit):
+            if decider.outcome(state) is not None:
+                break
+            choice = decider.decision(state)
+            seat = choice.acting[0]
+            legal = choice.legal(seat)
+            command = legal[0]
+            if len(legal) > 1:
+                policy = self._policy(seat)
+                shown = None if isinstance(policy, RandomPlayer) else self._seat_view(state, seat)
+                command = policy.choose(shown, legal)
+            state = self._step(state, seat, command, dice)
+        outcome = decider.outcome(state)
+        if outcome is None or not outcome.winners:
+            return None
+        return frozenset(outcome.winners)
+
+    def _step(self, state: Any, seat: str, command: Command, dice: _Dice) -> Any:
+        decider = self._decider
+        self.stats.commands += 1
+        stream = dice.at(decider.dice_counter(state))
+        decided = decider.decide(state, command, stream, seat=seat, legal=True)
+        if isinstance(decided, Decided):
+            return decided.state
+        for event in decided:
+            state = decider.evolve(state, event)
+        return state
+
+    def _policy(self, seat: str) -> Player:
+        """The rollout policy playing ``seat`` (one per seat, seeded from this player's seed)."""
+        found = self._policies.get(seat)
+        if found is None:
+            found = self._rollout_factory(_mix(self._seed, len(self._policies), 0xFFFF))
+            self._policies[seat] = found
+        return found
+
+    def _best(self, root: _Node, order: Sequence[Command]) -> Command:
+        """The best mean (the policy's choice, ``order[0]``, with its bonus), then the most
+        visits, then the earlier in ``order``."""
+
+        def rank(n: int) -> tuple[float, int, int]:
+            child = root.children.get(order[n])
+            if child is None or child.visits == 0:
+                return (-1.0, 0, -n)
+            bonus = self.stickiness if n == 0 else 0.0
+            return (child.reward / child.visits + bonus, child.visits, -n)
+
+        return order[max(range(len(order)), key=rank)]
+
+
+class _Dice:
+    """The search's own dice for one iteration: a stream keyed by the player's seed, named
+    for the iteration, rebuilt at the counter each state holds."""
+
+    __slots__ = ("_key", "_name", "tree")
+
+    def __init__(self, key: bytes, name: str) -> None:
+        self._key = key
+        self._name = name
+        self.tree = DiceStream(key, name + "-tree", "")
+        """Draws of the tree itself (which untried move to expand)."""
+
+    def at(self, counter: int) -> DiceStream:
+        return DiceStream(self._key, self._name, "", counter)
+
+
+def _mix(seed: int, decision: int, i: int) -> int:
+    """A 64-bit seed for sample ``i`` of ``decision`` (a determinisation, a policy)."""
+    digest = hashlib.sha256(struct.pack(">QQQ", seed % (1 << 64), decision, i)).digest()
+    return int.from_bytes(digest[:8], "big")
