@@ -46,8 +46,7 @@ def battle_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_cli_imports_no_games_internals() -> None:
     """Only the kernel, the search and tools toolkits, the facade, the registering package and
-    the package root (its
-    version): no game's own modules."""
+    the package root (its version): no game's own modules."""
     bad = []
     for path in sorted(CLI.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
