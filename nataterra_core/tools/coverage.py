@@ -443,7 +443,8 @@ def coverage_report(
 
 def _other_specs(spec: CoverageSpec) -> list[CoverageSpec]:
     """The coverage specs of the other registered systems (their kinds and markers are theirs)."""
-    from nataterra_core.kernel.registry import systems  # here: the registry loads the games on first use
+    # Imported here: the registry loads the games on first use.
+    from nataterra_core.kernel.registry import systems
 
     found = []
     for record in systems():
