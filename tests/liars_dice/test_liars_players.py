@@ -9,8 +9,9 @@ import pytest
 from nataterra_core.game import new_game, verify_log
 from nataterra_core.games.liars_dice.bots import chance_at_least, chance_exactly
 from nataterra_core.kernel import play
-from nataterra_core.kernel.registry import make_player, system
-from nataterra_core.kernel.stats import wilson_interval
+from nataterra_core.kernel.registry import system
+from nataterra_core.search.catalogue import make_player
+from nataterra_core.tools.stats import wilson_interval
 
 RECORD = system("liars-dice")
 SMOKE = (1, 2, 3)

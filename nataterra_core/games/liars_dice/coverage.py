@@ -3,7 +3,7 @@ text, ``docs/rules/liars_dice.md``. It has no content pack, so no other items.""
 
 from __future__ import annotations
 
-from nataterra_core.kernel.coverage import CoverageSpec
+from nataterra_core.tools.coverage import CoverageSpec
 
 __all__ = ["coverage_spec"]
 
