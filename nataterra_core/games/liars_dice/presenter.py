@@ -28,9 +28,10 @@ def _number(n: int) -> str:
 
 
 def bid_words(quantity: int, face: int) -> str:
-    """``four fives``; ``one six``."""
-    names = _SINGULAR if quantity == 1 else _PLURAL
-    return f"{_number(quantity)} {names.get(face, str(face))}"
+    """``four fives``; ``a six`` (a bid of one die)."""
+    if quantity == 1:
+        return f"a {_SINGULAR.get(face, str(face))}"
+    return f"{_number(quantity)} {_PLURAL.get(face, str(face))}"
 
 
 def cup_words(faces: tuple[int, ...]) -> str:
