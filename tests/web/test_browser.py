@@ -32,6 +32,20 @@ def wait_past(page: Any, before: str) -> None:
     assert not page.locator("#error").count(), page.inner_text("#error")
 
 
+def wait_for_turn(page: Any) -> str:
+    """Wait until the seat may act or the game is over (the bots' commands follow the
+    person's: issue 32 item 1); the status line then."""
+    try:
+        page.wait_for_function(
+            "() => /Your move|^Game over/.test(document.getElementById('status').innerText)"
+            " || document.getElementById('error') !== null"
+        )
+    except Exception:
+        raise AssertionError(page.inner_text("#app")) from None
+    assert not page.locator("#error").count(), page.inner_text("#error")
+    return str(page.inner_text("#status"))
+
+
 def click_target(page: Any, target: Any) -> None:
     """Click a highlighted zone or piece; if it stands for several commands (how many units
     go), click the first disc of the picker drawn there on the board."""
@@ -115,10 +129,8 @@ def test_a_game_against_a_bot_played_on_the_board_then_replayed(
     shot = False
     words: list[str] = []
     for _ in range(MAX_STEPS):
-        status = page.inner_text("#status")
-        if status.startswith("Game over"):
+        if wait_for_turn(page).startswith("Game over"):
             break
-        assert "Your move" in status, status  # the bot has answered at once
         if board_move(page):
             on_board += 1
             if on_board == 2:  # the spectator's page follows by game.changed notifications
@@ -187,7 +199,7 @@ def test_the_combat_sandbox_is_played_on_its_own_board_by_the_same_client(
     page.wait_for_selector("svg[data-board='combat'] [data-cell^='slot:']")
     on_board = 0
     for _ in range(MAX_STEPS):
-        if page.inner_text("#status").startswith("Game over"):
+        if wait_for_turn(page).startswith("Game over"):
             break
         if board_move(page):
             on_board += 1

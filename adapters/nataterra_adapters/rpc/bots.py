@@ -1,10 +1,12 @@
 """Seats the server plays: the rule system's named players, each on its own seat's view.
 
 ``game.create`` may name a player (``"random"``, Nataterra's ``"heuristic"``, …) for some
-seats. Such a seat gets no token; after every call that changes the game, :meth:`Bots.play`
-lets each acting bot seat choose from its legal commands, judged on
-``RuleSystem.seat_view(state, seat)`` alone (never the state, so a bot cannot read hidden
-information), until only people may act or the game is over.
+seats. Such a seat gets no token; after every call that changes the game, each acting bot
+seat chooses from its legal commands, judged on ``RuleSystem.seat_view(state, seat)`` alone
+(never the state, so a bot cannot read hidden information), until only people may act or
+the game is over: all at once in the caller (:meth:`Bots.play`, an embedded method table)
+or one decision at a time in a server's worker pool (:meth:`Bots.choose`, see
+``background.py``).
 """
 
 from __future__ import annotations
@@ -12,9 +14,11 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from nataterra_core.game import GameSession
-from nataterra_core.kernel.players import Player
+from nataterra_core.kernel import Command, Decider
+from nataterra_core.kernel.players import Player, RandomPlayer
 from nataterra_core.kernel.registry import RuleSystem
 from nataterra_core.search.catalogue import players_of
 
@@ -31,7 +35,7 @@ class Bots:
     """A game's bot seats: the player name and the player of each."""
 
     names: Mapping[str, str] = field(default_factory=dict)
-    players: Mapping[str, Player] = field(default_factory=dict)
+    players: dict[str, Player] = field(default_factory=dict)
 
     @classmethod
     def named(
@@ -64,12 +68,27 @@ class Bots:
         """Let the bot seats act while one of them may and the game goes on; the commands
         sent."""
         sent = 0
-        while self.players and session.outcome() is None and sent < MAX_BOT_COMMANDS:
-            seat = next((s for s in session.acting_seats() if s in self.players), None)
-            if seat is None:
-                break
-            legal = session.legal_commands(seat)
-            view = record.seat_view(session.state, seat)
-            session.apply(seat, self.players[seat].choose(view, legal))
+        while sent < MAX_BOT_COMMANDS and (seat := self.acting(session)) is not None:
+            session.apply(seat, self.choose(record, session.decider, session.state, seat))
             sent += 1
         return sent
+
+    def acting(self, session: GameSession) -> str | None:
+        """A bot seat that may act now (``None``: none may, or the game is over)."""
+        if not self.players or session.outcome() is not None:
+            return None
+        return next((s for s in session.acting_seats() if s in self.players), None)
+
+    def choose(
+        self, record: RuleSystem, decider: Decider[Any, Any, Any], state: Any, seat: str
+    ) -> Command:
+        """The bot's command at ``state``, judged on the seat's view. It reads only the
+        (immutable) state it is given, so a worker thread may run it while the game goes on."""
+        legal = decider.decision(state).legal(seat)
+        command: Command = self.players[seat].choose(record.seat_view(state, seat), legal)
+        return command
+
+    def give_up(self, seat: str) -> None:
+        """Let the random legal player act for ``seat`` from now on (its player overran the
+        time bound of a decision; the late answer is dropped)."""
+        self.players[seat] = RandomPlayer(secrets.randbits(63))

@@ -66,6 +66,8 @@ class GameErrorCode(IntEnum):
     GAME_EXISTS = 10
     COMMAND_ID_REUSED = 11
     UNREADABLE_LOG = 12
+    TOO_LONG = 13
+    """A slow method (``log.verify``, ``log.replay``) overran the server's time bound."""
 
     @property
     def label(self) -> str:

@@ -15,6 +15,7 @@ verified.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -61,6 +62,8 @@ from .wire import (
     VerifyParams,
     ViewParams,
     ViewResult,
+    WaitParams,
+    WaitResult,
 )
 
 __all__ = ["DEFAULT_MAX_GAMES", "Games"]
@@ -75,11 +78,14 @@ class Games:
         test_seeds: bool = False,
         max_games: int = DEFAULT_MAX_GAMES,
         store: GameStore | None = None,
+        bots_inline: bool = True,
     ) -> None:
         """``test_seeds``: accept ``game.create``'s public ``seed`` (tests and demos only);
         ``max_games``: games held at once (started or waiting); ``store``: keep every started
-        game on disk and resume the stored ones now (``None``: in memory only)."""
-        self.host = GameHost(max_games=max_games, store=store)
+        game on disk and resume the stored ones now (``None``: in memory only);
+        ``bots_inline``: the bots play inside the call that gave them the turn (``False``: a
+        server's :class:`~.background.Background` plays them)."""
+        self.host = GameHost(max_games=max_games, store=store, bots_inline=bots_inline)
         self._test_seeds = test_seeds
         self._replays = Replays()
 
@@ -89,21 +95,22 @@ class Games:
         create: Callable[[CreateParams], CreateResult] = self.create
         if games_per_client is not None:
             create = self._quota(games_per_client)
-        table: dict[str, tuple[type[msgspec.Struct], Callable[[Any], Any]]] = {
-            "game.create": (CreateParams, create),
-            "game.join": (JoinParams, self.join),
-            "game.view": (ViewParams, self.view),
-            "game.legal_commands": (SeatParams, self.legal_commands),
-            "game.apply": (ApplyParams, self.apply),
-            "game.undo": (ActParams, self.undo),
-            "game.redo": (ActParams, self.redo),
-            "game.log": (LogParams, self.log),
-            "game.receipt": (ViewParams, self.receipt),
-            "log.verify": (VerifyParams, self.verify),
-            "log.replay": (ReplayParams, self._replays.replay),
-            "server.info": (NoParams, self.info),
+        table: dict[str, Method] = {
+            "game.create": Method(CreateParams, create),
+            "game.join": Method(JoinParams, self.join),
+            "game.view": Method(ViewParams, self.view),
+            "game.legal_commands": Method(SeatParams, self.legal_commands),
+            "game.apply": Method(ApplyParams, self.apply),
+            "game.undo": Method(ActParams, self.undo),
+            "game.redo": Method(ActParams, self.redo),
+            "game.wait": Method(WaitParams, self.wait, waits=self.wait_for_change),
+            "game.log": Method(LogParams, self.log),
+            "game.receipt": Method(ViewParams, self.receipt),
+            "log.verify": Method(VerifyParams, self.verify, offload=True),
+            "log.replay": Method(ReplayParams, self._replays.replay, offload=True),
+            "server.info": Method(NoParams, self.info),
         }
-        return {name: Method(params, handler) for name, (params, handler) in table.items()}
+        return table
 
     def _quota(self, cap: int) -> Callable[[CreateParams], CreateResult]:
         created = 0
@@ -292,6 +299,47 @@ class Games:
     def redo(self, params: ActParams) -> ActResult:
         """Apply the seat's last undone command again."""
         return self._undo_or_redo(params, "redo")
+
+    def wait(self, params: WaitParams) -> WaitResult:
+        """Where the game stands now, and whether it is past ``params.version`` (the answer
+        of ``game.wait`` without waiting: :meth:`wait_for_change` waits)."""
+        waiting = self.host.waiting(params.game_id)
+        if waiting is not None:
+            if params.token is not None:
+                seat_of(waiting.tokens, params.token, 0)
+            return WaitResult(
+                version=0,
+                passed=False,
+                acting=(),
+                result=None,
+                waiting_for=waiting.ceremony.waiting_for,
+            )
+        game, _ = self.host.find(params.game_id, params.token)
+        session = game.session
+        return WaitResult(
+            version=game.version,
+            passed=game.version > params.version,
+            acting=tuple(session.acting_seats()),
+            result=session.outcome(),
+        )
+
+    async def wait_for_change(self, params: WaitParams) -> WaitResult:
+        """``game.wait``: answer once the game is past ``params.version``, is over, or
+        ``params.timeout`` seconds have gone by."""
+        changed = asyncio.Event()
+        stop = self.host.watch(params.game_id, lambda _: changed.set())
+        try:
+            async with asyncio.timeout(params.timeout):
+                while True:
+                    answer = self.wait(params)
+                    if answer.passed or self.host.over(params.game_id):
+                        return answer
+                    changed.clear()
+                    await changed.wait()
+        except TimeoutError:
+            return self.wait(params)
+        finally:
+            stop()
 
     def log(self, params: LogParams) -> LogResult:
         """The log as the seat may see it: redacted until the seed is revealed; with

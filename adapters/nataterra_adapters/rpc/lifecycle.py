@@ -8,6 +8,13 @@ store's log); after it the server's bot seats act, and a game whose rules have e
 closed at once (the ``reveal`` and ``end`` records). Each game also keeps the answers of its
 successful acts by ``command_id`` (a retry gets the first answer) and refuses a stale
 ``expected_version``.
+
+Bots act in one of two ways. Embedded (the default, ``bots_inline``), they play inside the
+call that gave them the turn, as a library caller expects. In a server, the host is told
+whom to hand their turns to (:meth:`GameHost.run_bots_with`: the worker pool of
+``background.py``): every call answers once its own command is stored, and each bot command
+follows through :meth:`GameHost.bot_move`. Every change is told to the watchers
+(:meth:`GameHost.watch`: ``game.wait`` and the WebSocket's ``game.changed``).
 """
 
 from __future__ import annotations
@@ -63,6 +70,7 @@ class Waiting:
 class Game:
     """A started game: its session, its seats' tokens, its bots and its remembered answers."""
 
+    game_id: str
     system: RuleSystem
     session: GameSession
     tokens: dict[str, str]
@@ -111,15 +119,27 @@ class Game:
 class GameHost:
     """The games of one server, started or waiting, and every change made to them."""
 
-    def __init__(self, *, max_games: int = DEFAULT_MAX_GAMES, store: GameStore | None = None):
+    def __init__(
+        self,
+        *,
+        max_games: int = DEFAULT_MAX_GAMES,
+        store: GameStore | None = None,
+        bots_inline: bool = True,
+    ):
         """``max_games``: games held at once (started or waiting); ``store``: keep every
-        started game on disk and resume the stored ones now (``None``: in memory only).
-        The server's identity key is the store's (``server.key``), or new without one."""
+        started game on disk and resume the stored ones now (``None``: in memory only);
+        ``bots_inline``: the bots play inside the call that gave them the turn (``False``:
+        their turns wait for :meth:`run_bots_with`). The server's identity key is the
+        store's (``server.key``), or new without one."""
         self._games: dict[str, Game] = {}
         self._waiting: dict[str, Waiting] = {}
         self._max_games = max_games
         self._store = store
         self.server_key = server_key(store.directory if store is not None else None)
+        self._bots_inline = bots_inline
+        self._bot_turns: Callable[[Game], None] | None = None
+        self._bots_due: dict[str, Game] = {}  # turns given before run_bots_with
+        self._watchers: dict[str | None, list[Callable[[str], None]]] = {}
         if store is not None:
             for stored in store.games():
                 self._resume(stored)
@@ -137,6 +157,11 @@ class GameHost:
             return 0
         game = self._games.get(game_id)
         return None if game is None else game.version
+
+    def over(self, game_id: str) -> bool:
+        """Whether ``game_id`` is held here and closed (nothing more will come)."""
+        game = self._games.get(game_id)
+        return game is not None and game.session.closed
 
     def waiting(self, game_id: str) -> Waiting | None:
         """The game ``game_id`` if it waits for seat seeds."""
@@ -163,6 +188,26 @@ class GameHost:
         game, seat = self.find(game_id, token)
         assert seat is not None  # a token was given, so find named a seat or raised
         return game, seat
+
+    # -- watching ---------------------------------------------------------------------------
+
+    def watch(self, game_id: str | None, told: Callable[[str], None]) -> Callable[[], None]:
+        """Call ``told(game_id)`` after every change of ``game_id`` (``None``: of any game);
+        the function that stops it."""
+        self._watchers.setdefault(game_id, []).append(told)
+
+        def stop() -> None:
+            watchers = self._watchers.get(game_id, [])
+            if told in watchers:
+                watchers.remove(told)
+            if not watchers:
+                self._watchers.pop(game_id, None)
+
+        return stop
+
+    def _changed(self, game_id: str) -> None:
+        for told in [*self._watchers.get(game_id, ()), *self._watchers.get(None, ())]:
+            told(game_id)
 
     # -- creating ---------------------------------------------------------------------------
 
@@ -212,7 +257,7 @@ class GameHost:
         except (ValueError, CommandRejected) as exc:
             raise rejected(exc) from exc
         receipts = self.receipts(session, key)
-        game = self._games[game_id] = Game(record, session, tokens, bots, receipts)
+        game = self._games[game_id] = Game(game_id, record, session, tokens, bots, receipts)
         self._play_bots(game)
         return game
 
@@ -300,7 +345,7 @@ class GameHost:
         session.attach_sink(self._store.append(stored.game_id).write)
         record = system_for(log.header)
         bots = Bots.named(record, log.header.seats, stored.bots)
-        game = Game(record, session, stored.tokens, bots, receipts)
+        game = Game(stored.game_id, record, session, stored.tokens, bots, receipts)
         self._games[stored.game_id] = game
         self._play_bots(game)  # the crash may have come before the bots' answer
 
@@ -323,6 +368,7 @@ class GameHost:
         except CommandRejected as exc:
             raise rejected(exc, game.version) from exc
         self._close_if_over(game)
+        self._changed(game.game_id)  # the turn goes back to the seat: no bot acts on an undo
         return undone
 
     def redo(self, game: Game, seat: str) -> None:
@@ -332,15 +378,44 @@ class GameHost:
     def _change(self, game: Game, change: Callable[[], object]) -> None:
         try:
             change()
-            game.bots.play(game.system, game.session)
+            self._play_bots(game)
         except CommandRejected as exc:
             raise rejected(exc, game.version) from exc
-        self._close_if_over(game)
+
+    # -- bots -------------------------------------------------------------------------------
+
+    def run_bots_with(self, turns: Callable[[Game], None]) -> None:
+        """Hand the bots' turns to ``turns`` (called with a game whose bot seat may act, after
+        every change; it sends their commands through :meth:`bot_move`), the turns given
+        before this first."""
+        self._bot_turns = turns
+        self._bots_inline = False
+        due, self._bots_due = self._bots_due, {}
+        for game in due.values():
+            turns(game)
+
+    def bot_move(self, game: Game, seat: str, command: Command, version: int) -> bool:
+        """Apply a bot's command chosen at ``version``; ``False`` (nothing done) when the
+        game has moved on since (the bot must look again) or the seat may no longer act."""
+        session = game.session
+        if game.version != version or seat not in session.acting_seats():
+            return False
+        session.apply(seat, command)
+        self._play_bots(game)
+        return True
 
     def _play_bots(self, game: Game) -> None:
-        """Let the server's seats act, and close the game if that ended it."""
-        game.bots.play(game.system, game.session)
+        """After a change: let the server's seats act (or hand them their turn), close the
+        game if that ended it, and tell the watchers."""
+        if self._bots_inline:
+            game.bots.play(game.system, game.session)
         self._close_if_over(game)
+        if not self._bots_inline and game.bots.acting(game.session) is not None:
+            if self._bot_turns is None:
+                self._bots_due[game.game_id] = game
+            else:
+                self._bot_turns(game)
+        self._changed(game.game_id)
 
     @staticmethod
     def _close_if_over(game: Game) -> None:

@@ -9,13 +9,19 @@ an empty batch gets one -32600; a batch of notifications gets nothing. It never 
 
 Methods declare their params as a msgspec Struct: named params are converted into it,
 positional params are matched to its fields in declaration order.
+
+:meth:`Dispatcher.handle` calls every method where it stands (an embedded method table, the
+tests); :meth:`Dispatcher.handle_async` lets a server choose how each is called (an
+:data:`Invoke`): a slow method (``Method.offload``) in its worker pool, a waiting one
+(``Method.waits``) awaited on its event loop. Both share one implementation: ``handle``
+drives the coroutine with calls that never suspend.
 """
 
 from __future__ import annotations
 
 import sys
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +29,7 @@ import msgspec
 
 from .errors import PROTOCOL_MESSAGES, ProtocolCode, RpcError
 
-__all__ = ["DEFAULT_MAX_BATCH", "Dispatcher", "Method", "error_reply"]
+__all__ = ["DEFAULT_MAX_BATCH", "Dispatcher", "Invoke", "Method", "error_reply", "invoke_inline"]
 
 _ENCODER = msgspec.json.Encoder()
 DEFAULT_MAX_BATCH = 100
@@ -39,6 +45,21 @@ class Method:
 
     params: type[msgspec.Struct]
     handler: Callable[[Any], Any]
+    offload: bool = False
+    """Slow (a whole log verified or folded): a server runs ``handler`` off its event loop,
+    in its worker pool, within a time bound."""
+    waits: Callable[[Any], Awaitable[Any]] | None = None
+    """What a server with an event loop awaits instead of ``handler`` (``game.wait``);
+    ``handler`` is the answer without waiting."""
+
+
+Invoke = Callable[[Method, Any], Awaitable[Any]]
+"""How a dispatcher calls a method with its converted params (a server's choice)."""
+
+
+async def invoke_inline(method: Method, params: Any) -> Any:
+    """Call the method's handler where we stand (never suspends)."""
+    return method.handler(params)
 
 
 def _error(code: int, message: str, data: Any, request_id: Any) -> dict[str, Any]:
@@ -82,14 +103,27 @@ class Dispatcher:
         self._max_batch = max_batch
 
     def handle(self, frame: bytes) -> bytes | None:
-        """The reply to one frame, or ``None`` when nothing is to be sent back."""
+        """The reply to one frame, or ``None`` when nothing is to be sent back; every method
+        is called here and now."""
+        answering = self.handle_async(frame, invoke_inline)
         try:
-            return self._handle(frame)
+            answering.send(None)
+        except StopIteration as done:
+            reply: bytes | None = done.value
+            return reply
+        answering.close()  # only an invoke that suspends gets here, and invoke_inline never does
+        _log_internal(RuntimeError("an inline call suspended"))
+        return error_reply(ProtocolCode.INTERNAL_ERROR)
+
+    async def handle_async(self, frame: bytes, invoke: Invoke = invoke_inline) -> bytes | None:
+        """As :meth:`handle`, each method called through ``invoke``."""
+        try:
+            return await self._handle(frame, invoke)
         except Exception as exc:  # the one promise: a frame never brings the server down
             _log_internal(exc)
             return error_reply(ProtocolCode.INTERNAL_ERROR)
 
-    def _handle(self, frame: bytes) -> bytes | None:
+    async def _handle(self, frame: bytes, invoke: Invoke) -> bytes | None:
         try:
             message = msgspec.json.decode(frame)
         except (msgspec.DecodeError, RecursionError, ValueError):
@@ -105,11 +139,12 @@ class Dispatcher:
                     ProtocolCode.INVALID_REQUEST,
                     {"reason": f"a batch of {len(message)} exceeds the cap of {self._max_batch}"},
                 )
-            replies = [reply for reply in map(self._one, message) if reply is not None]
-            return b"[" + b",".join(replies) + b"]" if replies else None
-        return self._one(message)
+            replies = [await self._one(request, invoke) for request in message]
+            kept = [reply for reply in replies if reply is not None]
+            return b"[" + b",".join(kept) + b"]" if kept else None
+        return await self._one(message, invoke)
 
-    def _one(self, request: Any) -> bytes | None:
+    async def _one(self, request: Any, invoke: Invoke) -> bytes | None:
         """The encoded response to one request object, or ``None`` for a notification."""
         if not isinstance(request, dict):
             return self._encode(
@@ -125,12 +160,16 @@ class Dispatcher:
             return self._encode(
                 _protocol_error(ProtocolCode.INVALID_REQUEST, reply_id, {"reason": problem})
             )
-        response = self._call(request["method"], request.get("params", _ABSENT), reply_id)
+        response = await self._call(
+            request["method"], request.get("params", _ABSENT), reply_id, invoke
+        )
         if request_id is _ABSENT:
             return None
         return self._encode(response)
 
-    def _call(self, name: str, params: Any, request_id: Any) -> dict[str, Any]:
+    async def _call(
+        self, name: str, params: Any, request_id: Any, invoke: Invoke
+    ) -> dict[str, Any]:
         method = self._methods.get(name)
         if method is None:
             return _protocol_error(ProtocolCode.METHOD_NOT_FOUND, request_id, {"method": name})
@@ -139,7 +178,7 @@ class Dispatcher:
         except (msgspec.ValidationError, TypeError, ValueError) as exc:
             return _protocol_error(ProtocolCode.INVALID_PARAMS, request_id, {"reason": str(exc)})
         try:
-            result = method.handler(converted)
+            result = await invoke(method, converted)
         except RpcError as exc:
             return _error(exc.code, exc.message, exc.data, request_id)
         except Exception as exc:

@@ -4,9 +4,12 @@
     nataterra-rpc --framing content-length         # LSP-style headers
     nataterra-rpc --listen 127.0.0.1:8765          # TCP, any number of connections
 
-All connections of a TCP server share its games. Everything runs on one thread (an asyncio
-loop for TCP), so requests are handled one at a time, in arrival order per connection.
-stdout carries only protocol replies; diagnostics go to stderr.
+All connections of a TCP server share its games. Both transports run on an asyncio loop:
+the games change only on it, one request at a time, in arrival order per connection; the
+bots' decisions and the slow methods (``log.verify``, ``log.replay``) run in worker threads
+(``background.py``), and ``game.wait`` waits on the loop, so their replies come when they are
+ready (match them by id) while the connection's later requests are answered. stdout carries
+only protocol replies; diagnostics go to stderr.
 """
 
 from __future__ import annotations
@@ -15,11 +18,19 @@ import argparse
 import asyncio
 import contextlib
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
 from ..local_files import data_dir
+from .background import (
+    DEFAULT_BOT_SECONDS,
+    DEFAULT_WORK_SECONDS,
+    DEFAULT_WORKERS,
+    Answering,
+    Background,
+)
 from .errors import ProtocolCode
 from .framing import DEFAULT_MAX_FRAME_BYTES, BadHeader, Frame, Framer, Oversized, make_framer
 from .games import Games
@@ -50,7 +61,14 @@ class Server:
         store: Path | None = None,
         idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
         games_per_client: int = DEFAULT_GAMES_PER_CLIENT,
+        bots_inline: bool = True,
+        workers: int = DEFAULT_WORKERS,
+        bot_seconds: float = DEFAULT_BOT_SECONDS,
+        work_seconds: float = DEFAULT_WORK_SECONDS,
     ):
+        """``bots_inline``: until a transport serves (which hands the bots to its worker
+        pool), the bots play inside the call that gave them the turn, as the in-process
+        :attr:`dispatcher` expects (``False``: resumed games' bots wait for the pool)."""
         self.idle_timeout = idle_timeout
         self.games_per_client = games_per_client
         self.max_batch = max_batch
@@ -60,7 +78,9 @@ class Server:
             test_seeds=test_seeds,
             max_games=max_games,
             store=GameStore(store) if store is not None else None,
+            bots_inline=bots_inline,
         )
+        self.workers, self.bot_seconds, self.work_seconds = workers, bot_seconds, work_seconds
         self.dispatcher = Dispatcher(self.games.methods(), max_batch=max_batch)
         make_framer(framing, max_frame_bytes)  # an unknown framing fails here, not per client
 
@@ -77,42 +97,95 @@ class Server:
 
     def answer(self, frame: Frame, dispatcher: Dispatcher | None = None) -> bytes | None:
         """The reply body to one frame (``None``: nothing to send), by ``dispatcher`` (a
-        connection's own) or the server's."""
+        connection's own) or the server's, every method called here and now."""
+        if isinstance(frame, Oversized | BadHeader):
+            return self.framing_error(frame)
+        return (dispatcher or self.dispatcher).handle(frame)
+
+    def framing_error(self, frame: Oversized | BadHeader) -> bytes:
+        """The reply to a frame the framer could not cut out whole."""
         if isinstance(frame, Oversized):
             return error_reply(
                 ProtocolCode.INVALID_REQUEST,
                 {"reason": f"frame of {frame.size} bytes exceeds {self.max_frame_bytes}"},
             )
-        if isinstance(frame, BadHeader):
-            return error_reply(ProtocolCode.PARSE_ERROR, {"reason": frame.reason})
-        return (dispatcher or self.dispatcher).handle(frame)
+        return error_reply(ProtocolCode.PARSE_ERROR, {"reason": frame.reason})
+
+    def background(self) -> Background:
+        """The worker pools for a transport's loop (:meth:`Background.start` it there)."""
+        return Background(
+            self.games.host,
+            workers=self.workers,
+            bot_seconds=self.bot_seconds,
+            work_seconds=self.work_seconds,
+        )
 
     def serve_stream(self, reader: BinaryIO, writer: BinaryIO) -> None:
-        """Answer frames from ``reader`` on ``writer`` until end of input."""
+        """Answer frames from ``reader`` on ``writer`` until end of input (and every request
+        read is answered)."""
+        asyncio.run(self._serve_stream(reader, writer))
+
+    async def _serve_stream(self, reader: BinaryIO, writer: BinaryIO) -> None:
+        background = self.background()
+        background.start()
         framer = self.framer()
-        read = getattr(reader, "read1", reader.read)  # read1: whatever is there, no waiting
-        while data := read(READ_SIZE):
-            for frame in framer.feed(data):
-                reply = self.answer(frame)
-                if reply is not None:
-                    writer.write(framer.encode(reply))
+
+        async def send(reply: bytes) -> None:
+            writer.write(framer.encode(reply))
             writer.flush()
+
+        answering = Answering(self.dispatcher, background, send)
+        try:
+            async for data in _chunks(reader):
+                for frame in framer.feed(data):
+                    await self._start(answering, frame, send)
+            await answering.finish()
+        finally:
+            await background.close()
+
+    async def _start(
+        self, answering: Answering, frame: Frame, send: Callable[[bytes], Awaitable[None]]
+    ) -> None:
+        if isinstance(frame, Oversized | BadHeader):
+            await send(self.framing_error(frame))
+        else:
+            await answering.start(frame)
 
     async def serve_tcp(self, host: str, port: int) -> None:
         """Listen on ``host:port`` (port 0: any free port) until cancelled."""
-        server = await asyncio.start_server(self._connection, host, port)
+        background = self.background()
+        background.start()
+        server = await asyncio.start_server(
+            lambda r, w: self._connection(r, w, background), host, port
+        )
         for sock in server.sockets:
             address = sock.getsockname()
             print(f"nataterra-rpc: listening on {address[0]}:{address[1]}", file=sys.stderr)
         self.announce_key()
-        async with server:
-            await server.serve_forever()
+        try:
+            async with server:
+                await server.serve_forever()
+        finally:
+            await background.close()
 
-    async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _connection(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        background: Background,
+    ) -> None:
         framer = self.framer()
         # Each connection has its own quota of games (--max-games-per-client).
         methods = self.games.methods(games_per_client=self.games_per_client)
         dispatcher = Dispatcher(methods, max_batch=self.max_batch)
+        writing = asyncio.Lock()
+
+        async def send(reply: bytes) -> None:
+            async with writing:
+                writer.write(framer.encode(reply))
+                await writer.drain()
+
+        answering = Answering(dispatcher, background, send)
         try:
             while True:
                 # A half-sent frame may not hold the connection forever (--idle-timeout).
@@ -121,24 +194,43 @@ class Server:
                     data = await asyncio.wait_for(reader.read(READ_SIZE), timeout)
                 except TimeoutError:
                     reason = f"a frame was left half-sent for {self.idle_timeout:g} s"
-                    writer.write(
-                        framer.encode(error_reply(ProtocolCode.INVALID_REQUEST, {"reason": reason}))
-                    )
-                    await writer.drain()
+                    await send(error_reply(ProtocolCode.INVALID_REQUEST, {"reason": reason}))
                     break
                 if not data:
                     break
                 for frame in framer.feed(data):
-                    reply = self.answer(frame, dispatcher)
-                    if reply is not None:
-                        writer.write(framer.encode(reply))
-                await writer.drain()
+                    await self._start(answering, frame, send)
+            await answering.finish()
         except (ConnectionError, OSError):
             pass  # the client went away; its games stay for the others
         finally:
+            answering.abandon()
             writer.close()
             with contextlib.suppress(ConnectionError, OSError):
                 await writer.wait_closed()
+
+
+async def _chunks(reader: BinaryIO) -> AsyncIterator[bytes]:
+    """What ``reader`` gives, read by a thread of its own (reading blocks; the loop and the
+    bots go on meanwhile), one chunk ahead at most, until end of input. The thread is a
+    daemon: a server stopped with its input still open does not wait for it."""
+    loop = asyncio.get_running_loop()
+    chunks: asyncio.Queue[bytes] = asyncio.Queue(maxsize=1)
+    read = getattr(reader, "read1", reader.read)  # read1: whatever is there, no waiting
+
+    def pump() -> None:
+        while True:
+            try:
+                data = read(READ_SIZE)
+            except (OSError, ValueError):
+                data = b""
+            asyncio.run_coroutine_threadsafe(chunks.put(data), loop).result()
+            if not data:
+                return
+
+    threading.Thread(target=pump, name="nataterra-stdin", daemon=True).start()
+    while data := await chunks.get():
+        yield data
 
 
 def parse_listen(text: str) -> tuple[str, int]:
@@ -222,6 +314,26 @@ def _parser() -> argparse.ArgumentParser:
         help=f"seconds a TCP client may leave a frame half-sent (default {DEFAULT_IDLE_TIMEOUT:g})",
     )
     parser.add_argument(
+        "--workers",
+        type=_positive,
+        default=DEFAULT_WORKERS,
+        help="threads for the bots' decisions, and as many for log.verify and log.replay "
+        f"(default {DEFAULT_WORKERS})",
+    )
+    parser.add_argument(
+        "--bot-seconds",
+        type=float,
+        default=DEFAULT_BOT_SECONDS,
+        help="longest bot decision; an overrunning bot's seat goes to the random legal player "
+        f"(default {DEFAULT_BOT_SECONDS:g})",
+    )
+    parser.add_argument(
+        "--work-seconds",
+        type=float,
+        default=DEFAULT_WORK_SECONDS,
+        help=f"longest log.verify or log.replay (default {DEFAULT_WORK_SECONDS:g})",
+    )
+    parser.add_argument(
         "--test-seeds",
         action="store_true",
         help="accept game.create's public seed (reproducible dice anyone can derive: for "
@@ -242,6 +354,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         store=None if args.no_store else args.store,
         idle_timeout=args.idle_timeout,
         games_per_client=args.max_games_per_client,
+        bots_inline=False,
+        workers=args.workers,
+        bot_seconds=args.bot_seconds,
+        work_seconds=args.work_seconds,
     )
     try:
         if args.listen is None:

@@ -32,6 +32,8 @@ __all__ = [
     "VerifyParams",
     "ViewParams",
     "ViewResult",
+    "WaitParams",
+    "WaitResult",
 ]
 
 
@@ -140,6 +142,21 @@ class VerifyParams(_Params, frozen=True, kw_only=True):
     expect_head: str | None = None
 
 
+MAX_WAIT_SECONDS = 300.0
+"""The longest ``game.wait`` a client may ask for."""
+
+
+class WaitParams(_Params, frozen=True, kw_only=True):
+    """``game.wait``: answer once the game is past ``version`` (a later record is stored),
+    or after ``timeout`` seconds, or at once when it is over (nothing more will come). The
+    token is checked when given; without it the caller waits as a spectator."""
+
+    game_id: str
+    version: Version
+    token: str | None = None
+    timeout: Annotated[float, msgspec.Meta(ge=0, le=MAX_WAIT_SECONDS)] = 30.0
+
+
 class NoParams(_Params, frozen=True, kw_only=True):
     """A method without params."""
 
@@ -228,6 +245,17 @@ class ActResult(msgspec.Struct, frozen=True, kw_only=True):
     lines: list[str] = msgspec.field(default_factory=list)
     """The seat's exact view lines of every record the call appended (strings to hash as
     they are): with the lines it holds, a client checks ``receipt`` with no other call."""
+
+
+class WaitResult(msgspec.Struct, frozen=True, kw_only=True):
+    """Where the game stands when ``game.wait`` answers: ``passed`` is whether it went past
+    the version waited for (``False``: the time ran out, or the game is over there)."""
+
+    version: int
+    passed: bool
+    acting: tuple[str, ...]
+    result: Outcome | None
+    waiting_for: tuple[str, ...] = ()
 
 
 class LogResult(msgspec.Struct, frozen=True, kw_only=True):

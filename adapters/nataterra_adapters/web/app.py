@@ -1,18 +1,23 @@
 """The starlette application: the client's files and the JSON-RPC WebSocket (``/rpc``).
 
 Every connection gets its own dispatcher over the server's shared :class:`Games` (as a TCP
-connection of ``nataterra-rpc`` does, with its own game quota). Requests are answered one at
-a time on the event loop, so the games need no locks. A connection that named a game
-(``params.game_id``) is told when that game changes by another connection (a move, a bot's
-answer, a seat joining) with the notification ``game.changed`` ``{"game_id", "version"}``,
-so a page redraws without polling.
+connection of ``nataterra-rpc`` does, with its own game quota), and the bots, ``game.wait``
+and the slow methods go through the same :class:`~..rpc.background.Background` as
+``nataterra-rpc``'s (its worker threads): the games change only on the event loop, so they
+need no locks, and no request stalls the others. A connection that named a game
+(``params.game_id``) is told of each later version of it (a move of any connection, its own
+included since the bots' commands follow it; a bot's command; the start once the last seat
+has joined) with the notification ``game.changed`` ``{"game_id", "version"}``, so a page
+redraws without polling.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import socket
 import sys
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +29,7 @@ from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..rpc.background import Answering, Background
 from ..rpc.games import Games
 from ..rpc.protocol import DEFAULT_MAX_BATCH, Dispatcher
 from ..rpc.server import DEFAULT_GAMES_PER_CLIENT
@@ -50,6 +56,25 @@ class _Hub:
         self.games_per_client = games_per_client
         self.max_batch = max_batch
         self.connections: set[_Connection] = set()
+        self.background = Background(games.host)
+        self._telling: asyncio.Task[None] | None = None
+        self._changed = False
+
+    def start(self) -> None:
+        """On the running loop: the bots' turns, and notifications after every change."""
+        self.background.start()
+        self.games.host.watch(None, lambda _: self._tell())
+
+    def _tell(self) -> None:
+        self._changed = True
+        if self._telling is None or self._telling.done():
+            self._telling = asyncio.get_running_loop().create_task(self._tell_all())
+
+    async def _tell_all(self) -> None:
+        # A change made while the connections are being told gets another round.
+        while self._changed:
+            self._changed = False
+            await self.notify()
 
     def connect(self, websocket: WebSocket) -> _Connection:
         methods = self.games.methods(games_per_client=self.games_per_client)
@@ -57,12 +82,12 @@ class _Hub:
         self.connections.add(connection)
         return connection
 
-    def answer(self, connection: _Connection, frame: bytes) -> bytes | None:
-        """The reply to one frame; the games it names are watched from now on."""
-        reply = connection.dispatcher.handle(frame)
+    def answered(self, connection: _Connection, frame: bytes) -> None:
+        """The games an answered frame names are watched from now on. Only a note moves what
+        the connection has been told (an answer might not show a bot's command that came
+        between two of its calls)."""
         for game_id in _games_named(frame):
-            connection.watched[game_id] = self.games.version_of(game_id)
-        return reply
+            connection.watched.setdefault(game_id, self.games.version_of(game_id))
 
     async def notify(self) -> None:
         """Tell every connection about the watched games whose version changed."""
@@ -118,8 +143,20 @@ def create_app(
     ``store``: keep every game on disk and resume the stored ones (``None``: in memory);
     ``test_seeds``: accept ``game.create``'s public ``seed`` (tests and demos only).
     """
-    games = Games(test_seeds=test_seeds, store=GameStore(store) if store is not None else None)
+    games = Games(
+        test_seeds=test_seeds,
+        store=GameStore(store) if store is not None else None,
+        bots_inline=False,
+    )
     hub = _Hub(games, games_per_client, max_batch)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        hub.start()
+        try:
+            yield
+        finally:
+            await hub.background.close()
 
     async def rpc(websocket: WebSocket) -> None:
         if not _same_origin(websocket):
@@ -127,6 +164,17 @@ def create_app(
             return
         await websocket.accept()
         connection = hub.connect(websocket)
+
+        async def send(reply: bytes) -> None:
+            with contextlib.suppress(Exception):  # a closing socket: the loop below ends it
+                await websocket.send_text(reply.decode())
+
+        answering = Answering(
+            connection.dispatcher,
+            hub.background,
+            send,
+            lambda frame: hub.answered(connection, frame),
+        )
         try:
             while True:
                 message = await websocket.receive()
@@ -134,17 +182,15 @@ def create_app(
                     break
                 data = message.get("text")
                 frame = data.encode() if data is not None else message.get("bytes") or b""
-                reply = hub.answer(connection, frame)
-                if reply is not None:
-                    await websocket.send_text(reply.decode())
-                await hub.notify()
+                await answering.start(frame)
         except WebSocketDisconnect:
             pass
         finally:
+            answering.abandon()
             hub.connections.discard(connection)
 
     client = StaticFiles(packages=[("nataterra_adapters.web", "static")], html=True)
-    app = Starlette(routes=[WebSocketRoute("/rpc", rpc), Mount("/", app=client)])
+    app = Starlette(routes=[WebSocketRoute("/rpc", rpc), Mount("/", app=client)], lifespan=lifespan)
     app.state.games = games
     return app
 

@@ -24,20 +24,23 @@ export async function playPage(root, rpc, gameId, token) {
     h("div", { class: "game" }, boards, side));
 
   const stop = rpc.onNotify((method, params) => {
-    if (method === "game.changed" && params.game_id === gameId) refresh();
+    if (method === "game.changed" && params.game_id === gameId) refresh(true);
   });
   window.addEventListener("hashchange", stop, { once: true });
 
   // Refreshes run one after another (a notification may come while one is under way).
   let queue = Promise.resolve();
-  function refresh() {
-    queue = queue.then(load);
+  function refresh(noted = false) {
+    queue = queue.then(() => load(noted));
     return queue;
   }
 
-  async function load() {
+  async function load(noted) {
     try {
       let view = await rpc.call("game.view", { game_id: gameId, token });
+      // A notification of a version already shown (a load under way had fetched it): the
+      // page stays as it is, so a click being made on it is not lost to a redraw.
+      if (noted && page.view && !page.error && view.version === page.view.version) return;
       if (token && view.waiting_for.includes(view.seat)) {
         await rpc.call("game.join", { game_id: gameId, token, client_seed: randomContribution() });
         view = await rpc.call("game.view", { game_id: gameId, token });
