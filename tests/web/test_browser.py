@@ -231,7 +231,7 @@ def test_liars_dice_draws_the_cups_and_a_game_is_played_to_the_end(
     assert page.locator("svg [data-piece^='die:blue/']").count() == 0
     page.screenshot(path=str(screenshots / "liars-dice-table.png"))
     for _ in range(MAX_STEPS):
-        if page.inner_text("#status").startswith("Game over"):
+        if wait_for_turn(page).startswith("Game over"):
             break
         if not board_move(page):
             decide_in_words(page)
