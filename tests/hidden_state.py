@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from nataterra_core.games.nataterra.rules.state import GameState
+from nataterra_core.games.nataterra.state import GameState
 
 __all__ = ["perturbed", "perturbed_battlelore", "perturbed_kaladan", "perturbed_liars_dice"]
 

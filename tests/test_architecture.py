@@ -190,7 +190,7 @@ def test_the_table_covers_every_module_once_and_no_row_is_empty() -> None:
 def test_the_import_checker_sees_what_it_must() -> None:
     """Guard against a vacuous layering check: known imports are seen, and a bad one caught."""
     assert "nataterra_core.kernel.errors" in imports_of(CORE / "packs" / "loader.py")
-    assert "nataterra_core.games.nataterra.rules.game" in imports_of(
+    assert "nataterra_core.games.nataterra.decider" in imports_of(
         CORE / "games" / "nataterra" / "system.py"
     )
     # ``from nataterra_core.boards import hexgrid`` names the module it imports.

@@ -15,8 +15,8 @@ import msgspec
 import pytest
 from dicegame import Pig
 
+from nataterra_core.games.nataterra.decider import Nataterra
 from nataterra_core.games.nataterra.rules.combat.sandbox import Sandbox
-from nataterra_core.games.nataterra.rules.game import Nataterra
 from nataterra_core.kernel import (
     HIDDEN,
     PUBLIC,

@@ -29,7 +29,7 @@ from nataterra_core.games.nataterra.rules.combat.flow import (
 )
 from nataterra_core.games.nataterra.rules.combat.host import Answers
 from nataterra_core.games.nataterra.rules.combat.model import Combat, Force, Group
-from nataterra_core.games.nataterra.rules.state import Resources
+from nataterra_core.games.nataterra.state import Resources
 from nataterra_core.kernel import Command, DiceStream, Event, seed_from_number
 
 PACK: ContentPack = load_pack()

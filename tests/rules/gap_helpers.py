@@ -24,8 +24,8 @@ from nataterra_core.games.nataterra.rules.combat.flow import (
 from nataterra_core.games.nataterra.rules.combat.host import Answers
 from nataterra_core.games.nataterra.rules.combat.model import Force, Group
 from nataterra_core.games.nataterra.rules.hexmap import GameMap
-from nataterra_core.games.nataterra.rules.state import Phase, Resources
 from nataterra_core.games.nataterra.rules.tactics import TacticCardDrawn
+from nataterra_core.games.nataterra.state import Phase, Resources
 from nataterra_core.kernel import Command, DiceStream, Event
 
 SEED_NUMBER = 31

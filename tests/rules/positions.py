@@ -10,13 +10,13 @@ import pytest
 
 from nataterra_core.games.nataterra.content import load_pack
 from nataterra_core.games.nataterra.content.schema import Biome, ContentPack, Resource
+from nataterra_core.games.nataterra.decider import Nataterra
 from nataterra_core.games.nataterra.rules.combat.model import Combat, Group
 from nataterra_core.games.nataterra.rules.combat.policies import DefaultPolicy
 from nataterra_core.games.nataterra.rules.context import Context
-from nataterra_core.games.nataterra.rules.game import Nataterra
 from nataterra_core.games.nataterra.rules.hexmap import GameMap, Hex, Zone
 from nataterra_core.games.nataterra.rules.setup import GameOptions, initial_state
-from nataterra_core.games.nataterra.rules.state import GameState, Phase, UnitStack
+from nataterra_core.games.nataterra.state import GameState, Phase, UnitStack
 from nataterra_core.kernel import (
     Command,
     DiceStream,

@@ -26,7 +26,6 @@ from nataterra_core.games.nataterra.rules.combat.policies import DefaultPolicy
 from nataterra_core.games.nataterra.rules.combat_phase import StartCombat
 from nataterra_core.games.nataterra.rules.hexmap import GameMap
 from nataterra_core.games.nataterra.rules.setup import DiscardOpeningTactic
-from nataterra_core.games.nataterra.rules.state import Phase, PlacedStructure, Resources
 from nataterra_core.games.nataterra.rules.turns import EndPhase, GameEnded, TurnStarted
 from nataterra_core.games.nataterra.rules.victory import (
     SIMULTANEOUS,
@@ -34,6 +33,7 @@ from nataterra_core.games.nataterra.rules.victory import (
     OathSworn,
     SwearOath,
 )
+from nataterra_core.games.nataterra.state import Phase, PlacedStructure, Resources
 from nataterra_core.kernel import Command, IllegalCommand, NotYourTurn
 
 PACK = load_pack()

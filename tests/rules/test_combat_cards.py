@@ -18,6 +18,7 @@ import pytest
 from positions import grid_map, position
 
 from nataterra_core.games.nataterra.content import load_pack
+from nataterra_core.games.nataterra.decider import Nataterra
 from nataterra_core.games.nataterra.rules.combat import messages as m
 from nataterra_core.games.nataterra.rules.combat.flow import (
     CombatEnv,
@@ -32,9 +33,8 @@ from nataterra_core.games.nataterra.rules.combat.host import Answers
 from nataterra_core.games.nataterra.rules.combat.model import Combat, Force
 from nataterra_core.games.nataterra.rules.combat.policies import DefaultPolicy
 from nataterra_core.games.nataterra.rules.combat_phase import StartCombat, combat_env
-from nataterra_core.games.nataterra.rules.game import Nataterra
-from nataterra_core.games.nataterra.rules.state import GameState, Resources
 from nataterra_core.games.nataterra.rules.tactics import TacticCardDrawn
+from nataterra_core.games.nataterra.state import GameState, Resources
 from nataterra_core.kernel import Command, DiceStream, Event, events_of, seed_from_number
 
 PACK = load_pack(Path(__file__).resolve().parents[1] / "packs" / "made_up_tactics")

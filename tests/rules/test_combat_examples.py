@@ -16,6 +16,7 @@ import pytest
 from combat_helpers import FACES, GAME_ID, PACK, Fight, any_dice, deployed, dice_giving
 from positions import grid_map, position
 
+from nataterra_core.games.nataterra.decider import Nataterra
 from nataterra_core.games.nataterra.rules.combat.messages import (
     ActivationEnded,
     ArmorClaimed,
@@ -66,8 +67,7 @@ from nataterra_core.games.nataterra.rules.combat_phase import (
     legal_combat_phase,
 )
 from nataterra_core.games.nataterra.rules.context import Context
-from nataterra_core.games.nataterra.rules.game import Nataterra
-from nataterra_core.games.nataterra.rules.state import GameState, Resources
+from nataterra_core.games.nataterra.state import GameState, Resources
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand, Setup
 
 E = TypeVar("E", bound=Event)

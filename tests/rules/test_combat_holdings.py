@@ -17,8 +17,8 @@ from nataterra_core.games.nataterra.rules.combat.sandbox import (
     battle_option,
 )
 from nataterra_core.games.nataterra.rules.combat_phase import StartCombat, combat_env
-from nataterra_core.games.nataterra.rules.state import Resources
 from nataterra_core.games.nataterra.rules.tactics import TacticCardDrawn
+from nataterra_core.games.nataterra.state import Resources
 from nataterra_core.games.nataterra.views import seat_view
 from nataterra_core.kernel import DiceStream, Setup, seed_from_number
 

@@ -60,7 +60,7 @@ from nataterra_core.games.nataterra.rules.combat.sandbox import (
     Sandbox,
     battle_option,
 )
-from nataterra_core.games.nataterra.rules.state import Resources
+from nataterra_core.games.nataterra.state import Resources
 from nataterra_core.kernel import (
     Command,
     DiceStream,

@@ -10,7 +10,6 @@ from nataterra_core.game import new_game, verify_log
 from nataterra_core.games.nataterra.bots import HeuristicPlayer, play
 from nataterra_core.games.nataterra.rules.conquest import RETAKE_GAIN, BaseConquered, BaseRetaken
 from nataterra_core.games.nataterra.rules.resources import ResourcesGathered
-from nataterra_core.games.nataterra.rules.state import Resources
 from nataterra_core.games.nataterra.rules.tactics import TacticCardDrawn
 from nataterra_core.games.nataterra.rules.turns import (
     EndPhase,
@@ -19,6 +18,7 @@ from nataterra_core.games.nataterra.rules.turns import (
     TurnStarted,
 )
 from nataterra_core.games.nataterra.rules.victory import BaseDestroyed, score_combat
+from nataterra_core.games.nataterra.state import Resources
 from nataterra_core.kernel import Event
 
 ROWS = ["V . . . E"]  # z00 Velathi base, z40 Beasts base

@@ -18,7 +18,7 @@ import pytest
 from nataterra_core.game import new_game
 from nataterra_core.games.nataterra.content import load_pack
 from nataterra_core.games.nataterra.determinise import determinise
-from nataterra_core.games.nataterra.rules.state import GameState
+from nataterra_core.games.nataterra.state import GameState
 from nataterra_core.games.nataterra.views import seat_view
 from nataterra_core.kernel.determinise import deal, sampling_dice, unseen
 from nataterra_core.kernel.registry import system

@@ -13,10 +13,10 @@ from nataterra_core.games.nataterra.rules.development import (
     TechResolved,
     legal_development,
 )
-from nataterra_core.games.nataterra.rules.state import GameState, PlayerState
 from nataterra_core.games.nataterra.rules.stock import Resources
 from nataterra_core.games.nataterra.rules.tactics import TacticCardDrawn
 from nataterra_core.games.nataterra.rules.turns import EndPhase
+from nataterra_core.games.nataterra.state import GameState, PlayerState
 from nataterra_core.kernel import IllegalCommand
 
 RICH = Resources(20, 20, 20)

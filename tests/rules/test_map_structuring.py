@@ -22,7 +22,6 @@ from nataterra_core.games.nataterra.rules.map_layout import (
     layout_id,
     structured_map_def,
 )
-from nataterra_core.games.nataterra.rules.state import GameState
 from nataterra_core.games.nataterra.rules.structuring import (
     AttachMapTile,
     MapStructured,
@@ -34,6 +33,7 @@ from nataterra_core.games.nataterra.rules.structuring import (
     schedule,
 )
 from nataterra_core.games.nataterra.rules.turns import EndPhase, TurnStarted
+from nataterra_core.games.nataterra.state import GameState
 from nataterra_core.games.nataterra.views import seat_view
 from nataterra_core.kernel import (
     Command,

@@ -22,8 +22,8 @@ from nataterra_core.games.nataterra.rules.combat.messages import (
 from nataterra_core.games.nataterra.rules.combat_phase import StartCombat
 from nataterra_core.games.nataterra.rules.development import Recruit, Research
 from nataterra_core.games.nataterra.rules.movement import MoveUnits
-from nataterra_core.games.nataterra.rules.state import PHASES, GameState
 from nataterra_core.games.nataterra.rules.turns import EndPhase
+from nataterra_core.games.nataterra.state import PHASES, GameState
 from nataterra_core.games.nataterra.views import seat_view
 from nataterra_core.kernel import (
     Command,

@@ -6,7 +6,7 @@ import msgspec
 from positions import grid_map, position
 
 from nataterra_core.games.nataterra.rules.resources import evolve_resources_gathered, gather
-from nataterra_core.games.nataterra.rules.state import Resources
+from nataterra_core.games.nataterra.state import Resources
 
 RESOURCE_MAP = grid_map(
     ["V . . . . E"],

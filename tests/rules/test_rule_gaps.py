@@ -23,7 +23,6 @@ from nataterra_core.games.nataterra.rules.development import Recruit, Recruited
 from nataterra_core.games.nataterra.rules.movement import MoveUnits, legal_moves
 from nataterra_core.games.nataterra.rules.resources import ResourcesGathered
 from nataterra_core.games.nataterra.rules.setup import DeckShuffled
-from nataterra_core.games.nataterra.rules.state import PlacedStructure, Resources
 from nataterra_core.games.nataterra.rules.structures import (
     StructureRecruited,
     affects,
@@ -32,6 +31,7 @@ from nataterra_core.games.nataterra.rules.structures import (
 from nataterra_core.games.nataterra.rules.tactics import TacticCardDrawn, draw_tactic_events
 from nataterra_core.games.nataterra.rules.turns import EndPhase
 from nataterra_core.games.nataterra.rules.victory import CubeScored
+from nataterra_core.games.nataterra.state import PlacedStructure, Resources
 from nataterra_core.kernel import Command, IllegalCommand
 
 # -- N-MAP-2: bases --------------------------------------------------------------------------

@@ -17,8 +17,8 @@ from nataterra_core.games.nataterra.rules.scenarios.messages import (
     RecruitOnMarker,
     SacrificeWorker,
 )
-from nataterra_core.games.nataterra.rules.state import Resources
 from nataterra_core.games.nataterra.rules.structures import Build
+from nataterra_core.games.nataterra.state import Resources
 from nataterra_core.kernel import IllegalCommand
 from nataterra_core.kernel.registry import OptionsError, system
 

@@ -9,8 +9,8 @@ import pytest
 from nataterra_core.game import decider_for, new_game
 from nataterra_core.games.nataterra.rules.movement import MoveUnits
 from nataterra_core.games.nataterra.rules.setup import DeckShuffled, FirstPlayerDrawn
-from nataterra_core.games.nataterra.rules.state import Resources
 from nataterra_core.games.nataterra.rules.turns import EndPhase
+from nataterra_core.games.nataterra.state import Resources
 from nataterra_core.kernel import IllegalCommand, NotYourTurn, UndoRefused, read_log
 
 

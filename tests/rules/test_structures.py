@@ -18,7 +18,6 @@ from nataterra_core.games.nataterra.rules.combat.model import Combat, Group
 from nataterra_core.games.nataterra.rules.combat_phase import StartCombat, combat_env, contested
 from nataterra_core.games.nataterra.rules.hexmap import GameMap
 from nataterra_core.games.nataterra.rules.movement import MoveUnits
-from nataterra_core.games.nataterra.rules.state import Phase, PlacedStructure
 from nataterra_core.games.nataterra.rules.stock import Resources
 from nataterra_core.games.nataterra.rules.structures import (
     Build,
@@ -30,6 +29,7 @@ from nataterra_core.games.nataterra.rules.structures import (
 )
 from nataterra_core.games.nataterra.rules.tactics import TacticCardDrawn
 from nataterra_core.games.nataterra.rules.turns import EndPhase, TurnStarted
+from nataterra_core.games.nataterra.state import Phase, PlacedStructure
 from nataterra_core.kernel import Command
 
 RICH = Resources(20, 20, 20)

@@ -45,10 +45,10 @@ from nataterra_core.games.nataterra.rules.combat.policies import DefaultPolicy
 from nataterra_core.games.nataterra.rules.combat_phase import StartCombat
 from nataterra_core.games.nataterra.rules.development import Research
 from nataterra_core.games.nataterra.rules.movement import MoveUnits
-from nataterra_core.games.nataterra.rules.state import PlacedStructure, Resources
 from nataterra_core.games.nataterra.rules.structures import Build
 from nataterra_core.games.nataterra.rules.tactics import ResourcesGained, TacticCardDrawn
 from nataterra_core.games.nataterra.rules.turns import EndPhase
+from nataterra_core.games.nataterra.state import PlacedStructure, Resources
 from nataterra_core.kernel import Command, Event
 
 COVERS_ALL_TACTIC_CARDS = True  # the tests below are parametrized over every card

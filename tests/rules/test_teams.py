@@ -25,7 +25,6 @@ from nataterra_core.games.nataterra.rules.combat.policies import DefaultPolicy
 from nataterra_core.games.nataterra.rules.combat_phase import StartCombat, contested
 from nataterra_core.games.nataterra.rules.movement import MoveUnits
 from nataterra_core.games.nataterra.rules.resources import ResourcesGathered
-from nataterra_core.games.nataterra.rules.state import PlacedStructure, Resources
 from nataterra_core.games.nataterra.rules.structures import StructureDestroyed
 from nataterra_core.games.nataterra.rules.turns import (
     EndPhase,
@@ -35,6 +34,7 @@ from nataterra_core.games.nataterra.rules.turns import (
     PlayerEliminated,
     TurnStarted,
 )
+from nataterra_core.games.nataterra.state import PlacedStructure, Resources
 from nataterra_core.kernel import Event, IllegalCommand
 
 SEATS = ("velathi", "beasts", "humans", "naga")

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from nataterra_core.game import decider_for
-from nataterra_core.games.nataterra.rules.state import (
+from nataterra_core.games.nataterra.state import (
     UnitStack,
     add_units,
     move_units,

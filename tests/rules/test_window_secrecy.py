@@ -26,8 +26,8 @@ from nataterra_core.games.nataterra.rules.combat.messages import (
     PlayTactic,
     StandingPass,
 )
-from nataterra_core.games.nataterra.rules.state import GameState
 from nataterra_core.games.nataterra.rules.turns import EndPhase
+from nataterra_core.games.nataterra.state import GameState
 from nataterra_core.games.nataterra.views import seat_view
 from nataterra_core.kernel import Command, DiceStream, EngineError, seed_from_number
 

@@ -43,9 +43,9 @@ from .rules.combat.model import Combat, Group, SlotKind
 from .rules.development import Recruit
 from .rules.hexmap import GameMap, build_map
 from .rules.movement import MoveUnits
-from .rules.state import PlacedStructure
 from .rules.structures import Build
 from .rules.structuring import PlaceModifier
+from .state import PlacedStructure
 from .views import SandboxView, SeatView
 
 __all__ = [

@@ -1,5 +1,5 @@
 """Nataterra's determiniser (the registry's ``Hooks.determiniser``): a whole
-:class:`~.rules.state.GameState` rebuilt from one seat's :class:`~.views.SeatView`.
+:class:`~.state.GameState` rebuilt from one seat's :class:`~.views.SeatView`.
 
 Everything public is copied from the view (which holds all of the state that is not hidden).
 What the seat cannot see is sampled from the cards it has not seen, with the counts the view
@@ -31,7 +31,7 @@ from nataterra_core.kernel.determinise import deal, sampling_dice, unseen
 from .content import ContentPack
 from .rules.combat.sandbox_model import SandboxState
 from .rules.map_layout import Structuring
-from .rules.state import GameState, PlayerState
+from .state import GameState, PlayerState
 from .views import PlayerView, SandboxView, SeatView
 
 __all__ = ["determinise", "determinise_sandbox"]

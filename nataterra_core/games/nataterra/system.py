@@ -20,12 +20,12 @@ from .battles import standard_battle
 from .board import NataterraBoards, game_map
 from .content import load_pack
 from .coverage import coverage_spec
+from .decider import RULES, Nataterra
 from .determinise import determinise, determinise_sandbox
 from .encoding import nataterra_codec, nataterra_observation, sandbox_codec, sandbox_observation
 from .presenter import describe_command, describe_event, describe_outcome
 from .rules.combat.sandbox import SANDBOX_RULES, Sandbox
 from .rules.combat.sandbox_model import battle_option
-from .rules.game import RULES, Nataterra
 from .rules.positions import POSITIONS
 from .rules.scenarios import SCENARIOS
 from .rules.setup import GameOptions

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from .rules.hexmap import GameMap
-from .rules.state import PlacedStructure, UnitStack
+from .state import PlacedStructure, UnitStack
 from .words.base import plural, possessive, structure_title, unit_title
 
 __all__ = ["map_drawing", "short_zone", "zone_lines"]

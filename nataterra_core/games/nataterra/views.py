@@ -22,7 +22,8 @@ import msgspec
 from .rules.combat.messages import CombatEnded
 from .rules.combat.model import Combat
 from .rules.combat.sandbox_model import Battle, SandboxState
-from .rules.state import (
+from .rules.structuring import StructuringView, structuring_view
+from .state import (
     GameState,
     Marker,
     PlacedStructure,
@@ -31,7 +32,6 @@ from .rules.state import (
     UnitStack,
     ZoneGrant,
 )
-from .rules.structuring import StructuringView, structuring_view
 
 __all__ = ["PlayerView", "SandboxView", "SeatView", "sandbox_view", "seat_view"]
 

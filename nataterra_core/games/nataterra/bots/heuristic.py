@@ -22,7 +22,6 @@ from nataterra_core.games.nataterra.rules.context import Context
 from nataterra_core.games.nataterra.rules.development import MAX_MULTIPLIER, Recruit, Research
 from nataterra_core.games.nataterra.rules.hexmap import Hex, build_map
 from nataterra_core.games.nataterra.rules.setup import DiscardOpeningTactic
-from nataterra_core.games.nataterra.rules.state import Resources
 from nataterra_core.games.nataterra.rules.structures import Build
 from nataterra_core.games.nataterra.rules.structuring import (
     AttachMapTile,
@@ -32,6 +31,7 @@ from nataterra_core.games.nataterra.rules.structuring import (
     player_tile,
 )
 from nataterra_core.games.nataterra.rules.victory import SwearOath
+from nataterra_core.games.nataterra.state import Resources
 from nataterra_core.games.nataterra.views import PlayerView, SeatView
 from nataterra_core.kernel import Command, player_dice
 

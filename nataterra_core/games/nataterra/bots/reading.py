@@ -15,8 +15,8 @@ from typing import TypeVar
 from nataterra_core.games.nataterra.content.schema import EffectSpec, GroupSide
 from nataterra_core.games.nataterra.rules.context import Context
 from nataterra_core.games.nataterra.rules.hexmap import Zone
-from nataterra_core.games.nataterra.rules.state import UnitStack
 from nataterra_core.games.nataterra.rules.tactic_play import zone_passes
+from nataterra_core.games.nataterra.state import UnitStack
 from nataterra_core.games.nataterra.views import PlayerView, SeatView
 from nataterra_core.kernel import DiceStream
 

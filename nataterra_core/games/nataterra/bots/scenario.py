@@ -22,7 +22,7 @@ from nataterra_core.games.nataterra.rules.scenarios.messages import (
     RecruitOnMarker,
     SacrificeWorker,
 )
-from nataterra_core.games.nataterra.rules.state import Marker
+from nataterra_core.games.nataterra.state import Marker
 from nataterra_core.games.nataterra.views import SeatView
 from nataterra_core.kernel import Command
 

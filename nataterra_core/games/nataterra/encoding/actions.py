@@ -50,6 +50,7 @@ from nataterra_core.games.nataterra.content.schema import ContentPack, TacticOpt
 from nataterra_core.kernel import Command, Setup
 from nataterra_core.kernel.encoding import Block, FactoredCodec
 
+from ..decider import Nataterra
 from ..rules import structuring
 from ..rules.combat import messages as combat
 from ..rules.combat.model import SlotKind
@@ -57,15 +58,14 @@ from ..rules.combat.sandbox import Sandbox
 from ..rules.combat.sandbox_model import SandboxState
 from ..rules.combat_phase import StartCombat
 from ..rules.development import Recruit, Research
-from ..rules.game import Nataterra
 from ..rules.hexmap import build_map
 from ..rules.movement import MoveUnits
 from ..rules.setup import DiscardOpeningTactic
-from ..rules.state import Phase
 from ..rules.structures import Build
 from ..rules.tactic_play import PHASE_WINDOWS, ZONE_EFFECTS
 from ..rules.turns import EndPhase
 from ..rules.victory import OATH_OF_ASHA, SwearOath
+from ..state import Phase
 
 __all__ = ["Universe", "nataterra_codec", "sandbox_codec"]
 

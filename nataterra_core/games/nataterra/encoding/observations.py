@@ -22,11 +22,11 @@ from nataterra_core.games.nataterra.content.schema import Biome, ContentPack, Re
 from nataterra_core.kernel import Setup
 from nataterra_core.kernel.encoding import Features, Layout, Segment
 
+from ..decider import Nataterra
 from ..rules.combat.model import Combat, Stage
 from ..rules.combat.sandbox import Sandbox
-from ..rules.game import Nataterra
 from ..rules.hexmap import build_map
-from ..rules.state import Phase
+from ..state import Phase
 from ..views import SeatView
 from .actions import Universe, battle_universe, game_universe
 

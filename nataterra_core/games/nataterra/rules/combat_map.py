@@ -20,13 +20,13 @@ from nataterra_core.games.nataterra.content.schema import ContentPack
 from nataterra_core.kernel import Event
 from nataterra_core.kernel.visibility import PUBLIC
 
+from ..state import GameState, PlayerState, Resources, UnitStack, add_units, remove_units
 from . import structures
 from .combat import messages
 from .combat.flow import combat_from_start
 from .combat.folds import FOLDS, evolve_combat
 from .combat.model import Boost, Combat
 from .context import Context
-from .state import GameState, PlayerState, Resources, UnitStack, add_units, remove_units
 from .tactics import (
     ResourcesGained,
     TacticCardDrawn,

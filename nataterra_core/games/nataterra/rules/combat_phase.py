@@ -13,6 +13,7 @@ import msgspec
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
 from nataterra_core.kernel.visibility import PUBLIC
 
+from ..state import GameState
 from . import structures, teams, victory
 from .combat import messages
 from .combat.flow import (
@@ -30,7 +31,6 @@ from .combat.model import Combat, Force
 from .combat_map import BiomeCardDrawn, evolve_around, evolve_combat_event, game_combat
 from .context import Context
 from .setup import shuffle_deck
-from .state import GameState
 from .stock import Resources
 from .tactics import (
     ResourcesGained,

@@ -19,9 +19,9 @@ import msgspec
 from nataterra_core.kernel import DiceStream, Event
 from nataterra_core.kernel.visibility import PUBLIC
 
+from ..state import GameState, Resources
 from . import teams
 from .context import Context
-from .state import GameState, Resources
 from .tactics import TacticCardDrawn, draw_tactic_events
 from .turns import GameEnded, PlayerEliminated
 

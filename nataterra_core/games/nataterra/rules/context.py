@@ -15,8 +15,8 @@ from nataterra_core.games.nataterra.content.schema import (
     UnitType,
 )
 
+from ..state import PlayerState, UnitStack
 from .hexmap import GameMap
-from .state import PlayerState, UnitStack
 
 __all__ = ["Context"]
 

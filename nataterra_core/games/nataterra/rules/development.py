@@ -20,8 +20,8 @@ from nataterra_core.games.nataterra.content.schema import Bonus, TechCard
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
 from nataterra_core.kernel.visibility import PUBLIC, hide_from_others
 
+from ..state import GameState, PlayerState, add_units
 from .context import Context
-from .state import GameState, PlayerState, add_units
 from .stock import Resources
 from .tactics import TacticCardDrawn, draw_tactic_events
 

@@ -21,11 +21,11 @@ import msgspec
 
 from nataterra_core.kernel import Command, Event, IllegalCommand
 
+from ..state import GameState, UnitStack, ZoneGrant, move_units
 from . import structures, teams
 from .context import Context
 from .moves import MoveUnits, UnitsMoved
 from .pathfinding import reachable
-from .state import GameState, UnitStack, ZoneGrant, move_units
 
 __all__ = ["COMMANDS", "EVENTS", "MoveUnits", "UnitsMoved", "decide_move", "legal_moves"]
 

@@ -13,8 +13,8 @@ import msgspec
 from nataterra_core.kernel import Event
 from nataterra_core.kernel.visibility import PUBLIC
 
+from ..state import GameState, Resources
 from .context import Context
-from .state import GameState, Resources
 
 __all__ = ["EVENTS", "ResourcesGathered", "gather"]
 

@@ -31,8 +31,8 @@ from nataterra_core.kernel import (
 )
 from nataterra_core.kernel.visibility import PUBLIC, hidden_order
 
+from ..state import GameState, PlayerState, Resources, UnitStack
 from .context import Context
-from .state import GameState, PlayerState, Resources, UnitStack
 from .turns import TurnStarted
 from .victory import draw_conditions
 

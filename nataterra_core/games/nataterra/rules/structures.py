@@ -71,10 +71,10 @@ from nataterra_core.games.nataterra.content.schema import Structure
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
 from nataterra_core.kernel.visibility import PUBLIC
 
+from ..state import GameState, PlacedStructure, PlayerState, add_units
 from . import teams
 from .combat.model import Boost
 from .context import Context
-from .state import GameState, PlacedStructure, PlayerState, add_units
 from .stock import Resources
 from .tactics import TacticCardDrawn, draw_tactic_events
 

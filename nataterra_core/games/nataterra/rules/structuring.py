@@ -65,12 +65,12 @@ from nataterra_core.kernel import (
 )
 from nataterra_core.kernel.visibility import PUBLIC, hide_from_others
 
+from ..state import GameState
 from . import setup
 from . import structuring_geometry as geometry
 from .context import Context
 from .hexmap import GameMap, Hex, Zone, build_map
 from .map_layout import PlacedModifier, PlacedTile, Structuring, layout_id
-from .state import GameState
 from .turns import TurnStarted
 
 __all__ = [

@@ -26,10 +26,10 @@ from nataterra_core.games.nataterra.content.schema import EffectSpec, TacticOpti
 from nataterra_core.kernel import DiceStream, Event, IllegalCommand
 from nataterra_core.kernel.visibility import PUBLIC
 
+from ..state import GameState, PlayerState, ZoneGrant, add_units, remove_units
 from . import development, structures
 from .combat.messages import PlayTactic
 from .context import Context
-from .state import GameState, PlayerState, ZoneGrant, add_units, remove_units
 from .stock import Resources
 from .tactics import ResourcesGained, draw_tactic_events
 

@@ -12,8 +12,8 @@ import msgspec
 from nataterra_core.kernel import DiceStream, Event
 from nataterra_core.kernel.visibility import PUBLIC, hide_from_others
 
+from ..state import GameState
 from .setup import shuffle_deck
-from .state import GameState
 from .stock import Resources
 
 __all__ = [

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .state import GameState
+from ..state import GameState
 
 __all__ = [
     "allied",

@@ -16,9 +16,9 @@ import msgspec
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
 from nataterra_core.kernel.visibility import PUBLIC
 
+from ..state import PHASES, GameState, Phase, UnitStack
 from . import teams
 from .context import Context
-from .state import PHASES, GameState, Phase, UnitStack
 
 __all__ = [
     "COMMANDS",

@@ -45,10 +45,10 @@ from nataterra_core.kernel import (
 )
 from nataterra_core.kernel.visibility import PUBLIC
 
+from ..state import GameState, Resources
 from . import teams
 from .combat.model import Combat
 from .context import Context
-from .state import GameState, Resources
 from .turns import GameEnded, PlayerEliminated
 
 __all__ = [

@@ -29,7 +29,7 @@ import msgspec
 
 from nataterra_core.games.nataterra.content.schema import ContentPack
 
-from ..state import GameState
+from ...state import GameState
 from .checks import PositionError, Problem, problems
 from .convert import position_of, state_of
 from .schema import FORMAT, MARKERS, VERSION, PlayerEntry, Position, TurnState, UnitEntry

@@ -14,8 +14,8 @@ import attrs
 
 from nataterra_core.games.nataterra.content.schema import ContentPack, UnitType
 
+from ...state import PHASES
 from ..hexmap import GameMap, build_map
-from ..state import PHASES
 from .schema import FORMAT, MARKERS, VERSION, PlayerEntry, Position
 
 __all__ = ["PositionError", "Problem", "problems"]

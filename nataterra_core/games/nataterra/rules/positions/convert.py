@@ -3,7 +3,7 @@ for every state outside combat and map structuring: ``state_of(position_of(s)) =
 
 from __future__ import annotations
 
-from ..state import GameState, PlacedStructure, PlayerState, UnitStack, ZoneGrant
+from ...state import GameState, PlacedStructure, PlayerState, UnitStack, ZoneGrant
 from .schema import (
     PlayerEntry,
     Position,

@@ -26,7 +26,7 @@ from typing import Literal
 
 import msgspec
 
-from ..state import Marker
+from ...state import Marker
 from ..stock import Resources
 
 __all__ = [

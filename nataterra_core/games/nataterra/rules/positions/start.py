@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from nataterra_core.kernel import PUBLIC, Command, DiceStream, Event
 
+from ...state import GameState
 from ..context import Context
 from ..setup import decide_start, shuffle_deck
-from ..state import GameState
 from ..turns import TurnStarted
 
 __all__ = ["StartFromPosition", "decide_start_position"]

@@ -17,11 +17,11 @@ import msgspec
 
 from nataterra_core.games.nataterra.content.schema import ContentPack
 
+from ...state import Marker, UnitStack, add_units
 from ..context import Context
 from ..hexmap import build_map
 from ..positions import Position, position_of
 from ..setup import GameOptions, initial_state
-from ..state import Marker, UnitStack, add_units
 from ..stock import Resources
 from . import play
 from .book import BOOK

@@ -7,7 +7,7 @@ from __future__ import annotations
 from nataterra_core.kernel import Command, Event
 from nataterra_core.kernel.visibility import PUBLIC
 
-from ..state import Resources
+from ...state import Resources
 
 __all__ = [
     "COMMANDS",

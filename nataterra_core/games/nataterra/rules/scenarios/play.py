@@ -17,9 +17,9 @@ import msgspec
 
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
 
+from ...state import GameState, Marker, Resources, add_units, remove_units
 from .. import teams
 from ..context import Context
-from ..state import GameState, Marker, Resources, add_units, remove_units
 from ..structures import Build
 from ..tactics import ResourcesGained, draw_tactic_events
 from ..turns import GameEnded

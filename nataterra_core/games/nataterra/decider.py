@@ -28,7 +28,7 @@ from nataterra_core.kernel import (
     Setup,
 )
 
-from . import (
+from .rules import (
     combat_map,
     combat_phase,
     conquest,
@@ -45,11 +45,11 @@ from . import (
     turns,
     victory,
 )
-from .combat import messages
-from .combat.messages import PlayTactic
-from .context import Context
-from .hexmap import build_map
-from .map_layout import is_structured
+from .rules.combat import messages
+from .rules.combat.messages import PlayTactic
+from .rules.context import Context
+from .rules.hexmap import build_map
+from .rules.map_layout import is_structured
 from .state import GameState, Phase
 
 __all__ = ["RULES", "Nataterra"]

@@ -16,9 +16,9 @@ from typing import Literal
 
 import msgspec
 
-from .combat.model import Combat
-from .map_layout import Structuring
-from .stock import Resources
+from .rules.combat.model import Combat
+from .rules.map_layout import Structuring
+from .rules.stock import Resources
 
 __all__ = [
     "PHASES",
