@@ -42,13 +42,13 @@ from pairs import MIN_PAIRS, build_name, interleaved, load_note, summary
 
 from nataterra_core.games.nataterra.content import load_pack
 from nataterra_core.games.nataterra.content.schema import ContentPack
-from nataterra_core.games.nataterra.rules.combat.messages import RoundEnded
+from nataterra_core.games.nataterra.messages.combat import RoundEnded
+from nataterra_core.games.nataterra.messages.sandbox import StartBattle
 from nataterra_core.games.nataterra.rules.combat.policies import DefaultPolicy
 from nataterra_core.games.nataterra.rules.combat.sandbox import (
     Battle,
     ForceSpec,
     Sandbox,
-    StartBattle,
     battle_option,
 )
 from nataterra_core.kernel import DiceStream, Setup, seed_from_number

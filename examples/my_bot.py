@@ -19,10 +19,10 @@ from collections.abc import Sequence
 
 from nataterra_core.game import decider_for, new_game, verify_log
 from nataterra_core.games.nataterra.decider import Nataterra
+from nataterra_core.games.nataterra.messages.development import ResourcesGathered
+from nataterra_core.games.nataterra.messages.movement import MoveUnits
+from nataterra_core.games.nataterra.messages.turns import EndPhase
 from nataterra_core.games.nataterra.rules.context import Context
-from nataterra_core.games.nataterra.rules.movement import MoveUnits
-from nataterra_core.games.nataterra.rules.resources import ResourcesGathered
-from nataterra_core.games.nataterra.rules.turns import EndPhase
 from nataterra_core.games.nataterra.state import Resources
 from nataterra_core.games.nataterra.views import SeatView, seat_view
 from nataterra_core.kernel import Command, Player, RandomPlayer

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from nataterra_core.game import new_game, verify_log
 from nataterra_core.games.nataterra.bots import RandomPlayer
-from nataterra_core.games.nataterra.rules.movement import MoveUnits
+from nataterra_core.games.nataterra.messages.movement import MoveUnits
 from nataterra_core.games.nataterra.views import seat_view
 
 

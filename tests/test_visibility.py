@@ -146,7 +146,7 @@ def test_hide_from_others_when_cuts_only_the_values_that_name_a_secret() -> None
 def test_n_dev_4_a_tech_card_drawn_by_a_bonus_is_seen_by_its_drawer_only() -> None:
     """Nataterra's tech hands are private (seat views show only their size), so a bonus that
     draws a tech card names the card to its drawer alone; an unlocked structure is public."""
-    from nataterra_core.games.nataterra.rules.development import BonusResolved
+    from nataterra_core.games.nataterra.messages.development import BonusResolved
 
     drawn = msgspec.to_builtins(
         BonusResolved(seat="velathi", tech="t", kind="draw_tech", card="tech-7")

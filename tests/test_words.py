@@ -164,7 +164,7 @@ def test_an_attack_names_both_groups_with_their_units() -> None:
 
 
 def test_a_research_names_the_tech_its_cost_and_effect() -> None:
-    from nataterra_core.games.nataterra.rules.development import Research
+    from nataterra_core.games.nataterra.messages.development import Research
 
     presenter = _system("nataterra").presenter
     text = presenter.command(Research(tech="velathi_06", option="b"), "velathi")

@@ -12,12 +12,15 @@ from typer.testing import CliRunner
 
 import nataterra_core.games.nataterra.presenter
 from nataterra_core.game import new_game, verify_log
+from nataterra_core.games.nataterra.messages.combat import PlayTactic
+from nataterra_core.games.nataterra.messages.movement import MoveUnits
+from nataterra_core.games.nataterra.messages.tactics import (
+    MovementGranted,
+    ResourcesGained,
+    TacticOptionPlayed,
+)
+from nataterra_core.games.nataterra.messages.turns import EndPhase
 from nataterra_core.games.nataterra.presenter import describe_command, describe_event
-from nataterra_core.games.nataterra.rules.combat.messages import PlayTactic
-from nataterra_core.games.nataterra.rules.movement import MoveUnits
-from nataterra_core.games.nataterra.rules.tactic_play import MovementGranted, TacticOptionPlayed
-from nataterra_core.games.nataterra.rules.tactics import ResourcesGained
-from nataterra_core.games.nataterra.rules.turns import EndPhase
 from nataterra_core.games.nataterra.state import Resources
 from nataterra_core.kernel import Event, UndoRecord
 from nataterra_core.kernel.registry import system

@@ -23,9 +23,9 @@ from nataterra_adapters.rpc.server import Server
 from nataterra_core.game import GameSession
 from nataterra_core.games.nataterra.bots import RandomPlayer, play
 from nataterra_core.games.nataterra.decider import Nataterra
-from nataterra_core.games.nataterra.rules.movement import MoveUnits
-from nataterra_core.games.nataterra.rules.tactics import TacticCardDrawn
-from nataterra_core.games.nataterra.rules.turns import EndPhase
+from nataterra_core.games.nataterra.messages.movement import MoveUnits
+from nataterra_core.games.nataterra.messages.tactics import TacticCardDrawn
+from nataterra_core.games.nataterra.messages.turns import EndPhase
 from nataterra_core.games.nataterra.state import PHASES, GameState, PlayerState
 from nataterra_core.games.nataterra.views import seat_view
 from nataterra_core.kernel import Command, CommandRejected, Decider, DiceStream, Event, events_of

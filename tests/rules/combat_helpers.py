@@ -159,7 +159,7 @@ class Fight:
 
     def deploy_largest(self) -> None:
         """Deploy every group, largest first, in the first slot offered (the default)."""
-        from nataterra_core.games.nataterra.rules.combat.messages import DeployGroup
+        from nataterra_core.games.nataterra.messages.combat import DeployGroup
 
         while self.combat.stage == "deploy" and self.pending is not None:
             options = [c for c in self.options if isinstance(c, DeployGroup)]

@@ -12,6 +12,7 @@ from positions import Table, position
 
 from nataterra_core.games.nataterra.content import load_pack
 from nataterra_core.games.nataterra.content.schema import ContentPack
+from nataterra_core.games.nataterra.messages.tactics import TacticCardDrawn
 from nataterra_core.games.nataterra.rules.combat.flow import (
     CombatEnv,
     advance,
@@ -24,7 +25,6 @@ from nataterra_core.games.nataterra.rules.combat.flow import (
 from nataterra_core.games.nataterra.rules.combat.host import Answers
 from nataterra_core.games.nataterra.rules.combat.model import Force, Group
 from nataterra_core.games.nataterra.rules.hexmap import GameMap
-from nataterra_core.games.nataterra.rules.tactics import TacticCardDrawn
 from nataterra_core.games.nataterra.state import Phase, Resources
 from nataterra_core.kernel import Command, DiceStream, Event
 

@@ -8,9 +8,9 @@ from collections.abc import Callable
 from typing import Any
 
 from nataterra_core.game import GameSession, new_game
+from nataterra_core.games.nataterra.messages.turns import EndPhase
 from nataterra_core.games.nataterra.rules.positions import POSITIONS
 from nataterra_core.games.nataterra.rules.scenarios import SCENARIOS
-from nataterra_core.games.nataterra.rules.turns import EndPhase
 from nataterra_core.kernel import Event
 
 Edit = Callable[[dict[str, Any]], None]

@@ -12,27 +12,23 @@ from positions import Table, grid_map, position
 
 from nataterra_core.game import new_game, verify_log
 from nataterra_core.games.nataterra.content import load_pack
-from nataterra_core.games.nataterra.rules.combat.board import replace_group
-from nataterra_core.games.nataterra.rules.combat.folds import evolve_combat
-from nataterra_core.games.nataterra.rules.combat.messages import (
+from nataterra_core.games.nataterra.messages.combat import (
     Attack,
     CombatEnded,
     EffectDamage,
     InjuryResolved,
     PayInjury,
+    StartCombat,
 )
+from nataterra_core.games.nataterra.messages.setup import DiscardOpeningTactic
+from nataterra_core.games.nataterra.messages.turns import EndPhase, GameEnded, TurnStarted
+from nataterra_core.games.nataterra.messages.victory import CubeScored, OathSworn, SwearOath
+from nataterra_core.games.nataterra.rules.combat.board import replace_group
+from nataterra_core.games.nataterra.rules.combat.folds import evolve_combat
 from nataterra_core.games.nataterra.rules.combat.model import Combat
 from nataterra_core.games.nataterra.rules.combat.policies import DefaultPolicy
-from nataterra_core.games.nataterra.rules.combat_phase import StartCombat
 from nataterra_core.games.nataterra.rules.hexmap import GameMap
-from nataterra_core.games.nataterra.rules.setup import DiscardOpeningTactic
-from nataterra_core.games.nataterra.rules.turns import EndPhase, GameEnded, TurnStarted
-from nataterra_core.games.nataterra.rules.victory import (
-    SIMULTANEOUS,
-    CubeScored,
-    OathSworn,
-    SwearOath,
-)
+from nataterra_core.games.nataterra.rules.victory import SIMULTANEOUS
 from nataterra_core.games.nataterra.state import Phase, PlacedStructure, Resources
 from nataterra_core.kernel import Command, IllegalCommand, NotYourTurn
 

@@ -19,7 +19,7 @@ from nataterra_core.game import new_game
 from nataterra_core.games.nataterra.bots import HeuristicPlayer, RandomPlayer, play, reading
 from nataterra_core.games.nataterra.content import load_pack
 from nataterra_core.games.nataterra.decider import Nataterra
-from nataterra_core.games.nataterra.rules.combat.messages import PlayTactic
+from nataterra_core.games.nataterra.messages.combat import PlayTactic
 from nataterra_core.games.nataterra.rules.development import unit_cost
 from nataterra_core.games.nataterra.rules.tactic_play import counted
 from nataterra_core.games.nataterra.rules.teams import allied

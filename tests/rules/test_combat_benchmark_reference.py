@@ -11,12 +11,9 @@ from types import ModuleType
 import pytest
 
 from nataterra_core.games.nataterra.content import load_pack
+from nataterra_core.games.nataterra.messages.sandbox import StartBattle
 from nataterra_core.games.nataterra.rules.combat.policies import DefaultPolicy
-from nataterra_core.games.nataterra.rules.combat.sandbox import (
-    Sandbox,
-    StartBattle,
-    battle_option,
-)
+from nataterra_core.games.nataterra.rules.combat.sandbox import Sandbox, battle_option
 from nataterra_core.kernel import DiceStream, Setup
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"

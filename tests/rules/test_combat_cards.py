@@ -19,7 +19,9 @@ from positions import grid_map, position
 
 from nataterra_core.games.nataterra.content import load_pack
 from nataterra_core.games.nataterra.decider import Nataterra
-from nataterra_core.games.nataterra.rules.combat import messages as m
+from nataterra_core.games.nataterra.messages import combat as m
+from nataterra_core.games.nataterra.messages.combat import StartCombat
+from nataterra_core.games.nataterra.messages.tactics import TacticCardDrawn
 from nataterra_core.games.nataterra.rules.combat.flow import (
     CombatEnv,
     advance,
@@ -32,8 +34,7 @@ from nataterra_core.games.nataterra.rules.combat.flow import (
 from nataterra_core.games.nataterra.rules.combat.host import Answers
 from nataterra_core.games.nataterra.rules.combat.model import Combat, Force
 from nataterra_core.games.nataterra.rules.combat.policies import DefaultPolicy
-from nataterra_core.games.nataterra.rules.combat_phase import StartCombat, combat_env
-from nataterra_core.games.nataterra.rules.tactics import TacticCardDrawn
+from nataterra_core.games.nataterra.rules.combat_phase import combat_env
 from nataterra_core.games.nataterra.state import GameState, Resources
 from nataterra_core.kernel import Command, DiceStream, Event, events_of, seed_from_number
 

@@ -17,7 +17,7 @@ from combat_helpers import FACES, GAME_ID, PACK, Fight, any_dice, deployed, dice
 from positions import grid_map, position
 
 from nataterra_core.games.nataterra.decider import Nataterra
-from nataterra_core.games.nataterra.rules.combat.messages import (
+from nataterra_core.games.nataterra.messages.combat import (
     ActivationEnded,
     ArmorClaimed,
     Attack,
@@ -47,21 +47,21 @@ from nataterra_core.games.nataterra.rules.combat.messages import (
     RoundEnded,
     RoundStarted,
     SpiritsEmbrace,
+    StartCombat,
     Support,
     Supported,
     UnitsRetreated,
 )
+from nataterra_core.games.nataterra.messages.sandbox import StartBattle
 from nataterra_core.games.nataterra.rules.combat.model import Force
 from nataterra_core.games.nataterra.rules.combat.policies import DefaultPolicy
 from nataterra_core.games.nataterra.rules.combat.sandbox import (
     Battle,
     ForceSpec,
     Sandbox,
-    StartBattle,
     battle_option,
 )
 from nataterra_core.games.nataterra.rules.combat_phase import (
-    StartCombat,
     combat_decision,
     decide_combat_phase,
     legal_combat_phase,

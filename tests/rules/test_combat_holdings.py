@@ -8,16 +8,17 @@ from combat_helpers import PACK, Fight, deployed, dice_giving
 from gap_helpers import TACTICS_PACK, HandFight, table
 from positions import grid_map
 
-from nataterra_core.games.nataterra.rules.combat import messages as m
+from nataterra_core.games.nataterra.messages import combat as m
+from nataterra_core.games.nataterra.messages.combat import StartCombat
+from nataterra_core.games.nataterra.messages.sandbox import StartBattle
+from nataterra_core.games.nataterra.messages.tactics import TacticCardDrawn
 from nataterra_core.games.nataterra.rules.combat.sandbox import (
     Battle,
     ForceSpec,
     Sandbox,
-    StartBattle,
     battle_option,
 )
-from nataterra_core.games.nataterra.rules.combat_phase import StartCombat, combat_env
-from nataterra_core.games.nataterra.rules.tactics import TacticCardDrawn
+from nataterra_core.games.nataterra.rules.combat_phase import combat_env
 from nataterra_core.games.nataterra.state import Resources
 from nataterra_core.games.nataterra.views import seat_view
 from nataterra_core.kernel import DiceStream, Setup, seed_from_number

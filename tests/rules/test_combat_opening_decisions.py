@@ -14,8 +14,8 @@ import pytest
 from combat_helpers import PACK, Fight, any_dice, drawing
 
 from nataterra_core.game import verify_log
+from nataterra_core.games.nataterra.messages import combat as m
 from nataterra_core.games.nataterra.rules.combat import flow, folds
-from nataterra_core.games.nataterra.rules.combat import messages as m
 from nataterra_core.games.nataterra.rules.combat.biome import FLAGS, START_CHOICES, choice_events
 from nataterra_core.games.nataterra.rules.combat.effects import (
     grant_move_after_win,

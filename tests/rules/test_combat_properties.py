@@ -17,19 +17,7 @@ from combat_helpers import PACK
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nataterra_core.games.nataterra.rules.combat.flow import (
-    ROUND_CAP,
-    CombatEnv,
-    combat_from_start,
-    decide_combat,
-    decision,
-    evolve_combat,
-    evolve_with_host,
-    run_on,
-    start_combat,
-)
-from nataterra_core.games.nataterra.rules.combat.host import Answers
-from nataterra_core.games.nataterra.rules.combat.messages import (
+from nataterra_core.games.nataterra.messages.combat import (
     ActivationEnded,
     Attack,
     AttackResolved,
@@ -53,6 +41,18 @@ from nataterra_core.games.nataterra.rules.combat.messages import (
     Supported,
     UnitsRetreated,
 )
+from nataterra_core.games.nataterra.rules.combat.flow import (
+    ROUND_CAP,
+    CombatEnv,
+    combat_from_start,
+    decide_combat,
+    decision,
+    evolve_combat,
+    evolve_with_host,
+    run_on,
+    start_combat,
+)
+from nataterra_core.games.nataterra.rules.combat.host import Answers
 from nataterra_core.games.nataterra.rules.combat.model import Combat, Force
 from nataterra_core.games.nataterra.rules.combat.sandbox import (
     Battle,

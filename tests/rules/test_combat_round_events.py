@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from nataterra_core.games.nataterra.content import load_pack
+from nataterra_core.games.nataterra.messages.sandbox import StartBattle
 from nataterra_core.games.nataterra.rules.combat import flow, folds
 from nataterra_core.games.nataterra.rules.combat.model import Combat
 from nataterra_core.games.nataterra.rules.combat.round_folds import ROUND_FOLDS
@@ -18,7 +19,6 @@ from nataterra_core.games.nataterra.rules.combat.sandbox import (
     Battle,
     ForceSpec,
     Sandbox,
-    StartBattle,
     battle_option,
 )
 from nataterra_core.kernel import DiceStream, Setup, seed_from_number

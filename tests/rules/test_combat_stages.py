@@ -11,13 +11,13 @@ import pytest
 from nataterra_core.game import new_game
 from nataterra_core.games.nataterra.bots import HeuristicPlayer, play
 from nataterra_core.games.nataterra.content import load_pack
+from nataterra_core.games.nataterra.messages.sandbox import StartBattle
 from nataterra_core.games.nataterra.rules.combat import folds
 from nataterra_core.games.nataterra.rules.combat.model import Combat, Stage
 from nataterra_core.games.nataterra.rules.combat.sandbox import (
     Battle,
     ForceSpec,
     Sandbox,
-    StartBattle,
     battle_option,
 )
 from nataterra_core.games.nataterra.rules.combat.stages import STAGES

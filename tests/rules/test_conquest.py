@@ -8,16 +8,21 @@ from positions import Table, grid_map, position
 
 from nataterra_core.game import new_game, verify_log
 from nataterra_core.games.nataterra.bots import HeuristicPlayer, play
-from nataterra_core.games.nataterra.rules.conquest import RETAKE_GAIN, BaseConquered, BaseRetaken
-from nataterra_core.games.nataterra.rules.resources import ResourcesGathered
-from nataterra_core.games.nataterra.rules.tactics import TacticCardDrawn
-from nataterra_core.games.nataterra.rules.turns import (
+from nataterra_core.games.nataterra.messages.development import ResourcesGathered
+from nataterra_core.games.nataterra.messages.tactics import TacticCardDrawn
+from nataterra_core.games.nataterra.messages.turns import (
     EndPhase,
     GameEnded,
     PlayerEliminated,
     TurnStarted,
 )
-from nataterra_core.games.nataterra.rules.victory import BaseDestroyed, score_combat
+from nataterra_core.games.nataterra.messages.victory import (
+    BaseConquered,
+    BaseDestroyed,
+    BaseRetaken,
+)
+from nataterra_core.games.nataterra.rules.conquest import RETAKE_GAIN
+from nataterra_core.games.nataterra.rules.victory import score_combat
 from nataterra_core.games.nataterra.state import Resources
 from nataterra_core.kernel import Event
 

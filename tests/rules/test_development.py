@@ -6,16 +6,16 @@ import msgspec
 import pytest
 
 from nataterra_core.game import GameSession, new_game
-from nataterra_core.games.nataterra.rules.development import (
+from nataterra_core.games.nataterra.messages.development import (
     BonusResolved,
     Recruit,
     Research,
     TechResolved,
-    legal_development,
 )
+from nataterra_core.games.nataterra.messages.tactics import TacticCardDrawn
+from nataterra_core.games.nataterra.messages.turns import EndPhase
+from nataterra_core.games.nataterra.rules.development import legal_development
 from nataterra_core.games.nataterra.rules.stock import Resources
-from nataterra_core.games.nataterra.rules.tactics import TacticCardDrawn
-from nataterra_core.games.nataterra.rules.turns import EndPhase
 from nataterra_core.games.nataterra.state import GameState, PlayerState
 from nataterra_core.kernel import IllegalCommand
 

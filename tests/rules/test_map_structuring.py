@@ -14,6 +14,14 @@ import pytest
 from nataterra_core.game import GameSession, new_game, verify_log
 from nataterra_core.games.nataterra.bots import HeuristicPlayer, RandomPlayer, play
 from nataterra_core.games.nataterra.content.schema import ContentPack, MapDef, TilePlacement
+from nataterra_core.games.nataterra.messages.structuring import (
+    AttachMapTile,
+    MapStructured,
+    PlaceModifier,
+    PlacePlayerTile,
+    PlaceSharedTile,
+)
+from nataterra_core.games.nataterra.messages.turns import EndPhase, TurnStarted
 from nataterra_core.games.nataterra.rules.hexmap import GameMap, Hex, build_map
 from nataterra_core.games.nataterra.rules.map_layout import (
     PlacedModifier,
@@ -22,17 +30,7 @@ from nataterra_core.games.nataterra.rules.map_layout import (
     layout_id,
     structured_map_def,
 )
-from nataterra_core.games.nataterra.rules.structuring import (
-    AttachMapTile,
-    MapStructured,
-    PlaceModifier,
-    PlacePlayerTile,
-    PlaceSharedTile,
-    current_task,
-    placing_order,
-    schedule,
-)
-from nataterra_core.games.nataterra.rules.turns import EndPhase, TurnStarted
+from nataterra_core.games.nataterra.rules.structuring import current_task, placing_order, schedule
 from nataterra_core.games.nataterra.state import GameState
 from nataterra_core.games.nataterra.views import seat_view
 from nataterra_core.kernel import (

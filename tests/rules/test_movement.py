@@ -6,9 +6,9 @@ import pytest
 from positions import grid_map, position
 
 from nataterra_core.game import new_game
+from nataterra_core.games.nataterra.messages.movement import MoveUnits
 from nataterra_core.games.nataterra.rules.context import Context
 from nataterra_core.games.nataterra.rules.movement import (
-    MoveUnits,
     decide_move,
     evolve_units_moved,
     legal_moves,

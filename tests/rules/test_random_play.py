@@ -11,18 +11,18 @@ from hypothesis import strategies as st
 
 from nataterra_core.game import GameSession, new_game, verify_log
 from nataterra_core.games.nataterra.bots import RandomPlayer
-from nataterra_core.games.nataterra.rules.combat.messages import (
+from nataterra_core.games.nataterra.messages.combat import (
     Attack,
     Backstab,
     DeployGroup,
     PayInjury,
     Retreat,
+    StartCombat,
     Support,
 )
-from nataterra_core.games.nataterra.rules.combat_phase import StartCombat
-from nataterra_core.games.nataterra.rules.development import Recruit, Research
-from nataterra_core.games.nataterra.rules.movement import MoveUnits
-from nataterra_core.games.nataterra.rules.turns import EndPhase
+from nataterra_core.games.nataterra.messages.development import Recruit, Research
+from nataterra_core.games.nataterra.messages.movement import MoveUnits
+from nataterra_core.games.nataterra.messages.turns import EndPhase
 from nataterra_core.games.nataterra.state import PHASES, GameState
 from nataterra_core.games.nataterra.views import seat_view
 from nataterra_core.kernel import (

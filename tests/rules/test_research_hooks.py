@@ -10,7 +10,7 @@ import msgspec
 import pytest
 
 from nataterra_core.game import new_game
-from nataterra_core.games.nataterra.rules.movement import MoveUnits
+from nataterra_core.games.nataterra.messages.movement import MoveUnits
 from nataterra_core.kernel.encoding import FactoredCodec
 from nataterra_core.kernel.registry import system
 

@@ -15,22 +15,25 @@ from positions import grid_map, position
 
 from nataterra_core.game import new_game
 from nataterra_core.games.nataterra.content.schema import Ability
-from nataterra_core.games.nataterra.rules.combat import messages as m
-from nataterra_core.games.nataterra.rules.combat.model import Combat
-from nataterra_core.games.nataterra.rules.combat_phase import StartCombat, combat_env
-from nataterra_core.games.nataterra.rules.context import Context
-from nataterra_core.games.nataterra.rules.development import Recruit, Recruited
-from nataterra_core.games.nataterra.rules.movement import MoveUnits, legal_moves
-from nataterra_core.games.nataterra.rules.resources import ResourcesGathered
-from nataterra_core.games.nataterra.rules.setup import DeckShuffled
-from nataterra_core.games.nataterra.rules.structures import (
+from nataterra_core.games.nataterra.messages import combat as m
+from nataterra_core.games.nataterra.messages.combat import StartCombat
+from nataterra_core.games.nataterra.messages.development import (
+    Recruit,
+    Recruited,
+    ResourcesGathered,
     StructureRecruited,
-    affects,
-    combat_boost,
 )
-from nataterra_core.games.nataterra.rules.tactics import TacticCardDrawn, draw_tactic_events
-from nataterra_core.games.nataterra.rules.turns import EndPhase
-from nataterra_core.games.nataterra.rules.victory import CubeScored
+from nataterra_core.games.nataterra.messages.movement import MoveUnits
+from nataterra_core.games.nataterra.messages.setup import DeckShuffled
+from nataterra_core.games.nataterra.messages.tactics import TacticCardDrawn
+from nataterra_core.games.nataterra.messages.turns import EndPhase
+from nataterra_core.games.nataterra.messages.victory import CubeScored
+from nataterra_core.games.nataterra.rules.combat.model import Combat
+from nataterra_core.games.nataterra.rules.combat_phase import combat_env
+from nataterra_core.games.nataterra.rules.context import Context
+from nataterra_core.games.nataterra.rules.movement import legal_moves
+from nataterra_core.games.nataterra.rules.structures import affects, combat_boost
+from nataterra_core.games.nataterra.rules.tactics import draw_tactic_events
 from nataterra_core.games.nataterra.state import PlacedStructure, Resources
 from nataterra_core.kernel import Command, IllegalCommand
 

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 from nataterra_core.games.nataterra.content import load_pack
-from nataterra_core.games.nataterra.rules.combat.messages import (
+from nataterra_core.games.nataterra.messages.combat import (
     DeployGroup,
     Retreat,
     RetreatUnits,
     UnitsRetreated,
 )
+from nataterra_core.games.nataterra.messages.sandbox import StartBattle
 from nataterra_core.games.nataterra.rules.combat.model import Boost
 from nataterra_core.games.nataterra.rules.combat.sandbox import (
     Battle,
     ForceSpec,
     MapZone,
     Sandbox,
-    StartBattle,
     battle_option,
 )
 from nataterra_core.kernel import DiceStream, Setup, seed_from_number

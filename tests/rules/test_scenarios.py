@@ -9,15 +9,15 @@ from scenario_helpers import at, end_phase, events_named, scenario_game, scenari
 
 from nataterra_core.game import new_game, verify_log
 from nataterra_core.games.nataterra.content import load_pack
-from nataterra_core.games.nataterra.rules.hexmap import build_map
-from nataterra_core.games.nataterra.rules.movement import MoveUnits
-from nataterra_core.games.nataterra.rules.scenarios import BOOK, SCENARIOS
-from nataterra_core.games.nataterra.rules.scenarios.messages import (
+from nataterra_core.games.nataterra.messages.development import Build
+from nataterra_core.games.nataterra.messages.movement import MoveUnits
+from nataterra_core.games.nataterra.messages.scenarios import (
     MoveMarker,
     RecruitOnMarker,
     SacrificeWorker,
 )
-from nataterra_core.games.nataterra.rules.structures import Build
+from nataterra_core.games.nataterra.rules.hexmap import build_map
+from nataterra_core.games.nataterra.rules.scenarios import BOOK, SCENARIOS
 from nataterra_core.games.nataterra.state import Resources
 from nataterra_core.kernel import IllegalCommand
 from nataterra_core.kernel.registry import OptionsError, system

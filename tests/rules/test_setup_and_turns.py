@@ -7,9 +7,9 @@ import itertools
 import pytest
 
 from nataterra_core.game import decider_for, new_game
-from nataterra_core.games.nataterra.rules.movement import MoveUnits
-from nataterra_core.games.nataterra.rules.setup import DeckShuffled, FirstPlayerDrawn
-from nataterra_core.games.nataterra.rules.turns import EndPhase
+from nataterra_core.games.nataterra.messages.movement import MoveUnits
+from nataterra_core.games.nataterra.messages.setup import DeckShuffled, FirstPlayerDrawn
+from nataterra_core.games.nataterra.messages.turns import EndPhase
 from nataterra_core.games.nataterra.state import Resources
 from nataterra_core.kernel import IllegalCommand, NotYourTurn, UndoRefused, read_log
 

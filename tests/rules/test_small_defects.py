@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from combat_helpers import deployed
 
-from nataterra_core.games.nataterra.rules.combat import messages as m
+from nataterra_core.games.nataterra.messages import combat as m
 from nataterra_core.kernel import IllegalCommand, Session, UndoRefused
 
 

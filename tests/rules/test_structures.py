@@ -7,28 +7,29 @@ from collections.abc import Sequence
 import msgspec
 from positions import Chooser, Table, grid_map, position
 
-from nataterra_core.games.nataterra.rules.combat.messages import (
+from nataterra_core.games.nataterra.messages.combat import (
     AttackResolved,
     CombatEnded,
     DeployGroup,
     GroupDeployed,
     Retreat,
+    StartCombat,
 )
-from nataterra_core.games.nataterra.rules.combat.model import Combat, Group
-from nataterra_core.games.nataterra.rules.combat_phase import StartCombat, combat_env, contested
-from nataterra_core.games.nataterra.rules.hexmap import GameMap
-from nataterra_core.games.nataterra.rules.movement import MoveUnits
-from nataterra_core.games.nataterra.rules.stock import Resources
-from nataterra_core.games.nataterra.rules.structures import (
+from nataterra_core.games.nataterra.messages.development import (
     Build,
     StructureBuilt,
     StructureDestroyed,
     StructureRecruited,
     StructuresProduced,
-    imprison,
 )
-from nataterra_core.games.nataterra.rules.tactics import TacticCardDrawn
-from nataterra_core.games.nataterra.rules.turns import EndPhase, TurnStarted
+from nataterra_core.games.nataterra.messages.movement import MoveUnits
+from nataterra_core.games.nataterra.messages.tactics import TacticCardDrawn
+from nataterra_core.games.nataterra.messages.turns import EndPhase, TurnStarted
+from nataterra_core.games.nataterra.rules.combat.model import Combat, Group
+from nataterra_core.games.nataterra.rules.combat_phase import combat_env, contested
+from nataterra_core.games.nataterra.rules.hexmap import GameMap
+from nataterra_core.games.nataterra.rules.stock import Resources
+from nataterra_core.games.nataterra.rules.structures import imprison
 from nataterra_core.games.nataterra.state import Phase, PlacedStructure
 from nataterra_core.kernel import Command
 

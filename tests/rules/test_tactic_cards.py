@@ -18,8 +18,7 @@ from positions import Table, grid_map, position
 
 from nataterra_core.games.nataterra.content import load_pack
 from nataterra_core.games.nataterra.content.schema import EffectSpec, TacticOption
-from nataterra_core.games.nataterra.rules.combat.biome import EMBRACE_COST
-from nataterra_core.games.nataterra.rules.combat.messages import (
+from nataterra_core.games.nataterra.messages.combat import (
     AbilityGranted,
     BackstabDeclared,
     BonusGranted,
@@ -34,20 +33,20 @@ from nataterra_core.games.nataterra.rules.combat.messages import (
     Retreat,
     RetreatChosen,
     SpiritsEmbraced,
+    StartCombat,
     StoneskinHardened,
     StrategiseGranted,
     StrategiseJoined,
     TacticPlayed,
     WithdrawalDeclared,
 )
+from nataterra_core.games.nataterra.messages.development import Build, Research
+from nataterra_core.games.nataterra.messages.movement import MoveUnits
+from nataterra_core.games.nataterra.messages.tactics import ResourcesGained, TacticCardDrawn
+from nataterra_core.games.nataterra.messages.turns import EndPhase
+from nataterra_core.games.nataterra.rules.combat.biome import EMBRACE_COST
 from nataterra_core.games.nataterra.rules.combat.model import Combat
 from nataterra_core.games.nataterra.rules.combat.policies import DefaultPolicy
-from nataterra_core.games.nataterra.rules.combat_phase import StartCombat
-from nataterra_core.games.nataterra.rules.development import Research
-from nataterra_core.games.nataterra.rules.movement import MoveUnits
-from nataterra_core.games.nataterra.rules.structures import Build
-from nataterra_core.games.nataterra.rules.tactics import ResourcesGained, TacticCardDrawn
-from nataterra_core.games.nataterra.rules.turns import EndPhase
 from nataterra_core.games.nataterra.state import PlacedStructure, Resources
 from nataterra_core.kernel import Command, Event
 

@@ -9,7 +9,7 @@ from positions import Table, grid_map, position
 
 from nataterra_core.game import new_game, verify_log
 from nataterra_core.games.nataterra.bots import HeuristicPlayer, play
-from nataterra_core.games.nataterra.rules.combat.messages import (
+from nataterra_core.games.nataterra.messages.combat import (
     Attack,
     Backstab,
     ChooseGroup,
@@ -19,14 +19,15 @@ from nataterra_core.games.nataterra.rules.combat.messages import (
     PlayTactic,
     Retreat,
     RetreatChosen,
+    StartCombat,
     Support,
 )
-from nataterra_core.games.nataterra.rules.combat.policies import DefaultPolicy
-from nataterra_core.games.nataterra.rules.combat_phase import StartCombat, contested
-from nataterra_core.games.nataterra.rules.movement import MoveUnits
-from nataterra_core.games.nataterra.rules.resources import ResourcesGathered
-from nataterra_core.games.nataterra.rules.structures import StructureDestroyed
-from nataterra_core.games.nataterra.rules.turns import (
+from nataterra_core.games.nataterra.messages.development import (
+    ResourcesGathered,
+    StructureDestroyed,
+)
+from nataterra_core.games.nataterra.messages.movement import MoveUnits
+from nataterra_core.games.nataterra.messages.turns import (
     EndPhase,
     GameEnded,
     PhaseFinished,
@@ -34,6 +35,8 @@ from nataterra_core.games.nataterra.rules.turns import (
     PlayerEliminated,
     TurnStarted,
 )
+from nataterra_core.games.nataterra.rules.combat.policies import DefaultPolicy
+from nataterra_core.games.nataterra.rules.combat_phase import contested
 from nataterra_core.games.nataterra.state import PlacedStructure, Resources
 from nataterra_core.kernel import Event, IllegalCommand
 

@@ -7,10 +7,14 @@ import pytest
 from positions import Table, grid_map, position
 
 from nataterra_core.game import new_game
-from nataterra_core.games.nataterra.rules.combat.messages import CombatEnded, DeployGroup, Retreat
-from nataterra_core.games.nataterra.rules.combat_phase import StartCombat
-from nataterra_core.games.nataterra.rules.turns import EndPhase, GameEnded
-from nataterra_core.games.nataterra.rules.victory import BaseDestroyed, CubeScored
+from nataterra_core.games.nataterra.messages.combat import (
+    CombatEnded,
+    DeployGroup,
+    Retreat,
+    StartCombat,
+)
+from nataterra_core.games.nataterra.messages.turns import EndPhase, GameEnded
+from nataterra_core.games.nataterra.messages.victory import BaseDestroyed, CubeScored
 
 
 def table(units: list[tuple[str, str, str, int]], *, cubes: int = 0, target: int = 4) -> Table:

@@ -20,13 +20,13 @@ from hidden_state import perturbed
 
 from nataterra_core.game import GameSession, new_game
 from nataterra_core.games.nataterra.bots import HeuristicPlayer
-from nataterra_core.games.nataterra.rules.combat.messages import (
+from nataterra_core.games.nataterra.messages.combat import (
     Attack,
     PassTactics,
     PlayTactic,
     StandingPass,
 )
-from nataterra_core.games.nataterra.rules.turns import EndPhase
+from nataterra_core.games.nataterra.messages.turns import EndPhase
 from nataterra_core.games.nataterra.state import GameState
 from nataterra_core.games.nataterra.views import seat_view
 from nataterra_core.kernel import Command, DiceStream, EngineError, seed_from_number

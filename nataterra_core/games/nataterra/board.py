@@ -24,7 +24,7 @@ from nataterra_core.kernel import Command
 from nataterra_core.kernel.geometry import Board, Cell, Geometry, Piece, Structure, Targets
 
 from .content import ContentPack, load_pack
-from .rules.combat.messages import (
+from .messages.combat import (
     Attack,
     Backstab,
     ChooseEffectGroup,
@@ -39,12 +39,11 @@ from .rules.combat.messages import (
     Strategise,
     Support,
 )
+from .messages.development import Build, Recruit
+from .messages.movement import MoveUnits
+from .messages.structuring import PlaceModifier
 from .rules.combat.model import Combat, Group, SlotKind
-from .rules.development import Recruit
 from .rules.hexmap import GameMap, build_map
-from .rules.movement import MoveUnits
-from .rules.structures import Build
-from .rules.structuring import PlaceModifier
 from .state import PlacedStructure
 from .views import SandboxView, SeatView
 

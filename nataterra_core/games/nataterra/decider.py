@@ -28,6 +28,53 @@ from nataterra_core.kernel import (
     Setup,
 )
 
+from .messages import COMMANDS, EVENTS
+from .messages import combat as combat_messages
+from .messages import scenarios as scenario_messages
+from .messages import structuring as structuring_messages
+from .messages.combat import PlayTactic
+from .messages.development import (
+    BonusResolved,
+    Build,
+    Recruit,
+    Recruited,
+    Research,
+    Researched,
+    ResourcesGathered,
+    StructureBuilt,
+    StructureDestroyed,
+    StructureRecruited,
+    StructuresProduced,
+    TechResolved,
+)
+from .messages.movement import MoveUnits, UnitsMoved
+from .messages.setup import (
+    DeckShuffled,
+    DiscardOpeningTactic,
+    FirstPlayerDrawn,
+    OpeningDiscardsAwaited,
+    OpeningTacticDiscarded,
+    StartFromPosition,
+    StartGame,
+    StartingBonus,
+)
+from .messages.turns import (
+    EndPhase,
+    GameEnded,
+    PhaseFinished,
+    PhaseStarted,
+    PlayerEliminated,
+    TurnStarted,
+)
+from .messages.victory import (
+    BaseConquered,
+    BaseDestroyed,
+    BaseRetaken,
+    CubeScored,
+    OathSworn,
+    SwearOath,
+    VictoryConditionsDrawn,
+)
 from .rules import (
     combat_map,
     combat_phase,
@@ -45,8 +92,6 @@ from .rules import (
     turns,
     victory,
 )
-from .rules.combat import messages
-from .rules.combat.messages import PlayTactic
 from .rules.context import Context
 from .rules.hexmap import build_map
 from .rules.map_layout import is_structured
@@ -64,60 +109,33 @@ _POSITIONS_KEPT = 64
 """Starting positions kept checked per decider (the oldest is dropped and checked again when
 needed): the provisional pack's decider is shared by every game of a process."""
 
-COMMANDS: tuple[type[Command], ...] = (
-    *setup.COMMANDS,
-    positions.StartFromPosition,
-    *scenarios.messages.COMMANDS,
-    *turns.COMMANDS,
-    *movement.COMMANDS,
-    *combat_phase.COMMANDS,
-    *development.COMMANDS,
-    *structures.COMMANDS,
-    *victory.COMMANDS,
-    *structuring.COMMANDS,
-)
-EVENTS: tuple[type[Event], ...] = (
-    *setup.EVENTS,
-    *turns.EVENTS,
-    *movement.EVENTS,
-    *resources.EVENTS,
-    *combat_phase.EVENTS,
-    *victory.EVENTS,
-    *conquest.EVENTS,
-    *development.EVENTS,
-    *structures.EVENTS,
-    *tactic_play.EVENTS,
-    *structuring.EVENTS,
-    *scenarios.messages.EVENTS,
-)
-
 _EVOLVE: dict[type[Event], Callable[[GameState, Any], GameState]] = {
-    setup.FirstPlayerDrawn: setup.evolve_first_player,
-    setup.DeckShuffled: setup.evolve_deck_shuffled,
-    setup.StartingBonus: setup.evolve_starting_bonus,
-    setup.OpeningDiscardsAwaited: setup.evolve_discards_awaited,
-    setup.OpeningTacticDiscarded: setup.evolve_opening_discarded,
-    turns.TurnStarted: turns.evolve_turn_started,
-    turns.PhaseStarted: turns.evolve_phase_started,
-    turns.PhaseFinished: turns.evolve_phase_finished,
-    turns.GameEnded: turns.evolve_game_ended,
-    turns.PlayerEliminated: turns.evolve_player_eliminated,
-    movement.UnitsMoved: movement.evolve_units_moved,
-    resources.ResourcesGathered: resources.evolve_resources_gathered,
-    victory.VictoryConditionsDrawn: victory.evolve_conditions_drawn,
-    victory.CubeScored: victory.evolve_cube_scored,
-    victory.OathSworn: victory.evolve_oath_sworn,
-    victory.BaseDestroyed: victory.evolve_base_destroyed,
-    conquest.BaseConquered: conquest.evolve_base_conquered,
-    conquest.BaseRetaken: conquest.evolve_base_retaken,
-    development.Recruited: development.evolve_recruited,
-    development.Researched: development.evolve_researched,
-    development.TechResolved: development.evolve_tech_resolved,
-    development.BonusResolved: development.evolve_bonus_resolved,
-    structures.StructureBuilt: structures.evolve_structure_built,
-    structures.StructureDestroyed: structures.evolve_structure_destroyed,
-    structures.StructuresProduced: structures.evolve_structures_produced,
-    structures.StructureRecruited: structures.evolve_structure_recruited,
+    FirstPlayerDrawn: setup.evolve_first_player,
+    DeckShuffled: setup.evolve_deck_shuffled,
+    StartingBonus: setup.evolve_starting_bonus,
+    OpeningDiscardsAwaited: setup.evolve_discards_awaited,
+    OpeningTacticDiscarded: setup.evolve_opening_discarded,
+    TurnStarted: turns.evolve_turn_started,
+    PhaseStarted: turns.evolve_phase_started,
+    PhaseFinished: turns.evolve_phase_finished,
+    GameEnded: turns.evolve_game_ended,
+    PlayerEliminated: turns.evolve_player_eliminated,
+    UnitsMoved: movement.evolve_units_moved,
+    ResourcesGathered: resources.evolve_resources_gathered,
+    VictoryConditionsDrawn: victory.evolve_conditions_drawn,
+    CubeScored: victory.evolve_cube_scored,
+    OathSworn: victory.evolve_oath_sworn,
+    BaseDestroyed: victory.evolve_base_destroyed,
+    BaseConquered: conquest.evolve_base_conquered,
+    BaseRetaken: conquest.evolve_base_retaken,
+    Recruited: development.evolve_recruited,
+    Researched: development.evolve_researched,
+    TechResolved: development.evolve_tech_resolved,
+    BonusResolved: development.evolve_bonus_resolved,
+    StructureBuilt: structures.evolve_structure_built,
+    StructureDestroyed: structures.evolve_structure_destroyed,
+    StructuresProduced: structures.evolve_structures_produced,
+    StructureRecruited: structures.evolve_structure_recruited,
     **tactic_play.EVOLVE,
     **structuring.EVOLVE,
     **scenarios.play.EVOLVE,
@@ -135,7 +153,7 @@ _COMBAT_ONLY = {k: f for k, f in combat_map.COMBAT_ONLY.items() if k not in _DRA
 folds: ``evolve`` folds them with one lookup and one copy of the state."""
 
 
-_IN_COMBAT = frozenset(messages.COMMANDS)
+_IN_COMBAT = frozenset(combat_messages.COMMANDS)
 """The commands of a combat in progress (tactic plays in its windows included)."""
 
 
@@ -151,12 +169,12 @@ def _on_turn_end(ctx: Context, state: GameState, dice: DiceStream) -> tuple[Even
         researched.extend(development.resolve_researched(ctx, state, dice, seat))
     if state.scenario is not None:  # the scenario's end-of-turn effects and wins (N-SCN)
         researched.extend(scenarios.play.turn_end(ctx, state, dice))
-        if any(isinstance(event, turns.GameEnded) for event in researched):
+        if any(isinstance(event, GameEnded) for event in researched):
             return tuple(researched)
     if not state.conquest:
         return (*researched, *victory.bases_taken(ctx, state))
     lost = conquest.last_turns_over(state)  # N-WIN-5: a last turn without the base back
-    if any(isinstance(event, turns.GameEnded) for event in lost):
+    if any(isinstance(event, GameEnded) for event in lost):
         return (*researched, *lost)
     taken = victory.bases_in_reach(ctx, state)
     return (*researched, *lost, *conquest.conquer(ctx, state, taken))
@@ -171,7 +189,7 @@ def _on_turn_start(
     scored = victory.turn_start_cubes(ctx, state, seat)
     if state.scenario is not None:  # the scenario's start-of-turn effects and wins (N-SCN)
         scored = (*scored, *scenarios.play.turn_start(ctx, state, seat))
-    if any(isinstance(event, turns.GameEnded) for event in scored):
+    if any(isinstance(event, GameEnded) for event in scored):
         return scored
     return (*scored, *structures.turn_start_events(ctx, state, seat, dice))
 
@@ -182,7 +200,7 @@ def _on_enter(ctx: Context, state: GameState, phase: Phase, dice: DiceStream) ->
     players' units fall (N-COMBAT-2); after it, conquered bases may be retaken (N-WIN-5)."""
     if state.scenario is not None:  # cargo, markers destroyed (N-SCN-GEN-5)
         marked = scenarios.play.phase_start(ctx, state, phase)
-        if any(isinstance(event, turns.GameEnded) for event in marked):
+        if any(isinstance(event, GameEnded) for event in marked):
             return marked
         if marked:
             return (*marked, *_on_enter(ctx, _without_scenario(state), phase, dice))
@@ -207,7 +225,7 @@ def _scenario_commands(
     """A scenario's commands added, and builds it forbids left out (N-SCN-FERGUS-4)."""
     allowed = []
     for command in commands:
-        if isinstance(command, structures.Build):
+        if isinstance(command, Build):
             try:
                 scenarios.play.check_build(state, command)
             except IllegalCommand:
@@ -286,11 +304,11 @@ class Nataterra:
         """Record 1's system command (a position's names the position's SHA-256)."""
         text = self._position_text(setup.parse_options(config.options))
         if text is not None:
-            return positions.StartFromPosition(
+            return StartFromPosition(
                 position_sha256=positions.position_sha256(text),
                 shuffle=self.position(text).shuffle,
             )
-        return setup.StartGame()
+        return StartGame()
 
     def position(self, text: str) -> positions.Position:
         """The position of a header's ``position`` option, checked against this pack
@@ -387,7 +405,7 @@ class Nataterra:
             return events
         return tuple(
             msgspec.structs.replace(e, winners=teams.team_winners(state, e.winners))
-            if isinstance(e, turns.GameEnded)
+            if isinstance(e, GameEnded)
             else e
             for e in events
         )
@@ -395,14 +413,14 @@ class Nataterra:
     def _decide(
         self, state: GameState, command: Command, dice: DiceStream, seat: str | None, legal: bool
     ) -> tuple[Event, ...]:
-        if state.structuring is not None and not isinstance(command, setup.StartGame):
+        if state.structuring is not None and not isinstance(command, StartGame):
             return structuring.decide(self.pack, state, command, seat)
-        if isinstance(command, positions.StartFromPosition):
+        if isinstance(command, StartFromPosition):
             if seat is not None:
                 raise IllegalCommand("N-SETUP-2", "only the system starts the game")
             return positions.decide_start_position(self.context(state.map_id), state, command, dice)
         ctx = self.context(state.map_id)
-        if isinstance(command, setup.StartGame):
+        if isinstance(command, StartGame):
             if seat is not None:
                 raise IllegalCommand("N-SETUP-2", "only the system starts the game")
             events = setup.decide_start(ctx, state, dice)
@@ -411,13 +429,13 @@ class Nataterra:
             return events
         if seat is None:
             raise MalformedCommand(f"{type(command).__name__} needs a seat")
-        if isinstance(command, setup.DiscardOpeningTactic):
+        if isinstance(command, DiscardOpeningTactic):
             return setup.decide_opening_discard(state, seat, command)
         if state.phase == "setup":
             raise IllegalCommand("N-SETUP-8", "the opening tactic cards are discarded first")
         if state.phase == "over":
             raise IllegalCommand("N-WIN-6", "the game is over")
-        if state.phase == "combat" and not isinstance(command, turns.EndPhase):
+        if state.phase == "combat" and not isinstance(command, EndPhase):
             return combat_phase.decide_combat_phase(ctx, state, seat, command, dice)
         if seat not in teams.turn_seats(state):
             raise IllegalCommand("N-TURN-1", f"it is {state.active_seat}'s turn, not {seat}'s")
@@ -425,7 +443,7 @@ class Nataterra:
             raise IllegalCommand(
                 "N-TURN-3", f"{seat} has ended the {state.phase} phase; its allies have not"
             )
-        if isinstance(command, turns.EndPhase):
+        if isinstance(command, EndPhase):
             if state.phase == "combat" and (state.combat or combat_phase.contested(state, ctx)):
                 raise IllegalCommand("N-COMBAT-1", "every contested zone must fight first")
             return turns.decide_end_phase(
@@ -433,13 +451,13 @@ class Nataterra:
             )
         if isinstance(command, PlayTactic):  # N-TURN-2: one option per phase
             return tactic_play.decide_play(ctx, state, seat, command, dice, self.evolve)
-        if isinstance(command, movement.MoveUnits):
+        if isinstance(command, MoveUnits):
             return movement.decide_move(ctx, state, seat, command, listed=legal)
-        if isinstance(command, development.COMMANDS):
+        if isinstance(command, (Recruit, Research)):
             return development.decide_development(ctx, state, seat, command)
-        if isinstance(command, victory.SwearOath):
+        if isinstance(command, SwearOath):
             return victory.decide_oath(ctx, state, seat, command)
-        if isinstance(command, structures.Build):
+        if isinstance(command, Build):
             if state.phase != "development":
                 raise IllegalCommand(
                     "N-TURN-1", f"structures are built in development, not {state.phase}"
@@ -450,9 +468,9 @@ class Nataterra:
             raise IllegalCommand(
                 "N-TURN-1", f"combat is fought in the combat phase, not {state.phase}"
             )
-        if isinstance(command, structuring.COMMANDS):
+        if isinstance(command, structuring_messages.COMMANDS):
             raise IllegalCommand("N-MAP-4", "the map is built; tiles are placed only at set-up")
-        if isinstance(command, scenarios.messages.COMMANDS):
+        if isinstance(command, scenario_messages.COMMANDS):
             return scenarios.play.decide(ctx, state, seat, command)
         raise MalformedCommand(f"{type(command).__name__} is not a Nataterra command")
 
@@ -536,7 +554,7 @@ class Nataterra:
             commands.extend(combat_phase.legal_combat_phase(ctx, state))
             if commands:  # N-COMBAT-1: every contested zone fights before the phase ends
                 return commands
-        commands.append(turns.EndPhase(phase=state.phase))
+        commands.append(EndPhase(phase=state.phase))
         return commands
 
     def dice_counter(self, state: GameState) -> int:

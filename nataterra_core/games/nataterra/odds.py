@@ -30,13 +30,13 @@ import msgspec
 from nataterra_core.games.nataterra.battles import BattleError, load_battle
 from nataterra_core.games.nataterra.content import load_pack
 from nataterra_core.games.nataterra.content.schema import ContentPack
-from nataterra_core.games.nataterra.rules.combat.messages import UnitsRetreated
+from nataterra_core.games.nataterra.messages.combat import UnitsRetreated
+from nataterra_core.games.nataterra.messages.sandbox import StartBattle
 from nataterra_core.games.nataterra.rules.combat.policies import CombatPolicy, DefaultPolicy
 from nataterra_core.games.nataterra.rules.combat.sandbox import Sandbox
 from nataterra_core.games.nataterra.rules.combat.sandbox_model import (
     Battle,
     SandboxState,
-    StartBattle,
     battle_option,
 )
 from nataterra_core.kernel import Command, DiceStream, Event, LineSink, Session, Setup, odds_seed
@@ -262,7 +262,7 @@ def play_battle(
     pack: ContentPack | None = None,
 ) -> SandboxState:
     """Play run ``run`` of ``seed`` alone and return the final sandbox state (its
-    ``result`` is the :class:`~nataterra_core.games.nataterra.rules.combat.messages.CombatEnded`
+    ``result`` is the :class:`~nataterra_core.games.nataterra.messages.combat.CombatEnded`
     event): the battle :func:`simulate` counts as that run."""
     _check_seed(seed)
     return _Runner(battle, pack or load_pack(), policies).play(seed, run)[0]

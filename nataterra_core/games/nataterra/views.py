@@ -19,7 +19,7 @@ from typing import Literal
 
 import msgspec
 
-from .rules.combat.messages import CombatEnded
+from .messages.combat import CombatEnded
 from .rules.combat.model import Combat
 from .rules.combat.sandbox_model import Battle, SandboxState
 from .rules.structuring import StructuringView, structuring_view

@@ -10,27 +10,26 @@ from typing import Any, Literal
 
 from nataterra_core.games.nataterra.content import ContentPack, load_pack
 from nataterra_core.games.nataterra.content.schema import Cost, TechCard, rotate_offset
-from nataterra_core.games.nataterra.rules.combat.messages import PlayTactic, Retreat
+from nataterra_core.games.nataterra.messages.combat import PlayTactic, Retreat, StartCombat
+from nataterra_core.games.nataterra.messages.development import Build, Recruit, Research
+from nataterra_core.games.nataterra.messages.setup import DiscardOpeningTactic
+from nataterra_core.games.nataterra.messages.structuring import (
+    AttachMapTile,
+    PlaceModifier,
+    PlacePlayerTile,
+    PlaceSharedTile,
+)
+from nataterra_core.games.nataterra.messages.victory import SwearOath
 from nataterra_core.games.nataterra.rules.combat.model import Combat
 from nataterra_core.games.nataterra.rules.combat.policies import (
     CARD_WORTH,
     DefaultPolicy,
     option_value,
 )
-from nataterra_core.games.nataterra.rules.combat_phase import StartCombat
 from nataterra_core.games.nataterra.rules.context import Context
-from nataterra_core.games.nataterra.rules.development import MAX_MULTIPLIER, Recruit, Research
+from nataterra_core.games.nataterra.rules.development import MAX_MULTIPLIER
 from nataterra_core.games.nataterra.rules.hexmap import Hex, build_map
-from nataterra_core.games.nataterra.rules.setup import DiscardOpeningTactic
-from nataterra_core.games.nataterra.rules.structures import Build
-from nataterra_core.games.nataterra.rules.structuring import (
-    AttachMapTile,
-    PlaceModifier,
-    PlacePlayerTile,
-    PlaceSharedTile,
-    player_tile,
-)
-from nataterra_core.games.nataterra.rules.victory import SwearOath
+from nataterra_core.games.nataterra.rules.structuring import player_tile
 from nataterra_core.games.nataterra.state import Resources
 from nataterra_core.games.nataterra.views import PlayerView, SeatView
 from nataterra_core.kernel import Command, player_dice

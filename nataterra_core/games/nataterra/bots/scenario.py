@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from nataterra_core.games.nataterra.rules.context import Context
-from nataterra_core.games.nataterra.rules.movement import MoveUnits
-from nataterra_core.games.nataterra.rules.scenarios import BOOK
-from nataterra_core.games.nataterra.rules.scenarios.messages import (
+from nataterra_core.games.nataterra.messages.movement import MoveUnits
+from nataterra_core.games.nataterra.messages.scenarios import (
     MoveMarker,
     RecruitOnMarker,
     SacrificeWorker,
 )
+from nataterra_core.games.nataterra.rules.context import Context
+from nataterra_core.games.nataterra.rules.scenarios import BOOK
 from nataterra_core.games.nataterra.state import Marker
 from nataterra_core.games.nataterra.views import SeatView
 from nataterra_core.kernel import Command

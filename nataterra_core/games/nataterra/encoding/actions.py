@@ -51,20 +51,21 @@ from nataterra_core.kernel import Command, Setup
 from nataterra_core.kernel.encoding import Block, FactoredCodec
 
 from ..decider import Nataterra
+from ..messages import combat
+from ..messages.combat import StartCombat
+from ..messages.development import Build, Recruit, Research
+from ..messages.movement import MoveUnits
+from ..messages.setup import DiscardOpeningTactic
+from ..messages.structuring import AttachMapTile, PlaceModifier, PlacePlayerTile, PlaceSharedTile
+from ..messages.turns import EndPhase
+from ..messages.victory import SwearOath
 from ..rules import structuring
-from ..rules.combat import messages as combat
 from ..rules.combat.model import SlotKind
 from ..rules.combat.sandbox import Sandbox
 from ..rules.combat.sandbox_model import SandboxState
-from ..rules.combat_phase import StartCombat
-from ..rules.development import Recruit, Research
 from ..rules.hexmap import build_map
-from ..rules.movement import MoveUnits
-from ..rules.setup import DiscardOpeningTactic
-from ..rules.structures import Build
 from ..rules.tactic_play import PHASE_WINDOWS, ZONE_EFFECTS
-from ..rules.turns import EndPhase
-from ..rules.victory import OATH_OF_ASHA, SwearOath
+from ..rules.victory import OATH_OF_ASHA
 from ..state import Phase
 
 __all__ = ["Universe", "nataterra_codec", "sandbox_codec"]
@@ -343,18 +344,18 @@ def _game_blocks(pack: ContentPack, u: Universe) -> Iterator[Block]:
 
 
 def _structuring_blocks(pack: ContentPack, u: Universe, space: StructuringSpace) -> Iterator[Block]:
-    yield _block(structuring.PlaceSharedTile, ("side", SIDES))
+    yield _block(PlaceSharedTile, ("side", SIDES))
     rotations = range(6)
     yield _block(
-        structuring.AttachMapTile,
+        AttachMapTile,
         ("tile", space.map_tiles),
         ("at", space.anchors),
         ("rotation", rotations),
     )
-    yield _block(structuring.PlacePlayerTile, ("at", space.anchors), ("rotation", rotations))
+    yield _block(PlacePlayerTile, ("at", space.anchors), ("rotation", rotations))
     terrain = ("mountain", "lake")
-    yield _block(structuring.PlaceModifier, ("side", terrain), ("zone", u.zones), at=None)
-    yield _block(structuring.PlaceModifier, ("side", terrain), ("at", space.edge), zone=None)
+    yield _block(PlaceModifier, ("side", terrain), ("zone", u.zones), at=None)
+    yield _block(PlaceModifier, ("side", terrain), ("at", space.edge), zone=None)
 
 
 def _move_key(command: Command) -> dict[str, Any]:

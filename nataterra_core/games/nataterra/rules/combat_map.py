@@ -18,42 +18,23 @@ import msgspec
 
 from nataterra_core.games.nataterra.content.schema import ContentPack
 from nataterra_core.kernel import Event
-from nataterra_core.kernel.visibility import PUBLIC
 
+from ..messages import combat as messages
+from ..messages.combat import (
+    BiomeCardDrawn,
+)
+from ..messages.tactics import ResourcesGained, TacticCardDrawn
 from ..state import GameState, PlayerState, Resources, UnitStack, add_units, remove_units
 from . import structures
-from .combat import messages
 from .combat.flow import combat_from_start
 from .combat.folds import FOLDS, evolve_combat
 from .combat.model import Boost, Combat
 from .context import Context
-from .tactics import (
-    ResourcesGained,
-    TacticCardDrawn,
-    evolve_resources_gained,
-    evolve_tactic_drawn,
-)
+from .tactics import evolve_resources_gained, evolve_tactic_drawn
 
-__all__ = [
-    "COMBAT_ONLY",
-    "BiomeCardDrawn",
-    "evolve_around",
-    "evolve_combat_event",
-    "game_combat",
-    "is_combat_event",
-]
+__all__ = ["COMBAT_ONLY", "evolve_around", "evolve_combat_event", "game_combat", "is_combat_event"]
 
 _replace = msgspec.structs.replace
-
-
-class BiomeCardDrawn(Event, frozen=True, tag="biome_card_drawn.v1"):
-    """N-COMBAT-7: the top card of the ``biome`` deck was drawn for a combat."""
-
-    visibility = PUBLIC
-    reveals_information = True
-
-    biome: str
-    card: str
 
 
 def game_combat(ctx: Context, state: GameState, started: messages.CombatStarted) -> Combat:

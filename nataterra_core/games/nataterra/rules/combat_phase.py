@@ -11,11 +11,18 @@ from __future__ import annotations
 import msgspec
 
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
-from nataterra_core.kernel.visibility import PUBLIC
 
+from ..messages import combat as messages
+from ..messages.combat import (
+    BiomeCardDrawn,
+    StartCombat,
+)
+from ..messages.development import StructureDestroyed
+from ..messages.tactics import ResourcesGained, TacticCardDrawn
+from ..messages.turns import GameEnded
+from ..messages.victory import CubeScored
 from ..state import GameState
 from . import structures, teams, victory
-from .combat import messages
 from .combat.flow import (
     CombatEnv,
     Pending,
@@ -28,22 +35,15 @@ from .combat.flow import (
 )
 from .combat.host import Answers
 from .combat.model import Combat, Force
-from .combat_map import BiomeCardDrawn, evolve_around, evolve_combat_event, game_combat
+from .combat_map import evolve_around, evolve_combat_event, game_combat
 from .context import Context
 from .setup import shuffle_deck
 from .stock import Resources
-from .tactics import (
-    ResourcesGained,
-    TacticCardDrawn,
-    draw_tactic_events,
-)
-from .turns import GameEnded
+from .tactics import draw_tactic_events
 
 __all__ = [
     "COMMANDS",
     "EVENTS",
-    "BiomeCardDrawn",
-    "StartCombat",
     "combat_decision",
     "contested",
     "decide_combat_phase",
@@ -51,16 +51,6 @@ __all__ = [
     "game_combat",
     "legal_combat_phase",
 ]
-
-
-class StartCombat(Command, frozen=True, tag="start_combat.v1"):
-    """N-COMBAT-1: the active player resolves the combat in ``zone`` against ``defender``
-    next (N-COMBAT-1a: with three or more players, one opponent at a time)."""
-
-    visibility = PUBLIC
-
-    zone: str
-    defender: str
 
 
 COMMANDS: tuple[type[Command], ...] = (StartCombat, *messages.COMMANDS)
@@ -363,7 +353,7 @@ def _after_combat(
         after = evolve_combat_event(ctx, after, event)
     # N-COMBAT-28: the loser's structures in the zone are removed at clean-up; N-COMBAT-2:
     # an after-combat move onto an unoccupied enemy structure destroys it without a combat.
-    fallen: tuple[structures.StructureDestroyed, ...] = ()
+    fallen: tuple[StructureDestroyed, ...] = ()
     if ended.winner is not None:
         for loser in state.combat.seats_of(state.combat.opponent(ended.winner)):
             fallen += structures.lost_combat(after, state.combat.zone, loser)
@@ -380,7 +370,7 @@ def _after_combat(
         return (*events, *scored)
     events = (*events, *scored)
     for event in scored:
-        if isinstance(event, victory.CubeScored):
+        if isinstance(event, CubeScored):
             after = victory.evolve_cube_scored(after, event)
     # N-COMBAT-4 (Ruling): units that sat out fight on at once, in the same roles.
     zone, attacker, defender = state.combat.zone, state.combat.attacker, state.combat.defender

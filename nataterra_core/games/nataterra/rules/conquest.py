@@ -17,20 +17,21 @@ from __future__ import annotations
 import msgspec
 
 from nataterra_core.kernel import DiceStream, Event
-from nataterra_core.kernel.visibility import PUBLIC
 
+from ..messages.tactics import TacticCardDrawn
+from ..messages.turns import GameEnded, PlayerEliminated
+from ..messages.victory import (
+    BaseConquered,
+    BaseRetaken,
+)
 from ..state import GameState, Resources
 from . import teams
 from .context import Context
-from .tactics import TacticCardDrawn, draw_tactic_events
-from .turns import GameEnded, PlayerEliminated
+from .tactics import draw_tactic_events
 
 __all__ = [
-    "EVENTS",
     "RETAKE_CARDS",
     "RETAKE_GAIN",
-    "BaseConquered",
-    "BaseRetaken",
     "can_score",
     "conquer",
     "evolve_base_conquered",
@@ -43,30 +44,6 @@ __all__ = [
 RETAKE_GAIN = Resources(food=4, wood=3, metal=3)
 """What a player who retakes its base receives (the starting resources, N-WIN-5)."""
 RETAKE_CARDS = 2
-
-
-class BaseConquered(Event, frozen=True, tag="base_conquered.v1"):
-    """N-WIN-5: ``by`` ended its turn in ``owner``'s base and took ``taken``, all of the
-    owner's resources; the owner has one last turn to win the base back."""
-
-    visibility = PUBLIC
-
-    owner: str
-    by: str
-    taken: Resources
-
-
-class BaseRetaken(Event, frozen=True, tag="base_retaken.v1"):
-    """N-WIN-5: ``owner`` won its base back and receives ``gain`` (two tactic cards
-    follow)."""
-
-    visibility = PUBLIC
-
-    owner: str
-    gain: Resources
-
-
-EVENTS: tuple[type[Event], ...] = (BaseConquered, BaseRetaken)
 
 
 def can_score(state: GameState, seat: str) -> bool:

@@ -12,25 +12,30 @@ Structures come with their own rules.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Literal, Protocol
+from typing import Protocol
 
 import msgspec
 
 from nataterra_core.games.nataterra.content.schema import Bonus, TechCard
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
-from nataterra_core.kernel.visibility import PUBLIC, hide_from_others
 
+from ..messages.development import (
+    BonusResolved,
+    Recruit,
+    Recruited,
+    Research,
+    Researched,
+    Side,
+    TechResolved,
+)
+from ..messages.tactics import TacticCardDrawn
 from ..state import GameState, PlayerState, add_units
 from .context import Context
 from .stock import Resources
-from .tactics import TacticCardDrawn, draw_tactic_events
+from .tactics import draw_tactic_events
 
 __all__ = [
-    "COMMANDS",
-    "EVENTS",
     "MAX_MULTIPLIER",
-    "Recruit",
-    "Research",
     "decide_development",
     "legal_development",
     "resolve_researched",
@@ -38,88 +43,9 @@ __all__ = [
 ]
 
 MAX_MULTIPLIER = 4  # N-RES-4
-Side = Literal["a", "b"]
 
 _replace = msgspec.structs.replace
 _NO_COST = Resources()
-
-
-class Recruit(Command, frozen=True, tag="recruit.v1"):
-    """N-DEV-2: recruit one ``unit`` from the pool onto your base."""
-
-    visibility = PUBLIC
-
-    unit: str
-
-
-class Research(Command, frozen=True, tag="research.v1"):
-    """N-DEV-3: research tech card ``tech`` from your hand (``option`` A or B for unit techs)."""
-
-    visibility = PUBLIC
-
-    tech: str
-    option: Side | None = None
-
-
-class Recruited(Event, frozen=True, tag="recruited.v1"):
-    """``seat`` paid ``cost`` and placed a ``unit`` from its pool on ``zone``."""
-
-    visibility = PUBLIC
-
-    seat: str
-    unit: str
-    zone: str
-    cost: Resources
-
-
-class Researched(Event, frozen=True, tag="researched.v1"):
-    """``seat`` paid ``cost`` for ``tech`` (``option``); it resolves at the end of the turn."""
-
-    visibility = PUBLIC
-
-    seat: str
-    tech: str
-    option: Side | None
-    cost: Resources
-
-
-class TechResolved(Event, frozen=True, tag="tech_resolved.v1"):
-    """N-DEV-4: a researched ``tech`` takes effect. A resource tech raises ``resource``'s
-    multiplier and leaves; a unit tech turns ``unit``'s group card to ``option``, stays, and
-    changes the unit's main-board values by ``cost``, ``movement`` and ``initiative``."""
-
-    visibility = PUBLIC
-
-    seat: str
-    tech: str
-    option: Side | None = None
-    resource: str | None = None
-    unit: str | None = None
-    cost: Resources = Resources()
-    movement: int = 0
-    initiative: int = 0
-
-
-class BonusResolved(Event, frozen=True, tag="bonus_resolved.v1"):
-    """N-DEV-4: one bonus effect of ``tech``: ``kind`` with what it actually moved.
-
-    ``units`` maps unit types to tokens moved to the pool (workers, a tile, a unit type);
-    ``card`` is the tech card drawn or the structure unlocked. A drawn tech card goes to a
-    hand that seat views show only to its holder, so others see that a card was drawn, not
-    which (as for tactic cards).
-    """
-
-    visibility = hide_from_others("card", when=("kind", ("draw_tech",)))
-
-    seat: str
-    tech: str
-    kind: str
-    units: dict[str, int] = msgspec.field(default_factory=dict)
-    card: str | None = None
-
-
-COMMANDS: tuple[type[Command], ...] = (Recruit, Research)
-EVENTS: tuple[type[Event], ...] = (Recruited, Researched, TechResolved, BonusResolved)
 
 
 class CostChanged(Protocol):

@@ -7,7 +7,7 @@ accepts exactly those, and says which rule a refused path breaks.
 
 Structures (N-STR-3, N-MOV-5): enemy structures never stop a move, except the Bone Tower,
 which counts as a unit; ending a move on an unoccupied enemy structure destroys it at once
-(a :class:`~nataterra_core.games.nataterra.rules.structures.StructureDestroyed` after the move). A
+(a :class:`~..messages.development.StructureDestroyed` after the move). A
 Stable adds movement to units starting in its reach; a player's Underground Tunnels link each
 other (one step) and are crossed like flying when on a mountain. Movement tactic options
 add movement or Stealth to the unmoved units of one zone for the turn (N-MOV-6).
@@ -19,19 +19,15 @@ from typing import Any
 
 import msgspec
 
-from nataterra_core.kernel import Command, Event, IllegalCommand
+from nataterra_core.kernel import Event, IllegalCommand
 
+from ..messages.movement import MoveUnits, UnitsMoved
 from ..state import GameState, UnitStack, ZoneGrant, move_units
 from . import structures, teams
 from .context import Context
-from .moves import MoveUnits, UnitsMoved
 from .pathfinding import reachable
 
-__all__ = ["COMMANDS", "EVENTS", "MoveUnits", "UnitsMoved", "decide_move", "legal_moves"]
-
-
-COMMANDS: tuple[type[Command], ...] = (MoveUnits,)
-EVENTS: tuple[type[Event], ...] = (UnitsMoved,)
+__all__ = ["decide_move", "legal_moves"]
 
 
 class _Terrain:

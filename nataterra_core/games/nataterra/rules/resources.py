@@ -10,26 +10,13 @@ from __future__ import annotations
 
 import msgspec
 
-from nataterra_core.kernel import Event
-from nataterra_core.kernel.visibility import PUBLIC
-
+from ..messages.development import (
+    ResourcesGathered,
+)
 from ..state import GameState, Resources
 from .context import Context
 
-__all__ = ["EVENTS", "ResourcesGathered", "gather"]
-
-
-class ResourcesGathered(Event, frozen=True, tag="resources_gathered.v1"):
-    """``seat``'s workers gathered ``gain`` from ``zones`` (multipliers applied)."""
-
-    visibility = PUBLIC
-
-    seat: str
-    zones: tuple[str, ...]
-    gain: Resources
-
-
-EVENTS: tuple[type[Event], ...] = (ResourcesGathered,)
+__all__ = ["gather"]
 
 
 def gather(ctx: Context, state: GameState, seat: str) -> ResourcesGathered:

@@ -20,35 +20,30 @@ import msgspec
 
 from nataterra_core.games.nataterra.content.schema import ContentPack
 from nataterra_core.kernel import (
-    Command,
     DiceStream,
-    DrawEvent,
     Event,
     IllegalCommand,
-    ShuffleEvent,
     record_draw,
     record_shuffle,
 )
-from nataterra_core.kernel.visibility import PUBLIC, hidden_order
 
+from ..messages.setup import (
+    DeckShuffled,
+    DiscardOpeningTactic,
+    FirstPlayerDrawn,
+    OpeningDiscardsAwaited,
+    OpeningTacticDiscarded,
+    StartingBonus,
+)
+from ..messages.turns import TurnStarted
 from ..state import GameState, PlayerState, Resources, UnitStack
 from .context import Context
-from .turns import TurnStarted
 from .victory import draw_conditions
 
 __all__ = [
-    "COMMANDS",
-    "EVENTS",
     "LEARNING_CIVS",
     "MODES",
-    "DeckShuffled",
-    "DiscardOpeningTactic",
-    "FirstPlayerDrawn",
     "GameOptions",
-    "OpeningDiscardsAwaited",
-    "OpeningTacticDiscarded",
-    "StartGame",
-    "StartingBonus",
     "decide_opening_discard",
     "decide_start",
     "default_map",
@@ -69,81 +64,6 @@ NAGA_STARTING_FLARE = 2  # N-SETUP-7
 OPENING_TACTICS = 3  # N-SETUP-8: draw 3, discard 1
 MODES: tuple[str, ...] = ("learning", "advanced")
 """The game modes: learning (N-SETUP-1, N-WIN-2) and advanced (N-SETUP-8, N-WIN-3)."""
-
-
-class StartGame(Command, frozen=True, tag="start_game.v1"):
-    """The system command of record 1: draw the first player and shuffle every deck."""
-
-    visibility = PUBLIC
-
-
-class FirstPlayerDrawn(DrawEvent, frozen=True, tag="first_player_drawn.v1"):
-    """N-SETUP-2: ``draw(m)`` over the seats in header order picked ``seat``."""
-
-    visibility = PUBLIC
-
-    m: int
-    counter_before: int
-    counter_after: int
-    value: int
-    seat: str
-
-
-class DeckShuffled(ShuffleEvent, frozen=True, tag="deck_shuffled.v1"):
-    """A deck was shuffled; ``after[0]`` is the top card (docs/DICE.md)."""
-
-    visibility = hidden_order("before", "after", size_of="after")
-
-    deck: str
-    before: tuple[str, ...]
-    after: tuple[str, ...]
-    counter_before: int
-    counter_after: int
-
-
-class StartingBonus(Event, frozen=True, tag="starting_bonus.v1"):
-    """N-SETUP-3: the second player of a 2-player game gets +1 food."""
-
-    visibility = PUBLIC
-
-    seat: str
-    gain: Resources
-
-
-class OpeningDiscardsAwaited(Event, frozen=True, tag="opening_discards_awaited.v1"):
-    """N-SETUP-8: ``seats``, in this order, each discard one of their opening tactic cards
-    before the first turn begins."""
-
-    visibility = PUBLIC
-
-    seats: tuple[str, ...]
-
-
-class DiscardOpeningTactic(Command, frozen=True, tag="discard_opening_tactic.v1"):
-    """N-SETUP-8: discard ``card`` from the three opening tactic cards."""
-
-    visibility = PUBLIC
-
-    card: str
-
-
-class OpeningTacticDiscarded(Event, frozen=True, tag="opening_tactic_discarded.v1"):
-    """``seat`` discarded ``card`` (face up on its discard pile)."""
-
-    visibility = PUBLIC
-
-    seat: str
-    card: str
-
-
-COMMANDS: tuple[type[Command], ...] = (StartGame, DiscardOpeningTactic)
-EVENTS: tuple[type[Event], ...] = (
-    FirstPlayerDrawn,
-    DeckShuffled,
-    StartingBonus,
-    OpeningDiscardsAwaited,
-    OpeningTacticDiscarded,
-)
 
 
 class GameOptions(msgspec.Struct, frozen=True, kw_only=True):
@@ -350,7 +270,7 @@ def decide_start(ctx: Context, state: GameState, dice: DiceStream) -> tuple[Even
         second = state.seats[(first + 1) % 2]
         events.append(StartingBonus(seat=second, gain=Resources(food=1)))
     if advanced:  # N-SETUP-8: three tactic cards each, then one discarded each
-        from .tactics import TacticCardDrawn  # tactics draws with this module's shuffle
+        from ..messages.tactics import TacticCardDrawn
 
         for seat, deck in zip(state.seats, shuffled, strict=False):
             events.extend(TacticCardDrawn(seat=seat, card=c) for c in deck.after[:OPENING_TACTICS])

@@ -68,24 +68,24 @@ from collections.abc import Iterable
 import msgspec
 
 from nataterra_core.games.nataterra.content.schema import Structure
-from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
-from nataterra_core.kernel.visibility import PUBLIC
+from nataterra_core.kernel import DiceStream, Event, IllegalCommand
 
+from ..messages.development import (
+    Build,
+    StructureBuilt,
+    StructureDestroyed,
+    StructureRecruited,
+    StructuresProduced,
+)
+from ..messages.tactics import TacticCardDrawn
 from ..state import GameState, PlacedStructure, PlayerState, add_units
 from . import teams
 from .combat.model import Boost
 from .context import Context
 from .stock import Resources
-from .tactics import TacticCardDrawn, draw_tactic_events
+from .tactics import draw_tactic_events
 
 __all__ = [
-    "COMMANDS",
-    "EVENTS",
-    "Build",
-    "StructureBuilt",
-    "StructureDestroyed",
-    "StructureRecruited",
-    "StructuresProduced",
     "affects",
     "combat_boost",
     "copies_left",
@@ -106,72 +106,6 @@ __all__ = [
 RIFT_UNIT = "goblin"  # N-STR-3: Rift in the Wall recruits a Goblin
 WAR_COUNCIL_UNITS = 3  # N-STR-3: at least 3 combat units in affected zones
 PRISON_FLARE = 3  # N-STR-3: 3 flare per full Soul Prison
-
-
-class Build(Command, frozen=True, tag="build.v1"):
-    """N-STR-1: build ``structure`` in ``zone``."""
-
-    visibility = PUBLIC
-
-    structure: str
-    zone: str
-
-
-class StructureBuilt(Event, frozen=True, tag="structure_built.v1"):
-    """``seat`` paid ``cost`` and placed ``structure`` in ``zone``."""
-
-    visibility = PUBLIC
-
-    seat: str
-    structure: str
-    zone: str
-    cost: Resources
-
-
-class StructureDestroyed(Event, frozen=True, tag="structure_destroyed.v1"):
-    """``owner``'s ``structure`` in ``zone`` was destroyed, by ``rule`` (N-MOV-5 moved onto,
-    N-COMBAT-2 unoccupied at combat, N-COMBAT-28 lost a combat); ``cubes`` went with it."""
-
-    visibility = PUBLIC
-
-    owner: str
-    structure: str
-    zone: str
-    rule: str
-    cubes: int = 0
-
-
-class StructuresProduced(Event, frozen=True, tag="structures_produced.v1"):
-    """N-STR-3/N-RES-3: ``seat``'s structures in ``zones`` produced ``gain`` and ``flare``
-    in the resources phase (never multiplied)."""
-
-    visibility = PUBLIC
-
-    seat: str
-    zones: tuple[str, ...]
-    gain: Resources
-    flare: int = 0
-
-
-class StructureRecruited(Event, frozen=True, tag="structure_recruited.v1"):
-    """N-STR-3: at the start of ``seat``'s turn ``structure`` recruited a ``unit`` from the
-    pool onto ``zone``, free."""
-
-    visibility = PUBLIC
-
-    seat: str
-    structure: str
-    unit: str
-    zone: str
-
-
-COMMANDS: tuple[type[Command], ...] = (Build,)
-EVENTS: tuple[type[Event], ...] = (
-    StructureBuilt,
-    StructureDestroyed,
-    StructuresProduced,
-    StructureRecruited,
-)
 
 
 # -- where effects reach -----------------------------------------------------------------------

@@ -10,7 +10,7 @@ are never multiplied (N-RES-3); development options recruit, replace, build, des
 unlock and discount.
 
 Every choice an option asks for (a zone, a structure, a card to discard) is a field of the
-:class:`~nataterra_core.games.nataterra.rules.combat.messages.PlayTactic` command, and the legal
+:class:`~nataterra_core.games.nataterra.messages.combat.PlayTactic` command, and the legal
 list offers one command per combination. The combat windows are :mod:`.combat.tactics`.
 """
 
@@ -24,29 +24,24 @@ import msgspec
 
 from nataterra_core.games.nataterra.content.schema import EffectSpec, TacticOption, ZoneFilter
 from nataterra_core.kernel import DiceStream, Event, IllegalCommand
-from nataterra_core.kernel.visibility import PUBLIC
 
+from ..messages.combat import PlayTactic
+from ..messages.development import Build, Recruited, StructureDestroyed
+from ..messages.tactics import (
+    DiscountGranted,
+    MovementGranted,
+    ResourcesGained,
+    StructureUnlocked,
+    TacticOptionPlayed,
+    UnitReplaced,
+)
 from ..state import GameState, PlayerState, ZoneGrant, add_units, remove_units
 from . import development, structures
-from .combat.messages import PlayTactic
 from .context import Context
 from .stock import Resources
-from .tactics import ResourcesGained, draw_tactic_events
+from .tactics import draw_tactic_events
 
-__all__ = [
-    "EVENTS",
-    "EVOLVE",
-    "PHASE_WINDOWS",
-    "ZONE_EFFECTS",
-    "DiscountGranted",
-    "MovementGranted",
-    "StructureUnlocked",
-    "TacticOptionPlayed",
-    "UnitReplaced",
-    "counted",
-    "decide_play",
-    "legal_plays",
-]
+__all__ = ["EVOLVE", "PHASE_WINDOWS", "ZONE_EFFECTS", "counted", "decide_play", "legal_plays"]
 
 PHASE_WINDOWS = {"movement": "movement", "resources": "resource", "development": "development"}
 """The option kind each phase lets the active player play (N-TURN-2)."""
@@ -55,73 +50,6 @@ ZONE_EFFECTS = frozenset(
     {"extra_movement", "grant_stealth", "recruit", "replace_unit", "destroy_structure"}
 )
 """The effects of a phase option that choose a zone (the ``zone`` of its command)."""
-
-
-class TacticOptionPlayed(Event, frozen=True, tag="tactic_option_played.v1"):
-    """``seat`` played option ``option`` of ``card`` in ``phase``: the card and ``discarded``
-    go to the discard pile; ``cost`` and ``flare`` are paid (N-TAC-1)."""
-
-    visibility = PUBLIC
-
-    seat: str
-    card: str
-    option: int
-    phase: str
-    cost: Resources = Resources()
-    flare: int = 0
-    discarded: str | None = None
-
-
-class MovementGranted(Event, frozen=True, tag="movement_granted.v1"):
-    """N-MOV-6: ``seat``'s units in ``zone`` that have not moved get ``movement`` extra points
-    and ``stealth`` extra Stealth this turn."""
-
-    visibility = PUBLIC
-
-    seat: str
-    zone: str
-    movement: int = 0
-    stealth: int = 0
-
-
-class UnitReplaced(Event, frozen=True, tag="unit_replaced.v1"):
-    """One of ``seat``'s ``removed`` in ``zone`` went back to its pool; a ``recruited`` from
-    the pool took its place."""
-
-    visibility = PUBLIC
-
-    seat: str
-    zone: str
-    removed: str
-    recruited: str
-
-
-class DiscountGranted(Event, frozen=True, tag="discount_granted.v1"):
-    """``seat``'s next ``kind`` ("structure" or "tech") costs ``amount`` less."""
-
-    visibility = PUBLIC
-
-    seat: str
-    kind: str
-    amount: Resources
-
-
-class StructureUnlocked(Event, frozen=True, tag="structure_unlocked.v1"):
-    """``seat`` may build ``structure`` from now on (N-FAQ-16: this very phase)."""
-
-    visibility = PUBLIC
-
-    seat: str
-    structure: str
-
-
-EVENTS: tuple[type[Event], ...] = (
-    TacticOptionPlayed,
-    MovementGranted,
-    UnitReplaced,
-    DiscountGranted,
-    StructureUnlocked,
-)
 
 
 # -- what an option may choose --------------------------------------------------------------
@@ -373,20 +301,19 @@ def _effect_events(
     if kind == "recruit" and zone is not None:
         tokens = min(max(1, spec.amount), state.player(seat).pool.get(spec.unit, 0))
         return tuple(
-            development.Recruited(seat=seat, unit=spec.unit, zone=zone, cost=Resources())
-            for _ in range(tokens)
+            Recruited(seat=seat, unit=spec.unit, zone=zone, cost=Resources()) for _ in range(tokens)
         )
     if kind == "replace_unit" and zone is not None:
         return (UnitReplaced(seat=seat, zone=zone, removed=spec.replaces, recruited=spec.unit),)
     if kind == "build_structure" and zone is not None and command.structure is not None:
-        build = structures.Build(structure=command.structure, zone=zone)
+        build = Build(structure=command.structure, zone=zone)
         return structures.decide_build(
             ctx, state, seat, build, discount=Resources.of(spec.resources)
         )
     if kind == "destroy_structure" and zone is not None:
         placed = state.structure_in(zone)
         assert placed is not None and placed.owner == seat
-        destroyed = structures.StructureDestroyed(
+        destroyed = StructureDestroyed(
             owner=seat, structure=placed.structure, zone=zone, rule="N-TAC-3", cubes=placed.cubes
         )
         if not spec.amount:

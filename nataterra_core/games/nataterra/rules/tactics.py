@@ -10,44 +10,15 @@ from __future__ import annotations
 import msgspec
 
 from nataterra_core.kernel import DiceStream, Event
-from nataterra_core.kernel.visibility import PUBLIC, hide_from_others
 
+from ..messages.tactics import (
+    ResourcesGained,
+    TacticCardDrawn,
+)
 from ..state import GameState
 from .setup import shuffle_deck
-from .stock import Resources
 
-__all__ = [
-    "EVENTS",
-    "ResourcesGained",
-    "TacticCardDrawn",
-    "draw_tactic_events",
-    "evolve_resources_gained",
-    "evolve_tactic_drawn",
-]
-
-
-class TacticCardDrawn(Event, frozen=True, tag="tactic_card_drawn.v1"):
-    """``seat`` drew the top card of its tactic deck (only ``seat`` may see which)."""
-
-    visibility = hide_from_others("card")
-    reveals_information = True
-
-    seat: str
-    card: str
-
-
-class ResourcesGained(Event, frozen=True, tag="resources_gained.v1"):
-    """``seat`` gained ``resources`` and ``flare`` from a tactic option (not multiplied,
-    N-RES-3)."""
-
-    visibility = PUBLIC
-
-    seat: str
-    resources: Resources = Resources()
-    flare: int = 0
-
-
-EVENTS: tuple[type[Event], ...] = (TacticCardDrawn, ResourcesGained)
+__all__ = ["draw_tactic_events", "evolve_resources_gained", "evolve_tactic_drawn"]
 
 
 def draw_tactic_events(

@@ -36,32 +36,29 @@ import msgspec
 
 from nataterra_core.games.nataterra.content.schema import ContentPack, VictoryCondition
 from nataterra_core.kernel import (
-    Command,
     DiceStream,
-    DrawsEvent,
     Event,
     IllegalCommand,
     record_draws,
 )
-from nataterra_core.kernel.visibility import PUBLIC
 
+from ..messages.turns import GameEnded, PlayerEliminated
+from ..messages.victory import (
+    BaseDestroyed,
+    CubeScored,
+    OathSworn,
+    SwearOath,
+    VictoryConditionsDrawn,
+)
 from ..state import GameState, Resources
 from . import teams
 from .combat.model import Combat
 from .context import Context
-from .turns import GameEnded, PlayerEliminated
 
 __all__ = [
     "ADVANCED_CATEGORIES",
-    "COMMANDS",
     "DOMINANCE",
-    "EVENTS",
     "SIMULTANEOUS",
-    "BaseDestroyed",
-    "CubeScored",
-    "OathSworn",
-    "SwearOath",
-    "VictoryConditionsDrawn",
     "bases_taken",
     "decide_oath",
     "draw_conditions",
@@ -89,62 +86,6 @@ MILITARY_SUPREMACY = "military_supremacy"
 
 _ON_THE_STRATEGY_ZONE = (COLONISATION, STRATEGIC_POINT)
 _TURN_START = (*_ON_THE_STRATEGY_ZONE, GLORY_OF_THE_KING)
-
-
-class SwearOath(Command, frozen=True, tag="swear_oath.v1"):
-    """Oath of Asha (development phase): pay ``wood`` and ``metal`` (the card's cost in all)
-    for one cube, with a worker of yours on the strategy zone."""
-
-    visibility = PUBLIC
-
-    wood: int
-    metal: int
-
-
-class VictoryConditionsDrawn(DrawsEvent, frozen=True, tag="victory_conditions_drawn.v2"):
-    """N-SETUP-8: one condition drawn per category (strategy, war, glory), the i-th by
-    ``draw(ms[i])`` over that category's conditions in pack order; ``values`` are the draws.
-    v2: v1 had no ``ms``, so an auditor needed the pack to recheck the draws."""
-
-    visibility = PUBLIC
-
-    conditions: tuple[str, ...]
-    ms: tuple[int, ...]
-    values: tuple[int, ...]
-    counter_before: int
-    counter_after: int
-
-
-class CubeScored(Event, frozen=True, tag="cube_scored.v1"):
-    """``seat`` placed a cube on ``condition``; it now has ``cubes`` there."""
-
-    visibility = PUBLIC
-
-    seat: str
-    condition: str
-    cubes: int
-
-
-class OathSworn(Event, frozen=True, tag="oath_sworn.v1"):
-    """Oath of Asha: ``seat`` paid ``paid`` (a cube follows)."""
-
-    visibility = PUBLIC
-
-    seat: str
-    paid: Resources
-
-
-class BaseDestroyed(Event, frozen=True, tag="base_destroyed.v1"):
-    """N-WIN-1: ``by`` ended its turn with units in ``owner``'s base zone."""
-
-    visibility = PUBLIC
-
-    owner: str
-    by: str
-
-
-COMMANDS: tuple[type[Command], ...] = (SwearOath,)
-EVENTS: tuple[type[Event], ...] = (VictoryConditionsDrawn, CubeScored, OathSworn, BaseDestroyed)
 
 
 # -- set-up ------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 by owner, number and units when the view shows them (the events' sentences are in
 :mod:`.combat_events`).
 
-    >>> from nataterra_core.games.nataterra.rules.combat.messages import Attack
+    >>> from nataterra_core.games.nataterra.messages.combat import Attack
     >>> describe_command(Attack(target=2), "beasts")
     'beasts attacks group 2'
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..content.cards import BiomeEffect
-from ..rules.combat.messages import (
+from ..messages.combat import (
     Attack,
     Backstab,
     ChooseEffectGroup,
@@ -31,13 +31,13 @@ from ..rules.combat.messages import (
     Retreat,
     RetreatUnits,
     SpiritsEmbrace,
+    StartCombat,
     Strategise,
     StrategiseDone,
     Support,
 )
+from ..messages.sandbox import StartBattle
 from ..rules.combat.model import Force
-from ..rules.combat.sandbox_model import StartBattle
-from ..rules.combat_phase import StartCombat
 from .base import (
     combat_of,
     describe_command,

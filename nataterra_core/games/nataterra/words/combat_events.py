@@ -2,7 +2,7 @@
 groups by owner, number and units when the view shows them (the commands' sentences are in
 :mod:`.combat`).
 
-    >>> from nataterra_core.games.nataterra.rules.combat.messages import GroupDeployed
+    >>> from nataterra_core.games.nataterra.messages.combat import GroupDeployed
     >>> describe_event(GroupDeployed(seat="beasts", group=4, unit="orc", units=3, slot="melee"))
     'beasts deploys group 4: 3 Orcs in a melee slot'
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules.combat.messages import (
+from ..messages.combat import (
     AbilityGranted,
     ActivationEnded,
     Aftermath,
@@ -22,6 +22,7 @@ from ..rules.combat.messages import (
     BackstabDeclared,
     BackstabDeclined,
     BackstabEnded,
+    BiomeCardDrawn,
     BiomeCardRevealed,
     BiomeTargetFixed,
     BonusGranted,
@@ -62,7 +63,6 @@ from ..rules.combat.messages import (
     WindowOpened,
     WithdrawalDeclared,
 )
-from ..rules.combat_phase import BiomeCardDrawn
 from ..rules.stock import Resources
 from .base import (
     describe_event,

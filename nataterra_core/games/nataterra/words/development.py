@@ -11,20 +11,18 @@ from __future__ import annotations
 from typing import Any
 
 from ..content.cards import Bonus, TechEffect
-from ..rules.development import (
+from ..messages.development import (
     BonusResolved,
+    Build,
     Recruit,
     Recruited,
     Research,
     Researched,
-    TechResolved,
-)
-from ..rules.structures import (
-    Build,
     StructureBuilt,
     StructureDestroyed,
     StructureRecruited,
     StructuresProduced,
+    TechResolved,
 )
 from .base import (
     cost_text,

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules.positions import StartFromPosition
-from ..rules.scenarios.messages import (
+from ..messages.scenarios import (
     MarkerControlled,
     MarkerDestroyed,
     MarkerLoaded,
@@ -18,6 +17,7 @@ from ..rules.scenarios.messages import (
     ScenarioCounted,
     WorkerSacrificed,
 )
+from ..messages.setup import StartFromPosition
 from .base import describe_command, describe_event, resources_text, subject, unit_title
 
 

@@ -17,11 +17,10 @@ from typing import Any
 from nataterra_core.kernel import Outcome
 from nataterra_core.kernel.wording import outcome_text
 
-from ..rules.combat.messages import PassTactics, PlayTactic, StandingPass, StandingPassGiven
-from ..rules.conquest import BaseConquered, BaseRetaken
-from ..rules.movement import MoveUnits, UnitsMoved
-from ..rules.resources import ResourcesGathered
-from ..rules.setup import (
+from ..messages.combat import PassTactics, PlayTactic, StandingPass, StandingPassGiven
+from ..messages.development import ResourcesGathered
+from ..messages.movement import MoveUnits, UnitsMoved
+from ..messages.setup import (
     DeckShuffled,
     DiscardOpeningTactic,
     FirstPlayerDrawn,
@@ -30,8 +29,7 @@ from ..rules.setup import (
     StartGame,
     StartingBonus,
 )
-from ..rules.stock import Resources
-from ..rules.structuring import (
+from ..messages.structuring import (
     AttachMapTile,
     MapStructured,
     MapTileAttached,
@@ -43,15 +41,16 @@ from ..rules.structuring import (
     PlayerTilePlaced,
     SharedTilePlaced,
 )
-from ..rules.tactic_play import (
+from ..messages.tactics import (
     DiscountGranted,
     MovementGranted,
+    ResourcesGained,
     StructureUnlocked,
+    TacticCardDrawn,
     TacticOptionPlayed,
     UnitReplaced,
 )
-from ..rules.tactics import ResourcesGained, TacticCardDrawn
-from ..rules.turns import (
+from ..messages.turns import (
     EndPhase,
     GameEnded,
     PhaseFinished,
@@ -59,7 +58,16 @@ from ..rules.turns import (
     PlayerEliminated,
     TurnStarted,
 )
-from ..rules.victory import BaseDestroyed, CubeScored, OathSworn, SwearOath, VictoryConditionsDrawn
+from ..messages.victory import (
+    BaseConquered,
+    BaseDestroyed,
+    BaseRetaken,
+    CubeScored,
+    OathSworn,
+    SwearOath,
+    VictoryConditionsDrawn,
+)
+from ..rules.stock import Resources
 from .base import (
     describe_command,
     describe_event,

@@ -1,8 +1,9 @@
-"""Group combat (rules §6, §11, §12): the model, the arithmetic, the flow and the sandbox.
+"""Group combat (rules §6, §11, §12): the model, the arithmetic, the flow and the sandbox
+(its commands and events are in ``messages/combat.py``).
 
 Modules: :mod:`.model` (groups and the combat state), :mod:`.board` (who stands and who
 acts next), :mod:`.damage` (the arithmetic of attacks, support and healing),
-:mod:`.messages` (commands and events), :mod:`.stages` (the stage machine as one table:
+:mod:`.stages` (the stage machine as one table:
 :mod:`.options` says who decides what, :mod:`.steps` gives the automatic steps),
 :mod:`.flow` (runs the machine; :mod:`.commands` says what a command does), :mod:`.env`
 and :mod:`.host` (what combat reads of the game or the sandbox), :mod:`.folds` (folding

@@ -19,9 +19,7 @@ from nataterra_core.games.nataterra.content.schema import (
 )
 from nataterra_core.kernel import Command, DiceStream, Event
 
-from .effects import damage_event, effect_events, player_chosen, raise_initiative
-from .fold_tools import movable_units
-from .messages import (
+from ...messages.combat import (
     AmbushJoined,
     BiomeTargetFixed,
     ChoiceResolved,
@@ -37,8 +35,10 @@ from .messages import (
     TacticDiscarded,
     UnitsMovedAfterWin,
 )
+from ...messages.combat_opening import BiomeFlag
+from .effects import damage_event, effect_events, player_chosen, raise_initiative
+from .fold_tools import movable_units
 from .model import Combat
-from .opening_events import BiomeFlag
 from .tactics import TacticEnv
 
 __all__ = [

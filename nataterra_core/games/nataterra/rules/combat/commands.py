@@ -10,15 +10,7 @@ import msgspec
 
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
 
-from ..stock import Resources
-from . import biome, tactics
-from .board import support_only
-from .damage import (
-    heal_amount,
-)
-from .env import CombatEnv
-from .folds import evolve_combat
-from .messages import (
+from ...messages.combat import (
     ArmorClaimed,
     Attack,
     Backstab,
@@ -45,6 +37,14 @@ from .messages import (
     Supported,
     UnitsRetreated,
 )
+from ..stock import Resources
+from . import biome, tactics
+from .board import support_only
+from .damage import (
+    heal_amount,
+)
+from .env import CombatEnv
+from .folds import evolve_combat
 from .model import (
     Combat,
     Group,

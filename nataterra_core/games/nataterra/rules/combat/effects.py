@@ -14,10 +14,7 @@ from typing import Protocol
 from nataterra_core.games.nataterra.content.schema import CivAbility, ContentPack, EffectSpec
 from nataterra_core.kernel import DiceStream, Event
 
-from ..stock import Resources
-from ..tactics import ResourcesGained
-from .fold_tools import movable_units
-from .messages import (
+from ...messages.combat import (
     AbilityGranted,
     BonusGranted,
     DamageRemoved,
@@ -29,6 +26,9 @@ from .messages import (
     StrategiseGranted,
     WithdrawalDeclared,
 )
+from ...messages.tactics import ResourcesGained
+from ..stock import Resources
+from .fold_tools import movable_units
 from .model import INITIATIVE_CAP, Combat, Group
 
 __all__ = [

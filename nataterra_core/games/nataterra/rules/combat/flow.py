@@ -21,12 +21,12 @@ import msgspec
 from nataterra_core.games.nataterra.content.schema import ContentPack, Side
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
 
+from ...messages.combat import AttackResolved, CombatStarted
 from ..stock import Resources
 from .commands import command_events, refusal
 from .env import CombatEnv
 from .folds import FOLDS, evolve_combat
 from .holdings import HOLDINGS, changes_holdings
-from .messages import AttackResolved, CombatStarted
 from .model import ROUND_CAP, Combat, Force, Stage
 from .options import Ask, Pending, ask_pending
 from .stages import STAGES, auto_step, decision

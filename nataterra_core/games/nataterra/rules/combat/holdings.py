@@ -15,9 +15,7 @@ from typing import Any, Final
 
 from nataterra_core.kernel import Event
 
-from ..stock import Resources
-from ..tactics import ResourcesGained, TacticCardDrawn
-from .messages import (
+from ...messages.combat import (
     AttackResolved,
     BiomeTargetFixed,
     InjuryResolved,
@@ -25,6 +23,8 @@ from .messages import (
     TacticDiscarded,
     TacticPlayed,
 )
+from ...messages.tactics import ResourcesGained, TacticCardDrawn
+from ..stock import Resources
 from .model import Combat
 
 __all__ = ["HOLDINGS", "changes_holdings", "fold_hands", "fold_stocks"]

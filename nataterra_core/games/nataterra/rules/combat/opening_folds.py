@@ -1,4 +1,4 @@
-"""Folds of the events before and around the rounds (:mod:`.opening_events`): set-up and
+"""Folds of the events before and around the rounds (``messages/combat_opening.py``): set-up and
 deployment, biome cards, tactic windows and effects. Each applies what its event says."""
 
 from __future__ import annotations
@@ -11,16 +11,7 @@ import msgspec
 from nataterra_core.games.nataterra.content.schema import ContentPack
 from nataterra_core.kernel import Event
 
-from .board import replace_group
-from .fold_tools import (
-    count_up,
-    live_markers,
-    placed,
-    take_damage,
-    take_reserve,
-    with_levels,
-)
-from .messages import (
+from ...messages.combat import (
     AbilityGranted,
     AmbushJoined,
     BiomeCardRevealed,
@@ -46,6 +37,15 @@ from .messages import (
     UnitsMovedAfterWin,
     WindowOpened,
     WithdrawalDeclared,
+)
+from .board import replace_group
+from .fold_tools import (
+    count_up,
+    live_markers,
+    placed,
+    take_damage,
+    take_reserve,
+    with_levels,
 )
 from .model import (
     Combat,
@@ -290,4 +290,4 @@ OPENING_FOLDS: dict[type[Event], Callable[[ContentPack, Combat, Any], Combat]] =
     SpiritsEmbraced: _embraced,
     UnitsMovedAfterWin: _moved_after_win,
 }
-"""The folds of :mod:`.opening_events`, by event type."""
+"""The folds of the events before and around the rounds, by event type."""

@@ -12,13 +12,7 @@ import msgspec
 from nataterra_core.games.nataterra.content.schema import ContentPack, Side
 from nataterra_core.kernel import Command, Event
 
-from . import biome, tactics
-from .board import pick_candidates, support_only
-from .damage import (
-    support_amount,
-)
-from .env import CombatEnv
-from .messages import (
+from ...messages.combat import (
     Attack,
     Backstab,
     ChooseGroup,
@@ -34,6 +28,12 @@ from .messages import (
     StrategiseDone,
     Support,
 )
+from . import biome, tactics
+from .board import pick_candidates, support_only
+from .damage import (
+    support_amount,
+)
+from .env import CombatEnv
 from .model import (
     Combat,
     Force,

@@ -16,7 +16,7 @@ from typing import Protocol, cast
 from nataterra_core.games.nataterra.content.schema import ContentPack, EffectSpec, TacticOption
 from nataterra_core.kernel import Command
 
-from .messages import (
+from ...messages.combat import (
     Attack,
     Backstab,
     ClaimArmor,

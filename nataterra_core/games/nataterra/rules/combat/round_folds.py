@@ -1,4 +1,4 @@
-"""Folds of the events of the rounds (:mod:`.round_events`): activations, attacks, support,
+"""Folds of the events of the rounds (``messages/combat_rounds.py``): activations, attacks, support,
 healing, retreat, backstab, injuries and the end. Each applies what its event says."""
 
 from __future__ import annotations
@@ -11,16 +11,7 @@ import msgspec
 from nataterra_core.games.nataterra.content.schema import ContentPack
 from nataterra_core.kernel import Event
 
-from .board import replace_group, support_only
-from .fold_tools import (
-    count_up,
-    marker_gone,
-    markers_of,
-    placed,
-    take_reserve,
-    with_levels,
-)
-from .messages import (
+from ...messages.combat import (
     ActivationEnded,
     Aftermath,
     ArmorClaimed,
@@ -44,6 +35,15 @@ from .messages import (
     RoundStarted,
     Supported,
     UnitsRetreated,
+)
+from .board import replace_group, support_only
+from .fold_tools import (
+    count_up,
+    marker_gone,
+    markers_of,
+    placed,
+    take_reserve,
+    with_levels,
 )
 from .model import (
     Combat,
@@ -331,4 +331,4 @@ ROUND_FOLDS: dict[type[Event], Callable[[ContentPack, Combat, Any], Combat]] = {
     UnitsRetreated: _retreated,
     CombatEnded: _ended_event,
 }
-"""The folds of :mod:`.round_events`, by event type."""
+"""The folds of the events of the rounds, by event type."""

@@ -32,8 +32,10 @@ from nataterra_core.kernel import (
     Setup,
 )
 
+from ...messages import SANDBOX_COMMANDS, SANDBOX_EVENTS
+from ...messages import combat as messages
+from ...messages.sandbox import StartBattle
 from ..stock import Resources
-from . import messages
 from .flow import (
     CombatEnv,
     combat_from_start,
@@ -43,14 +45,7 @@ from .flow import (
 )
 from .holdings import HOLDINGS, fold_stocks
 from .model import Combat, Force
-from .sandbox_model import (
-    Battle,
-    ForceSpec,
-    MapZone,
-    SandboxState,
-    StartBattle,
-    battle_option,
-)
+from .sandbox_model import Battle, ForceSpec, MapZone, SandboxState, battle_option
 from .sandbox_steps import as_decision, battle_env, decided, opened
 
 __all__ = [
@@ -60,7 +55,6 @@ __all__ = [
     "MapZone",
     "Sandbox",
     "SandboxState",
-    "StartBattle",
     "battle_option",
 ]
 
@@ -78,8 +72,8 @@ class Sandbox:
 
     rules: ClassVar[RulesRef] = SANDBOX_RULES
     turn_rule: ClassVar[str] = "N-COMBAT-10"
-    command_types: ClassVar[Sequence[type[Command]]] = (StartBattle, *messages.COMMANDS)
-    event_types: ClassVar[Sequence[type[Event]]] = messages.EVENTS
+    command_types: ClassVar[Sequence[type[Command]]] = SANDBOX_COMMANDS
+    event_types: ClassVar[Sequence[type[Event]]] = SANDBOX_EVENTS
 
     def __init__(self, pack: ContentPack) -> None:
         self.pack = pack

@@ -8,14 +8,12 @@ from typing import Literal
 import msgspec
 
 from nataterra_core.games.nataterra.content.schema import Biome
-from nataterra_core.kernel import Command
-from nataterra_core.kernel.visibility import PUBLIC
 
+from ...messages import combat as messages
 from ..stock import Resources
-from . import messages
 from .model import Boost, Combat
 
-__all__ = ["Battle", "ForceSpec", "MapZone", "SandboxState", "StartBattle", "battle_option"]
+__all__ = ["Battle", "ForceSpec", "MapZone", "SandboxState", "battle_option"]
 
 
 class ForceSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -58,12 +56,6 @@ class Battle(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tr
     boosts: dict[str, Boost] = msgspec.field(default_factory=dict)
     zone: str = "sandbox"
     map: tuple[MapZone, ...] = ()
-
-
-class StartBattle(Command, frozen=True, tag="start_battle.v1"):
-    """The system command that opens the described combat."""
-
-    visibility = PUBLIC
 
 
 class SandboxState(msgspec.Struct, frozen=True, kw_only=True, gc=False):

@@ -10,9 +10,9 @@ import msgspec
 from nataterra_core.games.nataterra.content.schema import ContentPack
 from nataterra_core.kernel import Command, Decided, Decision, DiceStream, Event
 
+from ...messages import combat as messages
 from ..hexmap import GameMap, Hex, Zone
 from ..stock import Resources
-from . import messages
 from .env import CombatEnv
 from .flow import Pending, Stepped, run_on, step
 from .holdings import fold_stocks

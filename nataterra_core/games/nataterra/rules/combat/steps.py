@@ -10,19 +10,7 @@ import msgspec
 
 from nataterra_core.kernel import DiceStream, Event, record_draw
 
-from ..stock import Resources
-from . import biome, tactics
-from .board import asks_windows, both_standing, pick_candidates, side_stands, support_only
-from .damage import (
-    attack_total,
-    damage_dealt,
-    resolve_damage,
-    retaliation_damage,
-    support_amount,
-)
-from .env import CombatEnv
-from .folds import fold_attack_resolved, own_units
-from .messages import (
+from ...messages.combat import (
     ActivationEnded,
     Aftermath,
     AttackResolved,
@@ -48,6 +36,18 @@ from .messages import (
     StrategiseOffered,
     UnitsRetreated,
 )
+from ..stock import Resources
+from . import biome, tactics
+from .board import asks_windows, both_standing, pick_candidates, side_stands, support_only
+from .damage import (
+    attack_total,
+    damage_dealt,
+    resolve_damage,
+    retaliation_damage,
+    support_amount,
+)
+from .env import CombatEnv
+from .folds import fold_attack_resolved, own_units
 from .model import (
     INITIATIVE_CAP,
     ROUND_CAP,

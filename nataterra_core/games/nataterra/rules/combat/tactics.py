@@ -21,10 +21,7 @@ from typing import Any, Protocol
 from nataterra_core.games.nataterra.content.schema import ContentPack, TacticOption
 from nataterra_core.kernel import Command, DiceStream, Event
 
-from ..stock import Resources
-from .board import asks_windows
-from .effects import EffectEnv, effect_events
-from .messages import (
+from ...messages.combat import (
     ChoiceResolved,
     DeferredResolved,
     PassTactics,
@@ -35,6 +32,9 @@ from .messages import (
     TacticPlayed,
     WindowOpened,
 )
+from ..stock import Resources
+from .board import asks_windows
+from .effects import EffectEnv, effect_events
 from .model import Combat
 
 __all__ = [

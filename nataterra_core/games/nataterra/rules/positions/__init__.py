@@ -33,7 +33,7 @@ from ...state import GameState
 from .checks import PositionError, Problem, problems
 from .convert import position_of, state_of
 from .schema import FORMAT, MARKERS, VERSION, PlayerEntry, Position, TurnState, UnitEntry
-from .start import StartFromPosition, decide_start_position
+from .start import decide_start_position
 
 __all__ = [
     "FORMAT",
@@ -45,7 +45,6 @@ __all__ = [
     "PositionError",
     "PositionFormat",
     "Problem",
-    "StartFromPosition",
     "TurnState",
     "UnitEntry",
     "canonical_json",

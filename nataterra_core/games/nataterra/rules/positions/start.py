@@ -7,27 +7,17 @@ and verification, which re-encodes every record, re-executes from that same posi
 
 from __future__ import annotations
 
-from nataterra_core.kernel import PUBLIC, Command, DiceStream, Event
+from nataterra_core.kernel import DiceStream, Event
 
+from ...messages.setup import (
+    StartFromPosition,
+)
+from ...messages.turns import TurnStarted
 from ...state import GameState
 from ..context import Context
 from ..setup import decide_start, shuffle_deck
-from ..turns import TurnStarted
 
-__all__ = ["StartFromPosition", "decide_start_position"]
-
-
-class StartFromPosition(Command, frozen=True, tag="start_position.v1"):
-    """The system command of record 1 of a game started from a position.
-
-    ``position_sha256`` is the SHA-256 of the header's ``position`` option (its UTF-8
-    bytes); ``shuffle`` names the decks the start shuffles (the position's ``shuffle``).
-    """
-
-    visibility = PUBLIC
-
-    position_sha256: str
-    shuffle: tuple[str, ...] = ()
+__all__ = ["decide_start_position"]
 
 
 def decide_start_position(

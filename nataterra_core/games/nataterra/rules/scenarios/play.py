@@ -17,14 +17,8 @@ import msgspec
 
 from nataterra_core.kernel import Command, DiceStream, Event, IllegalCommand
 
-from ...state import GameState, Marker, Resources, add_units, remove_units
-from .. import teams
-from ..context import Context
-from ..structures import Build
-from ..tactics import ResourcesGained, draw_tactic_events
-from ..turns import GameEnded
-from .book import BOOK
-from .messages import (
+from ...messages.development import Build
+from ...messages.scenarios import (
     MarkerControlled,
     MarkerDestroyed,
     MarkerLoaded,
@@ -36,6 +30,13 @@ from .messages import (
     ScenarioCounted,
     WorkerSacrificed,
 )
+from ...messages.tactics import ResourcesGained
+from ...messages.turns import GameEnded
+from ...state import GameState, Marker, Resources, add_units, remove_units
+from .. import teams
+from ..context import Context
+from ..tactics import draw_tactic_events
+from .book import BOOK
 from .model import (
     HoldToTheEnd,
     MarkerDestroyedWins,

@@ -1,6 +1,6 @@
 """Combat events of the rounds (rules §6, §11, §12): activations, attacks and their dice,
 support, healing, retreat and backstab, injuries and the end of a combat. Re-exported by
-:mod:`.messages`, where the event list is."""
+:mod:`.combat`, where the event list is."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Literal
 from nataterra_core.kernel import DrawEvent, Event
 from nataterra_core.kernel.visibility import PUBLIC
 
-from ..stock import Resources
-from .model import Force
+from ..rules.combat.model import Force
+from ..rules.stock import Resources
 
 __all__ = [
     "ActivationEnded",

@@ -1,6 +1,6 @@
-"""The movement phase's command and event (N-MOV-1), kept apart from the movement rules
-(:mod:`.movement`) so that those can be compiled while message classes stay interpreted
-(msgspec's ``frozen`` and ``tag`` must hold, see ``tests/test_compiled_build.py``)."""
+"""The movement phase's command and event (N-MOV-1). Their rules are in
+``rules/movement.py`` (compiled in the compiled build, while message classes stay
+interpreted: msgspec's ``frozen`` and ``tag`` must hold, see ``tests/test_compiled_build.py``)."""
 
 from __future__ import annotations
 
@@ -31,3 +31,7 @@ class UnitsMoved(Event, frozen=True, tag="units_moved.v1"):
     origin: str
     count: int
     path: tuple[str, ...]
+
+
+COMMANDS: tuple[type[Command], ...] = (MoveUnits,)
+EVENTS: tuple[type[Event], ...] = (UnitsMoved,)

@@ -1,6 +1,6 @@
 """Combat events before and around the rounds (rules §6): the combat set-up and deployment,
 biome cards, tactic windows and the effects options and cards have. Re-exported by
-:mod:`.messages`, where the event list is."""
+:mod:`.combat`, where the event list is."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import msgspec
 from nataterra_core.kernel import Event
 from nataterra_core.kernel.visibility import PUBLIC
 
-from ..stock import Resources
-from .model import Force, SlotKind
+from ..rules.combat.model import Force, SlotKind
+from ..rules.stock import Resources
 
 __all__ = [
     "AbilityGranted",

@@ -1,7 +1,10 @@
 """Commands and events of combat (rules §6).
 
 Every choice the rules give a player in combat is one of these commands (rules §14);
-every automatic step and every die roll is one of these events.
+every automatic step and every die roll is one of these events. :data:`COMMANDS` and
+:data:`EVENTS` are a combat's, in the game and in the sandbox alike; :class:`StartCombat`
+and :class:`BiomeCardDrawn` open a combat of the game only. The rules are in
+``rules/combat/`` and ``rules/combat_phase.py``.
 """
 
 from __future__ import annotations
@@ -11,8 +14,8 @@ from typing import Literal
 from nataterra_core.kernel import Command, Event
 from nataterra_core.kernel.visibility import PUBLIC
 
-from .model import SlotKind
-from .opening_events import (
+from ..rules.combat.model import SlotKind
+from .combat_opening import (
     AbilityGranted,
     AmbushJoined,
     BiomeCardRevealed,
@@ -41,7 +44,7 @@ from .opening_events import (
     WindowOpened,
     WithdrawalDeclared,
 )
-from .round_events import (
+from .combat_rounds import (
     ActivationEnded,
     Aftermath,
     ArmorClaimed,
@@ -386,7 +389,7 @@ COMMANDS: tuple[type[Command], ...] = (
     PayInjury,
 )
 
-# -- events (defined in .opening_events and .round_events) ------------------------------
+# -- events (defined in .combat_opening and .combat_rounds) ------------------------------
 
 EVENTS: tuple[type[Event], ...] = (
     CombatStarted,
@@ -440,3 +443,23 @@ EVENTS: tuple[type[Event], ...] = (
     UnitsRetreated,
     CombatEnded,
 )
+
+
+class StartCombat(Command, frozen=True, tag="start_combat.v1"):
+    """N-COMBAT-1: the active player resolves the combat in ``zone`` against ``defender``
+    next (N-COMBAT-1a: with three or more players, one opponent at a time)."""
+
+    visibility = PUBLIC
+
+    zone: str
+    defender: str
+
+
+class BiomeCardDrawn(Event, frozen=True, tag="biome_card_drawn.v1"):
+    """N-COMBAT-7: the top card of the ``biome`` deck was drawn for a combat."""
+
+    visibility = PUBLIC
+    reveals_information = True
+
+    biome: str
+    card: str

@@ -1,13 +1,13 @@
 """The scenario book's commands and events (``docs/SCENARIOS.md``): markers moved,
 controlled, destroyed and loaded, recruits on markers, sacrifices and scenario counters. Their
-rules are in :mod:`.play`."""
+rules are in ``rules/scenarios/play.py``."""
 
 from __future__ import annotations
 
 from nataterra_core.kernel import Command, Event
 from nataterra_core.kernel.visibility import PUBLIC
 
-from ...state import Resources
+from ..rules.stock import Resources
 
 __all__ = [
     "COMMANDS",
