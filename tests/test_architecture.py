@@ -312,7 +312,6 @@ KNOWN_GAME_CIRCLES = {
         "nataterra_core.games.nataterra.rules.combat.board",
         "nataterra_core.games.nataterra.rules.combat.model",
     ),
-    ("nataterra_core.games.nataterra.rules.setup", "nataterra_core.games.nataterra.rules.tactics"),
 }
 """Import circles inside one game package, inherited and left to that game's own restructuring
 (issue 28 item 1). No new entry: a circle anywhere else fails, and an entry that no longer
