@@ -115,3 +115,31 @@ def test_a_length_that_is_too_short_loses_only_that_frame() -> None:
 def test_a_length_with_too_many_digits_is_refused() -> None:
     got = _frames([b"Content-Length: " + b"9" * 40 + b"\r\n\r\n" + frame(b"{}")])
     assert isinstance(got[0], BadHeader) and got[1:] == [b"{}"]
+
+
+@pytest.mark.parametrize("length", [b"1048577", b"9" * 18])
+@pytest.mark.parametrize("split", [False, True])
+def test_a_length_over_the_cap_is_refused_at_once_and_resynchronises(
+    length: bytes, split: bool
+) -> None:
+    """Issue 32 item 3: ``Content-Length: 1048577`` (or 18 digits) with no such body swallowed
+    every following frame, unanswered; now it is refused at once (-32600, ``Oversized``) and
+    reading resumes at the next header, as under the cap."""
+    good = [b'{"n":%d}' % n for n in range(5)]
+    data = b"Content-Length: " + length + b"\r\n\r\n" + b"".join(frame(body) for body in good)
+    chunks = [data[i : i + 7] for i in range(0, len(data), 7)] if split else [data]
+    framer = ContentLengthFramer()
+    got: list[object] = []
+    for chunk in chunks:
+        got.extend(framer.feed(chunk))
+    assert isinstance(got[0], Oversized) and got[0].size == int(length)
+    assert got[1:] == good
+    assert not framer.pending
+
+
+def test_a_body_over_the_cap_that_does_come_is_skipped_whole() -> None:
+    framer = ContentLengthFramer(max_frame_bytes=100)
+    head = framer.feed(b"Content-Length: 3000\r\n\r\n")
+    assert isinstance(head[0], Oversized) and framer.pending
+    assert framer.feed(b'{"pad":"' + b"a" * 2990 + b'"}') == []
+    assert not framer.pending and framer.feed(frame(b"{}")) == [b"{}"]

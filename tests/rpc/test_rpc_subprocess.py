@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from rpc_helpers import Client, play_bot_game, start_server, stop_server
+from rpc_helpers import Client, play_bot_game, read_content_length, start_server, stop_server
 
 from nataterra_core.game import verify_log
 
@@ -156,5 +159,32 @@ def test_each_connection_has_its_own_quota_of_games() -> None:
             refused = first.call("game.create", players=2, seed=3)
             assert not hasattr(refused, "result") and "--max-games-per-client" in str(refused)
             second.ok("game.create", players=2, seed=4)  # another connection, another quota
+    finally:
+        stop_server(process)
+
+
+def test_a_content_length_over_the_cap_is_answered_and_the_next_frames_too() -> None:
+    """Issue 32 item 3's repro: ``Content-Length: 1048577`` then five good frames into
+    ``nataterra-rpc --framing content-length``: 0 of 5 were answered, and no -32600."""
+    process = start_server("--framing", "content-length", "--no-store")
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        process.stdin.write(b"Content-Length: 1048577\r\n\r\n")
+        for n in range(5):
+            body = b'{"jsonrpc":"2.0","method":"server.info","id":%d}' % n
+            process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        process.stdin.flush()
+        replies: list[dict[str, Any]] = []
+        stdout = process.stdout
+
+        def read_six() -> None:
+            replies.extend(json.loads(read_content_length(stdout)) for _ in range(6))
+
+        reading = threading.Thread(target=read_six, daemon=True)
+        reading.start()
+        reading.join(timeout=60)  # before: nothing ever came
+        assert len(replies) == 6, replies
+        assert replies[0]["error"]["code"] == -32600 and replies[0]["id"] is None
+        assert {reply["id"] for reply in replies[1:]} == set(range(5))
     finally:
         stop_server(process)

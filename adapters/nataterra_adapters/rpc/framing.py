@@ -31,10 +31,13 @@ _LENGTH = re.compile(rb"(?i)content-length[ \t]*:[ \t]*(\d+)[ \t]*\r\n")
 """A Content-Length header line; it cannot occur inside a JSON body (raw CR LF may appear only
 between tokens, and a bare word never), so finding one in a body means a length lied."""
 _HEADER_LINE = re.compile(rb"[!-9;-~]+[ \t]*:.*")
+_HEADER_TAIL = 64
+"""Skipped bytes kept to find a Content-Length header split between two reads."""
 
 
 class Oversized:
-    """A frame longer than the cap was dropped (``size``: bytes seen, at least the cap + 1)."""
+    """A frame longer than the cap was dropped (``size``: its declared length, or the bytes
+    seen of a line; at least the cap + 1)."""
 
     __slots__ = ("size",)
 
@@ -121,9 +124,12 @@ class NewlineFramer:
 class ContentLengthFramer:
     """``Content-Length: N\\r\\n`` (other headers ignored), a blank line, then N bytes.
 
-    A body longer than the cap is skipped by its declared length, so the stream stays in
-    step. A header block without a usable Content-Length is reported and dropped; reading
-    resumes after its blank line.
+    A body declared longer than the cap is refused at once (:class:`Oversized`, as soon as
+    its header is read) and skipped by its declared length, so the stream stays in step; if a
+    ``Content-Length`` header turns up in what is skipped (the body never came: a length
+    that lied, or a client that gave up), reading resumes at that header, as it does for a
+    length under the cap. A header block without a usable Content-Length is reported and
+    dropped; reading resumes after its blank line.
     """
 
     def __init__(self, max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES) -> None:
@@ -131,7 +137,7 @@ class ContentLengthFramer:
         self._buffer = bytearray()
         self._body: int | None = None  # declared length of the body being read
         self._skip = 0  # body bytes still to discard (oversized frame)
-        self._skipped = 0
+        self._skipped_tail = b""  # the last skipped bytes: a header may begin in them
         self._header_overflow = False
 
     def feed(self, data: bytes) -> list[Frame]:
@@ -140,11 +146,7 @@ class ContentLengthFramer:
         view = memoryview(data)
         while view:
             if self._skip:
-                n = min(self._skip, len(view))
-                self._skip -= n
-                view = view[n:]
-                if not self._skip:
-                    frames.append(Oversized(self._skipped))
+                view = self._skip_body(view)
                 continue
             if self._body is not None:
                 n = min(self._body - len(self._buffer), len(view))
@@ -167,6 +169,19 @@ class ContentLengthFramer:
                 continue
             view = self._feed_header(view, frames)
         return frames
+
+    def _skip_body(self, view: memoryview) -> memoryview:
+        """Discard an oversized body's bytes; what is left of ``view`` to read, from the next
+        header on if one turned up in them."""
+        n = min(self._skip, len(view))
+        seen = self._skipped_tail + bytes(view[:n])
+        found = _LENGTH.search(seen)
+        if found is not None:
+            self._skip, self._skipped_tail = 0, b""
+            return memoryview(seen[found.start() :] + bytes(view[n:]))
+        self._skip -= n
+        self._skipped_tail = seen[-_HEADER_TAIL:] if self._skip else b""
+        return view[n:]
 
     def _feed_header(self, view: memoryview, frames: list[Frame]) -> memoryview:
         before = len(self._buffer)
@@ -202,7 +217,8 @@ class ContentLengthFramer:
         if length is None:
             frames.append(BadHeader("no valid Content-Length header"))
         elif length > self.max_frame_bytes:
-            self._skip = self._skipped = length
+            frames.append(Oversized(length))  # refused now: the body may never come
+            self._skip = length
         else:
             self._body = length
             if length == 0:
