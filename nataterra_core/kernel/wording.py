@@ -26,12 +26,16 @@ Words = tuple[str, tuple[str, ...]]
 
 
 def outcome_text(result: Outcome) -> str:
-    """``won by ann (target_reached)``, ``drawn (turn_limit)``, with any scores: the
-    kernel's words for a result, which a presenter may use as its own."""
+    """``won by ann (target_reached)``, ``drawn (turn_limit)``, ``no winner (abandoned)``,
+    with any scores: the kernel's words for a result, which a presenter may use as its own.
+    Only a draw (``Outcome.draw``) is worded a draw; a game without winners that is not one,
+    an abandoned game, has no winner."""
     if result.winners:
         text = f"won by {', '.join(result.winners)} ({result.reason})"
-    else:
+    elif result.draw:
         text = f"drawn ({result.reason})"
+    else:
+        text = f"no winner ({result.reason})"
     if result.scores:
         text += "; scores " + ", ".join(f"{s} {n}" for s, n in result.scores.items())
     return text

@@ -259,12 +259,20 @@ class PackLoader(Generic[P]):
     """A game's ``load_pack``: its provisional pack in ``base_dir``, or a user pack overlaid on
     it by id. The provisional pack alone is loaded once per process and shared (it is
     immutable); each overlay is loaded afresh.
+
+    The loader remembers the packs it returned by their effective SHA-256 (the provisional
+    one and the latest :data:`REMEMBERED` overlays), so that whatever only holds a game's pack
+    hash, a seat view say, finds the pack that game is played with: :meth:`in_play`.
     """
+
+    REMEMBERED = 16
+    """Overlays remembered for :meth:`in_play` (the oldest is forgotten first)."""
 
     def __init__(self, schema: PackSchema[P], base_dir: Path) -> None:
         self._schema = schema
         self._base_dir = base_dir
         self._provisional: P | None = None
+        self._overlays: dict[str, P] = {}
 
     def __call__(self, overlay_dir: Path | None = None) -> P:
         """The provisional pack, with the user pack in ``overlay_dir`` merged over it by id.
@@ -273,7 +281,21 @@ class PackLoader(Generic[P]):
             ContentError: listing every problem found, each with its file and path.
         """
         if overlay_dir is not None:
-            return load(self._schema, self._base_dir, Path(overlay_dir))
+            pack, sha256 = _load_hashed(self._schema, self._base_dir, Path(overlay_dir))
+            self._overlays.pop(sha256, None)
+            self._overlays[sha256] = pack
+            while len(self._overlays) > self.REMEMBERED:
+                del self._overlays[next(iter(self._overlays))]
+            return pack
+        return self._provisional_pack()
+
+    def in_play(self, sha256: str) -> P:
+        """The pack whose effective SHA-256 is ``sha256``, if this loader loaded it in this
+        process; otherwise the provisional pack."""
+        found = self._overlays.get(sha256)
+        return found if found is not None else self._provisional_pack()
+
+    def _provisional_pack(self) -> P:
         if self._provisional is None:
             self._provisional = load(self._schema, self._base_dir)
         return self._provisional
@@ -285,6 +307,11 @@ def load(schema: PackSchema[P], base_dir: Path, overlay_dir: Path | None = None)
     Raises:
         ContentError: listing every problem found, each with its file and path.
     """
+    return _load_hashed(schema, base_dir, overlay_dir)[0]
+
+
+def _load_hashed(schema: PackSchema[P], base_dir: Path, overlay_dir: Path | None) -> tuple[P, str]:
+    """:func:`load`, and the pack's effective SHA-256."""
     try:
         return _load(schema, base_dir, overlay_dir)
     except ContentError:
@@ -304,7 +331,7 @@ def load(schema: PackSchema[P], base_dir: Path, overlay_dir: Path | None = None)
         ) from exc
 
 
-def _load(schema: PackSchema[P], base_dir: Path, overlay_dir: Path | None) -> P:
+def _load(schema: PackSchema[P], base_dir: Path, overlay_dir: Path | None) -> tuple[P, str]:
     problems = _Problems()
     base = _read_layer(schema, "base", base_dir, problems)
     overlay = None
@@ -357,7 +384,7 @@ def _load(schema: PackSchema[P], base_dir: Path, overlay_dir: Path | None) -> P:
     pack = schema.build(contents)
     problems.items += schema.check(pack, contents)
     problems.raise_if_any()
-    return pack
+    return pack, sha256
 
 
 @attrs.define

@@ -111,7 +111,7 @@ def test_play_another_game_hot_seat(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "velathi to play" in result.output and "battle: velathi attacks beasts" in result.output
     assert "undone: record 2" in result.output
-    assert "result: drawn (abandoned)" in result.output
+    assert "result: no winner (abandoned)" in result.output
     assert verify_log(out.read_bytes()).valid
 
 

@@ -75,7 +75,7 @@ def test_play_applies_undoes_redoes_and_quits(tmp_path: Path) -> None:
     assert "  1 move 1 Woodcutter from beasts.z1 to beasts.z2" in output
     assert "undone: record 2" in output
     assert "redone: beasts moves 1 Woodcutter from beasts.z1 to beasts.z2" in output
-    assert "result: drawn (abandoned)" in output
+    assert "result: no winner (abandoned)" in output
     kinds = [line.split(b'"kind":"')[1].split(b'"')[0] for line in out.read_bytes().splitlines()]
     assert kinds == [b"header", b"start", b"command", b"undo", b"command", b"reveal", b"end"]
     verdict = verify_log(out.read_bytes())
@@ -156,7 +156,7 @@ def test_play_to_the_turn_limit(tmp_path: Path) -> None:
 
 def test_play_ends_cleanly_when_input_runs_out(tmp_path: Path) -> None:
     output, out = played(tmp_path, ["1"])
-    assert "result: drawn (abandoned)" in output
+    assert "result: no winner (abandoned)" in output
     assert verify_log(out.read_bytes()).valid
 
 

@@ -56,7 +56,7 @@ class BattleLore:
 
     def __init__(self, pack: BattleLorePack) -> None:
         self.pack = pack
-        self.content = ContentRef(id=pack.base.id, sha256=pack.sha256)
+        self.content = ContentRef(id=pack.pack_id, sha256=pack.sha256)
 
     @functools.lru_cache(maxsize=8)  # noqa: B019  (one decider per pack; few scenarios)
     def world(self, scenario: str) -> World:
@@ -99,6 +99,7 @@ class BattleLore:
             )
         return BattleLoreState(
             scenario=options.scenario,
+            pack=self.pack.sha256,
             seats=(sides[0], sides[1]),
             sides=(Side(seat=sides[0]), Side(seat=sides[1])),
             units=tuple(units),

@@ -13,9 +13,8 @@ from collections import Counter
 from nataterra_core.kernel import DiceStream
 from nataterra_core.kernel.determinise import deal, sampling_dice, unseen
 
-from .content import load_pack
 from .content.schema import BattleLorePack
-from .rules.world import World
+from .rules.world import World, world_in_play
 from .state import BattleLoreState, Side
 from .views import SeatView, SideView
 
@@ -50,7 +49,7 @@ def _lore_side(world: World, side: SideView, discards: Counter[str], dice: DiceS
 
 def determinise(view: SeatView, pack: BattleLorePack | None, seed: int) -> BattleLoreState:
     """A state whose view for ``view.seat`` is ``view``, its hidden parts dealt at random."""
-    world = World(pack or load_pack(), view.scenario)
+    world = World(pack, view.scenario) if pack else world_in_play(view.pack, view.scenario)
     dice = sampling_dice(seed, "battlelore")
     full = [c.id for c in world.pack.cards.values() for _ in range(c.copies)]
     known = [s.hand for s in view.sides if s.hand is not None]
@@ -71,6 +70,7 @@ def determinise(view: SeatView, pack: BattleLorePack | None, seed: int) -> Battl
     seats = (sides[0].seat, sides[1].seat)
     return BattleLoreState(
         scenario=view.scenario,
+        pack=view.pack,
         seats=seats,
         sides=(sides[0], sides[1]),
         units=view.units,

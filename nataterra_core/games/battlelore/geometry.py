@@ -19,7 +19,7 @@ from nataterra_core.kernel.geometry import Board, Cell, Geometry, Piece, Targets
 from . import messages as m
 from .board import Point, to_offset
 from .determinise import determinise
-from .rules.world import provisional_world
+from .rules.world import World, world_in_play
 from .views import SeatView
 
 __all__ = ["BOARDS", "BattleLoreBoards", "board_svg", "cell_id"]
@@ -42,9 +42,8 @@ def cell_id(hex_: Point) -> str:
     return f"hex:{column},{row}"
 
 
-@functools.lru_cache(maxsize=8)
-def _cells(scenario: str) -> tuple[Cell, ...]:
-    world = provisional_world(scenario)
+@functools.lru_cache(maxsize=8)  # worlds are built once per pack and scenario
+def _cells(world: World) -> tuple[Cell, ...]:
     bottom = world.scenario.sides[0]
     cells = []
     for point in sorted(world.board.hexes, key=lambda p: (p[1], to_offset(p)[0])):
@@ -79,7 +78,7 @@ class BattleLoreBoards:
     def geometry(self, view: Any) -> Geometry:
         """The board of ``view`` (a :class:`SeatView`)."""
         assert isinstance(view, SeatView)
-        world = provisional_world(view.scenario)
+        world = world_in_play(view.pack, view.scenario)
         pieces = tuple(
             Piece(
                 id=unit.id,
@@ -98,7 +97,7 @@ class BattleLoreBoards:
         board = Board(
             id="battlefield",
             title=world.scenario.name,
-            cells=_cells(view.scenario),
+            cells=_cells(world),
             pieces=pieces,
             palette=PALETTE,
             notes=tuple(notes),
@@ -117,7 +116,11 @@ class BattleLoreBoards:
                 mover = state.unit(unit_id)
                 if mover is None:
                     return Targets(pieces=(unit_id,), cell=cell_id(to))
-                path = provisional_world(view.scenario).destinations(state, mover).get(to, (to,))
+                path = (
+                    world_in_play(view.pack, view.scenario)
+                    .destinations(state, mover)
+                    .get(to, (to,))
+                )
                 return Targets(
                     pieces=(unit_id,),
                     cell=cell_id(to),

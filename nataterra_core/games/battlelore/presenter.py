@@ -10,7 +10,7 @@ from nataterra_core.kernel.wording import outcome_text
 
 from . import messages as m
 from .board import Point, to_hex, to_offset
-from .rules.world import World, provisional_world
+from .rules.world import World, world_in_play
 from .views import SeatView
 
 __all__ = ["BattleLorePresenter", "board_text", "hex_name"]
@@ -187,7 +187,7 @@ class BattleLorePresenter:
         """A seat view as text: the board, the sides and the units."""
         if not isinstance(view, SeatView):
             raise TypeError(f"not a BattleLore view: {type(view).__name__}")
-        world = provisional_world(view.scenario)
+        world = world_in_play(view.pack, view.scenario)
         head = f"{world.scenario.name}: turn {view.turn}, {view.active} to play ({view.phase})"
         if view.card:
             head += f", card {view.card}"

@@ -72,6 +72,9 @@ class BattleLoreState(msgspec.Struct, frozen=True, kw_only=True):
     """Everything about a game of BattleLore, immutable."""
 
     scenario: str
+    pack: str = ""
+    """The effective SHA-256 of the content pack in play (views carry it, so that words and
+    drawings read that pack's scenario, board and units)."""
     seats: tuple[str, str]
     sides: tuple[Side, Side]
     units: tuple[Unit, ...]

@@ -34,6 +34,8 @@ class SeatView(msgspec.Struct, frozen=True, kw_only=True):
 
     seat: str | None
     scenario: str
+    pack: str
+    """The effective SHA-256 of the content pack in play."""
     turn: int
     max_turns: int
     active: str
@@ -86,6 +88,7 @@ def seat_view(state: BattleLoreState, seat: str | None) -> SeatView:
     return SeatView(
         seat=seat,
         scenario=state.scenario,
+        pack=state.pack,
         turn=state.turn,
         max_turns=state.max_turns,
         active=state.seat,

@@ -117,6 +117,7 @@ class Kaladan:
         return GameState(
             seats=seats,
             map_id=map_id,
+            pack=self.pack.sha256,
             board=armies,
             players=tuple(players),
             event_deck=tuple(self.pack.events),

@@ -63,6 +63,7 @@ def determinise(view: Any, pack: Any, seed: int) -> GameState:
     return GameState(
         seats=view.seats,
         map_id=view.map_id,
+        pack=view.pack,
         turn=view.turn,
         active=view.active,
         phase=view.phase,  # type: ignore[arg-type]

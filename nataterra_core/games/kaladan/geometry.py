@@ -41,7 +41,7 @@ class KaladanBoards:
         """The map of a Kaladan seat view, with every army on it."""
         if not isinstance(view, SeatView):
             raise TypeError(f"not a Kaladan view: {type(view).__name__}")
-        board = board_for(load_pack(), view.map_id)
+        board = board_for(load_pack.in_play(view.pack), view.map_id)
         cells = []
         for tile in board.tiles:
             hex_ = board.hexes[tile]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from nataterra_core.kernel import Command, Event, Outcome
+from nataterra_core.kernel.wording import outcome_text
 
 from . import messages as m
 from .board import board_for
@@ -25,6 +26,11 @@ __all__ = ["KaladanPresenter", "unit_name"]
 
 def _pack() -> KaladanPack:
     return load_pack()
+
+
+def _pack_of(view: Any) -> KaladanPack:
+    """The content pack ``view``'s game is played with (its map, its cards)."""
+    return load_pack.in_play(view.pack)
 
 
 def unit_name(unit: str) -> str:
@@ -235,16 +241,14 @@ def describe_event(event: Event) -> str:
     return type(event).__name__
 
 
-def describe_outcome(outcome: Outcome) -> str:
-    """The result with every seat's score."""
-    scores = ", ".join(f"{s} {n}" for s, n in outcome.scores.items())
-    return f"won by {', '.join(outcome.winners) or 'nobody'} ({outcome.reason}); scores: {scores}"
+describe_outcome = outcome_text
+"""The result with every seat's score (the kernel's words: ``won by red (last_crown); scores
+red 42, blue 20``, ``no winner (abandoned)``)."""
 
 
 def view_text(view: Any) -> str:
     """A seat view as text: the board in hex rows, then each player, then the phase."""
-    pack = _pack()
-    board = board_for(pack, view.map_id)
+    board = board_for(_pack_of(view), view.map_id)
     lines = [f"Kaladan, turn {view.turn}: {view.active} in the {view.phase} phase"]
     rows: dict[int, list[str]] = {}
     for tile in board.tiles:

@@ -132,6 +132,9 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
 
     seats: tuple[str, ...]
     map_id: str
+    pack: str = ""
+    """The effective SHA-256 of the content pack in play (views carry it, so that words and
+    drawings read that pack's map and cards)."""
     counter: int = 0
     turn: int = 0
     active: str = ""

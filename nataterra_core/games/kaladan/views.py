@@ -37,6 +37,8 @@ class SeatView(msgspec.Struct, frozen=True, kw_only=True):
     seat: str | None
     seats: tuple[str, ...]
     map_id: str
+    pack: str
+    """The effective SHA-256 of the content pack in play."""
     turn: int
     active: str
     phase: str
@@ -84,6 +86,7 @@ def seat_view(state: GameState, seat: str | None) -> SeatView:
         seat=seat,
         seats=state.seats,
         map_id=state.map_id,
+        pack=state.pack,
         turn=state.turn,
         active=state.active,
         phase=state.phase,

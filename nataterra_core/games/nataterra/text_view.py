@@ -76,7 +76,9 @@ def status_line(view: SeatView) -> str:
     viewer = view.seat or "spectator"
     limit = f" of {view.max_turns}" if view.max_turns else ""
     if view.phase == "over":
-        result = Outcome(winners=view.winners, reason=view.result_reason or "over")
+        result = Outcome(
+            winners=view.winners, draw=not view.winners, reason=view.result_reason or "over"
+        )
         line = f"game over after turn {view.turn}: {describe_outcome(result)}"
     elif view.phase == "setup":
         line = "setting up"

@@ -261,3 +261,8 @@ class BattleLorePack:
     lore: dict[str, LoreCard]
     council_levels: dict[str, CouncilLevel]
     scenarios: dict[str, Scenario]
+
+    @property
+    def pack_id(self) -> str:
+        """The id logged in the header: the overlay's when there is one."""
+        return self.overlay.id if self.overlay is not None else self.base.id

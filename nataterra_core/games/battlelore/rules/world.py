@@ -17,7 +17,7 @@ from ..content import load_pack
 from ..content.schema import BattleLorePack, CommandCard, Scenario, Terrain, UnitType, Weapon
 from ..state import BattleLoreState, Unit
 
-__all__ = ["World", "provisional_world"]
+__all__ = ["World", "world_in_play"]
 
 
 class World:
@@ -260,10 +260,21 @@ class World:
         )
 
 
-@functools.cache
-def provisional_world(scenario: str) -> World:
-    """The world of a scenario of the provisional pack (what views are drawn and told with)."""
-    return World(load_pack(), scenario)
+_IN_PLAY: dict[tuple[str, str], World] = {}
+
+
+def world_in_play(pack: str, scenario: str) -> World:
+    """The world of ``scenario`` in the pack with SHA-256 ``pack`` (a seat view's), which views
+    are drawn and told with: the pack this process loaded with that hash, else the provisional
+    one (:meth:`~nataterra_core.packs.PackLoader.in_play`). Built once per pack and scenario."""
+    found = load_pack.in_play(pack)
+    key = (found.sha256, scenario)
+    world = _IN_PLAY.get(key)
+    if world is None:
+        if len(_IN_PLAY) >= 64:  # a long-lived server meeting many packs: start afresh
+            _IN_PLAY.clear()
+        world = _IN_PLAY[key] = World(found, scenario)
+    return world
 
 
 @functools.cache

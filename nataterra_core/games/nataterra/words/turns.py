@@ -85,7 +85,8 @@ __all__ = ["condition_title", "describe_outcome", "tactic_option_text"]
 
 
 describe_outcome = outcome_text
-"""``won by velathi (target_reached)``, ``drawn (turn_limit)`` (the kernel's words)."""
+"""``won by velathi (target_reached)``, ``drawn (turn_limit)``, ``no winner (abandoned)``
+(the kernel's words)."""
 
 
 def condition_title(condition: str) -> str:
@@ -318,7 +319,8 @@ def _(event: PlayerEliminated, view: Any = None) -> str:
 
 @describe_event.register
 def _(event: GameEnded, view: Any = None) -> str:
-    return f"the game ends: {describe_outcome(Outcome(winners=event.winners, reason=event.reason))}"
+    ended = Outcome(winners=event.winners, draw=not event.winners, reason=event.reason)
+    return f"the game ends: {describe_outcome(ended)}"
 
 
 @describe_event.register
