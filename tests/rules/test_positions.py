@@ -4,6 +4,7 @@ verification from it, and hidden hands and deck orders in views and log views.""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -21,6 +22,7 @@ from nataterra_core.games.nataterra.rules.positions import (
     position_of,
 )
 from nataterra_core.kernel import log_view, read_log
+from nataterra_core.kernel.receipts import view_line
 from nataterra_core.kernel.registry import OptionsError, system
 
 
@@ -46,11 +48,33 @@ def test_a_game_starts_from_a_position_and_verifies() -> None:
     assert again.state == game.state
     assert again.header.options["position"] == POSITIONS.export(game.state)
     start = json.loads(again.log_bytes().splitlines()[1])
-    assert start["command"]["type"] == "start_position.v1"
+    assert start["command"]["type"] == "start_position.v2"
     seat = again.acting_seats()[0]
     again.apply(seat, again.legal_commands(seat)[0])
     again.close()
     assert verify_log(again.log_bytes()).valid
+
+
+def test_the_start_record_hashes_only_what_a_spectator_sees_of_the_position() -> None:
+    """Issue 30 item 4: ``start_position.v1`` hashed the whole position, hidden hands and
+    deck orders included, so a seat could find a small hidden hand by hashing each guess.
+    v2's hash is the same whatever the hidden cards, and is the hash of the position as the
+    spectator's view of the header shows it (anyone can recompute it)."""
+    data = _data(_start())
+    swapped = json.loads(json.dumps(data))
+    beasts = swapped["players"]["beasts"]
+    beasts["tech_hand"][0], beasts["tech_deck"][0] = beasts["tech_deck"][0], beasts["tech_hand"][0]
+    starts = []
+    for position in (data, swapped):
+        game = new_game(seed=5, position=position)
+        command = json.loads(game.lines[1])["command"]
+        seen = json.loads(view_line(game.lines[0], "", game.decider))["options"]["position"]
+        public = json.dumps(seen, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        assert command["public_sha256"] == hashlib.sha256(public.encode()).hexdigest()
+        assert "beasts_01" not in public and "position_sha256" not in command
+        starts.append(command)
+    assert starts[0] == starts[1]
+    assert game.state.player("beasts").tech_hand[0] == "beasts_04"
 
 
 def test_a_forged_position_in_the_header_fails_verification_at_the_start_record() -> None:

@@ -151,7 +151,7 @@ def test_N_SCN_GEN_8_set_up_takes_units_from_the_pool_then_the_locked_supply() -
     assert beasts.pool["goblin"] == 0 and beasts.locked["goblin"] == 6  # 4 from the pool
     assert beasts.stock == Resources(4, 3, 3)  # N-SETUP-3, no 2-player food bonus
     start = game.log_bytes().splitlines()[1]
-    assert b'"start_position.v1"' in start and start.count(b"deck_shuffled.v1") >= 3
+    assert b'"start_position.v2"' in start and start.count(b"deck_shuffled.v1") >= 3
     game.close()
     assert verify_log(game.log_bytes()).valid
 

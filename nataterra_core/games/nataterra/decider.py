@@ -99,7 +99,7 @@ from .state import GameState, Phase
 
 __all__ = ["RULES", "Nataterra"]
 
-RULES = RulesRef(id="nataterra", version=6)
+RULES = RulesRef(id="nataterra", version=7)
 
 _STRUCTURED_CACHE = 16
 """Contexts of structured maps kept per decider (N-MAP-4: every structured game has its own
@@ -301,12 +301,12 @@ class Nataterra:
         return setup.initial_state(self.context(map_id), config.seats, options)
 
     def start_command(self, config: Setup) -> Command:
-        """Record 1's system command (a position's names the position's SHA-256)."""
+        """Record 1's system command (a position's names the SHA-256 of its public part)."""
         text = self._position_text(setup.parse_options(config.options))
         if text is not None:
+            position = self.position(text)
             return StartFromPosition(
-                position_sha256=positions.position_sha256(text),
-                shuffle=self.position(text).shuffle,
+                public_sha256=positions.public_sha256(position), shuffle=position.shuffle
             )
         return StartGame()
 

@@ -82,16 +82,19 @@ class OpeningTacticDiscarded(Event, frozen=True, tag="opening_tactic_discarded.v
     card: str
 
 
-class StartFromPosition(Command, frozen=True, tag="start_position.v1"):
+class StartFromPosition(Command, frozen=True, tag="start_position.v2"):
     """The system command of record 1 of a game started from a position.
 
-    ``position_sha256`` is the SHA-256 of the header's ``position`` option (its UTF-8
-    bytes); ``shuffle`` names the decks the start shuffles (the position's ``shuffle``).
+    ``public_sha256`` is the SHA-256 of the position as a spectator sees it
+    (``rules.positions.public_sha256``: the other seats' hands and every deck order cut,
+    sizes kept); ``shuffle`` names the decks the start shuffles (the position's
+    ``shuffle``). v1 carried a hash over the whole position: with a small hidden hand a seat
+    could find it by hashing each guess.
     """
 
     visibility = PUBLIC
 
-    position_sha256: str
+    public_sha256: str
     shuffle: tuple[str, ...] = ()
 
 

@@ -24,7 +24,7 @@ from .base import describe_command, describe_event, resources_text, subject, uni
 @describe_command.register
 def _(command: StartFromPosition, seat: str | None = None, view: Any = None) -> str:
     shuffled = f", shuffling {', '.join(command.shuffle)}" if command.shuffle else ""
-    return f"the game starts from position {command.position_sha256[:12]}{shuffled}"
+    return f"the game starts from position {command.public_sha256[:12]}{shuffled}"
 
 
 @describe_command.register

@@ -52,7 +52,7 @@ __all__ = [
     "decide_start_position",
     "parse",
     "position_of",
-    "position_sha256",
+    "public_sha256",
     "redacted",
     "state_of",
 ]
@@ -111,9 +111,12 @@ def canonical_json(position: Position) -> str:
     return _ENCODER.encode(position).decode()
 
 
-def position_sha256(text: str) -> str:
-    """Lowercase hex SHA-256 of the UTF-8 bytes of a position's canonical JSON."""
-    return hashlib.sha256(text.encode()).hexdigest()
+def public_sha256(position: Position) -> str:
+    """Lowercase hex SHA-256 of the position as a spectator sees it (:func:`redacted` with
+    no seat), encoded as a record view is (compact JSON, keys sorted): what the spectator's
+    view of the header shows as its ``position`` option, so anyone can recompute it, and
+    nothing hidden is hashed."""
+    return hashlib.sha256(_ENCODER.encode(redacted(position, None))).hexdigest()
 
 
 @functools.lru_cache(maxsize=64)

@@ -1,8 +1,10 @@
 """Record 1 of a game started from a position: the start command and what it does.
 
 The header's ``position`` option holds the position (canonical JSON); the start command
-carries its SHA-256, so the start record names exactly the position the game began from
-and verification, which re-encodes every record, re-executes from that same position.
+carries the SHA-256 of its public part (what a spectator sees of it), so the start record
+names the position the game began from without a hash over its hidden hands and deck
+orders, which a seat could test guesses against. Verification re-executes from the
+header's whole position and re-encodes every record, so a changed hidden card still fails.
 """
 
 from __future__ import annotations
