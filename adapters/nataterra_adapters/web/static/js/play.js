@@ -2,6 +2,11 @@
 // view's `board`, each legal command's place on it from `targets`: click a piece to select
 // it (the cells and pieces it can reach light up; hover one to see the path), then click a
 // destination. Commands with no place on the board are offered in words.
+//
+// Receipts (docs/RECEIPTS.md): the page keeps the lines of the log it was shown (`game.log`'s
+// `lines`, exactly as received) and every signed receipt it is given (by its own moves, or
+// asked for with "Get a receipt"), and offers them for download as one JSON file; a seat
+// checks them afterwards against the published log with `nataterra verify --receipt`.
 
 import { clearMarks, drawBoards, drawPicker, mark } from "./board.js";
 import { errorText, h } from "./dom.js";
@@ -16,7 +21,7 @@ function randomContribution() {
 const cssId = (id) => CSS.escape(id);
 
 export async function playPage(root, rpc, gameId, token) {
-  const page = { view: null, legal: null, words: [], selected: null, error: "" };
+  const page = { view: null, legal: null, words: [], lines: [], receipts: [], selected: null, error: "" };
   const boards = h("div", { class: "board-area" });
   const status = h("div", { class: "status", id: "status" });
   const side = h("div", { class: "side" });
@@ -58,6 +63,7 @@ export async function playPage(root, rpc, gameId, token) {
         const since = page.words.length;
         const log = await rpc.call("game.log", { game_id: gameId, token, words: true, since });
         page.words = page.words.slice(0, since).concat(log.words); // [summary, ...events]
+        page.lines = page.lines.slice(0, since).concat(log.lines); // the seat's view lines
       }
       page.error = "";
     } catch (error) {
@@ -79,9 +85,9 @@ export async function playPage(root, rpc, gameId, token) {
     page.selected = null;
     page.pending = null;
     try {
-      await rpc.call("game.apply", {
+      keep(await rpc.call("game.apply", {
         game_id: gameId, token, command: entry.command, expected_version: page.view.version,
-      });
+      }));
     } catch (error) {
       page.error = errorText(error);
     }
@@ -90,11 +96,53 @@ export async function playPage(root, rpc, gameId, token) {
 
   async function undoOrRedo(method) {
     try {
-      await rpc.call(method, { game_id: gameId, token, expected_version: page.view.version });
+      keep(await rpc.call(method, { game_id: gameId, token, expected_version: page.view.version }));
     } catch (error) {
       page.error = errorText(error);
     }
     await refresh();
+  }
+
+  function keep(result) {
+    if (result && result.receipt) page.receipts.push(result.receipt);
+  }
+
+  async function askReceipt() {
+    try {
+      keep(await rpc.call("game.receipt", token ? { game_id: gameId, token } : { game_id: gameId }));
+    } catch (error) {
+      page.error = errorText(error);
+    }
+    await refresh();
+  }
+
+  // One file: what a seat needs to check its receipts against the published log later.
+  function receiptsFile() {
+    const view = page.view;
+    const kept = {
+      game_id: gameId,
+      seat: view.seat || "",
+      receipt_key: view.receipt_key,
+      receipt_key_signature: view.receipt_key_signature,
+      receipts: page.receipts,
+      verify: page.receipts.map((r) => `${r.seat}:${r.seq}:${r.head}:${r.signature}`),
+      lines: page.lines,
+    };
+    const blob = new Blob([JSON.stringify(kept, null, 1)], { type: "application/json" });
+    return URL.createObjectURL(blob);
+  }
+
+  function receiptsPanel() {
+    const count = page.receipts.length;
+    const download = h("a", {
+      id: "download-receipts",
+      download: `receipts-${gameId}-${page.view.seat || "spectator"}.json`,
+      href: "#",
+      onclick: (event) => { event.currentTarget.href = receiptsFile(); },
+    }, `Download ${count} receipt${count === 1 ? "" : "s"} and ${page.lines.length} lines`);
+    return h("div", { class: "panel", id: "receipts" }, h("h2", {}, "Receipts"),
+      h("p", { class: "muted" }, "Signed by the game's key: check them against the published log with nataterra verify --receipt."),
+      h("button", { id: "ask-receipt", onclick: askReceipt }, "Get a receipt"), " ", download);
   }
 
   // What the selection (or nothing) can do: the commands listing the selected piece.
@@ -244,6 +292,7 @@ export async function playPage(root, rpc, gameId, token) {
       panels.push(h("p", {}, h("a", { href: `#/replay/${gameId}`, id: "open-replay" }, "Step through this game's log")));
     }
     if (view.text) panels.push(h("div", { class: "panel" }, h("h2", {}, "Position"), h("pre", { id: "view-text" }, view.text)));
+    if (view.view !== null && view.receipt_key) panels.push(receiptsPanel());
     panels.push(h("div", { class: "panel" }, h("h2", {}, "What happened"),
       h("ul", { class: "feed", id: "feed" }, ...page.words.map((said, seq) => [seq, said]).slice(-FEED_RECORDS).reverse().map(([seq, [summary, ...events]]) =>
         h("li", { "data-seq": seq }, `${seq}. ${summary}`,
