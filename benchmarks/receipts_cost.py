@@ -18,7 +18,7 @@ from typing import Any
 
 from pairs import MIN_PAIRS, build_name, interleaved, load_note, summary
 
-from nataterra_core.game import GameSession, new_game
+from nataterra_core.game import GameSession, decider_for, new_game
 from nataterra_core.kernel import CommandRecord, RandomPlayer, play, read_log
 from nataterra_core.kernel.receipts import KeyPair, ViewChains
 from nataterra_core.kernel.registry import system
@@ -34,8 +34,7 @@ def recorded(games: int, turns: int) -> list[tuple[int, list[tuple[str, Any]]]]:
         session = new_game(2, seed=seed, options={"max_turns": turns})
         players = {seat: RandomPlayer(seed * 10 + i) for i, seat in enumerate(session.header.seats)}
         play(session, players, record.seat_view)
-        decider = session.decider
-        log = read_log(session.log_bytes(), lambda header, decider=decider: decider)
+        log = read_log(session.log_bytes(), decider_for)
         commands = [(r.seat, r.command) for r in log.records if isinstance(r, CommandRecord)]
         found.append((seed, commands))
     return found
