@@ -14,7 +14,7 @@ from receipt_client import Holder, check_game_key
 from nataterra_core.game import verify_log
 from nataterra_core.kernel.receipts import parse_receipt
 
-from .test_browser import MAX_STEPS, board_move, decide_in_words
+from .test_browser import MAX_STEPS, board_move, decide_in_words, wait_for_turn
 from .test_web_server import Socket
 
 
@@ -29,7 +29,7 @@ def test_the_page_offers_its_receipts_and_lines_for_download(
     page.click("[data-seat-link='red']")
     page.wait_for_selector("#receipts")
     for _ in range(MAX_STEPS):
-        if page.inner_text("#status").startswith("Game over"):
+        if wait_for_turn(page).startswith("Game over"):
             break
         if not board_move(page):
             decide_in_words(page)
