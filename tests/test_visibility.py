@@ -8,7 +8,7 @@ rather than leaking. The RPC hidden-information tests (tests/rpc) check the Nata
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -91,6 +91,9 @@ class Messages:
 
     command_types: Sequence[type[Command]] = (Plan,)
     event_types: Sequence[type[Event]] = (Drawn, Shuffled, Moved)
+
+    def redact_options(self, options: Mapping[str, Any], seat: str | None) -> dict[str, Any]:
+        return dict(options)
 
 
 TYPES: MessageTypes = Messages()

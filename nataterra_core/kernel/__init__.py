@@ -1,8 +1,50 @@
 """The game-agnostic kernel: decider protocol, dice, hash-chained log, session, replay, verify.
 
-Random events (``chance``) carry what an auditor needs to recompute them from the seed alone.
-Nothing here knows Nataterra; any rule system implementing :class:`Decider` runs on it, and
-any game's bots (:class:`Player`) play it through :func:`play` on that game's seat views.
+Nothing here knows a game; any rule system implementing :class:`Decider` runs on it, and any
+game's bots (:class:`Player`) play it through :func:`play` on that game's seat views. What a
+game author needs, by task (the registry record that makes a system known to every front end
+is :class:`nataterra_core.kernel.registry.RuleSystem`; the optional hooks' protocols are in
+:mod:`.encoding`, :mod:`.determinise` and :mod:`.geometry`):
+
+**Writing the rules** (:mod:`.decider`): :class:`Decider` (the protocol: ``decision``,
+``decide``, ``evolve`` and the questions the kernel asks), :class:`DeciderDefaults` (the
+optional members' defaults: ``turn_rule``, ``folds``, ``redact_options``), :class:`Decision`
+(who may act, and each one's legal commands), :class:`Decided`, :func:`events_of`,
+:class:`Setup`, :class:`Outcome`, :class:`RulesRef`, :class:`ContentRef`, :data:`Folds`; the
+kernel's own options every system has: :data:`KERNEL_OPTIONS`, :data:`TOURNAMENT`,
+:func:`rules_options`, :func:`check_kernel_options`.
+
+**Commands and events** (:mod:`.messages`): :class:`Command`, :class:`Event`, :class:`Wire`,
+:func:`check_tags`, :func:`encode`.
+
+**Secrets** (:mod:`.visibility`: who may see each command and event, declared on its class):
+:class:`Visibility`, :data:`PUBLIC`, :data:`HIDDEN`, :func:`hide_from_others`,
+:func:`hidden_order`, :func:`visibility_of`; a log as a seat sees it: :class:`MessageTypes`,
+:func:`record_view`, :func:`log_view`, :class:`LogView`.
+
+**Dice and chance** (:mod:`.dice`, :mod:`.chance`: random events carry what an auditor needs
+to recompute them from the seed alone): :class:`DiceStream`, :data:`DICE_FORMAT`,
+:func:`seed_from_number`, :func:`seed_commitment`, :func:`join_client_seeds`,
+:func:`odds_seed`; :class:`RandomEvent`, :class:`DrawEvent`, :class:`DrawsEvent`,
+:class:`ShuffleEvent`, :func:`record_draw`, :func:`record_draws`, :func:`record_shuffle`,
+:func:`recheck`.
+
+**Playing** (:mod:`.session`, :mod:`.players`): :class:`Session`, :data:`LineSink`;
+:class:`Player`, :class:`RandomPlayer`, :func:`play`, :func:`player_dice`.
+
+**Logs, replay and verification** (:mod:`.log`, :mod:`.replay`): :class:`Header`,
+:data:`Record`, :class:`StartRecord`, :class:`CommandRecord`, :class:`UndoRecord`,
+:class:`RevealRecord`, :class:`EndRecord`, :class:`RecordCodec`, :class:`LogWriter`,
+:func:`split_lines`; :func:`read_log`, :class:`ReadLog`, :func:`replay`,
+:func:`replay_states`, :func:`verify`, :class:`Verdict`, :data:`DeciderFactory`.
+
+**Errors** (:mod:`.errors`): :class:`EngineError` (alias :class:`NataterraError`) and below
+it :class:`CommandRejected` (:class:`IllegalCommand` naming the rule broken,
+:class:`NotYourTurn`, :class:`GameOver`, :class:`MalformedCommand`, :class:`UndoRefused`),
+:class:`LogError` (:class:`TornRecord`, :class:`ChainBroken`, :class:`HeadMismatch`,
+:class:`SeedMismatch`, :class:`ReplayDiverged`, :class:`UnsupportedVersion`,
+:class:`UnknownContent`, :class:`HeaderRefused`) and :class:`ContentError` (its
+:class:`ContentProblem` records).
 """
 
 from .chance import (
@@ -16,14 +58,20 @@ from .chance import (
     record_shuffle,
 )
 from .decider import (
+    KERNEL_OPTIONS,
+    TOURNAMENT,
     ContentRef,
     Decided,
     Decider,
+    DeciderDefaults,
     Decision,
+    Folds,
     Outcome,
     RulesRef,
     Setup,
+    check_kernel_options,
     events_of,
+    rules_options,
 )
 from .dice import (
     DICE_FORMAT,
@@ -86,7 +134,9 @@ from .visibility import (
 __all__ = [
     "DICE_FORMAT",
     "HIDDEN",
+    "KERNEL_OPTIONS",
     "PUBLIC",
+    "TOURNAMENT",
     "ChainBroken",
     "Command",
     "CommandRecord",
@@ -96,6 +146,7 @@ __all__ = [
     "ContentRef",
     "Decided",
     "Decider",
+    "DeciderDefaults",
     "DeciderFactory",
     "Decision",
     "DiceStream",
@@ -104,6 +155,7 @@ __all__ = [
     "EndRecord",
     "EngineError",
     "Event",
+    "Folds",
     "GameOver",
     "HeadMismatch",
     "Header",
@@ -140,6 +192,7 @@ __all__ = [
     "Verdict",
     "Visibility",
     "Wire",
+    "check_kernel_options",
     "check_tags",
     "encode",
     "events_of",
@@ -158,6 +211,7 @@ __all__ = [
     "record_view",
     "replay",
     "replay_states",
+    "rules_options",
     "seed_commitment",
     "seed_from_number",
     "split_lines",

@@ -3,13 +3,21 @@
 
 A rule system is three pure functions over immutable values::
 
+    decision(state) -> Decision                        # who may act now, and each one's commands
     decide(state, command, dice, seat=...) -> events   # raises IllegalCommand(rule_id, ...)
     evolve(state, event) -> state                      # never random, never fails on its own events
-    legal_commands(state, seat) -> commands            # every command decide accepts now
 
-plus a few read-only questions the kernel asks (who may act, which turn it is, the dice
-counter, the result). ``decide`` takes the acting seat as a keyword because allied seats
-act at the same time in team play: the command alone does not say who sent it.
+plus what the kernel needs to start a game (``initial_state``, ``start_command``,
+``validate_options``), decode its log (``rules``, ``content``, ``command_types``,
+``event_types``) and read a position (``dice_counter``, ``turn_number``, ``outcome``).
+``decide`` takes the acting seat as a keyword because allied seats act at the same time in
+team play: the command alone does not say who sent it.
+
+**Optional members.** :class:`Decider` declares three more, each with a default in
+:class:`DeciderDefaults` (inherit it and override what you offer; the kernel never looks a
+member up by name): ``turn_rule``, the rule id cited when a seat acts out of turn;
+``folds``, fast paths for ``evolve`` (:func:`direct_folds`); ``redact_options``, the header's
+options as a seat may see them before the reveal (a starting position's hidden hands).
 
 **One decision per state.** Who may act and with which commands is a value derived from the
 immutable state: :meth:`Decider.decision` answers it once, as a :class:`Decision`, and the
@@ -27,7 +35,8 @@ the next decision anyway (a combat's automatic steps stop at the next choice) ha
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Generic, NamedTuple, Protocol, TypeVar
+from types import MappingProxyType
+from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
 
 import msgspec
 
@@ -36,15 +45,21 @@ from .dice import DiceStream
 from .messages import Command, Event, Wire
 
 __all__ = [
+    "KERNEL_OPTIONS",
+    "TOURNAMENT",
     "ContentRef",
     "Decided",
     "Decider",
+    "DeciderDefaults",
     "Decision",
+    "Folds",
     "Outcome",
     "RulesRef",
     "Setup",
+    "check_kernel_options",
     "direct_folds",
     "events_of",
+    "rules_options",
 ]
 
 S = TypeVar("S")
@@ -67,11 +82,31 @@ class ContentRef(Wire, frozen=True, kw_only=True):
 
 
 class Setup(Wire, frozen=True, kw_only=True):
-    """What ``initial_state`` is built from: the header's game id, seats and options."""
+    """What ``initial_state`` is built from: the header's game id, seats and options, the
+    kernel's own options (:data:`KERNEL_OPTIONS`) left out (:func:`rules_options`)."""
 
     game_id: str
     seats: tuple[str, ...]
     options: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+TOURNAMENT = "tournament"
+"""The kernel's option for tournament play: undo is refused (``true``); every system has it."""
+KERNEL_OPTIONS: Mapping[str, type] = MappingProxyType({TOURNAMENT: bool})
+"""Header options the kernel reads itself, with their types: every rule system accepts them,
+and none declares or sees them (:func:`rules_options` takes them out of what a decider gets)."""
+
+
+def rules_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` without the kernel's own: what a decider validates and starts from."""
+    return {key: value for key, value in options.items() if key not in KERNEL_OPTIONS}
+
+
+def check_kernel_options(options: Mapping[str, Any]) -> None:
+    """``ValueError`` for a kernel option of the wrong type (``tournament`` is a boolean)."""
+    for key, kind in KERNEL_OPTIONS.items():
+        if key in options and not isinstance(options[key], kind):
+            raise ValueError(f"option {key!r} must be a {kind.__name__}, got {options[key]!r}")
 
 
 class Outcome(Wire, frozen=True, kw_only=True):
@@ -102,13 +137,18 @@ def events_of(decided: tuple[E, ...] | Decided[S, E]) -> tuple[E, ...]:
     return decided.events if isinstance(decided, Decided) else tuple(decided)
 
 
+Folds = Mapping[type[Any], Callable[[Any, Any], Any]]
+"""Event type -> the pure function of ``(state, event)`` that gives exactly what ``evolve``
+gives for it (:func:`direct_folds`)."""
+
+
 class Decider(Protocol[S, C, E]):
     """A rule system the kernel can run, replay and verify.
 
     ``command_types`` and ``event_types`` list every concrete command and event class;
-    the kernel builds its decoders from them once. A decider may also have a ``turn_rule``
-    attribute: the rule id cited when a seat acts out of turn, and a ``folds`` mapping (see
-    :func:`direct_folds`).
+    the kernel builds its decoders from them once. The last three members (``turn_rule``,
+    ``folds``, ``redact_options``) are optional: :class:`DeciderDefaults` gives each a
+    default, so a decider that inherits it defines only what it offers.
     """
 
     @property
@@ -160,12 +200,37 @@ class Decider(Protocol[S, C, E]):
     def validate_options(self, options: Mapping[str, Any]) -> None:
         """Raise ``ValueError`` for options this rule system does not accept."""
 
+    # -- optional (defaults in DeciderDefaults) -----------------------------------------------
+
+    @property
+    def turn_rule(self) -> str | None:
+        """The rule id cited when a seat acts out of turn (``None``: none cited)."""
+
+    @property
+    def folds(self) -> Folds:
+        """Fast paths for ``evolve``, by event type (:func:`direct_folds`; empty: none)."""
+
+    def redact_options(self, options: Mapping[str, Any], seat: str | None) -> dict[str, Any]:
+        """The header's options as ``seat`` (``None``: a spectator) may see them before the
+        seed is revealed (a starting position's hidden hands); by default all of them."""
+
+
+class DeciderDefaults:
+    """The defaults of :class:`Decider`'s optional members: inherit it and override what
+    your rule system offers (``turn_rule = "X-TURN-1"``, ``folds = {...}``)."""
+
+    turn_rule: ClassVar[str | None] = None
+    folds: ClassVar[Folds] = MappingProxyType({})
+
+    def redact_options(self, options: Mapping[str, Any], seat: str | None) -> dict[str, Any]:
+        """Every option is public."""
+        return dict(options)
+
 
 def direct_folds(decider: Decider[S, Any, E]) -> dict[type[E], Callable[[S, Any], S]]:
-    """A copy of the decider's ``folds``, if it has them (a read-only mapping): for some
-    event types, the pure function of ``(state, event)`` that gives exactly what ``evolve``
-    gives. Replay and the session call it directly, one Python call per event instead of two
-    (``evolve``, then the fold it dispatches to); other event types still go through
-    ``evolve``. The copy is a plain dict, the fastest to look up, and the caller's own."""
-    folds: Mapping[type[E], Callable[[S, Any], S]] | None = getattr(decider, "folds", None)
-    return {} if folds is None else dict(folds)
+    """A copy of the decider's ``folds`` (a read-only mapping): for some event types, the
+    pure function of ``(state, event)`` that gives exactly what ``evolve`` gives. Replay and
+    the session call it directly, one Python call per event instead of two (``evolve``, then
+    the fold it dispatches to); other event types still go through ``evolve``. The copy is a
+    plain dict, the fastest to look up, and the caller's own."""
+    return dict(decider.folds)

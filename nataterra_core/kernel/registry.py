@@ -35,7 +35,7 @@ from typing import Any, Protocol
 import attrs
 import msgspec
 
-from .decider import Decider, Outcome, RulesRef, Setup
+from .decider import Decider, Outcome, RulesRef, Setup, check_kernel_options, rules_options
 from .determinise import Determiniser
 from .encoding import CodecFactory, ObservationFactory
 from .errors import UnsupportedVersion
@@ -164,7 +164,9 @@ class RuleSystem:
     default_seats: Mapping[int, tuple[str, ...]]
     """The seats for a player count when the caller names none."""
     options: type[msgspec.Struct]
-    """The typed options schema: unknown options and wrong types are refused."""
+    """The typed options schema: unknown options and wrong types are refused. The kernel's
+    own options (``tournament``, :data:`~.decider.KERNEL_OPTIONS`) are every system's and
+    belong in no system's schema."""
     seat_view: Callable[[Any, str | None], Any]
     """``(state, seat)`` -> what ``seat`` may see (``None``: a spectator)."""
     presenter: Presenter
@@ -210,16 +212,21 @@ class RuleSystem:
         if len(set(seats)) != len(seats):
             raise OptionsError(f"seats must be distinct, got {list(seats)}")
         try:
-            msgspec.convert(dict(options), self.options, strict=True)
+            check_kernel_options(options)
+        except ValueError as exc:
+            raise OptionsError(f"bad options for {self.id}: {exc}") from exc
+        own = rules_options(options)  # the kernel's options (tournament) are no system's
+        try:
+            msgspec.convert(own, self.options, strict=True)
         except msgspec.ValidationError as exc:
             raise OptionsError(f"bad options for {self.id}: {exc}") from exc
-        unknown = set(options) - set(self.options.__struct_fields__)
+        unknown = set(own) - set(self.options.__struct_fields__)
         if unknown:
             raise OptionsError(f"unknown options for {self.id}: {sorted(unknown)}")
         try:
-            decider.validate_options(options)
+            decider.validate_options(own)
             # The seats against the options (a learning game's civilisations, say).
-            decider.initial_state(Setup(game_id="check", seats=tuple(seats), options=dict(options)))
+            decider.initial_state(Setup(game_id="check", seats=tuple(seats), options=own))
         except ValueError as exc:
             raise OptionsError(str(exc)) from exc
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import msgspec
 
-from .decider import Decider, Outcome, Setup, direct_folds
+from .decider import Decider, Outcome, Setup, direct_folds, rules_options
 from .errors import (
     ChainBroken,
     HeaderRefused,
@@ -200,7 +200,7 @@ call through a union's or a metaclass's check)."""
 
 def _initial(decider: Decider[S, C, E], header: Header) -> S:
     return decider.initial_state(
-        Setup(game_id=header.game_id, seats=header.seats, options=header.options)
+        Setup(game_id=header.game_id, seats=header.seats, options=rules_options(header.options))
     )
 
 

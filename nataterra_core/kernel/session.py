@@ -19,7 +19,17 @@ from typing import Any, Generic, TypeVar, cast
 import msgspec
 
 from .chance import RandomEvent
-from .decider import Decided, Decider, Decision, Outcome, Setup, direct_folds
+from .decider import (
+    TOURNAMENT,
+    Decided,
+    Decider,
+    Decision,
+    Outcome,
+    Setup,
+    check_kernel_options,
+    direct_folds,
+    rules_options,
+)
 from .dice import DICE_FORMAT, DiceStream, check_game_id, seed_commitment
 from .errors import (
     CommandRejected,
@@ -55,7 +65,8 @@ E = TypeVar("E", bound=Event)
 LineSink = Callable[[bytes], None]
 """Receives each line (without newline) as it is appended, e.g. ``LogWriter.write``."""
 
-TOURNAMENT_OPTION = "tournament"
+TOURNAMENT_OPTION = TOURNAMENT
+"""The kernel option that turns undo off (:data:`~.decider.TOURNAMENT`)."""
 
 
 class _Done(Generic[S, C, E]):
@@ -101,7 +112,9 @@ class Session(Generic[S, C, E]):
         self._undo_barrier = "nothing to undo"
         self._closed = False
         self._decision: tuple[S, Decision[C]] | None = None
-        self.setup = Setup(game_id=header.game_id, seats=header.seats, options=header.options)
+        self.setup = Setup(
+            game_id=header.game_id, seats=header.seats, options=rules_options(header.options)
+        )
         self.state: S = decider.initial_state(self.setup)
         self._append(header)
 
@@ -133,7 +146,8 @@ class Session(Generic[S, C, E]):
             opts = msgspec.convert(dict(options or {}), dict[str, OptionValue])
         except msgspec.ValidationError as exc:
             raise ValueError(f"bad option: {exc}") from exc
-        decider.validate_options(opts)
+        check_kernel_options(opts)
+        decider.validate_options(rules_options(opts))
         if receipt_key is not None and not _is_hex64(receipt_key):
             raise ValueError("receipt_key must be 64 lowercase hex digits (an Ed25519 key)")
         header = Header(
@@ -353,8 +367,7 @@ class Session(Generic[S, C, E]):
             raise MalformedCommand(f"unknown seat {seat!r}; seats are {list(self.header.seats)}")
         decision = self.decision()
         if seat not in decision.acting:
-            rule = getattr(self.decider, "turn_rule", None)
-            raise NotYourTurn(seat, f"seat {seat!r} may not act now", rule)
+            raise NotYourTurn(seat, f"seat {seat!r} may not act now", self.decider.turn_rule)
         listed = decision.find(seat, command)
         if listed is None:  # typed, then checked rule by rule, so that the error names the rule
             command, legal = well_typed(command), False

@@ -132,7 +132,7 @@ def _without(value: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
 
 class MessageTypes(Protocol):
     """Where the log views read declarations from: a rule system's command and event
-    classes. Every :class:`~.decider.Decider` is one."""
+    classes, and how its header options are cut. Every :class:`~.decider.Decider` is one."""
 
     @property
     def command_types(self) -> Sequence[type[Command]]:
@@ -141,6 +141,9 @@ class MessageTypes(Protocol):
     @property
     def event_types(self) -> Sequence[type[Event]]:
         """Every concrete event class."""
+
+    def redact_options(self, options: Mapping[str, Any], seat: str | None) -> dict[str, Any]:
+        """The header's options as ``seat`` may see them before the reveal."""
 
 
 def visibility_of(cls: type[Command] | type[Event]) -> Visibility:
@@ -177,10 +180,9 @@ def _record_view(
 ) -> dict[str, Any]:
     record: dict[str, Any] = msgspec.json.decode(line)
     record.pop("prev", None)
-    redact_options = getattr(messages, "redact_options", None)
-    if record.get("kind") == "header" and redact_options is not None:
+    if record.get("kind") == "header":
         # A header option may hold hidden facts (a starting position's hands and decks).
-        record["options"] = redact_options(record.get("options", {}), seat)
+        record["options"] = messages.redact_options(record.get("options", {}), seat)
     actor = record.get("seat")
     if "command" in record:
         record["command"] = _value_view(record["command"], seat, actor, table)
@@ -196,7 +198,7 @@ def record_view(line: bytes, seat: str | None, messages: MessageTypes) -> dict[s
     hash over hidden content lets a seat test guesses about it) and every command and event
     is cut by its class's declared visibility; a type that is not among ``messages``, or
     whose class declares nothing, shows only its type. The header's options go through
-    ``messages.redact_options(options, seat)`` when the rule system defines it.
+    ``messages.redact_options(options, seat)``.
     """
     return _record_view(line, seat, _table(messages), messages)
 

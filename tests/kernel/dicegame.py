@@ -19,6 +19,7 @@ import msgspec
 
 from nataterra_core.kernel import (
     Command,
+    DeciderDefaults,
     Decision,
     DiceStream,
     DrawEvent,
@@ -123,7 +124,7 @@ PigCommand = Start | Roll | Hold | Stake
 PigEvent = FirstPlayerChosen | DieRolled | StakeSet | Banked | TurnEnded | GameWon
 
 
-class Pig:
+class Pig(DeciderDefaults):
     """The decider."""
 
     rules = RulesRef(id="pig", version=1)
@@ -132,7 +133,7 @@ class Pig:
     event_types: Sequence[type[Event]] = EVENTS
 
     def validate_options(self, options: Mapping[str, Any]) -> None:
-        unknown = set(options) - {"target", "max_turns", "tournament"}
+        unknown = set(options) - {"target", "max_turns"}
         if unknown:
             raise ValueError(f"unknown options {sorted(unknown)}")
 
@@ -265,7 +266,6 @@ class PigOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
 
     target: int = 30
     max_turns: int = 0
-    tournament: bool = False
 
 
 class PigView(msgspec.Struct, frozen=True, kw_only=True):

@@ -12,6 +12,7 @@ from nataterra_core.kernel import (
     Command,
     ContentRef,
     Decided,
+    DeciderDefaults,
     Decision,
     DiceStream,
     Event,
@@ -43,10 +44,9 @@ class GameOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     """B-SCN-1: which scenario of the pack."""
     max_turns: int = 0
     """B-TURN-2: player turns before the side with more medals wins (0: no limit)."""
-    tournament: bool = False
 
 
-class BattleLore:
+class BattleLore(DeciderDefaults):
     """BattleLore on one content pack (``docs/rules/battlelore.md``)."""
 
     rules = RULES

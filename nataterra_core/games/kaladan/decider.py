@@ -15,6 +15,7 @@ from nataterra_core.kernel import (
     Command,
     ContentRef,
     Decided,
+    DeciderDefaults,
     Decision,
     DiceStream,
     Event,
@@ -41,10 +42,9 @@ RULES = RulesRef(id="kaladan", version=1)
 
 class KaladanOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Kaladan's header options: ``map`` (a pack map for the player count; by default the
-    pack's first), ``tournament`` (no undo)."""
+    pack's first)."""
 
     map: str | None = None
-    tournament: bool = False
 
 
 _CHOICE_RULE = {
@@ -63,7 +63,7 @@ _STAGE_RULE = {
 }
 
 
-class Kaladan:
+class Kaladan(DeciderDefaults):
     """Kaladan on the kernel: ``Session.new(Kaladan(pack), seats=..., ...)``."""
 
     rules = RULES

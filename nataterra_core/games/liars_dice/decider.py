@@ -15,6 +15,7 @@ import msgspec
 from nataterra_core.kernel import (
     Command,
     Decided,
+    DeciderDefaults,
     Decision,
     DiceStream,
     Event,
@@ -40,16 +41,15 @@ MAX_DICE = 5
 
 class LiarsOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Liar's Dice's header options: ``dice`` each player starts with (1 to 5, L-SET-2),
-    ``wild_ones`` (L-BID-3), ``spot_on`` (L-SPOT-1), ``tournament`` (no undo; nothing is
-    undone in this game anyway)."""
+    ``wild_ones`` (L-BID-3), ``spot_on`` (L-SPOT-1). The kernel's ``tournament`` is every
+    system's (nothing is undone in this game anyway)."""
 
     dice: int = MAX_DICE
     wild_ones: bool = True
     spot_on: bool = False
-    tournament: bool = False
 
 
-class LiarsDice:
+class LiarsDice(DeciderDefaults):
     """Liar's Dice on the kernel: ``new_game(seats, game="liars-dice", ...)``."""
 
     rules = RULES

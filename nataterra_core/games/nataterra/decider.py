@@ -17,6 +17,7 @@ from nataterra_core.kernel import (
     Command,
     ContentRef,
     Decided,
+    DeciderDefaults,
     Decision,
     DiceStream,
     Event,
@@ -238,7 +239,7 @@ def _without_scenario(state: GameState) -> GameState:
     return msgspec.structs.replace(state, scenario=None)
 
 
-class Nataterra:
+class Nataterra(DeciderDefaults):
     """Nataterra on the kernel: ``Session.new(Nataterra(pack), seats=..., ...)``."""
 
     rules = RULES

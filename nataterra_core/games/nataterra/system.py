@@ -143,7 +143,6 @@ class SandboxOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     """The sandbox's header options: the battle as canonical JSON (``battle_option``)."""
 
     battle: str
-    tournament: bool = False
 
 
 STANDARD_BATTLE = standard_battle()

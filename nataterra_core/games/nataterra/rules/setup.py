@@ -72,7 +72,6 @@ class GameOptions(msgspec.Struct, frozen=True, kw_only=True):
     mode: str = "learning"
     map: str | None = None
     max_turns: int = 0
-    tournament: bool = False
     dominance_cubes: int = 4
     conquest: bool = False
     """Conquest mode (N-WIN-5): bases are conquered, not destroyed, and can be retaken."""
@@ -91,11 +90,11 @@ class GameOptions(msgspec.Struct, frozen=True, kw_only=True):
 
     position: str | None = None
     """A position to start from (``nataterra-position`` v1 as canonical JSON,
-    ``docs/POSITIONS.md``): it carries the map, mode and the rest, so no other option but
-    ``tournament`` is given with it."""
+    ``docs/POSITIONS.md``): it carries the map, mode and the rest, so no other option of
+    the rules is given with it (the kernel's ``tournament`` may be)."""
     scenario: str | None = None
     """A scenario of the book (N-SCN-GEN-1, ``docs/SCENARIOS.md``) by id: its position and
-    rules; only ``tournament`` and ``max_turns`` may be given with it."""
+    rules; only ``max_turns`` (and the kernel's ``tournament``) may be given with it."""
 
     @property
     def structured(self) -> bool:
@@ -123,11 +122,7 @@ def parse_options(options: Mapping[str, Any]) -> GameOptions:
     if parsed.structured and parsed.map is not None:
         raise ValueError("N-MAP-4: a structured map is built by the players; give no map")
     if parsed.position is not None or parsed.scenario is not None:
-        allowed = (
-            ("position", "tournament")
-            if parsed.scenario is None
-            else ("scenario", "tournament", "max_turns")
-        )
+        allowed = ("position",) if parsed.scenario is None else ("scenario", "max_turns")
         given = sorted(k for k in options if k not in allowed)
         if given:
             raise ValueError(f"a position carries the game's set-up; drop the options {given}")

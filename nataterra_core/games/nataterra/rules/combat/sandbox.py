@@ -14,6 +14,7 @@ A description (``docs/COMBAT_SANDBOX.md``)::
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, ClassVar, Final
 
 import msgspec
@@ -26,6 +27,7 @@ from nataterra_core.kernel import (
     Decision,
     DiceStream,
     Event,
+    Folds,
     IllegalCommand,
     Outcome,
     RulesRef,
@@ -71,7 +73,10 @@ class Sandbox:
     """
 
     rules: ClassVar[RulesRef] = SANDBOX_RULES
+    # The Decider protocol's optional members, written out: a compiled class cannot inherit
+    # the interpreted kernel.DeciderDefaults.
     turn_rule: ClassVar[str] = "N-COMBAT-10"
+    folds: ClassVar[Folds] = MappingProxyType({})
     command_types: ClassVar[Sequence[type[Command]]] = SANDBOX_COMMANDS
     event_types: ClassVar[Sequence[type[Event]]] = SANDBOX_EVENTS
 
@@ -99,10 +104,14 @@ class Sandbox:
         self._env = (stocks, flare, env)
         return env
 
+    def redact_options(self, options: Mapping[str, Any], seat: str | None) -> dict[str, Any]:
+        """The battle is public."""
+        return dict(options)
+
     def validate_options(self, options: Mapping[str, Any]) -> None:
-        """The options hold one valid ``battle`` (and perhaps ``tournament``)."""
-        if "battle" not in options or set(options) - {"battle", "tournament"}:
-            raise ValueError("the sandbox takes the option 'battle' (and 'tournament')")
+        """The options hold one valid ``battle`` (the kernel's ``tournament`` is not ours)."""
+        if "battle" not in options or set(options) - {"battle"}:
+            raise ValueError("the sandbox takes the option 'battle'")
         self._battle(options)
 
     def _battle(self, options: Mapping[str, Any]) -> Battle:
