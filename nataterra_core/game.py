@@ -12,6 +12,7 @@ the kernel (sessions, logs, verification) and the registry.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,6 +30,7 @@ from nataterra_core.kernel import (
     seed_from_number,
     verify,
 )
+from nataterra_core.kernel.messages import decode_command
 from nataterra_core.kernel.registry import OptionsError, system, system_for
 
 if TYPE_CHECKING:
@@ -39,6 +41,7 @@ __all__ = [
     "GameSession",
     "check_log_header",
     "decider_for",
+    "decode_command_for",
     "new_game",
     "verify_log",
 ]
@@ -67,8 +70,11 @@ def new_game(
     """Start a game of the rule system ``game`` and write its header and ``start`` record.
 
     ``seats`` names the seats in turn order (for Nataterra, the civilisations), or gives a
-    player count for the system's default seats. Give either ``seed`` (``--seed N``
-    derivation, docs/DICE.md) or a 32-byte ``server_seed`` with a ``game_id``. ``content``
+    player count for the system's default seats. Give ``seed`` (``--seed N`` derivation,
+    docs/DICE.md, for a game anyone can replay from its number) or a 32-byte
+    ``server_seed`` (with a ``game_id``, or one is drawn); give neither and a secret seed and a
+    game id are drawn from the operating system's entropy, as ``nataterra play`` does (the
+    seed is revealed in the log when the game closes). ``content``
     is a user pack overlaid on the system's own; ``options`` default to the system's
     ``default_options``. Seats and options the rules refuse raise
     :class:`~nataterra_core.kernel.registry.OptionsError` (a ``ValueError``).
@@ -96,8 +102,11 @@ def new_game(
             raise ValueError("give seed or server_seed, not both")
         server_seed, derived_id = seed_from_number(seed)
         game_id = game_id or derived_id
-    if server_seed is None or game_id is None:
-        raise ValueError("new_game needs seed, or server_seed and game_id")
+    elif server_seed is None:
+        # A secret seed, as the CLI and the RPC server draw one: OS entropy (what ``secrets``
+        # reads), never a global random state; the session reveals it at close.
+        server_seed = os.urandom(32)
+    game_id = game_id or f"g-{os.urandom(8).hex()}"
     if options is None:
         options = record.default_options
     decider = record.decider(content)
@@ -112,6 +121,19 @@ def new_game(
         sink=sink,
         receipt_key=receipt_key,
     )
+
+
+def decode_command_for(
+    data: bytes | str | Mapping[str, Any], game: str = DEFAULT_GAME, *, content: Path | None = None
+) -> Command:
+    """The command of the rule system ``game`` that ``data`` spells in JSON, as a log and
+    the RPC server write it (``{"type": "end_phase.v1"}``); ``MalformedCommand`` (a
+    ``ValueError``) naming what is wrong otherwise::
+
+        >>> decode_command_for('{"type": "bid.v1", "quantity": 3, "face": 5}', "liars-dice")
+        Bid(quantity=3, face=5)
+    """
+    return decode_command(system(game).decider(content).command_types, data)
 
 
 def decider_for(header: Header, content: Path | None = None) -> Decider[Any, Any, Any]:

@@ -15,7 +15,7 @@ from hypothesis import settings
 
 sys.path.insert(0, str(Path(__file__).parent / "kernel"))
 
-from dicegame import PIG_SYSTEM
+from dicegame import BARE_PIG_SYSTEM, PIG_SYSTEM
 
 from nataterra_core.kernel.registry import register
 
@@ -23,6 +23,7 @@ settings.register_profile("default", deadline=None, print_blob=True)
 settings.load_profile("default")
 
 register(PIG_SYSTEM, replace=True)
+register(BARE_PIG_SYSTEM, replace=True)
 
 # `demo` and `play` without --out keep their logs in the user's data folder: not the tester's.
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="nataterra-test-data-")

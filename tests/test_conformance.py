@@ -19,6 +19,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+import attrs
 import msgspec
 import pytest
 from hidden_state import (
@@ -347,34 +348,71 @@ def test_determinised_states_are_consistent_with_the_seat_view(rules_id: str, se
     assert checked > 20
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("rules_id", _ids())
-def test_research_hooks_encode_every_view_and_every_legal_command(rules_id: str, seed: int) -> None:
-    """Issue 19 items 2 and 3: every system offers an observation encoder and a stable action
-    codec (``Hooks.observation``, ``Hooks.action_codec``; ``kernel/encoding.py``). In random
-    play every view encodes to the layout's size; every legal command has an index, no two
-    share one, ``decode(encode(c), legal) is c``, the mask is exactly the legal indices, an
-    index outside the mask is refused, and a command keeps its index from state to state."""
-    record = _system(rules_id)
-    hooks = record.hooks
-    assert hooks.observation is not None and hooks.action_codec is not None, (
-        f"{rules_id} offers no observation encoder or action codec: implement "
-        "Hooks.observation and Hooks.action_codec (nataterra_core/kernel/encoding.py)"
-    )
+def _offering(hook: str) -> list[str]:
+    """The systems that offer ``hook`` (a slot of ``Hooks``): its clauses run for them only."""
+    return [record.id for record in systems() if getattr(record.hooks, hook) is not None]
+
+
+def test_a_system_with_only_the_required_parts_is_checked_by_every_clause_it_can_be() -> None:
+    """Hooks are optional for real: the bare test system (``tests/kernel/dicegame.py``)
+    offers none, runs through every clause over all systems above, and is left out only of
+    the clauses of the hooks it does not offer."""
+    bare = _system("pig-bare")
+    assert all(getattr(bare.hooks, slot) is None for slot in attrs.fields_dict(type(bare.hooks)))
+    assert bare.load_pack is None and set(bare.players) == {"random"}
+    assert "pig-bare" in _ids()
+    for hook in ("observation", "action_codec", "determiniser"):
+        assert "pig-bare" not in _offering(hook) and _offering(hook), hook
+
+
+def _random_play(record: RuleSystem, seed: int) -> Iterator[tuple[GameSession, str | None]]:
+    """Random play to the end: each state with the seat that acts next (``None`` at the end)."""
     session = _start(record, seed)
-    encoder = hooks.observation(session.decider, session.setup)
-    codec = hooks.action_codec(session.decider, session.setup)
-    size, actions = encoder.layout.size, codec.size
-    assert size == sum(s.size for s in encoder.layout.segments) and actions > 0
     rng = random.Random(seed)
-    indices: dict[Command, int] = {}
     for _ in range(MAX_STEPS):
+        if session.outcome() is not None:
+            yield session, None
+            return
+        seat = rng.choice(list(session.acting_seats()))
+        yield session, seat
+        session.apply(seat, rng.choice(tuple(session.legal_commands(seat))))
+    raise AssertionError(f"no end after {MAX_STEPS} commands")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("rules_id", _offering("observation"))
+def test_the_observation_encoder_encodes_every_view(rules_id: str, seed: int) -> None:
+    """Issue 19 item 2, where ``Hooks.observation`` is offered (``kernel/encoding.py``): in
+    random play every seat's and a spectator's view encodes to the layout's size."""
+    record = _system(rules_id)
+    assert record.hooks.observation is not None
+    encoder = None
+    for session, _seat in _random_play(record, seed):
+        encoder = encoder or record.hooks.observation(session.decider, session.setup)
+        size = encoder.layout.size
+        assert size == sum(s.size for s in encoder.layout.segments)
         for seat in (*session.header.seats, None):
             features = encoder.encode(record.seat_view(session.state, seat))
             assert len(features) == size and all(isinstance(x, float) for x in features)
-        if session.outcome() is not None:
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("rules_id", _offering("action_codec"))
+def test_the_action_codec_numbers_every_legal_command(rules_id: str, seed: int) -> None:
+    """Issue 19 item 3, where ``Hooks.action_codec`` is offered: every legal command has an
+    index, no two share one, ``decode(encode(c), legal) is c``, the mask is exactly the legal
+    indices, an index outside the mask is refused, and a command keeps its index from state
+    to state."""
+    record = _system(rules_id)
+    assert record.hooks.action_codec is not None
+    codec = None
+    indices: dict[Command, int] = {}
+    for session, seat in _random_play(record, seed):
+        if seat is None:
             break
-        seat = rng.choice(list(session.acting_seats()))
+        codec = codec or record.hooks.action_codec(session.decider, session.setup)
+        actions = codec.size
+        assert actions > 0
         legal = tuple(session.legal_commands(seat))
         numbers = [codec.encode(command) for command in legal]
         assert len(set(numbers)) == len(numbers), "two legal commands share an index"
@@ -391,5 +429,4 @@ def test_research_hooks_encode_every_view_and_every_legal_command(rules_id: str,
         if illegal >= 0:
             with pytest.raises(CodecError):
                 codec.decode(illegal, legal)
-        session.apply(seat, rng.choice(legal))
-    assert session.outcome() is not None
+    assert codec is not None

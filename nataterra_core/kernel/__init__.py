@@ -15,7 +15,7 @@ kernel's own options every system has: :data:`KERNEL_OPTIONS`, :data:`TOURNAMENT
 :func:`rules_options`, :func:`check_kernel_options`.
 
 **Commands and events** (:mod:`.messages`): :class:`Command`, :class:`Event`, :class:`Wire`,
-:func:`check_tags`, :func:`encode`.
+:func:`check_tags`, :func:`encode`, :func:`decode_command` (a command from its JSON).
 
 **Secrets** (:mod:`.visibility`: who may see each command and event, declared on its class):
 :class:`Visibility`, :data:`PUBLIC`, :data:`HIDDEN`, :func:`hide_from_others`,
@@ -114,7 +114,7 @@ from .log import (
     UndoRecord,
     split_lines,
 )
-from .messages import Command, Event, Wire, check_tags, encode
+from .messages import Command, Event, Wire, check_tags, decode_command, encode
 from .players import Player, RandomPlayer, play, player_dice
 from .replay import DeciderFactory, ReadLog, Verdict, read_log, replay, replay_states, verify
 from .session import LineSink, Session
@@ -194,6 +194,7 @@ __all__ = [
     "Wire",
     "check_kernel_options",
     "check_tags",
+    "decode_command",
     "encode",
     "events_of",
     "hidden_order",

@@ -11,18 +11,24 @@ not change the bytes of records written before it existed (docs/LOG_FORMAT.md).
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar, Protocol
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Protocol, Union
 
 import msgspec
 
+from .bounded import MAX_DEPTH, nesting_depth
+from .errors import MalformedCommand
+
 __all__ = [
     "ENCODER",
+    "MAX_COMMAND_BYTES",
     "TAG_PATTERN",
     "Command",
     "Event",
     "Visibility",
     "Wire",
     "check_tags",
+    "decode_command",
     "encode",
 ]
 
@@ -97,3 +103,30 @@ def check_tags(*types: type[Wire]) -> None:
         if tag in seen:
             raise ValueError(f"{cls.__name__} and {seen[tag].__name__} share the tag {tag!r}")
         seen[tag] = cls
+
+
+MAX_COMMAND_BYTES = 65536
+"""The longest command JSON :func:`decode_command` reads (every game's commands are far
+shorter)."""
+
+
+def decode_command(
+    types: Sequence[type[Command]], data: bytes | str | Mapping[str, Any]
+) -> Command:
+    """The command that ``data`` spells, as a log writes it (``{"type": "bid.v1", ...}``),
+    one of ``types`` (a decider's ``command_types``); text or bytes of JSON, or the decoded
+    object. :class:`~.errors.MalformedCommand` names what is wrong: not JSON, too long or
+    too deep, no such type, a missing or mistyped field (strictly: no ``true`` for a number).
+    """
+    union: Any = Union[tuple(types)]  # noqa: UP007 - a runtime union of the system's types
+    try:
+        if isinstance(data, Mapping):
+            return msgspec.convert(dict(data), union, strict=True)  # type: ignore[no-any-return]
+        raw = data.encode() if isinstance(data, str) else bytes(data)
+        if len(raw) > MAX_COMMAND_BYTES:
+            raise MalformedCommand(f"a command is at most {MAX_COMMAND_BYTES} bytes of JSON")
+        if nesting_depth(raw) > MAX_DEPTH:
+            raise MalformedCommand(f"a command nests at most {MAX_DEPTH} levels")
+        return msgspec.json.decode(raw, type=union, strict=True)  # type: ignore[no-any-return]
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise MalformedCommand(f"not a command of this rule system: {exc}") from exc

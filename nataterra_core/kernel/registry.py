@@ -87,7 +87,13 @@ class Presenter(Protocol):
     """
 
     def command(self, command: Command, seat: str | None = None, view: Any = None) -> str:
-        """One sentence for ``command`` sent by ``seat`` (``None``: the system)."""
+        """One sentence for ``command`` sent by ``seat`` (``None``: the system, and only the
+        system): what a log, a replay or another seat reads (``ann bids three fives``)."""
+
+    def offer(self, command: Command, seat: str, view: Any = None) -> str:
+        """``command`` as a choice offered to ``seat``, whose own it is: what a menu of that
+        seat's legal commands reads, in the terminal, over RPC and in the browser alike (an
+        imperative, ``bid three fives``, where the system has one; never "the system ...")."""
 
     def event(self, event: Event, view: Any = None) -> str:
         """One sentence for ``event``; never shows hidden information."""

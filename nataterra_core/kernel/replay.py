@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import msgspec
 
-from .decider import Decider, Outcome, Setup, direct_folds, rules_options
+from .decider import Decider, Outcome, RulesRef, Setup, direct_folds, rules_options
 from .errors import (
     ChainBroken,
     HeaderRefused,
@@ -255,7 +255,8 @@ class Verdict(msgspec.Struct, frozen=True, kw_only=True):
 
     ``status`` is ``valid``, ``incomplete`` (the chain and rules hold so far but the seed is
     not revealed) or ``invalid``; for the last two, ``failure``, ``seq`` and ``reason`` say
-    where and why. ``result`` is the logged result of a valid log.
+    where and why. ``rules`` names the rule system and version the header gives (``None``
+    when no header could be read), ``result`` is the logged result of a valid log.
     """
 
     status: Literal["valid", "incomplete", "invalid"]
@@ -266,6 +267,7 @@ class Verdict(msgspec.Struct, frozen=True, kw_only=True):
     head: str | None = None
     game_id: str | None = None
     seats: tuple[str, ...] = ()
+    rules: RulesRef | None = None
     result: Outcome | None = None
 
     @property
@@ -306,7 +308,7 @@ def verify(
         return Verdict(status="invalid", failure="header", seq=exc.seq, reason=exc.reason, **base)
     except LogError as exc:
         return Verdict(status="invalid", failure="read", seq=exc.seq, reason=exc.reason, **base)
-    base.update(game_id=log.header.game_id, seats=log.header.seats)
+    base.update(game_id=log.header.game_id, seats=log.header.seats, rules=log.header.rules)
 
     try:
         check_chain(log.lines, expect_head)

@@ -271,7 +271,10 @@ class Session(Generic[S, C, E]):
         return self.decision().acting
 
     def legal_commands(self, seat: str) -> Sequence[C]:
-        """Every command ``seat`` may send now (empty if it may not act)."""
+        """Every command ``seat`` may send now (empty if it may not act); ``ValueError`` for
+        a seat that is not in the game (a typo must not read as "nothing to do")."""
+        if seat not in self.header.seats:
+            raise ValueError(f"unknown seat {seat!r}; seats are {list(self.header.seats)}")
         if self._closed:
             return ()
         return self.decision().legal(seat)

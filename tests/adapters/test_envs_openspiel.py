@@ -18,7 +18,13 @@ from test_conformance import QUICK  # noqa: E402
 from nataterra_core.game import verify_log  # noqa: E402
 from nataterra_core.kernel.registry import systems  # noqa: E402
 
-IDS = [record.id for record in systems()]
+IDS = [
+    record.id
+    for record in systems()
+    if record.hooks.observation is not None and record.hooks.action_codec is not None
+]
+"""The systems the research environments serve: those offering both research hooks (the
+bare test system offers neither, and is refused by name)."""
 NAMES = register_all()
 
 

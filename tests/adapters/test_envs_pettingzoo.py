@@ -23,7 +23,13 @@ from test_conformance import QUICK
 from nataterra_core.kernel.encoding import CodecError
 from nataterra_core.kernel.registry import systems
 
-IDS = [record.id for record in systems()]
+IDS = [
+    record.id
+    for record in systems()
+    if record.hooks.observation is not None and record.hooks.action_codec is not None
+]
+"""The systems the research environments serve: those offering both research hooks (the
+bare test system offers neither, and is refused by name)."""
 
 
 def _env(rules_id: str, **kwargs: Any) -> RulesEnv:
@@ -124,3 +130,9 @@ def test_render_is_the_spectators_view_in_words_and_actions_are_described() -> N
     legal = [int(i) for i in mask.nonzero()[0]]
     assert all(game.describe(i).split()[0].endswith(".v1") for i in legal)
     assert game.layout.size == game.observation_space("velathi")["observation"].shape[0]
+
+
+def test_a_system_without_the_research_hooks_is_refused_by_name() -> None:
+    assert "pig-bare" not in IDS
+    with pytest.raises(ValueError, match="pig-bare offers no observation encoder or action codec"):
+        env("pig-bare")

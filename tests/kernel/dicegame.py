@@ -290,6 +290,11 @@ class PigPresenter:
             return f"{who} stakes {command.multiplier} times the points"
         raise TypeError(f"not a Pig command: {type(command).__name__}")
 
+    def offer(self, command: Command, seat: str, view: Any = None) -> str:
+        """``command`` in ``seat``'s menu, as that seat's own (the sentence names the seat
+        until an imperative is written for each command)."""
+        return self.command(command, seat, view)
+
     def event(self, event: Event, view: Any = None) -> str:
         if isinstance(event, FirstPlayerChosen):
             return f"{event.seat} is drawn to start (draw({event.m}) = {event.value})"
@@ -370,3 +375,24 @@ PIG_SYSTEM = RuleSystem(
     ),
 )
 """Pig as a registered rule system; the tests register it (``tests/conftest.py``)."""
+
+
+class BarePig(Pig):
+    """Pig under its own rules id, for a record with only the required parts."""
+
+    rules = RulesRef(id="pig-bare", version=1)
+
+
+BARE_PIG_SYSTEM = RuleSystem(
+    rules=BarePig.rules,
+    title="Pig with only the required parts (a test dice game)",
+    decider=lambda content: BarePig(),
+    player_counts=(2, 3),
+    default_seats={2: ("ann", "bob"), 3: ("ann", "bob", "cy")},
+    options=PigOptions,
+    seat_view=pig_view,
+    presenter=PigPresenter(),
+)
+"""A rule system with no optional part: no hooks (no encoder, codec, determiniser, geometry,
+scenarios, positions, coverage), no players of its own, no pack, no decider extras. The tests
+register it, so every test over every registered system proves the hooks optional."""

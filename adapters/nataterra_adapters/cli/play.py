@@ -239,7 +239,7 @@ def _prompt_loop(record: RuleSystem, session: GameSession) -> str:
         console.print(
             Columns(
                 [
-                    Text.assemble((f"{n:>3} ", "bold"), words.command(c, None, view))
+                    Text.assemble((f"{n:>3} ", "bold"), words.offer(c, seat, view))
                     for n, c in numbered
                 ],
                 column_first=True,

@@ -269,7 +269,7 @@ class Games:
         return LegalResult(
             version=game.version,
             commands=commands,
-            words=tuple(record.presenter.command(c, seat, view) for c in commands),
+            words=tuple(record.presenter.offer(c, seat, view) for c in commands),
             targets=tuple(boards.targets(view, c) for c in commands) if boards else None,
         )
 

@@ -96,6 +96,11 @@ class BattleLorePresenter:
         }
         return f"{who} {words.get(type(command), type(command).__name__)}"
 
+    def offer(self, command: Command, seat: str, view: Any = None) -> str:
+        """``command`` in ``seat``'s menu, as that seat's own (the sentence names the seat
+        until an imperative is written for each command)."""
+        return self.command(command, seat, view)
+
     def event(self, event: Event, view: Any = None) -> str:
         """One sentence for an event (a hidden card is never named)."""
         match event:

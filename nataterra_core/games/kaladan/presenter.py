@@ -310,6 +310,10 @@ class KaladanPresenter:
         """One sentence for a command (the tiles and units it names say all it needs)."""
         return describe_command(command, seat)
 
+    def offer(self, command: Command, seat: str, view: Any = None) -> str:
+        """``command`` in ``seat``'s menu: the imperative (``move ...``)."""
+        return describe_command(command)
+
     def event(self, event: Event, view: Any = None) -> str:
         """One sentence for an event."""
         return describe_event(event)

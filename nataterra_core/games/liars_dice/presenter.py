@@ -132,6 +132,10 @@ class LiarsPresenter:
         """One sentence for ``command`` sent by ``seat``."""
         return describe_command(command, seat)
 
+    def offer(self, command: Command, seat: str, view: Any = None) -> str:
+        """``command`` in ``seat``'s menu: the imperative (``bid four fives``)."""
+        return describe_command(command)
+
     def event(self, event: Event, view: Any = None) -> str:
         """One sentence for ``event``; never shows a hidden face."""
         return describe_event(event)

@@ -52,6 +52,11 @@ class NataterraPresenter:
         """One sentence for a command (groups named from ``view``'s combat)."""
         return describe_command(command, seat, view)
 
+    def offer(self, command: Command, seat: str, view: Any = None) -> str:
+        """``command`` in ``seat``'s menu, as that seat's own (the sentence names the seat
+        until an imperative is written for each command)."""
+        return self.command(command, seat, view)
+
     def event(self, event: Event, view: Any = None) -> str:
         """One sentence for an event (never a hidden card or deck order)."""
         return describe_event(event, view)
