@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from nataterra_core.game import new_game
 from nataterra_core.kernel.registry import RuleSystem, systems
 
-IMPERATIVE = ("kaladan", "liars-dice")
+IMPERATIVE = ("kaladan", "liars-dice", "nataterra")
 """Systems whose menus already read as imperatives (the others name the seat, for now)."""
 
 

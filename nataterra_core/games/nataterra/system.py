@@ -53,9 +53,8 @@ class NataterraPresenter:
         return describe_command(command, seat, view)
 
     def offer(self, command: Command, seat: str, view: Any = None) -> str:
-        """``command`` in ``seat``'s menu, as that seat's own (the sentence names the seat
-        until an imperative is written for each command)."""
-        return self.command(command, seat, view)
+        """``command`` in ``seat``'s menu: the imperative (``move 1 Woodcutter from ...``)."""
+        return describe_command(command, None, view)
 
     def event(self, event: Event, view: Any = None) -> str:
         """One sentence for an event (never a hidden card or deck order)."""
