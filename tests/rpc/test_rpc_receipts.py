@@ -248,3 +248,16 @@ def test_receipts_survive_a_restart_and_keys_stay_in_the_store(
     assert view["receipt_key_signature"] == old["receipt_key_signature"]
     spectator = ok(again, "game.receipt", game_id=table.game_id)["receipt"]
     table.holders[""].check(spectator)
+
+
+def test_a_damaged_server_key_stops_the_server_with_its_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A new identity would be another server to the players: the server does not start."""
+    from nataterra_adapters.rpc.server import main
+
+    (tmp_path / "server.key").write_text("not a key\n")
+    assert main(["--store", str(tmp_path)]) == 1
+    error = capsys.readouterr().err
+    assert "server.key: not this server's identity key (64 hex digits)" in error
+    assert "Traceback" not in error

@@ -7,8 +7,9 @@ from typing import Annotated
 
 import typer
 
+from ..rpc.receipts import KeyFileError
 from ..rpc.server import default_store, parse_listen
-from .common import SETUP_FAILED, err_console
+from .common import SETUP_FAILED, err_console, escape
 
 __all__ = ["serve"]
 
@@ -65,6 +66,9 @@ def serve(
     chosen = None if no_store else (store or default_store())
     try:
         run(host, port, store=chosen, test_seeds=test_seeds)
+    except KeyFileError as exc:  # a damaged identity key in the store: said, no traceback
+        err_console.print(f"nataterra serve: {escape(str(exc))}")
+        raise typer.Exit(SETUP_FAILED) from exc
     except OSError as exc:
         err_console.print(f"nataterra serve: cannot listen on {listen}: {exc.strerror or exc}")
         raise typer.Exit(SETUP_FAILED) from exc

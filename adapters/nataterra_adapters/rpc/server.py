@@ -36,6 +36,7 @@ from .framing import DEFAULT_MAX_FRAME_BYTES, BadHeader, Frame, Framer, Oversize
 from .games import Games
 from .lifecycle import DEFAULT_MAX_GAMES
 from .protocol import DEFAULT_MAX_BATCH, Dispatcher, error_reply
+from .receipts import KeyFileError
 from .store import GameStore
 
 __all__ = ["Server", "main", "parse_listen"]
@@ -343,22 +344,27 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the server; the exit code (0 at end of input, 130 on Ctrl-C)."""
+    """Run the server; the exit code (0 at end of input, 1 if it cannot start, 130 on
+    Ctrl-C)."""
     args = _parser().parse_args(argv)
-    server = Server(
-        args.framing,
-        args.max_frame_bytes,
-        test_seeds=args.test_seeds,
-        max_games=args.max_games,
-        max_batch=args.max_batch,
-        store=None if args.no_store else args.store,
-        idle_timeout=args.idle_timeout,
-        games_per_client=args.max_games_per_client,
-        bots_inline=False,
-        workers=args.workers,
-        bot_seconds=args.bot_seconds,
-        work_seconds=args.work_seconds,
-    )
+    try:
+        server = Server(
+            args.framing,
+            args.max_frame_bytes,
+            test_seeds=args.test_seeds,
+            max_games=args.max_games,
+            max_batch=args.max_batch,
+            store=None if args.no_store else args.store,
+            idle_timeout=args.idle_timeout,
+            games_per_client=args.max_games_per_client,
+            bots_inline=False,
+            workers=args.workers,
+            bot_seconds=args.bot_seconds,
+            work_seconds=args.work_seconds,
+        )
+    except KeyFileError as exc:  # a damaged identity key: said, never a traceback
+        print(f"nataterra-rpc: {exc}", file=sys.stderr)
+        return 1
     try:
         if args.listen is None:
             server.announce_key()
