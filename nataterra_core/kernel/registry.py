@@ -20,8 +20,9 @@ verifying a Nataterra log never imports BattleLore. Tests and plug-ins call
 :func:`register` with their own records.
 
 Optional hooks (board geometry, SVG, observation encoder, action codec, determiniser,
-scenarios, positions, rules coverage, CLI commands) have typed slots in :class:`Hooks`, so
-generic tools find them in one place; a system that lacks one simply leaves it ``None``.
+scenarios, positions, rules coverage, CLI commands, the how-to-play page) have typed slots in
+:class:`Hooks`, so generic tools find them in one place; a system that lacks one simply
+leaves it ``None``.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from __future__ import annotations
 import importlib
 import warnings
 from collections.abc import Callable, Mapping, Sequence
+from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -51,6 +53,7 @@ __all__ = [
     "PlayerFactory",
     "Presenter",
     "RuleSystem",
+    "package_text",
     "register",
     "register_lazily",
     "system",
@@ -143,6 +146,24 @@ class Hooks:
     """The system's own ``nataterra`` sub-commands: typer command functions (registered
     under their names) or ``typer.Typer`` sub-apps. A function, so the CLI library is
     imported only by the command line, never by the core."""
+    how_to_play: Callable[[], str] | None = None
+    """The system's rules for its players as a Markdown page (what you do on a turn, how to
+    win or score, a worked example turn), shipped with its package (:func:`package_text`):
+    ``nataterra rules --game ID`` prints it, the docs site shows it."""
+
+
+def package_text(package: str, name: str) -> Callable[[], str]:
+    """A reader of the UTF-8 text file ``name`` shipped in ``package`` (package data, so an
+    installed wheel has it): a system's ``Hooks.how_to_play``, read only when asked for.
+
+    >>> package_text("nataterra_core.games.kaladan", "how_to_play.md")().startswith("# ")
+    True
+    """
+
+    def read() -> str:
+        return resources.files(package).joinpath(name).read_text(encoding="utf-8")
+
+    return read
 
 
 def _random_player(seed: int, *, content: Path | None = None) -> Player:

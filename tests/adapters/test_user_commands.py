@@ -63,6 +63,7 @@ def test_user_commands_need_nothing_beside_the_package(
         ["show", str(log), "--as", "velathi", "--svg", str(work / "board.svg")],
         ["replay", str(log), "--to", "5"],
         ["verify", str(log)],
+        ["rules", "--game", "kaladan", "--plain"],  # the page ships inside the package
     ]
     for args in steps:
         result = runner.invoke(app, args)

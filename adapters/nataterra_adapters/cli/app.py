@@ -1,10 +1,9 @@
 """The ``nataterra`` typer app: the generic commands, then every rule system's own.
 
 The generic commands (``demo``, ``play``, ``show``, ``replay``, ``verify``, ``tournament``,
-``scenarios``, ``serve``) work for any registered rule system; a system adds commands of its
-own through its
-``Hooks.cli_commands`` (Nataterra's ``odds``). ``coverage`` reports the rules coverage of
-every system that describes it (``Hooks.coverage``).
+``scenarios``, ``rules``, ``serve``) work for any registered rule system; a system adds
+commands of its own through its ``Hooks.cli_commands`` (Nataterra's ``odds``). ``coverage``
+reports the rules coverage of every system that describes it (``Hooks.coverage``).
 
 The systems' own commands are added when a command line needs them (a name that is not a
 generic command, or the list in ``--help``): ``nataterra verify`` imports only the rule
@@ -41,6 +40,7 @@ GENERIC: dict[str, Generic] = {
     "show": Generic("show", "show"),
     "replay": Generic("replay", "replay"),
     "scenarios": Generic("scenarios", "scenarios_command"),
+    "rules": Generic("rules", "rules_command"),
     "verify": Generic("verify", "verify_command", "EXIT_HELP"),
     "coverage": Generic("coverage", "coverage"),
     "tournament": Generic("tournament", "tournament"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from nataterra_core.kernel.registry import Hooks, RuleSystem
+from nataterra_core.kernel.registry import Hooks, RuleSystem, package_text
 
 from .bots import make
 from .content import load_pack
@@ -35,6 +35,7 @@ BATTLELORE = RuleSystem(
     players={"heuristic": make},
     load_pack=load_pack,
     hooks=Hooks(
+        how_to_play=package_text("nataterra_core.games.battlelore", "how_to_play.md"),
         board_geometry=BOARDS,
         svg=board_svg,
         determiniser=determinise,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from nataterra_core.kernel.registry import Hooks, RuleSystem
+from nataterra_core.kernel.registry import Hooks, RuleSystem, package_text
 
 from .bots import HeuristicPlayer
 from .content import load_pack
@@ -42,6 +42,7 @@ KALADAN = RuleSystem(
     players={"heuristic": _heuristic},
     load_pack=load_pack,
     hooks=Hooks(
+        how_to_play=package_text("nataterra_core.games.kaladan", "how_to_play.md"),
         board_geometry=KaladanBoards(),
         svg=board_svg,
         observation=kaladan_observation,

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from nataterra_core.kernel import Command, Event, Outcome
-from nataterra_core.kernel.registry import Hooks, RuleSystem
+from nataterra_core.kernel.registry import Hooks, RuleSystem, package_text
 
 from .battles import standard_battle
 from .board import NataterraBoards, game_map
@@ -129,6 +129,7 @@ NATATERRA = RuleSystem(
     players={"heuristic": _heuristic},
     load_pack=load_pack,
     hooks=Hooks(
+        how_to_play=package_text("nataterra_core.games.nataterra", "how_to_play.md"),
         cli_commands=_cli_commands,
         board_geometry=BOARDS,
         svg=_svg,
