@@ -9,8 +9,9 @@ has (the README's layout section):
 - ``decider`` — the protocol's entry: set-up, ``decide`` and ``evolve``, dispatching into
   ``rules/``.
 - ``rules/`` — the rules by topic: ``world`` (questions about a position), ``turn`` (the
-  turn's steps and legal commands), ``combat``, ``lore`` and ``lore_windows``, ``resolver``
-  and ``fold`` (the fold of events into the state).
+  turn's steps and legal commands), ``combat``, ``lore`` and ``lore_windows``, ``refusals``
+  (the clause a refused command breaks), ``resolver`` and ``fold`` (the fold of events into
+  the state).
 - ``views`` — what one seat may see (B-CMD-2).
 - ``presenter.py`` — the presenter: sentences and the text view.
 - ``geometry`` — the client drawing hook (hex board and SVG).

@@ -8,8 +8,8 @@ The package has the rooms every game package has (the README's layout section):
 - ``decider`` — the protocol's entry: set-up, ``decide`` and ``evolve``, dispatching into
   ``rules/``.
 - ``rules/`` — the rules by topic: ``flow`` (phases, turns, scoring), ``actions`` (the
-  active player's phases), ``effects`` (event and magic cards), ``combat`` and ``fold``
-  (the fold of events into the state).
+  active player's phases), ``effects`` (event and magic cards), ``combat``, ``refusals``
+  (the clause a refused command breaks) and ``fold`` (the fold of events into the state).
 - ``views`` — what one seat may see (K-HID-1).
 - ``presenter.py`` — the presenter: sentences and the text view.
 - ``geometry`` — the client drawing hook (hex map and SVG).

@@ -30,7 +30,7 @@ from nataterra_core.kernel.chance import record_draw, record_shuffle
 from . import messages as m
 from .board import board_for, map_for
 from .content.schema import KaladanPack
-from .rules import actions, combat, effects
+from .rules import actions, combat, effects, refusals
 from .rules.flow import Play, Table, settle, start_turn
 from .rules.fold import fold
 from .state import Army, GameState, PlayerState
@@ -45,22 +45,6 @@ class KaladanOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     pack's first)."""
 
     map: str | None = None
-
-
-_CHOICE_RULE = {
-    "revive": "K-EV-3",
-    "upgrade": "K-EV-4",
-    "lose_unit": "K-EV-6",
-    "scout": "K-CARD-2",
-    "garrison": "K-CAS-7",
-}
-_STAGE_RULE = {
-    "attack_magic": "K-CARD-2",
-    "defence_magic": "K-CARD-2",
-    "loss": "K-FIG-3",
-    "continue": "K-FIG-4",
-    "move_in": "K-FIG-5",
-}
 
 
 class Kaladan(DeciderDefaults):
@@ -178,24 +162,7 @@ class Kaladan(DeciderDefaults):
             )
         if legal or decision.find(seat, command) is not None:
             return
-        if state.combat is not None:
-            stage = state.combat.stage
-            raise IllegalCommand(
-                _STAGE_RULE[stage],
-                f"the fight awaits {stage.replace('_', ' ')}: not {type(command).__name__}",
-            )
-        if state.pending:
-            kind = state.pending[0].kind
-            raise IllegalCommand(
-                _CHOICE_RULE[kind],
-                f"the card awaits your {kind.replace('_', ' ')} choice among the listed ones",
-            )
-        if isinstance(command, m.PlayMagic):
-            raise IllegalCommand(
-                "K-CARD-2",
-                "a card you hold, at the time it names, one per phase, with a target it allows",
-            )
-        raise actions.explain(table, state, seat, command)
+        raise refusals.explain(table, state, seat, command)
 
     def _dispatch(self, play: Play, seat: str, command: Command) -> None:
         state = play.state

@@ -1,3 +1,3 @@
 """Kaladan's rules by topic, joined by the package's ``decider``: :mod:`.flow`,
-:mod:`.actions`, :mod:`.effects`, :mod:`.combat`, and :mod:`.fold`, the fold of events into
-the state."""
+:mod:`.actions`, :mod:`.effects`, :mod:`.combat`, :mod:`.refusals` (the clause a refused
+command breaks) and :mod:`.fold`, the fold of events into the state."""

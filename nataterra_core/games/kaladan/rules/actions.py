@@ -1,8 +1,8 @@
 """The active player's own phases: free recruitment (K-REC-1), the one action (K-ACT-1..3),
 buying (K-BUY-1..3) and the reinforcement manoeuvre (K-REI-1).
 
-Each phase's legal commands are listed here once; a command outside the list is explained
-by :func:`explain`, naming the rule it breaks; :func:`apply` turns a legal one into events.
+Each phase's legal commands are listed here once (a command outside the list is explained
+by :mod:`.refusals`, naming the rule it breaks); :func:`apply` turns a legal one into events.
 """
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
-from nataterra_core.kernel import Command, IllegalCommand
+from nataterra_core.kernel import Command
 
 from .. import messages as m
 from ..state import GameState, base_of, is_upgraded
 from .flow import Play, Table, end_turn, next_phase
 
-__all__ = ["apply", "buy_options", "explain", "phase_options", "subsets"]
+__all__ = ["apply", "buy_options", "phase_options", "subsets"]
 
 
 def subsets(units: tuple[str, ...], most: int | None = None) -> list[tuple[str, ...]]:
@@ -170,111 +170,6 @@ def phase_options(table: Table, state: GameState, seat: str) -> list[Command]:
     if state.phase == "reinforce":
         return reinforce_options(table, state, seat)
     return []
-
-
-_PHASE_OF: dict[type[Command], tuple[str, str]] = {
-    m.DrawEventCard: ("event", "K-EV-1"),
-    m.Recruit: ("recruit", "K-REC-1"),
-    m.DeclineRecruit: ("recruit", "K-REC-1"),
-    m.Fight: ("action", "K-ACT-3"),
-    m.Place: ("buy", "K-BUY-3"),
-    m.Upgrade: ("buy", "K-BUY-1"),
-    m.UpgradeCastle: ("buy", "K-BUY-1"),
-    m.ExchangeMagic: ("buy", "K-BUY-1"),
-    m.BuyMagic: ("buy", "K-BUY-1"),
-    m.BuyCaptured: ("buy", "K-CAS-6"),
-}
-
-
-def explain(table: Table, state: GameState, seat: str, command: Command) -> IllegalCommand:
-    """Why ``command`` is not among ``seat``'s legal commands: the rule it breaks."""
-    phase_rule = _PHASE_OF.get(type(command))
-    if phase_rule is not None and state.phase != phase_rule[0]:
-        return IllegalCommand(
-            "K-TURN-1",
-            f"{type(command).__name__} belongs to the {phase_rule[0]} phase, not {state.phase}",
-        )
-    if isinstance(command, m.EndPhase):
-        return IllegalCommand(
-            "K-TURN-1", f"the {state.phase} phase is not {command.phase!r} or cannot be ended now"
-        )
-    if isinstance(command, (m.Move, m.Swap, m.Place)):
-        return _explain_placement(table, state, seat, command)
-    if isinstance(command, m.Fight):
-        if state.action_done:
-            return IllegalCommand("K-ACT-3", "one action per turn: it is taken")
-        return IllegalCommand(
-            "K-ACT-3", "attack one adjacent enemy tile from one of yours, with your units there"
-        )
-    if isinstance(command, m.Upgrade):
-        return IllegalCommand(
-            "K-EV-4",
-            "only your units on the board, not crowns, not upgraded yet, with the gold (K-BUY-2)",
-        )
-    if isinstance(command, (m.BuyMagic, m.ExchangeMagic, m.UpgradeCastle, m.BuyCaptured)):
-        return IllegalCommand(
-            phase_rule[1] if phase_rule else "K-BUY-1",
-            "not enough gold, no such card or castle, or no card left (K-HID-1)",
-        )
-    if isinstance(command, (m.Recruit, m.DeclineRecruit)):
-        return IllegalCommand(
-            "K-REC-1",
-            "one base unit from your reserve onto a castle of yours with room, one at a time",
-        )
-    if isinstance(command, m.DrawEventCard):
-        return IllegalCommand(
-            "K-EV-1", "the event card is drawn once, at the start of the event phase"
-        )
-    return IllegalCommand("K-TURN-1", f"{type(command).__name__} is not possible now")
-
-
-def _explain_placement(
-    table: Table, state: GameState, seat: str, command: Command
-) -> IllegalCommand:
-    board = table.board
-    if isinstance(command, m.Place):
-        if command.tile not in board.capacity_of or state.owner(command.tile) not in (None, seat):
-            return IllegalCommand("K-BUY-3", "never on an enemy tile or off the map")
-        if board.room(state, command.tile) < 1:
-            return IllegalCommand("K-TER-1", f"{command.tile} is full")
-        if state.player(seat).reserve.get(command.unit, 0) < 1:
-            return IllegalCommand("K-BUY-3", f"no {command.unit} in your reserve")
-        if command.unit in state.player(seat).fresh:
-            return IllegalCommand(
-                "K-CAS-5", "a captured special unit is placed from your next turn"
-            )
-        if state.owner(command.tile) is None and (
-            state.placed_empty or command.tile not in board.territory_edge(state, seat)
-        ):
-            return IllegalCommand(
-                "K-BUY-3", "one empty tile adjacent to your territory per buy phase"
-            )
-        return IllegalCommand("K-BUY-2", "not enough gold")
-    if isinstance(command, m.Move):
-        if state.phase == "reinforce" and len(command.units) != 1:
-            return IllegalCommand("K-REI-1", "the manoeuvre moves one unit")
-        if (
-            state.phase == "action"
-            and state.action_done
-            and not (command.haste and state.extra_moves)
-        ):
-            return IllegalCommand("K-ACT-3", "one action per turn: it is taken")
-        if command.target in board.capacity_of and state.owner(command.target) not in (None, seat):
-            return IllegalCommand("K-ACT-1", "an enemy tile is entered only by a fight")
-        if command.target in board.capacity_of and board.room(state, command.target) < len(
-            command.units
-        ):
-            return IllegalCommand(
-                "K-TER-1", f"{command.target} has room for {board.room(state, command.target)}"
-            )
-        rule = "K-REI-1" if state.phase == "reinforce" else "K-ACT-1"
-        return IllegalCommand(
-            rule, "move your units from one tile to one adjacent tile of yours or an empty one"
-        )
-    rule = "K-REI-1" if state.phase == "reinforce" else "K-ACT-2"
-    return IllegalCommand(
-        rule, "swap between two adjacent tiles of yours, 1↔1, 1↔n or n↔1, within capacity (K-TER-1)"
-    )
 
 
 def apply(play: Play, seat: str, command: Command) -> None:
