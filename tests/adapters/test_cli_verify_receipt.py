@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import msgspec
 import pytest
 from nataterra_adapters.cli import EXIT_CODES, app
 from typer.testing import CliRunner
@@ -73,3 +74,22 @@ def test_a_malformed_receipt_or_several_logs_is_a_usage_error(
     good = chains.receipt(KEY, "red", 4).text()
     result = runner.invoke(app, ["verify", str(path), str(path), "--receipt", good])
     assert result.exit_code == 2 and "give exactly one" in result.output
+
+
+def test_a_receipts_file_from_the_browser_is_checked(
+    game: tuple[Path, ViewChains], tmp_path: Path
+) -> None:
+    """``--receipts FILE``: the file the play page offers (docs/WEB.md), its ``receipts``."""
+    path, chains = game
+    kept = [msgspec.to_builtins(chains.receipt(KEY, "blue", seq)) for seq in (2, 5)]
+    downloaded = tmp_path / "receipts.json"
+    downloaded.write_text(json.dumps({"game_id": "seed-5", "seat": "blue", "receipts": kept}))
+    result = runner.invoke(app, ["verify", str(path), "--receipts", str(downloaded)])
+    assert result.exit_code == 0, result.output
+    kept[1]["seat"] = "red"
+    downloaded.write_text(json.dumps({"receipts": kept}))
+    result = runner.invoke(app, ["verify", str(path), "--receipts", str(downloaded)])
+    assert result.exit_code == 11 and "seat 'blue''s, not seat 'red''s" in result.output
+    downloaded.write_text("{}")
+    result = runner.invoke(app, ["verify", str(path), "--receipts", str(downloaded)])
+    assert result.exit_code == 2 and "receipts" in result.output

@@ -76,19 +76,28 @@ def verify_command(
             "that must belong to the log (give one log; repeat for several receipts)."
         ),
     ] = None,
+    receipts_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--receipts",
+            help="A receipts file downloaded from the browser page (its 'receipts' list): "
+            "each must belong to the log, as with --receipt.",
+        ),
+    ] = None,
 ) -> None:
     """Verify logs: read, chain, seed commitment, re-execution; exit with the worst failure.
 
     Logs of any registered game (the header names it). One verdict line per log (with the
-    claimed result of a valid one), then a summary. With ``--receipt``, the one log must
-    also match each receipt (docs/RECEIPTS.md): exit code 11 when one does not.
+    claimed result of a valid one), then a summary. With ``--receipt`` (or a browser's
+    ``--receipts`` file), the one log must also match each receipt (docs/RECEIPTS.md): exit
+    code 11 when one does not.
     """
     if workers is not None and workers > 1 and dask_scheduler is not None:
         raise typer.BadParameter("give --workers or --dask-scheduler, not both")
     check_content_any(content)
     bundle = bundle_pack(content) if content is not None else None
-    if receipt:
-        receipts = _receipts(receipt, logs)
+    if receipt or receipts_file is not None:
+        receipts = _receipts([*(receipt or ()), *_kept(receipts_file)], logs)
         verdicts: Iterable[Verdict] = [verify_source(logs[0], bundle, expect_head, receipts)]
     else:
         verdicts = verify_many(
@@ -126,6 +135,37 @@ def verify_command(
         raise typer.Exit(max(worst, SETUP_FAILED)) from exc
     _print_summary(out, counts, worst)
     raise typer.Exit(worst)
+
+
+MAX_RECEIPTS_FILE = 64 * 1024 * 1024
+"""Largest receipts file read (a long game's lines for one seat stay far below)."""
+
+
+def _kept(path: Path | None) -> list[str]:
+    """The receipts of a file the browser page offers for download, as ``--receipt`` texts
+    (a usage error says why a file cannot be read)."""
+    if path is None:
+        return []
+    try:
+        if path.stat().st_size > MAX_RECEIPTS_FILE:
+            raise ValueError(f"larger than {MAX_RECEIPTS_FILE} bytes")
+        kept = msgspec.json.decode(path.read_bytes(), type=_ReceiptsFile)
+    except (OSError, ValueError) as exc:  # msgspec's errors are ValueErrors
+        raise typer.BadParameter(f"{path}: {exc}", param_hint="--receipts") from exc
+    return [f"{r.seat}:{r.seq}:{r.head}:{r.signature}" for r in kept.receipts]
+
+
+class _Kept(msgspec.Struct):
+    seat: str
+    seq: int
+    head: str
+    signature: str
+
+
+class _ReceiptsFile(msgspec.Struct):
+    """What ``--receipts`` reads of a downloaded file (its other fields are ignored)."""
+
+    receipts: list[_Kept]
 
 
 def _receipts(texts: list[str], logs: list[Path]) -> list[Receipt]:
