@@ -119,6 +119,11 @@ LAYERS: dict[str, Layer] = {
 FORBIDDEN_MODULES = {"random", "time", "datetime", "secrets", "numpy", "nataterra_adapters"}
 # Words only a game's rules use: the kernel and the toolkits must not know them.
 GAME_WORDS = ("velathi", "beasts", "naga", "biome", "tactic")
+# And every game's name but Nataterra's, which is also the project's (``nataterra_core``, the
+# ``nataterra`` command): a game is named only in its package and the registering line.
+GAME_NAMES = tuple(
+    sorted({name.split("_")[0] for name in GAME_IDS if name != "nataterra"} | {"liar's dice"})
+)
 
 
 def _is_module(dotted: str) -> bool:
@@ -220,11 +225,14 @@ def test_adapters_use_only_the_kernel_facade_and_registry() -> None:
     assert not violations(LAYERS["adapters"])
 
 
-@pytest.mark.parametrize("package", ["kernel", "packs", "boards", "search", "tools"])
+@pytest.mark.parametrize(
+    "package", ["kernel", "packs", "boards", "search", "tools", "adapters", "adapters/web"]
+)
 def test_kernel_and_toolkits_know_no_game(package: str) -> None:
+    assert {"kaladan", "battlelore", "liars"} <= set(GAME_NAMES)
     for path in LAYERS[package].files():
         text = path.read_text().lower()
-        for word in GAME_WORDS:
+        for word in (*GAME_WORDS, *GAME_NAMES):
             assert word not in text, f"{path.relative_to(ROOT)} mentions {word!r}"
 
 

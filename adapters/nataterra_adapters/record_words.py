@@ -41,7 +41,7 @@ def record_words(
     command that ``seat`` may not see whole (its class's declared visibility cuts it, see
     :func:`~nataterra_core.kernel.visibility.record_view`), and an event of which it may see
     only the type, are named by their type alone. An event cut in part keeps the presenter's
-    sentence, which never shows hidden information ("draws a tactic card", never which).
+    sentence, which never shows hidden information ("draws a card", never which).
     """
     codec = RecordCodec(decider.command_types, decider.event_types)
     records = codec.decode_lines(lines)

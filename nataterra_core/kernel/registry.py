@@ -16,7 +16,7 @@ The systems that ship with the library are named in ``nataterra_core.games`` (on
 registration line per system there: its id and where its record is, :func:`register_lazily`),
 which the first lookup imports. A system's own modules are imported only when it is first
 looked up by id (:func:`system`, :func:`system_for`) or all are listed (:func:`systems`), so
-verifying a Nataterra log never imports BattleLore. Tests and plug-ins call
+verifying a log of one game never imports another. Tests and plug-ins call
 :func:`register` with their own records.
 
 Optional hooks (board geometry, SVG, observation encoder, action codec, determiniser,

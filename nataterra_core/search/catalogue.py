@@ -8,9 +8,9 @@ search player is built here, on top of the kernel, so the kernel never imports i
 that let a user pick a bot by name go through :func:`players_of` and :func:`make_player`::
 
     >>> from nataterra_core.kernel.registry import system
-    >>> sorted(players_of(system("kaladan")))
+    >>> sorted(players_of(system("nataterra")))
     ['heuristic', 'random', 'search']
-    >>> make_player(system("kaladan"), "search:4:random", 7).iterations
+    >>> make_player(system("nataterra"), "search:4:random", 7).iterations
     4
 """
 

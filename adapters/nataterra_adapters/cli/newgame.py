@@ -71,7 +71,7 @@ ScenarioOption = Annotated[
     typer.Option(
         help="Play a scenario of the game (`nataterra scenarios` lists them): its seats, "
         "map, set-up and rules (Nataterra: docs/SCENARIOS.md); for a game without a "
-        "scenario book, its scenario option (BattleLore: agincourt, hired-swords, war-council)."
+        "scenario book, the scenario its pack names (its `scenario` option)."
     ),
 ]
 OptionOption = Annotated[

@@ -13,7 +13,7 @@
         game.step(action)
     assert game.verify()  # the game's own log, closed at the end, verifies
 
-Agents are the game's seats (``velathi``, ``beasts``). An observation is a dict:
+Agents are the game's seats (its ``default_seats``). An observation is a dict:
 ``observation``, the seat's view through the system's encoder (``float32``, its layout in
 ``game.layout.describe()``), and ``action_mask`` (``int8``, 1 for each legal action). The
 action space is ``Discrete(codec.size)``; an index names the same command in every state
