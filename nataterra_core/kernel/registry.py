@@ -156,7 +156,7 @@ def package_text(package: str, name: str) -> Callable[[], str]:
     """A reader of the UTF-8 text file ``name`` shipped in ``package`` (package data, so an
     installed wheel has it): a system's ``Hooks.how_to_play``, read only when asked for.
 
-    >>> package_text("nataterra_core.games.kaladan", "how_to_play.md")().startswith("# ")
+    >>> package_text("nataterra_core.games.nataterra", "how_to_play.md")().startswith("# ")
     True
     """
 
