@@ -10,7 +10,7 @@ import pytest
 from nataterra_adapters.cli import EXIT_CODES, app
 from typer.testing import CliRunner
 
-import nataterra_core.games.nataterra.presenter
+import nataterra_core.games.nataterra.words.presenter
 from nataterra_core.game import new_game, verify_log
 from nataterra_core.games.nataterra.messages.combat import PlayTactic
 from nataterra_core.games.nataterra.messages.movement import MoveUnits
@@ -20,8 +20,8 @@ from nataterra_core.games.nataterra.messages.tactics import (
     TacticOptionPlayed,
 )
 from nataterra_core.games.nataterra.messages.turns import EndPhase
-from nataterra_core.games.nataterra.presenter import describe_command, describe_event
 from nataterra_core.games.nataterra.state import Resources
+from nataterra_core.games.nataterra.words import describe_command, describe_event
 from nataterra_core.kernel import Event, UndoRecord
 from nataterra_core.kernel.registry import system
 from nataterra_core.kernel.wording import describe_record
@@ -276,7 +276,7 @@ def test_sentences() -> None:
 
 
 def test_describe_doctest() -> None:
-    assert doctest.testmod(nataterra_core.games.nataterra.presenter).failed == 0
+    assert doctest.testmod(nataterra_core.games.nataterra.words.presenter).failed == 0
 
 
 def test_play_structured_builds_the_map_first(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from nataterra_adapters.cli import app
 from typer.testing import CliRunner
 
 from nataterra_core.game import decider_for
-from nataterra_core.games.nataterra.board import game_map
+from nataterra_core.games.nataterra.geometry import game_map
 from nataterra_core.kernel import read_log, replay_states
 from nataterra_core.kernel.registry import system
 

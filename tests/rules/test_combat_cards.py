@@ -685,7 +685,7 @@ def test_N_ABL_7_joining_one_stack_twice_keeps_every_unit() -> None:
 
 def test_N_COMBAT_9_window_messages_have_sentences() -> None:
     # play and replay print the windows in words, never by the fallback tag.
-    from nataterra_core.games.nataterra.presenter import describe_command, describe_event
+    from nataterra_core.games.nataterra.words import describe_command, describe_event
 
     said = [
         describe_command(m.PassTactics(), "velathi"),

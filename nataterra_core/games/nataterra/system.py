@@ -13,29 +13,27 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from nataterra_core.kernel import Command, Event, Outcome
 from nataterra_core.kernel.registry import Hooks, RuleSystem, package_text
 
 from .battles import standard_battle
-from .board import NataterraBoards, game_map
 from .content import load_pack
 from .coverage import coverage_spec
 from .decider import RULES, Nataterra
 from .determinise import determinise, determinise_sandbox
 from .encoding import nataterra_codec, nataterra_observation, sandbox_codec, sandbox_observation
-from .presenter import describe_command, describe_event, describe_outcome
+from .geometry import NataterraBoards
 from .rules.combat.sandbox import SANDBOX_RULES, Sandbox
 from .rules.combat.sandbox_model import battle_option
 from .rules.positions import POSITIONS
 from .rules.scenarios import SCENARIOS
 from .rules.setup import GameOptions
-from .text_view import sandbox_text, view_text
-from .views import SandboxView, SeatView, sandbox_view, seat_view
+from .views import sandbox_view, seat_view
+from .words.presenter import NataterraPresenter
 
 if TYPE_CHECKING:
     from .bots import HeuristicPlayer
 
-__all__ = ["NATATERRA", "SANDBOX", "NataterraPresenter", "SandboxView"]
+__all__ = ["NATATERRA", "SANDBOX"]
 
 DEFAULT_SEATS: dict[int, tuple[str, ...]] = {
     2: ("velathi", "beasts"),
@@ -43,34 +41,6 @@ DEFAULT_SEATS: dict[int, tuple[str, ...]] = {
     4: ("velathi", "beasts", "humans", "naga"),
 }
 """The learning seating (N-SETUP-1) for each player count."""
-
-
-class NataterraPresenter:
-    """Nataterra's words: the sentences of :mod:`.presenter` and the text of :mod:`.text_view`."""
-
-    def command(self, command: Command, seat: str | None = None, view: Any = None) -> str:
-        """One sentence for a command (groups named from ``view``'s combat)."""
-        return describe_command(command, seat, view)
-
-    def offer(self, command: Command, seat: str, view: Any = None) -> str:
-        """``command`` in ``seat``'s menu: the imperative (``move 1 Woodcutter from ...``)."""
-        return describe_command(command, None, view)
-
-    def event(self, event: Event, view: Any = None) -> str:
-        """One sentence for an event (never a hidden card or deck order)."""
-        return describe_event(event, view)
-
-    def outcome(self, outcome: Outcome) -> str:
-        """The result in words, with the scores."""
-        return describe_outcome(outcome)
-
-    def view(self, view: Any) -> str:
-        """A Nataterra seat view, or a sandbox battle view, as text."""
-        if isinstance(view, SeatView):
-            return view_text(view, game_map(view.map_id))
-        if isinstance(view, SandboxView):
-            return sandbox_text(view)
-        raise TypeError(f"not a Nataterra view: {type(view).__name__}")
 
 
 def _decider(content: Path | None) -> Nataterra:
@@ -100,7 +70,7 @@ def _heuristic(seed: int, *, content: Path | None = None) -> HeuristicPlayer:
 
 
 BOARDS = NataterraBoards()
-"""The board-geometry hook of both systems (``board.py``)."""
+"""The board-geometry hook of both systems (``geometry.py``)."""
 
 
 def _svg(view: Any) -> str:

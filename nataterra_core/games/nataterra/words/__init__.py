@@ -1,8 +1,10 @@
-"""Nataterra's words: one sentence per command, event and outcome (issue 17 item 1).
+"""Nataterra's words: one sentence per command, event and outcome, and a seat view as text.
 
-The sentences live with their part of the rules (:mod:`.turns`, :mod:`.combat`,
-:mod:`.combat_events`, :mod:`.development`, :mod:`.scenarios`), registered on the
-dispatchers of :mod:`.base`; importing this package registers them all.
+The presenter the registry holds is :class:`.presenter.NataterraPresenter`. The sentences
+live with their part of the rules (:mod:`.turns`, :mod:`.combat`, :mod:`.combat_events`,
+:mod:`.development`, :mod:`.scenarios`), registered on the dispatchers of :mod:`.base`;
+importing this package registers them all. :mod:`.text_view` draws a seat view as text (the
+hex map in :mod:`.text_board`) for ``show``, ``play`` and the RPC server.
 """
 
 from . import combat, combat_events, development, scenarios, turns

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from nataterra_core.kernel import Outcome
 
-from .board import seated, slot_names
-from .content import load_pack
-from .rules.combat.model import Combat, Group
-from .rules.hexmap import GameMap
+from ..content import load_pack
+from ..geometry import seated, slot_names
+from ..rules.combat.model import Combat, Group
+from ..rules.hexmap import GameMap
+from ..views import PlayerView, SandboxView, SeatView
+from .base import possessive, structure_title, tactic_title, tech_title, units_text
+from .combat import biome_card_text
 from .text_board import map_drawing, zone_lines
-from .views import PlayerView, SandboxView, SeatView
-from .words.base import possessive, structure_title, tactic_title, tech_title, units_text
-from .words.combat import biome_card_text
-from .words.turns import condition_title, describe_outcome
+from .turns import condition_title, describe_outcome
 
 __all__ = [
     "combat_lines",

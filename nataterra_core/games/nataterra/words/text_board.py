@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from .rules.hexmap import GameMap
-from .state import PlacedStructure, UnitStack
-from .words.base import plural, possessive, structure_title, unit_title
+from ..rules.hexmap import GameMap
+from ..state import PlacedStructure, UnitStack
+from .base import plural, possessive, structure_title, unit_title
 
 __all__ = ["map_drawing", "short_zone", "zone_lines"]
 
