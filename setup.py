@@ -26,6 +26,7 @@ COMPILED_MODULES = (
     "nataterra_core/games/nataterra/rules/combat/env.py",
     "nataterra_core/games/nataterra/rules/combat/options.py",
     "nataterra_core/games/nataterra/rules/combat/steps.py",
+    "nataterra_core/games/nataterra/rules/combat/attacks.py",
     "nataterra_core/games/nataterra/rules/combat/commands.py",
     "nataterra_core/games/nataterra/rules/combat/folds.py",
     "nataterra_core/games/nataterra/rules/combat/fold_tools.py",

@@ -96,7 +96,8 @@ from .rules import (
 from .rules.context import Context
 from .rules.hexmap import build_map
 from .rules.map_layout import is_structured
-from .state import GameState, Phase
+from .rules.turn_hooks import on_enter, on_turn_end, on_turn_start
+from .state import GameState
 
 __all__ = ["RULES", "Nataterra"]
 
@@ -162,64 +163,6 @@ def _no_commands(seat: str) -> tuple[Command, ...]:
     return ()
 
 
-def _on_turn_end(ctx: Context, state: GameState, dice: DiceStream) -> tuple[Event, ...]:
-    """N-DEV-4 for each seat of the turn, then N-WIN-1 (N-WIN-4: base destruction is
-    checked after the techs)."""
-    researched: list[Event] = []
-    for seat in teams.turn_seats(state):
-        researched.extend(development.resolve_researched(ctx, state, dice, seat))
-    if state.scenario is not None:  # the scenario's end-of-turn effects and wins (N-SCN)
-        researched.extend(scenarios.play.turn_end(ctx, state, dice))
-        if any(isinstance(event, GameEnded) for event in researched):
-            return tuple(researched)
-    if not state.conquest:
-        return (*researched, *victory.bases_taken(ctx, state))
-    lost = conquest.last_turns_over(state)  # N-WIN-5: a last turn without the base back
-    if any(isinstance(event, GameEnded) for event in lost):
-        return (*researched, *lost)
-    taken = victory.bases_in_reach(ctx, state)
-    return (*researched, *lost, *conquest.conquer(ctx, state, taken))
-
-
-def _on_turn_start(
-    ctx: Context, state: GameState, seat: str, dice: DiceStream
-) -> tuple[Event, ...]:
-    """What happens by itself when ``seat``'s turn begins: the advanced conditions checked
-    at the start of a turn score (N-WIN-3; a win ends the game there), then its structures
-    act (N-STR-3)."""
-    scored = victory.turn_start_cubes(ctx, state, seat)
-    if state.scenario is not None:  # the scenario's start-of-turn effects and wins (N-SCN)
-        scored = (*scored, *scenarios.play.turn_start(ctx, state, seat))
-    if any(isinstance(event, GameEnded) for event in scored):
-        return scored
-    return (*scored, *structures.turn_start_events(ctx, state, seat, dice))
-
-
-def _on_enter(ctx: Context, state: GameState, phase: Phase, dice: DiceStream) -> tuple[Event, ...]:
-    """What happens by itself when a phase begins: gathering, then structures' production
-    (N-RES-1..3, N-STR-3); at the combat phase, enemy structures standing alone among other
-    players' units fall (N-COMBAT-2); after it, conquered bases may be retaken (N-WIN-5)."""
-    if state.scenario is not None:  # cargo, markers destroyed (N-SCN-GEN-5)
-        marked = scenarios.play.phase_start(ctx, state, phase)
-        if any(isinstance(event, GameEnded) for event in marked):
-            return marked
-        if marked:
-            return (*marked, *_on_enter(ctx, _without_scenario(state), phase, dice))
-    if phase == "resources":  # each seat of the turn gathers (N-TURN-3, N-TEAM-2)
-        gathered: list[Event] = []
-        for seat in teams.turn_seats(state):
-            if conquest.skips_resources(state, seat):
-                continue
-            gathered.append(resources.gather(ctx, state, seat))
-            gathered.extend(structures.production(ctx, state, seat))
-        return tuple(gathered)
-    if phase == "combat" and state.structures:  # N-COMBAT-2: no units, no combat
-        return structures.overrun(ctx, state, (p.zone for p in state.structures), "N-COMBAT-2")
-    if phase == "development" and state.conquered:
-        return conquest.retake(ctx, state, dice)
-    return ()
-
-
 def _scenario_commands(
     ctx: Context, state: GameState, seat: str, commands: list[Command]
 ) -> list[Command]:
@@ -233,10 +176,6 @@ def _scenario_commands(
                 continue
         allowed.append(command)
     return [*allowed, *scenarios.play.legal(ctx, state, seat)]
-
-
-def _without_scenario(state: GameState) -> GameState:
-    return msgspec.structs.replace(state, scenario=None)
 
 
 class Nataterra(DeciderDefaults):
@@ -448,7 +387,7 @@ class Nataterra(DeciderDefaults):
             if state.phase == "combat" and (state.combat or combat_phase.contested(state, ctx)):
                 raise IllegalCommand("N-COMBAT-1", "every contested zone must fight first")
             return turns.decide_end_phase(
-                ctx, state, command, dice, _on_enter, _on_turn_end, _on_turn_start, seat=seat
+                ctx, state, command, dice, on_enter, on_turn_end, on_turn_start, seat=seat
             )
         if isinstance(command, PlayTactic):  # N-TURN-2: one option per phase
             return tactic_play.decide_play(ctx, state, seat, command, dice, self.evolve)

@@ -4,7 +4,8 @@
 Modules: :mod:`.model` (groups and the combat state), :mod:`.board` (who stands and who
 acts next), :mod:`.damage` (the arithmetic of attacks, support and healing),
 :mod:`.stages` (the stage machine as one table:
-:mod:`.options` says who decides what, :mod:`.steps` gives the automatic steps),
+:mod:`.options` says who decides what, :mod:`.steps` gives the automatic steps,
+:mod:`.attacks` resolves an attack),
 :mod:`.flow` (runs the machine; :mod:`.commands` says what a command does), :mod:`.env`
 and :mod:`.host` (what combat reads of the game or the sandbox), :mod:`.folds` (folding
 events), :mod:`.biome` (biome cards and pending choices), :mod:`.effects` (effect

@@ -39,6 +39,7 @@ from ...messages.combat import (
 )
 from ..stock import Resources
 from . import biome, tactics
+from .attacks import resolve, resolve_attack, roll_die
 from .board import support_only
 from .damage import (
     heal_amount,
@@ -51,7 +52,7 @@ from .model import (
 )
 from .options import support_amounts
 from .stages import STAGES
-from .steps import activate, resolve, resolve_attack, roll_die
+from .steps import activate
 
 __all__ = ["command_events", "refusal"]
 
