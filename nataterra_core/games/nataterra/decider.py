@@ -292,7 +292,7 @@ class Nataterra(DeciderDefaults):
         if tuple(seats) != position.seats:
             raise ValueError(f"the position seats {list(position.seats)}, not {list(seats)}")
         self.context(position.map)
-        return positions.state_of(position)
+        return msgspec.structs.replace(positions.state_of(position), pack=self.pack.sha256)
 
     # -- the reducer ----------------------------------------------------------------------
 

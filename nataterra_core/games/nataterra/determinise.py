@@ -47,6 +47,7 @@ def determinise(view: SeatView, pack: ContentPack, seed: int) -> GameState:
     return GameState(
         seats=view.seats,
         map_id=view.map_id,
+        pack=view.pack,
         mode=view.mode,
         max_turns=view.max_turns,
         players=players,

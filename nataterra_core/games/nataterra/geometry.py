@@ -84,11 +84,12 @@ SLOT_WIDTH, SLOT_HEIGHT, GAP = 2.2, 1.3, 0.2
 
 
 @functools.lru_cache(maxsize=8)
-def game_map(map_id: str) -> GameMap | None:
-    """The provisional pack's map (or a structured layout) of a view; ``None`` while a
+def game_map(map_id: str, pack: str = "") -> GameMap | None:
+    """The map (or a structured layout) of a view, from the pack in play (its SHA-256:
+    ``view.pack``; the provisional pack's when not loaded in this process); ``None`` while a
     structured map is still being built or for an unknown id."""
     try:
-        return build_map(load_pack(), map_id)
+        return build_map(load_pack.in_play(pack), map_id)
     except (KeyError, ValueError):
         return None
 
@@ -109,7 +110,7 @@ class NataterraBoards:
     def geometry(self, view: Any) -> Geometry:
         """The map (and the combat board while a combat runs) of a Nataterra seat view, or
         the battle's combat board of a sandbox view."""
-        pack = load_pack()
+        pack = load_pack.in_play(view.pack) if isinstance(view, SeatView) else load_pack()
         if isinstance(view, SandboxView):
             seats = (view.attacker, view.defender)
             fought = () if view.combat is None else (combat_board(view.combat, pack),)
@@ -144,7 +145,7 @@ def _colours(seats: tuple[str, ...]) -> dict[str, str]:
 
 
 def _map_board(view: SeatView, pack: ContentPack) -> Board:
-    found = game_map(view.map_id)
+    found = game_map(view.map_id, view.pack)
     cells = tuple(_zones(found)) if found is not None else ()
     on_map = {cell.id for cell in cells}
     pieces = tuple(
@@ -387,7 +388,7 @@ def _deploy(view: Any, seat: str, combat: Combat | None, command: DeployGroup) -
 
 
 def _recruit(view: Any, seat: str, combat: Combat | None, command: Recruit) -> Targets:
-    found = game_map(view.map_id) if isinstance(view, SeatView) else None
+    found = game_map(view.map_id, view.pack) if isinstance(view, SeatView) else None
     base = found.bases.get(seat) if found is not None else None
     return Targets(cell=base)
 

@@ -212,6 +212,9 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     scenario: str | None = None
     markers: tuple[Marker, ...] = ()
     scenario_counts: dict[str, int] = msgspec.field(default_factory=dict)
+    pack: str = ""
+    """The effective SHA-256 of the content pack in play (views carry it, so that words and
+    drawings read that pack's maps, units and cards)."""
 
     @property
     def active_seat(self) -> str:

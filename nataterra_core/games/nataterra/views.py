@@ -117,6 +117,8 @@ class SeatView(msgspec.Struct, frozen=True, kw_only=True):
     scenario: str | None = None
     markers: tuple[Marker, ...] = ()
     scenario_counts: dict[str, int] = msgspec.field(default_factory=dict)
+    pack: str = ""
+    """The effective SHA-256 of the content pack in play."""
 
 
 def _player_view(player: PlayerState, own: bool) -> PlayerView:
@@ -154,6 +156,7 @@ def seat_view(state: GameState, seat: str | None) -> SeatView:
         seat=seat,
         seats=state.seats,
         map_id=state.map_id,
+        pack=state.pack,
         mode=state.mode,
         max_turns=state.max_turns,
         turn=state.turn,

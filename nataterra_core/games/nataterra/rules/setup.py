@@ -177,6 +177,7 @@ def initial_state(ctx: Context, seats: tuple[str, ...], options: GameOptions) ->
     return GameState(
         seats=seats,
         map_id=ctx.map.map_id,
+        pack=ctx.pack.sha256,
         mode=options.mode,
         max_turns=options.max_turns,
         dominance_cubes=options.dominance_cubes,

@@ -52,7 +52,7 @@ class NataterraPresenter:
     def view(self, view: Any) -> str:
         """A Nataterra seat view, or a sandbox battle view, as text."""
         if isinstance(view, SeatView):
-            return view_text(view, game_map(view.map_id))
+            return view_text(view, game_map(view.map_id, view.pack))
         if isinstance(view, SandboxView):
             return sandbox_text(view)
         raise TypeError(f"not a Nataterra view: {type(view).__name__}")

@@ -55,7 +55,7 @@ def view_text(view: SeatView, game_map: GameMap | None = None) -> str:
         cargo = f", {marker.cubes} die" if marker.cubes else ""
         lines.append(f"{marker.zone}: the {marker.marker} marker{held}{cargo}")
     if view.combat is not None:
-        lines += ["", *combat_lines(view.combat)]
+        lines += ["", *combat_lines(view.combat, view.pack)]
     return "\n".join(lines)
 
 
@@ -154,14 +154,15 @@ def group_line(number: int, group: Group, slot: str | None = None) -> str:
     )
 
 
-def combat_lines(combat: Combat) -> list[str]:
+def combat_lines(combat: Combat, pack_sha256: str = "") -> list[str]:
     """The combat panel: where and which round, the biome card, each player's slots with
-    the groups in them, and the units in reserve."""
+    the groups in them, and the units in reserve (the boards of the pack in play, by its
+    SHA-256)."""
     head = f"combat in {combat.zone} ({combat.biome}), round {combat.round}: "
     lines = [head + f"{combat.attacker} attacks {combat.defender}"]
     if combat.biome_card is not None and combat.revealed:
         lines.append(f"  biome card: {biome_card_text(combat.biome_card)}")
-    pack = load_pack()
+    pack = load_pack.in_play(pack_sha256)
     for owner in combat.seats:
         groups = [g for g in combat.groups if g.owner == owner]
         rows = slot_names(owner, groups, pack)
