@@ -32,8 +32,8 @@ Nataterra's board is a map model of its own but lives in ``rules/hexmap.py`` (th
 it everywhere), so there is no ``board`` module. Its extra rooms, each a tool of the combat
 sandbox kept at the top so ``nataterra odds`` leads straight to it:
 
-- ``battles`` — battle descriptions (JSON) for the sandbox and the calculator, and
-  ``data/standard_battle.json``, the battle fought when none is described.
+- ``battles`` — battle descriptions (JSON) for the sandbox and the calculator; ``data/``
+  holds ``standard_battle.json``, the battle fought when none is described.
 - ``odds`` — the battle calculator: win odds and expected survivors, by simulation.
 - ``cli_commands`` — the ``nataterra odds`` sub-command (typer and rich are imported here
   only, never by the rules).
