@@ -97,7 +97,10 @@ def _said(
             summary = f"{actor} sends {cut['command']['type']} (hidden)"
         events = tuple(
             f"{seen['type']} (hidden)" if _only_type(seen, full) else sentence
-            for sentence, seen, full in zip(events, cut["events"], whole["events"], strict=True)
+            # A record without events has none in its line (omitted as a default).
+            for sentence, seen, full in zip(
+                events, cut.get("events", ()), whole.get("events", ()), strict=True
+            )
         )
     return [summary, *events]
 

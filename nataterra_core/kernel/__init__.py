@@ -96,6 +96,7 @@ from .errors import (
     NataterraError,
     NotYourTurn,
     ReplayDiverged,
+    ReplayFailed,
     SeedMismatch,
     TornRecord,
     UndoRefused,
@@ -116,7 +117,16 @@ from .log import (
 )
 from .messages import Command, Event, Wire, check_tags, decode_command, encode
 from .players import Player, RandomPlayer, play, player_dice
-from .replay import DeciderFactory, ReadLog, Verdict, read_log, replay, replay_states, verify
+from .replay import (
+    DeciderFactory,
+    ReadLog,
+    Verdict,
+    read_log,
+    replay,
+    replay_prefix,
+    replay_states,
+    verify,
+)
 from .session import LineSink, Session
 from .visibility import (
     HIDDEN,
@@ -177,6 +187,7 @@ __all__ = [
     "Record",
     "RecordCodec",
     "ReplayDiverged",
+    "ReplayFailed",
     "RevealRecord",
     "RulesRef",
     "SeedMismatch",
@@ -211,6 +222,7 @@ __all__ = [
     "record_shuffle",
     "record_view",
     "replay",
+    "replay_prefix",
     "replay_states",
     "rules_options",
     "seed_commitment",

@@ -26,6 +26,7 @@ __all__ = [
     "NataterraError",
     "NotYourTurn",
     "ReplayDiverged",
+    "ReplayFailed",
     "SeedMismatch",
     "TornRecord",
     "UndoRefused",
@@ -167,6 +168,11 @@ class ReplayDiverged(LogError):
         self.path = path
         self.logged = logged
         self.recomputed = recomputed
+
+
+class ReplayFailed(LogError):
+    """The logged events cannot be folded (a forged or damaged log): replaying, which checks
+    no rules, stops at the record named; verification calls it a ``replay`` failure."""
 
 
 class UnsupportedVersion(LogError):

@@ -26,6 +26,7 @@ from .errors import (
     HeadMismatch,
     LogError,
     ReplayDiverged,
+    ReplayFailed,
     SeedMismatch,
     TornRecord,
     UnknownContent,
@@ -57,6 +58,7 @@ __all__ = [
     "Verdict",
     "read_log",
     "replay",
+    "replay_prefix",
     "replay_states",
     "verify",
 ]
@@ -163,13 +165,32 @@ def replay_states(
 ) -> Iterator[tuple[int, S]]:
     """Yield ``(seq, state after that record)`` by folding events; honours ``undo``.
 
-    Uses no dice and checks no rules: it is what the log says happened.
+    Uses no dice and checks no rules: it is what the log says happened. A record whose
+    events cannot be folded (a forged log: an event naming a unit that is not there), or an
+    ``undo`` that does not fit, raises :class:`ReplayFailed` naming it, after the states
+    before it were yielded.
     """
     state = _initial(decider, header)
     yield 0, state
     fold = _Fold(decider, state, records)
     for record in records[1:]:
         yield record.seq, fold.record(record)
+
+
+def replay_prefix(
+    decider: Decider[S, C, E], header: Header, records: Sequence[Record]
+) -> tuple[list[S], ReplayFailed | None]:
+    """The state after each record, up to the first that cannot be folded, and that
+    record's :class:`ReplayFailed` (``None`` when every record folds): what a viewer of a
+    forged log can still be shown. State ``i`` of the list is the state after record ``i``.
+    """
+    states: list[S] = []
+    try:
+        for _, state in replay_states(decider, header, records):
+            states.append(state)
+    except ReplayFailed as failure:
+        return states, failure
+    return states, None
 
 
 def replay(decider: Decider[S, C, E], header: Header, records: Sequence[Record]) -> S:
@@ -186,10 +207,15 @@ def replay(decider: Decider[S, C, E], header: Header, records: Sequence[Record])
             state = fold.record(record)
         return state
     evolve, folds = fold.evolve, fold.folds
-    for record in records:
-        if isinstance(record, _WITH_EVENTS):
-            for event in record.events:
-                state = folds.get(type(event), evolve)(state, event)
+    try:
+        for record in records:
+            if isinstance(record, _WITH_EVENTS):
+                for event in record.events:
+                    state = folds.get(type(event), evolve)(state, event)
+    except Exception:  # a forged log: fold again record by record to name where and why
+        for _ in replay_states(decider, header, records):
+            pass
+        raise
     return state
 
 
@@ -224,23 +250,41 @@ class _Fold(Generic[S]):
         self.kept: dict[int, S] = {}  # the state before each of those that is undone later
 
     def record(self, record: Record) -> S:
-        """The state after ``record``."""
-        if isinstance(record, CommandRecord):  # an exact type: no metaclass call
-            if self.undone:
-                self.done.append(record.seq)
-                if record.seq in self.undone:
-                    self.kept[record.seq] = self.state
-            self.state = self.events(record.events)
-        elif isinstance(record, StartRecord):  # the start record is never undone
-            self.state = self.events(record.events)
-        elif isinstance(record, UndoRecord):
-            if not self.done or self.done[-1] != record.undoes:
-                raise LogError(
-                    f"undo names record {record.undoes}, which cannot be undone", record.seq
-                )
-            self.done.pop()
-            self.state = self.kept.pop(record.undoes)
+        """The state after ``record``; :class:`ReplayFailed` naming it if it does not fold."""
+        try:
+            if isinstance(record, CommandRecord):  # an exact type: no metaclass call
+                if self.undone:
+                    self.done.append(record.seq)
+                    if record.seq in self.undone:
+                        self.kept[record.seq] = self.state
+                self.state = self.events(record.events)
+            elif isinstance(record, StartRecord):  # the start record is never undone
+                self.state = self.events(record.events)
+            elif isinstance(record, UndoRecord):
+                if not self.done or self.done[-1] != record.undoes:
+                    raise ReplayFailed(
+                        f"undo names record {record.undoes}, which cannot be undone", record.seq
+                    )
+                self.done.pop()
+                self.state = self.kept.pop(record.undoes)
+        except ReplayFailed:
+            raise
+        except Exception as exc:  # the folds trust their events; a forged one breaks them
+            raise self.failed(record, exc) from exc
         return self.state
+
+    def failed(self, record: Record, exc: Exception) -> ReplayFailed:
+        """Why ``record`` does not fold from :attr:`state` (the state before it), naming
+        the first of its events that fails."""
+        state = self.state
+        events = record.events if isinstance(record, _WITH_EVENTS) else ()
+        for index, event in enumerate(events):
+            try:
+                state = self.folds.get(type(event), self.evolve)(state, event)
+            except Exception as error:  # the same failure, now with its event in hand
+                where = f"event {index} ({event.__struct_config__.tag})"
+                return ReplayFailed(f"{where} cannot be folded: {_named(error)}", record.seq)
+        return ReplayFailed(f"the record cannot be folded: {_named(exc)}", record.seq)
 
     def events(self, events: Sequence[Any]) -> S:
         """The state after folding ``events``."""
@@ -248,6 +292,10 @@ class _Fold(Generic[S]):
         for event in events:
             state = folds.get(type(event), evolve)(state, event)
         return state
+
+
+def _named(exc: Exception) -> str:
+    return f"{type(exc).__name__}: {exc}"
 
 
 class Verdict(msgspec.Struct, frozen=True, kw_only=True):

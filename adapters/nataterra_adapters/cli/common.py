@@ -21,10 +21,11 @@ from nataterra_core.kernel import (
     HeaderRefused,
     LogError,
     ReadLog,
+    ReplayFailed,
     UnknownContent,
     UnsupportedVersion,
     read_log,
-    replay_states,
+    replay_prefix,
     split_lines,
 )
 from nataterra_core.kernel.registry import RuleSystem, system, system_for, system_ids, systems
@@ -44,6 +45,8 @@ __all__ = [
     "read",
     "rule_system",
     "states",
+    "stopped",
+    "unshowable",
 ]
 
 console = Console()
@@ -211,9 +214,27 @@ def log_failed(path: Path, exc: LogError) -> NoReturn:
     raise typer.Exit(EXIT_CODES[failure]) from exc
 
 
-def states(path: Path, log: ReadLog) -> dict[int, Any]:
-    """The state after each record (undo honoured)."""
-    try:
-        return dict(replay_states(log.decider, log.header, log.records))
-    except LogError as exc:
-        log_failed(path, exc)
+def states(log: ReadLog) -> tuple[list[Any], ReplayFailed | None]:
+    """The state after each record (undo honoured) up to the first whose events do not fold
+    (a forged log), and why that one does not (:func:`stopped` reports it)."""
+    return replay_prefix(log.decider, log.header, log.records)
+
+
+def stopped(path: Path, failure: ReplayFailed) -> NoReturn:
+    """After what could be shown: name the record where replaying stopped, as ``verify``
+    would name a failure, and exit with that class's code (``replay``)."""
+    err_console.print(
+        f"[red]cannot replay {path} past record {(failure.seq or 1) - 1}[/] (replay): "
+        f"{escape(str(failure))}"
+    )
+    raise typer.Exit(EXIT_CODES["replay"]) from failure
+
+
+def unshowable(path: Path, seq: int, exc: Exception) -> NoReturn:
+    """A record whose position folded but cannot be shown or worded (a forged log's events
+    can fold into a state the views do not expect): name it, exit as :func:`stopped`."""
+    err_console.print(
+        f"[red]cannot show record {seq} of {path}[/] (replay: does the log verify?): "
+        f"{escape(f'{type(exc).__name__}: {exc}')}"
+    )
+    raise typer.Exit(EXIT_CODES["replay"]) from exc

@@ -9,7 +9,7 @@ from rich.text import Text
 
 from nataterra_core.kernel import CommandRecord
 
-from .common import ContentOption, LogArgument, console, read, states
+from .common import ContentOption, LogArgument, console, read, states, stopped, unshowable
 from .words import describe_record
 
 __all__ = ["replay"]
@@ -27,14 +27,19 @@ def replay(
 
     Any registered game: the log's header names it, and its presenter words the commands
     and events. Deck orders are never printed, so replaying a game still in progress
-    spoils nothing.
+    spoils nothing. A log whose events stop folding at some record (a forged one) is
+    printed up to the record before it, and that record is named (exit code 10, as
+    ``verify`` gives a ``replay`` failure).
     """
     record, log_read = read(log, content)
-    after = states(log, log_read)  # a log whose undo records do not fit fails here
+    after, failure = states(log_read)  # undo records that do not fit stop it too
     stop = len(log_read.records) - 1 if stop is None else stop
-    for entry in log_read.records[start : stop + 1]:
-        before = after.get(entry.seq - 1)
-        summary, events = describe_record(record, entry, before, log_read.decider)
+    for entry in log_read.records[start : min(stop + 1, len(after))]:
+        before = after[entry.seq - 1] if entry.seq > 0 else None
+        try:
+            summary, events = describe_record(record, entry, before, log_read.decider)
+        except Exception as exc:  # a forged log's state that folds but breaks the words
+            unshowable(log, entry.seq, exc)
         events = tuple(e for e in events if e != summary)
         line = Text.assemble((f"{entry.seq:>5} ", "dim"), summary)
         if isinstance(entry, CommandRecord):
@@ -42,3 +47,5 @@ def replay(
         console.print(line, soft_wrap=True)  # one line per record: fit for grep
         for event in events:
             console.print(Text(f"        -> {event}"), soft_wrap=True)
+    if failure is not None:
+        stopped(log, failure)

@@ -3,12 +3,25 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
+import click
 import typer
 from rich.text import Text
 
-from .common import ContentOption, LogArgument, check_out, console, read, states
+from nataterra_core.kernel import ReadLog
+from nataterra_core.kernel.registry import RuleSystem
+
+from .common import (
+    ContentOption,
+    LogArgument,
+    check_out,
+    console,
+    read,
+    states,
+    stopped,
+    unshowable,
+)
 from .words import describe_record, view_text
 
 __all__ = ["show"]
@@ -42,7 +55,9 @@ def show(
     Any registered game: the log's header names it. Only that seat's view is printed: its
     own hands, counts of everything hidden. ``--svg FILE`` draws the same view's boards.
     ``--position`` prints the position instead, in the game's position format
-    (``new_game(position=...)`` starts from it).
+    (``new_game(position=...)`` starts from it). A log whose events stop folding at some
+    record (a forged one) is shown at the last record before it at the latest, and that
+    record is named (exit code 10, as ``verify`` gives a ``replay`` failure).
     """
     record, log_read = read(log, content)
     last = len(log_read.records) - 1
@@ -56,8 +71,29 @@ def show(
         check_out(svg)
         if record.hooks.svg is None:
             raise typer.BadParameter(f"{record.id} has no board to draw", param_hint="--svg")
-    after = states(log, log_read)
+    after, failure = states(log_read)
+    seq = min(seq, len(after) - 1)
+    try:
+        _show(record, log_read, after, seq, seat, svg, position)
+    except (typer.Exit, click.ClickException):
+        raise
+    except Exception as exc:  # a forged log's state that folds but breaks the views
+        unshowable(log, seq, exc)
+    if failure is not None:
+        stopped(log, failure)
+
+
+def _show(
+    record: RuleSystem,
+    log_read: ReadLog,
+    after: list[Any],
+    seq: int,
+    seat: str | None,
+    svg: Path | None,
+    position: bool,
+) -> None:
     state = after[seq]
+    last = len(log_read.records) - 1
     if position:
         formats = record.hooks.positions
         if formats is None:
@@ -68,9 +104,8 @@ def show(
             raise typer.BadParameter(f"after record {seq}: {exc}", param_hint="--position") from exc
         typer.echo(text)
         return
-    summary, _ = describe_record(
-        record, log_read.records[seq], after.get(seq - 1), log_read.decider
-    )
+    before = after[seq - 1] if seq > 0 else None
+    summary, _ = describe_record(record, log_read.records[seq], before, log_read.decider)
     console.print(Text(f"{log_read.header.game_id}, after record {seq} of {last}: {summary}"))
     console.print(view_text(record, state, seat), soft_wrap=True)
     if svg is not None and record.hooks.svg is not None:

@@ -16,12 +16,19 @@ from typing import Any
 import msgspec
 
 from nataterra_core.game import decider_for
-from nataterra_core.kernel import LogError, ReadLog, RevealRecord, read_log, replay_states
+from nataterra_core.kernel import (
+    LogError,
+    ReadLog,
+    ReplayFailed,
+    RevealRecord,
+    read_log,
+    replay_prefix,
+)
 from nataterra_core.kernel.registry import RuleSystem, system_for
 
 from ..record_words import record_words
 from .errors import GameError, GameErrorCode
-from .wire import ReplayParams, ReplayResult
+from .wire import ReplayParams, ReplayResult, Stopped
 
 __all__ = ["Replays"]
 
@@ -35,6 +42,8 @@ class _Folded:
     log: ReadLog
     states: tuple[Any, ...]
     revealed: bool
+    failure: ReplayFailed | None
+    """The record whose events do not fold (a forged log): ``states`` end before it."""
 
 
 class Replays:
@@ -49,8 +58,9 @@ class Replays:
         last = len(folded.states) - 1
         at = last if params.at is None else params.at
         if at > last:
+            reach = "has" if folded.failure is None else f"folds only ({folded.failure})"
             raise GameError(
-                GameErrorCode.UNREADABLE_LOG, f"the log has records 0 to {last}, not {at}"
+                GameErrorCode.UNREADABLE_LOG, f"the log {reach} records 0 to {last}, not {at}"
             )
         header = folded.log.header
         if params.seat is not None and params.seat not in header.seats:
@@ -58,6 +68,18 @@ class Replays:
                 GameErrorCode.BAD_TOKEN,
                 f"no seat {params.seat!r} in this log (seats: {list(header.seats)})",
             )
+        try:
+            return self._answer(folded, at, params)
+        except Exception as exc:  # a forged log's state that folds but breaks the views
+            raise GameError(
+                GameErrorCode.UNREADABLE_LOG,
+                f"record {at}: the position after it cannot be shown (does the log verify?): "
+                f"{type(exc).__name__}: {exc}",
+            ) from exc
+
+    @staticmethod
+    def _answer(folded: _Folded, at: int, params: ReplayParams) -> ReplayResult:
+        header, failure = folded.log.header, folded.failure
         seen = folded.system.seat_view(folded.states[at], params.seat)
         boards = folded.system.hooks.board_geometry
         words: list[list[str]] | None = None
@@ -65,7 +87,7 @@ class Replays:
             words = record_words(
                 folded.system,
                 folded.log.decider,
-                folded.log.lines,
+                folded.log.lines[: len(folded.states)],
                 params.seat,
                 revealed=folded.revealed,
                 states=folded.states,
@@ -81,6 +103,9 @@ class Replays:
             text=folded.system.presenter.view(seen),
             result=folded.log.decider.outcome(folded.states[-1]),
             words=words,
+            stopped=None
+            if failure is None
+            else Stopped(failure="replay", seq=failure.seq or 0, reason=failure.reason),
         )
 
     def _fold(self, data: bytes) -> _Folded:
@@ -91,15 +116,15 @@ class Replays:
             return found
         try:
             log = read_log(data, decider_for)
-            folded_states = replay_states(log.decider, log.header, log.records)
-            states = tuple(state for _, state in folded_states)
+            states, failure = replay_prefix(log.decider, log.header, log.records)
             record = system_for(log.header)
         except (LogError, ValueError) as exc:
             raise GameError(
                 GameErrorCode.UNREADABLE_LOG, f"the log cannot be replayed: {exc}"
             ) from exc
         revealed = any(isinstance(r, RevealRecord) for r in log.records)
-        folded = self._cache[key] = _Folded(record, log, states, revealed)
+        folded = _Folded(record, log, tuple(states), revealed, failure)
+        self._cache[key] = folded
         while len(self._cache) > CACHED_LOGS:
             self._cache.popitem(last=False)
         return folded

@@ -29,6 +29,7 @@ __all__ = [
     "ReplayParams",
     "ReplayResult",
     "SeatParams",
+    "Stopped",
     "VerifyParams",
     "ViewParams",
     "ViewResult",
@@ -283,10 +284,23 @@ class ReceiptResult(msgspec.Struct, frozen=True, kw_only=True):
     receipt: Receipt | None
 
 
+class Stopped(msgspec.Struct, frozen=True, kw_only=True):
+    """Where and why replaying a log stopped, as ``log.verify`` names a failure: its class
+    (``replay``: the logged events do not fold), the record, the reason."""
+
+    failure: str
+    seq: int
+    reason: str
+
+
 class ReplayResult(msgspec.Struct, frozen=True, kw_only=True):
     """A log replayed to record ``at``: the view there (with its ``board`` and ``text``, as
     ``game.view``'s), the record count, the seats and rules, the final result, and optionally
-    every record in words."""
+    every record in words.
+
+    A log whose events do not all fold (a forged one) is replayed up to the record that
+    breaks, named in ``stopped``: ``records`` counts the records before it, and ``result``
+    is the outcome of the state after the last of them."""
 
     rules: str
     seats: tuple[str, ...]
@@ -298,3 +312,4 @@ class ReplayResult(msgspec.Struct, frozen=True, kw_only=True):
     text: str
     result: Outcome | None
     words: list[list[str]] | None = None
+    stopped: Stopped | None = None
