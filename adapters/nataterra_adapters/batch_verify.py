@@ -38,6 +38,7 @@ from nataterra_core.kernel import (
     Verdict,
     verify,
 )
+from nataterra_core.kernel.bounded import LOG_BYTES, read_regular_file
 from nataterra_core.kernel.log import check_header
 from nataterra_core.kernel.registry import systems
 from nataterra_core.tools.workers import default_workers, guided_chunks, start_pool
@@ -186,6 +187,8 @@ def _prepare(paths: Sequence[Path], content: PackBundle | None) -> None:
     whose header fails is judged, with its reason, by the worker that verifies it."""
     built: set[tuple[RulesRef, ContentRef | None]] = set()
     for path in paths:
+        if not path.is_file():  # a FIFO would block here; its worker gives the verdict
+            continue
         try:
             with path.open("rb") as file:
                 header = check_header(file.readline().rstrip(b"\n"))
@@ -212,7 +215,7 @@ def verify_source(
         data = source
     else:
         try:
-            data = Path(source).read_bytes()
+            data = read_regular_file(source, LOG_BYTES)  # never a FIFO, never /dev/zero
         except OSError as exc:
             return Verdict(status="invalid", failure="read", reason=f"cannot read the file: {exc}")
     return verify(
@@ -318,7 +321,7 @@ def _on_dask(
             sources: list[bytes | str | Verdict] = []
             for path in chunk:
                 try:
-                    sources.append(path.read_bytes())
+                    sources.append(read_regular_file(path, LOG_BYTES))
                 except OSError:  # the same read verdict as any other route
                     sources.append(verify_source(path))
             future = client.submit(_verify_chunk, sources, content, expect_head, pure=False)

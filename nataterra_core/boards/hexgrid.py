@@ -218,6 +218,8 @@ def canonical_paths(
     seen: set[S] = {start}
     frontier: dict[S, tuple[N, ...]] = {start: ()}
     for _ in range(max_steps):
+        if not frontier:  # nothing new to enter: a large max_steps must not spin on
+            break
         following: dict[S, tuple[N, ...]] = {}
         # Expanding in path order makes the first path found for a state the smallest.
         for state, path in sorted(frontier.items(), key=lambda item: item[1]):

@@ -121,11 +121,16 @@ class ContentProblem:
 class ContentError(EngineError):
     """A content pack is invalid. ``problems`` lists every problem found, not just the first."""
 
-    def __init__(self, problems: Iterable[ContentProblem]) -> None:
+    def __init__(self, problems: Iterable[ContentProblem], stopped: str = "") -> None:
         self.problems: tuple[ContentProblem, ...] = tuple(problems)
+        self.stopped = stopped
+        """Why checking stopped before the end (too many problems), or ``""``."""
         lines = "\n".join(f"  - {p}" for p in self.problems)
         count = len(self.problems)
-        super().__init__(f"{count} problem{'s' if count != 1 else ''} in content pack:\n{lines}")
+        tail = f"\n  ({stopped})" if stopped else ""
+        super().__init__(
+            f"{count} problem{'s' if count != 1 else ''} in content pack:\n{lines}{tail}"
+        )
 
 
 # --- Logs ---------------------------------------------------------------------------------

@@ -14,11 +14,13 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import msgspec
 
+from .bounded import SAFE_INTEGER, integers_outside
 from .decider import Decider, Outcome, RulesRef, Setup, direct_folds, rules_options
 from .errors import (
     ChainBroken,
@@ -294,6 +296,24 @@ class _Fold(Generic[S]):
         return state
 
 
+_LONG_NUMBER = re.compile(rb"[:,\[]-?[0-9]{16}")
+"""A number of 16 digits or more: the only ones that can be ``|n| >= 2**53`` (16 digits).
+Searched over a whole log at once, in C; a string holding such digits after one of these
+characters is told apart by decoding its line."""
+
+
+def _unsafe_integer(data: bytes) -> LogError | None:
+    """The first record holding an integer with ``|n| >= 2**53`` (LOG_FORMAT §1: integers
+    are exact in every JSON reader), as a read error naming it and the value's path."""
+    for match in _LONG_NUMBER.finditer(data):
+        seq = data.count(b"\n", 0, match.start())
+        line = data[data.rfind(b"\n", 0, match.start()) + 1 : data.find(b"\n", match.start())]
+        for path, value in integers_outside(msgspec.json.decode(line), SAFE_INTEGER):
+            reason = f"{path} is {value}, outside the integers a log may hold (|n| < 2**53)"
+            return LogError(reason, seq)
+    return None
+
+
 def _named(exc: Exception) -> str:
     return f"{type(exc).__name__}: {exc}"
 
@@ -357,6 +377,11 @@ def verify(
     except LogError as exc:
         return Verdict(status="invalid", failure="read", seq=exc.seq, reason=exc.reason, **base)
     base.update(game_id=log.header.game_id, seats=log.header.seats, rules=log.header.rules)
+    unsafe = _unsafe_integer(data)
+    if unsafe is not None:
+        return Verdict(
+            status="invalid", failure="read", seq=unsafe.seq, reason=unsafe.reason, **base
+        )
 
     try:
         check_chain(log.lines, expect_head)

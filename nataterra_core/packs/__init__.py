@@ -6,15 +6,14 @@ object and which extra checks to run) and calls :func:`load`. The effective SHA-
 record (docs/ARCHITECTURE.md §1) is :func:`effective_sha256`. This package imports only the kernel.
 """
 
+from nataterra_core.packs.files import effective_sha256, pack_files, walk_pack
 from nataterra_core.packs.loader import (
     PackContents,
     PackInfo,
     PackLoader,
     PackLocator,
     PackSchema,
-    effective_sha256,
     load,
-    pack_files,
 )
 from nataterra_core.packs.structuring import SchemaValueError, structure_int_pairs
 
@@ -29,4 +28,5 @@ __all__ = [
     "load",
     "pack_files",
     "structure_int_pairs",
+    "walk_pack",
 ]

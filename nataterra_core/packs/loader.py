@@ -1,8 +1,9 @@
 """Load, overlay and validate a content pack against a game's schema (docs/ARCHITECTURE.md §1).
 
 **Pack layout.** A pack is a directory of ``*.toml`` files, read recursively (names starting with
-``.`` are skipped). ``pack.toml`` at its root holds the ``[pack]`` table (the schema's ``info``
-class, e.g. id and version). Any file may hold the schema's *singleton* tables (each once per
+``.`` are skipped; which files, and the bounds on them: :mod:`nataterra_core.packs.files`).
+``pack.toml`` at its root holds the ``[pack]`` table (the schema's ``info`` class, e.g. id and
+version). Any file may hold the schema's *singleton* tables (each once per
 pack) and arrays of tables for its *collections*; every collection entry has an ``id`` that is
 unique in its collection across the pack's files.
 
@@ -13,12 +14,14 @@ adds an entry. An overlay singleton merges over the base singleton the same way;
 ``[pack]`` table is kept apart (it names the overlay). Entries cannot be removed, and a key
 cannot be unset.
 
-**Validation.** Everything is checked before anything is returned: TOML syntax, the schema (strict
+**Validation.** Everything is checked before anything is returned: TOML syntax, nesting depth
+and integer range (``|n| < 2**31``, :data:`PACK_INTEGER`), the schema (strict
 cattrs, :mod:`nataterra_core.packs.structuring`), duplicate ids, required singletons, then the
 game's own checks (references, ranges, binding facts) through :attr:`PackSchema.check`. Every
 problem is collected, named by file and path (a merged entry's problem is put in the file that
 supplied the offending value), and raised at once as one
-:class:`~nataterra_core.kernel.errors.ContentError`.
+:class:`~nataterra_core.kernel.errors.ContentError`; checking stops at the first
+:data:`MAX_PROBLEMS` (saying how many entries were then left unchecked).
 
 **Effective SHA-256.** Over every pack file, named ``base/<relative POSIX path>`` for the base
 pack and ``overlay/<relative POSIX path>`` for the user pack, sorted by name: one SHA-256 over
@@ -29,7 +32,6 @@ The pack files are the
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -43,7 +45,13 @@ import cattrs
 # every process that verifies or plays a game parses the whole pack first.
 import tomli as tomllib
 
+from nataterra_core.kernel.bounded import InputRefused, check_depth, integers_outside
 from nataterra_core.kernel.errors import ContentError, ContentProblem
+from nataterra_core.packs.files import (
+    hash_named,
+    read_pack_file,
+    walk_pack,
+)
 from nataterra_core.packs.structuring import make_converter, problems_of, toml_type
 
 __all__ = [
@@ -51,9 +59,7 @@ __all__ = [
     "PackInfo",
     "PackLocator",
     "PackSchema",
-    "effective_sha256",
     "load",
-    "pack_files",
 ]
 
 P = TypeVar("P")
@@ -62,29 +68,11 @@ INFO = "pack"
 """The table every pack's root ``pack.toml`` holds: which pack this is."""
 
 
-def pack_files(directory: Path) -> list[tuple[str, Path]]:
-    """The pack files under ``directory``: (relative POSIX path, path), sorted by relative path."""
-    found = [
-        (path.relative_to(directory).as_posix(), path)
-        for path in directory.rglob("*.toml")
-        if path.is_file() and not any(p.startswith(".") for p in path.relative_to(directory).parts)
-    ]
-    return sorted(found)
-
-
-def effective_sha256(base_dir: Path, overlay_dir: Path | None = None) -> str:
-    """The effective SHA-256 of a base pack with an optional overlay (docs/ARCHITECTURE.md §1)."""
-    named = [(f"base/{rel}", path.read_bytes()) for rel, path in pack_files(base_dir)]
-    if overlay_dir is not None:
-        named += [(f"overlay/{rel}", path.read_bytes()) for rel, path in pack_files(overlay_dir)]
-    return _hash_named(named)
-
-
-def _hash_named(named: list[tuple[str, bytes]]) -> str:
-    digest = hashlib.sha256()
-    for name, data in sorted(named):
-        digest.update(name.encode("utf-8") + b"\x00" + data + b"\x00")
-    return digest.hexdigest()
+PACK_INTEGER = 2**31
+"""Every integer of a pack is ``|n| < 2**31`` (the shipped packs' are under 1,000): a
+pack's numbers end up in log records, and loops and sums over them stay small."""
+MAX_PROBLEMS = 100
+"""Checking a pack stops at this many problems (the rest would bury the first)."""
 
 
 # --- The schema a game declares -------------------------------------------------------------
@@ -238,18 +226,33 @@ class PackLocator:
         return "base/pack.toml", "$"
 
 
+class _TooMany(Exception):
+    """Raised by :class:`_Problems` at :data:`MAX_PROBLEMS`: loading stops there."""
+
+
 class _Problems:
-    """Collects problems; :meth:`raise_if_any` raises them as one ContentError."""
+    """Collects problems; :meth:`raise_if_any` raises them as one ContentError. At
+    :data:`MAX_PROBLEMS` it stops the load (:class:`_TooMany`); ``unchecked`` says how many
+    entries were then left (set by the loop structuring them)."""
 
     def __init__(self) -> None:
         self.items: list[ContentProblem] = []
+        self.unchecked = 0
 
     def add(self, file: str, path: str, message: str) -> None:
         self.items.append(ContentProblem(file, path, message))
+        if len(self.items) >= MAX_PROBLEMS:
+            raise _TooMany
 
     def raise_if_any(self) -> None:
         if self.items:
             raise ContentError(self.items)
+
+    def too_many(self) -> ContentError:
+        left = f"; {self.unchecked:,} entries were not checked" if self.unchecked else ""
+        return ContentError(
+            self.items, f"checking stopped after the first {MAX_PROBLEMS} problems{left}"
+        )
 
 
 # --- Loading --------------------------------------------------------------------------------
@@ -333,11 +336,20 @@ def _load_hashed(schema: PackSchema[P], base_dir: Path, overlay_dir: Path | None
 
 def _load(schema: PackSchema[P], base_dir: Path, overlay_dir: Path | None) -> tuple[P, str]:
     problems = _Problems()
+    try:
+        return _load_checked(schema, base_dir, overlay_dir, problems)
+    except _TooMany:
+        raise problems.too_many() from None
+
+
+def _load_checked(
+    schema: PackSchema[P], base_dir: Path, overlay_dir: Path | None, problems: _Problems
+) -> tuple[P, str]:
     base = _read_layer(schema, "base", base_dir, problems)
     overlay = None
     if overlay_dir is not None:
         overlay = _read_layer(schema, "overlay", Path(overlay_dir), problems)
-    sha256 = _hash_named(base.named_bytes + (overlay.named_bytes if overlay else []))
+    sha256 = hash_named(base.named_bytes + (overlay.named_bytes if overlay else []))
 
     info_entry = _merge_singleton(base.info, None)
     singleton_entries = {
@@ -361,9 +373,11 @@ def _load(schema: PackSchema[P], base_dir: Path, overlay_dir: Path | None) -> tu
 
     collections: dict[str, Mapping[str, Any]] = {}
     incomplete: set[str] = set()
+    problems.unchecked = sum(map(len, entries.values()))
     for name, cls in schema.collections.items():
         values: dict[str, Any] = {}
         for entry_id, entry in entries[name].items():
+            problems.unchecked -= 1
             value = _structure(structure, entry, cls, problems)
             if value is None:
                 incomplete.add(name)
@@ -382,7 +396,8 @@ def _load(schema: PackSchema[P], base_dir: Path, overlay_dir: Path | None) -> tu
         locator=PackLocator(entries, {**singleton_entries, INFO: info_entry}),
     )
     pack = schema.build(contents)
-    problems.items += schema.check(pack, contents)
+    for problem in schema.check(pack, contents):
+        problems.add(problem.file, problem.path, problem.message)
     problems.raise_if_any()
     return pack, sha256
 
@@ -407,7 +422,10 @@ def _read_layer(
     if not directory.is_dir():
         problems.add(f"{layer}/", "$", f"not a directory: {directory}")
         return data
-    for rel, path in pack_files(directory):
+    files, refused = walk_pack(directory)
+    for rel, why in refused:
+        problems.add(f"{layer}/{rel}", "$", why)
+    for rel, path in files:
         name = f"{layer}/{rel}"
         try:
             name.encode("utf-8")
@@ -416,7 +434,10 @@ def _read_layer(
             problems.add(shown, "$", "the file name is not valid UTF-8; rename the file")
             continue
         try:
-            content = path.read_bytes()
+            content = read_pack_file(path)
+        except InputRefused as exc:
+            problems.add(name, "$", f"cannot read the file: {exc}")
+            continue
         except OSError as exc:
             problems.add(name, "$", f"cannot read the file: {exc.strerror or exc}")
             continue
@@ -432,6 +453,8 @@ def _read_layer(
         except RecursionError:
             problems.add(name, "$", "invalid TOML: arrays or tables nested too deeply")
             continue
+        if _out_of_bounds(name, document, problems):
+            continue
         _read_document(schema, name, rel, document, data, problems)
     if data.info is None:
         fields = ", ".join(a.name for a in attrs.fields(schema.info) if a.default is attrs.NOTHING)
@@ -439,6 +462,21 @@ def _read_layer(
             f"{layer}/pack.toml", f"$.{INFO}", f"required [{INFO}] table ({fields}) missing"
         )
     return data
+
+
+def _out_of_bounds(name: str, document: dict[str, Any], problems: _Problems) -> bool:
+    """Add a problem for a document nested too deeply or for each integer out of range
+    (:data:`PACK_INTEGER`), naming its path; whether there was any."""
+    try:
+        check_depth(document, "the file")
+    except InputRefused as exc:
+        problems.add(name, "$", f"invalid TOML: {exc}")
+        return True
+    found = False
+    for path, value in integers_outside(document, PACK_INTEGER):
+        problems.add(name, path, f"{value} is out of range (a pack's integers are within ±2**31)")
+        found = True
+    return found
 
 
 def _read_document(

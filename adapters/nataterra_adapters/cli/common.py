@@ -28,6 +28,7 @@ from nataterra_core.kernel import (
     replay_prefix,
     split_lines,
 )
+from nataterra_core.kernel.bounded import LOG_BYTES, read_regular_file
 from nataterra_core.kernel.registry import RuleSystem, system, system_for, system_ids, systems
 
 from ..local_files import data_dir
@@ -176,7 +177,11 @@ def read(path: Path, content: Path | None) -> tuple[RuleSystem, ReadLog]:
     A torn tail is skipped with a warning: the records before it are intact, and looking at
     a crashed game is exactly when one wants them.
     """
-    data = path.read_bytes()
+    try:
+        data = read_regular_file(path, LOG_BYTES)
+    except OSError as exc:  # InputRefused included: a FIFO, a device, too large
+        err_console.print(f"[red]cannot read {path}[/] (read): {escape(str(exc))}")
+        raise typer.Exit(EXIT_CODES["read"]) from exc
     torn = split_lines(data).torn
     if torn is not None:
         err_console.print(

@@ -30,6 +30,12 @@ from nataterra_core.games.nataterra.content.schema import Biome, ContentPack
 from nataterra_core.games.nataterra.rules.combat.sandbox import Sandbox
 from nataterra_core.games.nataterra.rules.combat.sandbox_model import Battle, battle_option
 from nataterra_core.kernel import EngineError
+from nataterra_core.kernel.bounded import (
+    MAX_DEPTH,
+    integers_outside,
+    nesting_depth,
+    read_regular_file,
+)
 
 __all__ = [
     "STANDARD_BATTLE_FILE",
@@ -54,6 +60,12 @@ class BattleError(EngineError, ValueError):
     """A battle description that cannot be played; the message names the file and field."""
 
 
+BATTLE_BYTES = 1 << 20
+"""The largest battle file read (a battle is a few hundred bytes)."""
+BATTLE_INTEGER = 2**31
+"""Every integer of a battle is ``|n| < 2**31`` (it goes into a log's header)."""
+
+
 def decode_battle(
     data: bytes | str, pack: ContentPack | None = None, *, source: str = "battle"
 ) -> Battle:
@@ -62,10 +74,15 @@ def decode_battle(
     Raises:
         BattleError: ``"<source>: <problem> - at `$.path`"`` for the first problem found.
     """
+    text = data.encode() if isinstance(data, str) else data
+    if nesting_depth(text) > MAX_DEPTH:
+        raise BattleError(f"{source}: nested deeper than {MAX_DEPTH} levels")
     try:
-        battle = msgspec.json.decode(data, type=Battle)
+        battle = msgspec.json.decode(text, type=Battle)
     except msgspec.DecodeError as exc:  # ValidationError included; msgspec names the path
         raise BattleError(f"{source}: {exc}") from exc
+    for where, value in integers_outside(msgspec.to_builtins(battle), BATTLE_INTEGER):
+        raise BattleError(f"{source}: {value} is out of range (within ±2**31) - at `{where}`")
     problems = check_battle(battle, pack)
     if problems:
         raise BattleError(f"{source}: " + "; ".join(problems))
@@ -79,8 +96,8 @@ def load_battle(path: str | Path, pack: ContentPack | None = None) -> Battle:
         BattleError: the file is unreadable, not JSON, or describes an impossible battle.
     """
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
+        data = read_regular_file(path, BATTLE_BYTES)
+    except OSError as exc:  # InputRefused included: not a regular file, or too large
         raise BattleError(f"{path}: cannot read the file: {exc.strerror or exc}") from exc
     return decode_battle(data, pack, source=str(path))
 

@@ -28,6 +28,14 @@ from typing import Any
 import msgspec
 
 from nataterra_core.games.nataterra.content.schema import ContentPack
+from nataterra_core.kernel.bounded import (
+    MAX_DEPTH,
+    InputRefused,
+    check_depth,
+    integers_outside,
+    nesting_depth,
+    read_regular_file,
+)
 
 from ...state import GameState
 from .checks import PositionError, Problem, problems
@@ -39,6 +47,8 @@ __all__ = [
     "FORMAT",
     "MARKERS",
     "POSITIONS",
+    "POSITION_BYTES",
+    "POSITION_INTEGER",
     "VERSION",
     "PlayerEntry",
     "Position",
@@ -62,31 +72,69 @@ _ENCODER = msgspec.json.Encoder(order="deterministic")
 PositionSource = Position | Mapping[str, Any] | str | bytes | Path
 
 
+POSITION_BYTES = 4 << 20
+"""The largest position file read (a whole game's position is some tens of kilobytes)."""
+
+POSITION_INTEGER = 2**31
+"""Every integer of a position is ``|n| < 2**31``: counts, stocks and counters far below it,
+and sums and products of them far below the ``2**53`` a log record may hold (LOG_FORMAT §1)."""
+
+
 def parse(source: PositionSource) -> Position:
     """A position from JSON or TOML text (JSON when it starts with ``{``), bytes, a file
     (``.toml`` or ``.json``), a mapping or a :class:`Position`. A value of the wrong shape is
     a :class:`PositionError` naming its path (the type check stops at the first such value;
-    the rules' checks in :func:`checked` list every problem)."""
-    if isinstance(source, Position):
-        return source
+    the rules' checks in :func:`checked` list every problem).
+
+    What is read is bounded first (:mod:`nataterra_core.kernel.bounded`): a file must be a
+    regular one of at most :data:`POSITION_BYTES`, text may nest at most ``MAX_DEPTH``
+    levels, and every integer out of ``±POSITION_INTEGER`` is a problem naming its path.
+    """
     try:
-        if isinstance(source, Path):
-            data: Any = source.read_bytes()
-            if source.suffix == ".toml":
-                data = tomllib.loads(data.decode())
-        else:
-            data = source
-        if isinstance(data, bytes):
-            data = data.decode()
-        if isinstance(data, str):
-            data = (
-                msgspec.json.decode(data) if data.lstrip().startswith("{") else tomllib.loads(data)
-            )
-        return msgspec.convert(data, Position, strict=True)
+        data = _data(source)
     except msgspec.ValidationError as exc:
         raise PositionError([_type_problem(str(exc))]) from exc
     except (msgspec.DecodeError, tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as exc:
         raise PositionError([Problem("$", f"not a readable position: {exc}")]) from exc
+    out_of_range = [
+        Problem(path, f"{value} is out of range (a position's integers are within ±2**31)")
+        for path, value in integers_outside(data, POSITION_INTEGER)
+    ]
+    if out_of_range:
+        raise PositionError(out_of_range)
+    if isinstance(source, Position):
+        return source
+    try:
+        return msgspec.convert(data, Position, strict=True)
+    except msgspec.ValidationError as exc:
+        raise PositionError([_type_problem(str(exc))]) from exc
+
+
+def _data(source: PositionSource) -> Any:
+    """The position as plain data (mappings and lists), read within the bounds."""
+    if isinstance(source, Position):
+        return msgspec.to_builtins(source)
+    data: Any = source
+    if isinstance(source, Path):
+        data = read_regular_file(source, POSITION_BYTES)
+        if source.suffix == ".toml":
+            data = data.decode()
+    if isinstance(data, bytes):
+        data = data.decode()
+    if isinstance(data, str):
+        if data.lstrip().startswith("{"):
+            if nesting_depth(data.encode()) > MAX_DEPTH:
+                raise InputRefused(f"the position is nested deeper than {MAX_DEPTH} levels")
+            data = msgspec.json.decode(data)
+        else:
+            try:
+                data = tomllib.loads(data)
+            except RecursionError:
+                raise InputRefused(
+                    f"the position is nested deeper than {MAX_DEPTH} levels"
+                ) from None
+    check_depth(data, "the position")
+    return data
 
 
 def _type_problem(message: str) -> Problem:
