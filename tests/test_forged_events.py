@@ -90,24 +90,26 @@ def fold_failure(log: bytes) -> int | None:
 
 
 @cache
-def forged(game: str) -> tuple[list[bytes], list[tuple[bytes, int]]]:
-    """The forgeries of ``game``'s short log that read, and those whose folds break (with the
-    record where they do)."""
-    readable, breaking = [], []
+def forged(game: str) -> tuple[list[bytes], list[tuple[bytes, int]], list[tuple[bytes, int]]]:
+    """The forgeries of ``game``'s short log that read, those whose folds break (with the
+    record where they do) and those with a record that does not read (a changed name that
+    is not one of its kind; with that record)."""
+    readable, breaking, unreadable = [], [], []
     for log in forgeries(short_log(game)):
         try:
             seq = fold_failure(log)
-        except LogError:
+        except LogError as exc:
+            unreadable.append((log, exc.seq or 0))
             continue
         readable.append(log)
         if seq is not None:
             breaking.append((log, seq))
-    return readable, breaking
+    return readable, breaking, unreadable
 
 
 @pytest.mark.parametrize("game", game_ids())
 def test_replay_folds_every_forgery_up_to_the_record_that_breaks(game: str) -> None:
-    readable, breaking = forged(game)
+    readable, breaking, _ = forged(game)
     assert readable, f"{game}: no forgery reads"
     broken = dict(breaking)
     for log in readable:
@@ -215,3 +217,24 @@ def test_the_log_in_words_of_a_game_started_from_a_position_whose_start_has_no_e
     assert "events" not in start
     log = call("game.log", game_id=made["game_id"], words=True)
     assert len(log["words"]) == len(log["records"]) == 2
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_a_forgery_with_a_record_that_does_not_read_is_shown_up_to_it(
+    game: str, tmp_path: Path
+) -> None:
+    unreadable = [(log, seq) for log, seq in forged(game)[2] if seq >= 2]
+    for log, seq in unreadable[:: max(1, len(unreadable) // 3)][:3]:
+        result = _rpc("log.replay", log=log.decode())["result"]
+        assert result["stopped"]["failure"] == "read" and result["stopped"]["seq"] == seq
+        assert result["records"] == seq and len(result["words"]) == seq
+        path = tmp_path / "forged.jsonl"
+        path.write_bytes(log)
+        for command in (["show", str(path)], ["replay", str(path)]):
+            shown = runner.invoke(app, command)
+            said = " ".join(shown.output.split())
+            assert isinstance(shown.exception, SystemExit | None), (command, said)
+            assert shown.exit_code == EXIT_CODES["read"], (command, said)
+            assert f"record {seq}:" in said, (command, said)
+        printed = runner.invoke(app, ["replay", str(path)]).output
+        assert f"{seq - 1:>5} " in printed and f"{seq:>5} " not in printed

@@ -59,6 +59,7 @@ __all__ = [
     "ReadLog",
     "Verdict",
     "read_log",
+    "read_log_prefix",
     "replay",
     "replay_prefix",
     "replay_states",
@@ -132,6 +133,23 @@ def read_log(data: bytes, deciders: DeciderFactory) -> ReadLog:
     if not isinstance(records[0], Header):
         raise LogError("record 0 must be the header", 0)
     return ReadLog(header, decider, split.lines, records)
+
+
+def read_log_prefix(data: bytes, deciders: DeciderFactory) -> tuple[ReadLog, LogError | None]:
+    """As :func:`read_log`, but a record after the start record that cannot be read (a
+    forged or damaged log) ends the log there instead: the records before it, and its
+    :class:`LogError` (``None`` when every record reads). What a viewer can still show;
+    anything :func:`read_log` raises for the header, the start record or a torn tail it
+    raises too."""
+    try:
+        return read_log(data, deciders), None
+    except TornRecord:
+        raise
+    except LogError as exc:
+        if type(exc) is not LogError or exc.seq is None or exc.seq < 2:
+            raise
+        lines = split_lines(data).lines[: exc.seq]
+        return read_log(b"".join(line + b"\n" for line in lines), deciders), exc
 
 
 def _check_line_endings(lines: Sequence[bytes]) -> None:

@@ -25,6 +25,7 @@ from nataterra_core.kernel import (
     UnknownContent,
     UnsupportedVersion,
     read_log,
+    read_log_prefix,
     replay_prefix,
     split_lines,
 )
@@ -44,6 +45,7 @@ __all__ = [
     "err_console",
     "escape",
     "read",
+    "read_shown",
     "rule_system",
     "states",
     "stopped",
@@ -172,11 +174,26 @@ def check_content_any(content: Path | None) -> None:
 
 
 def read(path: Path, content: Path | None) -> tuple[RuleSystem, ReadLog]:
-    """Read and decode a log for ``show`` and ``replay`` (no verification), with its system.
+    """Read and decode a whole log (no verification), with its system; a record that cannot
+    be read is named and ends the command (:func:`log_failed`).
 
     A torn tail is skipped with a warning: the records before it are intact, and looking at
     a crashed game is exactly when one wants them.
     """
+    record, log, _ = _read(path, content, prefix=False)
+    return record, log
+
+
+def read_shown(path: Path, content: Path | None) -> tuple[RuleSystem, ReadLog, LogError | None]:
+    """As :func:`read`, for ``show`` and ``replay``: a record after the start record that
+    cannot be read ends the log there instead (its error is returned; :func:`stopped`
+    reports it once what comes before it is shown)."""
+    return _read(path, content, prefix=True)
+
+
+def _read(
+    path: Path, content: Path | None, *, prefix: bool
+) -> tuple[RuleSystem, ReadLog, LogError | None]:
     try:
         data = read_regular_file(path, LOG_BYTES)
     except OSError as exc:  # InputRefused included: a FIFO, a device, too large
@@ -198,10 +215,10 @@ def read(path: Path, content: Path | None) -> tuple[RuleSystem, ReadLog]:
         return decider_for(header, content)
 
     try:
-        log = read_log(data, factory)
+        log, unread = read_log_prefix(data, factory) if prefix else (read_log(data, factory), None)
     except LogError as exc:
         log_failed(path, exc)
-    return found[0], log
+    return found[-1], log, unread
 
 
 def log_failed(path: Path, exc: LogError) -> NoReturn:
@@ -225,14 +242,15 @@ def states(log: ReadLog) -> tuple[list[Any], ReplayFailed | None]:
     return replay_prefix(log.decider, log.header, log.records)
 
 
-def stopped(path: Path, failure: ReplayFailed) -> NoReturn:
+def stopped(path: Path, failure: LogError, failure_class: str = "replay") -> NoReturn:
     """After what could be shown: name the record where replaying stopped, as ``verify``
-    would name a failure, and exit with that class's code (``replay``)."""
+    would name a failure, and exit with that class's code (``replay``: its events do not
+    fold; ``read``: it cannot be read)."""
     err_console.print(
-        f"[red]cannot replay {path} past record {(failure.seq or 1) - 1}[/] (replay): "
-        f"{escape(str(failure))}"
+        f"[red]cannot {failure_class} {path} past record {(failure.seq or 1) - 1}[/] "
+        f"({failure_class}): {escape(str(failure))}"
     )
-    raise typer.Exit(EXIT_CODES["replay"]) from failure
+    raise typer.Exit(EXIT_CODES[failure_class]) from failure
 
 
 def unshowable(path: Path, seq: int, exc: Exception) -> NoReturn:

@@ -9,7 +9,7 @@ from rich.text import Text
 
 from nataterra_core.kernel import CommandRecord
 
-from .common import ContentOption, LogArgument, console, read, states, stopped, unshowable
+from .common import ContentOption, LogArgument, console, read_shown, states, stopped, unshowable
 from .words import describe_record
 
 __all__ = ["replay"]
@@ -29,9 +29,10 @@ def replay(
     and events. Deck orders are never printed, so replaying a game still in progress
     spoils nothing. A log whose events stop folding at some record (a forged one) is
     printed up to the record before it, and that record is named (exit code 10, as
-    ``verify`` gives a ``replay`` failure).
+    ``verify`` gives a ``replay`` failure); so is one whose records stop being readable
+    (exit code 6, ``read``).
     """
-    record, log_read = read(log, content)
+    record, log_read, unread = read_shown(log, content)
     after, failure = states(log_read)  # undo records that do not fit stop it too
     stop = len(log_read.records) - 1 if stop is None else stop
     for entry in log_read.records[start : min(stop + 1, len(after))]:
@@ -49,3 +50,5 @@ def replay(
             console.print(Text(f"        -> {event}"), soft_wrap=True)
     if failure is not None:
         stopped(log, failure)
+    if unread is not None:
+        stopped(log, unread, "read")

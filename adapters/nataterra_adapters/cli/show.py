@@ -17,7 +17,7 @@ from .common import (
     LogArgument,
     check_out,
     console,
-    read,
+    read_shown,
     states,
     stopped,
     unshowable,
@@ -57,12 +57,13 @@ def show(
     ``--position`` prints the position instead, in the game's position format
     (``new_game(position=...)`` starts from it). A log whose events stop folding at some
     record (a forged one) is shown at the last record before it at the latest, and that
-    record is named (exit code 10, as ``verify`` gives a ``replay`` failure).
+    record is named (exit code 10, as ``verify`` gives a ``replay`` failure); so is one
+    whose records stop being readable (exit code 6, ``read``).
     """
-    record, log_read = read(log, content)
+    record, log_read, unread = read_shown(log, content)
     last = len(log_read.records) - 1
     seq = last if at is None else at
-    if not 0 <= seq <= last:
+    if seq < 0 or (seq > last and unread is None):
         raise typer.BadParameter(f"the log has records 0 to {last}", param_hint="--at")
     seats = log_read.header.seats
     if seat is not None and seat not in seats:
@@ -81,6 +82,8 @@ def show(
         unshowable(log, seq, exc)
     if failure is not None:
         stopped(log, failure)
+    if unread is not None:
+        stopped(log, unread, "read")
 
 
 def _show(

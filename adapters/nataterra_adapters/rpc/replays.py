@@ -19,9 +19,8 @@ from nataterra_core.game import decider_for
 from nataterra_core.kernel import (
     LogError,
     ReadLog,
-    ReplayFailed,
     RevealRecord,
-    read_log,
+    read_log_prefix,
     replay_prefix,
 )
 from nataterra_core.kernel.registry import RuleSystem, system_for
@@ -42,7 +41,7 @@ class _Folded:
     log: ReadLog
     states: tuple[Any, ...]
     revealed: bool
-    failure: ReplayFailed | None
+    failure: Stopped | None
     """The record whose events do not fold (a forged log): ``states`` end before it."""
 
 
@@ -58,7 +57,8 @@ class Replays:
         last = len(folded.states) - 1
         at = last if params.at is None else params.at
         if at > last:
-            reach = "has" if folded.failure is None else f"folds only ({folded.failure})"
+            stop = folded.failure
+            reach = "has" if stop is None else f"stops at record {stop.seq}: {stop.reason};"
             raise GameError(
                 GameErrorCode.UNREADABLE_LOG, f"the log {reach} records 0 to {last}, not {at}"
             )
@@ -103,9 +103,7 @@ class Replays:
             text=folded.system.presenter.view(seen),
             result=folded.log.decider.outcome(folded.states[-1]),
             words=words,
-            stopped=None
-            if failure is None
-            else Stopped(failure="replay", seq=failure.seq or 0, reason=failure.reason),
+            stopped=failure,
         )
 
     def _fold(self, data: bytes) -> _Folded:
@@ -115,16 +113,24 @@ class Replays:
             self._cache.move_to_end(key)
             return found
         try:
-            log = read_log(data, decider_for)
-            states, failure = replay_prefix(log.decider, log.header, log.records)
+            log, unread = read_log_prefix(data, decider_for)
+            states, unfolded = replay_prefix(log.decider, log.header, log.records)
             record = system_for(log.header)
         except (LogError, ValueError) as exc:
             raise GameError(
                 GameErrorCode.UNREADABLE_LOG, f"the log cannot be replayed: {exc}"
             ) from exc
         revealed = any(isinstance(r, RevealRecord) for r in log.records)
+        failure = _stopped("replay", unfolded) or _stopped("read", unread)
         folded = _Folded(record, log, tuple(states), revealed, failure)
         self._cache[key] = folded
         while len(self._cache) > CACHED_LOGS:
             self._cache.popitem(last=False)
         return folded
+
+
+def _stopped(failure: str, error: LogError | None) -> Stopped | None:
+    """Where replaying stopped, in the shape of a verdict's failure (class, record, reason)."""
+    if error is None:
+        return None
+    return Stopped(failure=failure, seq=error.seq or 0, reason=error.reason)
