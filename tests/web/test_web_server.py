@@ -157,3 +157,72 @@ def test_nataterra_serve_starts_and_says_where() -> None:
     finally:
         process.terminate()
         process.wait(timeout=20)
+
+
+def _get(url: str, **headers: str) -> int:
+    from urllib.error import HTTPError
+    from urllib.request import Request
+
+    try:
+        with urlopen(Request(url + "/", headers=headers)) as answer:
+            return int(answer.status)
+    except HTTPError as refused:
+        return refused.code
+
+
+def _handshake(url: str, host: str, origin: str | None = None) -> int:
+    """The HTTP status answering a WebSocket handshake that names ``host`` (101: accepted)."""
+    import socket as sockets
+
+    port = int(url.rsplit(":", 1)[1])
+    lines = [
+        "GET /rpc HTTP/1.1",
+        f"Host: {host}",
+        "Upgrade: websocket",
+        "Connection: Upgrade",
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+        "Sec-WebSocket-Version: 13",
+    ]
+    if origin is not None:
+        lines.append(f"Origin: {origin}")
+    with sockets.create_connection(("127.0.0.1", port), timeout=10) as connection:
+        connection.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        status = connection.recv(4096).split(b"\r\n", 1)[0]
+    return int(status.split()[1])
+
+
+def test_a_rebound_host_name_is_refused_on_http_and_websocket(server_url: str) -> None:
+    # DNS rebinding: evil.example resolves to 127.0.0.1, the browser sends its own name in
+    # Host and Origin, which agree with each other.
+    port = server_url.rsplit(":", 1)[1]
+    rebound = f"evil.example:{port}"
+    assert _get(server_url, Host=rebound) == 400
+    assert _handshake(server_url, rebound, origin=f"http://{rebound}") == 400
+    assert _handshake(server_url, rebound) == 400
+    assert _get(server_url, Host=f"localhost:{port}") == 200
+    assert _get(server_url, Host=f"[::1]:{port}") == 200
+    assert _handshake(server_url, f"localhost:{port}", origin=f"http://localhost:{port}") == 101
+
+
+def test_an_origin_outside_the_allowed_hosts_is_refused(server_url: str) -> None:
+    port = server_url.rsplit(":", 1)[1]
+    with pytest.raises(Exception, match=r"403|rejected"):
+        Socket(server_url, Origin=f"http://evil.example:{port}")
+    with pytest.raises(Exception, match=r"403|rejected"):
+        Socket(server_url, Origin="null")
+    assert _get(server_url, Origin=f"http://evil.example:{port}") == 403
+
+
+def test_the_allowed_hosts_follow_the_listening_address() -> None:
+    from nataterra_adapters.web.hosts import allowed_hosts, host_name
+
+    assert allowed_hosts("127.0.0.1") >= {"127.0.0.1", "localhost", "::1"}
+    assert allowed_hosts("::1") >= {"127.0.0.1", "localhost", "::1"}
+    assert allowed_hosts("192.0.2.7") == {"192.0.2.7"}
+    assert allowed_hosts("192.0.2.7", ["Games.Example.org"]) == {"192.0.2.7", "games.example.org"}
+    assert "localhost" in allowed_hosts("0.0.0.0")
+    with pytest.raises(ValueError, match="not a host name"):
+        allowed_hosts("127.0.0.1", ["a b"])
+    assert host_name("[::1]:8000") == "::1"
+    assert host_name("Example.org.:80") == "example.org"
+    assert host_name("evil.example@127.0.0.1") is None

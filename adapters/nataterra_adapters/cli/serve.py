@@ -42,6 +42,16 @@ def serve(
     no_store: Annotated[
         bool, typer.Option("--no-store", help="Keep games in memory only.")
     ] = False,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="NAME",
+            help="Also answer requests whose Host and Origin name NAME (repeatable; "
+            "'*': any). By default only the listening host (and localhost, 127.0.0.1, "
+            "[::1] on loopback) is answered: a page of another site cannot reach the "
+            "server through DNS rebinding.",
+        ),
+    ] = None,
     test_seeds: Annotated[
         bool,
         typer.Option(
@@ -57,15 +67,20 @@ def serve(
     host, port = _listen(listen)
     try:
         from ..web import serve as run
+        from ..web.hosts import allowed_hosts
     except ImportError as exc:
         err_console.print(
             f"nataterra serve needs the web extra ({exc.name} is missing): "
             "pip install 'nataterra-core[web]'"
         )
         raise typer.Exit(SETUP_FAILED) from exc
+    try:
+        allowed_hosts(host, allow_host or ())
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--allow-host") from None
     chosen = None if no_store else (store or default_store())
     try:
-        run(host, port, store=chosen, test_seeds=test_seeds)
+        run(host, port, store=chosen, test_seeds=test_seeds, allow_hosts=allow_host or ())
     except KeyFileError as exc:  # a damaged identity key in the store: said, no traceback
         err_console.print(f"nataterra serve: {escape(str(exc))}")
         raise typer.Exit(SETUP_FAILED) from exc

@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import socket
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,7 @@ from typing import Any
 import msgspec
 import uvicorn
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -34,6 +35,7 @@ from ..rpc.games import Games
 from ..rpc.protocol import DEFAULT_MAX_BATCH, Dispatcher
 from ..rpc.server import DEFAULT_GAMES_PER_CLIENT
 from ..rpc.store import GameStore
+from .hosts import LOOPBACK_NAMES, HostGuard, allowed_hosts
 
 __all__ = ["MAX_MESSAGE_BYTES", "create_app", "serve"]
 
@@ -122,8 +124,10 @@ def _games_named(frame: bytes) -> list[str]:
 
 
 def _same_origin(websocket: WebSocket) -> bool:
-    """A browser's WebSocket from another site's page is refused (it could act with a token
-    the user opened here); clients that send no ``Origin`` (scripts) are let in."""
+    """A browser's WebSocket from another page than this server's (another port of an
+    allowed host) is refused (it could act with a token the user opened here); clients that
+    send no ``Origin`` (scripts) are let in. :class:`HostGuard` has already checked that both
+    headers name an allowed host (the ``Host`` alone proves nothing: DNS rebinding sets it)."""
     origin = websocket.headers.get("origin")
     if origin is None:
         return True
@@ -137,11 +141,14 @@ def create_app(
     test_seeds: bool = False,
     games_per_client: int = DEFAULT_GAMES_PER_CLIENT,
     max_batch: int = DEFAULT_MAX_BATCH,
+    hosts: Iterable[str] = LOOPBACK_NAMES,
 ) -> Starlette:
     """The application: the client at ``/`` and the JSON-RPC WebSocket at ``/rpc``.
 
     ``store``: keep every game on disk and resume the stored ones (``None``: in memory);
-    ``test_seeds``: accept ``game.create``'s public ``seed`` (tests and demos only).
+    ``test_seeds``: accept ``game.create``'s public ``seed`` (tests and demos only);
+    ``hosts``: the host names requests may carry in ``Host`` and ``Origin``
+    (:func:`~.hosts.allowed_hosts`; ``*``: any).
     """
     games = Games(
         test_seeds=test_seeds,
@@ -190,7 +197,11 @@ def create_app(
             hub.connections.discard(connection)
 
     client = StaticFiles(packages=[("nataterra_adapters.web", "static")], html=True)
-    app = Starlette(routes=[WebSocketRoute("/rpc", rpc), Mount("/", app=client)], lifespan=lifespan)
+    app = Starlette(
+        routes=[WebSocketRoute("/rpc", rpc), Mount("/", app=client)],
+        middleware=[Middleware(HostGuard, allowed=frozenset(hosts))],
+        lifespan=lifespan,
+    )
     app.state.games = games
     return app
 
@@ -202,10 +213,16 @@ def serve(
     store: Path | None = None,
     test_seeds: bool = False,
     sock: socket.socket | None = None,
+    allow_hosts: Iterable[str] = (),
     **config: Any,
 ) -> None:
-    """Serve the application until interrupted (port 0: any free port, printed)."""
-    app = create_app(store=store, test_seeds=test_seeds)
+    """Serve the application until interrupted (port 0: any free port, printed).
+
+    Requests must name ``host`` (and the loopback names when it is a loopback address) or
+    one of ``allow_hosts`` in their ``Host`` and ``Origin`` headers (``*``: any).
+    """
+    hosts = allowed_hosts(host, allow_hosts)
+    app = create_app(store=store, test_seeds=test_seeds, hosts=hosts)
     if sock is None:
         sock = socket.create_server((host, port))
     address = sock.getsockname()
