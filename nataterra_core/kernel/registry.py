@@ -208,6 +208,9 @@ class RuleSystem:
     """The content-pack loader (``None`` for a system without a pack)."""
     hooks: Hooks = Hooks()
     """Optional capabilities."""
+    perfect_information: bool = False
+    """The state declares no secret (``kernel.secrets``): every seat sees all of it. A system
+    whose state declares none must say so here, or the hidden-information tests fail for it."""
 
     @property
     def id(self) -> str:

@@ -6,7 +6,6 @@ import random
 
 import pytest
 from bl_helpers import act, position, unit
-from hidden_state import perturbed_battlelore
 from msgspec.structs import replace
 
 from nataterra_core.game import new_game
@@ -14,6 +13,7 @@ from nataterra_core.games.battlelore import messages as m
 from nataterra_core.games.battlelore.board import distance
 from nataterra_core.games.battlelore.state import BattleLoreState
 from nataterra_core.games.battlelore.system import BATTLELORE
+from nataterra_core.kernel.secrets import twins
 
 
 def _battle(game: object, state: BattleLoreState, *faces: str) -> tuple[BattleLoreState, tuple]:
@@ -206,7 +206,7 @@ def test_B_CMD_2_views_and_legal_lists_ignore_the_other_hand_and_the_deck(scenar
     while session.outcome() is None:
         state = session.state
         for seat in state.seats:
-            twin = perturbed_battlelore(state, seat, rng)
+            twin = twins(state, seat, rng)
             assert BATTLELORE.seat_view(twin, seat) == BATTLELORE.seat_view(state, seat)
             ours, theirs = decider.decision(state), decider.decision(twin)
             assert ours.acting == theirs.acting

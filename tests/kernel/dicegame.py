@@ -13,7 +13,7 @@ Pig has no hidden information: every command and event is declared public.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -28,6 +28,7 @@ from nataterra_core.kernel import (
     Outcome,
     RulesRef,
     Setup,
+    secrets,
 )
 from nataterra_core.kernel.encoding import Block, FactoredCodec, Layout, Segment
 from nataterra_core.kernel.registry import Hooks, RuleSystem
@@ -98,17 +99,17 @@ class GameWon(Event, frozen=True, tag="game_won.v1"):
 
 
 class PigState(msgspec.Struct, frozen=True, kw_only=True):
-    seats: tuple[str, ...]
-    target: int
-    max_turns: int
-    active: int = -1
-    turn: int = 0
-    turn_total: int = 0
-    stake: int = 1
-    rolled: bool = False
-    scores: tuple[int, ...] = ()
-    counter: int = 0
-    winner: str | None = None
+    seats: Annotated[tuple[str, ...], secrets.PUBLIC]
+    target: Annotated[int, secrets.PUBLIC]
+    max_turns: Annotated[int, secrets.PUBLIC]
+    active: Annotated[int, secrets.PUBLIC] = -1
+    turn: Annotated[int, secrets.PUBLIC] = 0
+    turn_total: Annotated[int, secrets.PUBLIC] = 0
+    stake: Annotated[int, secrets.PUBLIC] = 1
+    rolled: Annotated[bool, secrets.PUBLIC] = False
+    scores: Annotated[tuple[int, ...], secrets.PUBLIC] = ()
+    counter: Annotated[int, secrets.PUBLIC] = 0
+    winner: Annotated[str | None, secrets.PUBLIC] = None
 
 
 COMMANDS: tuple[type[Command], ...] = (Start, Roll, Hold, Stake)
@@ -368,6 +369,7 @@ PIG_SYSTEM = RuleSystem(
     default_seats={2: ("ann", "bob"), 3: ("ann", "bob", "cy"), 4: ("ann", "bob", "cy", "di")},
     options=PigOptions,
     seat_view=pig_view,
+    perfect_information=True,
     presenter=PigPresenter(),
     hooks=Hooks(
         observation=lambda decider, setup: PigEncoder(tuple(setup.seats)),

@@ -16,7 +16,6 @@ from typing import Any
 
 import msgspec
 import pytest
-from hidden_state import perturbed
 
 from nataterra_core.game import GameSession, new_game
 from nataterra_core.games.nataterra.bots import HeuristicPlayer
@@ -30,6 +29,7 @@ from nataterra_core.games.nataterra.messages.turns import EndPhase
 from nataterra_core.games.nataterra.state import GameState
 from nataterra_core.games.nataterra.views import seat_view
 from nataterra_core.kernel import Command, DiceStream, EngineError, seed_from_number
+from nataterra_core.kernel.secrets import twins
 
 DEALT = 4
 """Tactic cards dealt into each hand at the start (from the top of the seat's deck)."""
@@ -120,7 +120,7 @@ def test_N_COMBAT_9_windows_keep_hands_secret(
         if state.combat is not None or step % OUTSIDE_EVERY == 0:
             ours = session.decider.decision(state)
             for seat in seats:
-                twin = perturbed(state, seat, rng)
+                twin = twins(state, seat, rng)
                 assert seat_view(twin, seat) == seat_view(state, seat)
                 theirs = session.decider.decision(twin)
                 assert theirs.acting == ours.acting, (step, seat)

@@ -13,12 +13,12 @@ from collections.abc import Iterator
 from functools import cache
 
 import pytest
-from hidden_state import perturbed
 from nataterra_adapters.cli.tournament_games import plan, play_game
 
 from nataterra_core.game import GameSession, new_game, verify_log
 from nataterra_core.kernel import Player, play
 from nataterra_core.kernel.registry import system, systems
+from nataterra_core.kernel.secrets import twins
 from nataterra_core.search.catalogue import (
     SEARCH,
     make_player,
@@ -86,13 +86,13 @@ def test_the_same_seed_and_budget_give_the_same_choices() -> None:
 
 
 def test_bot_fairness_hidden_information_changes_no_choice() -> None:
-    """Other seats' hands re-dealt and every deck reordered (``tests/hidden_state.py``): the
+    """Other seats' hands re-dealt and every deck reordered (``kernel.secrets.twins``): the
     seat's view is the same, and so is the search player's choice, seed for seed."""
     record = system("nataterra")
     rng = random.Random(3)
     compared = 0
     for state, seat in _positions():
-        twin = perturbed(state, seat, rng)
+        twin = twins(state, seat, rng)
         assert twin != state
         for seed in (1, 2):
             ours = _choose(search_player(record, seed, iterations=3, rollout="random"), state, seat)

@@ -11,9 +11,11 @@ A unit on the board is a string: its type id, with ``+`` appended when upgraded
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
+
+from nataterra_core.kernel.secrets import PUBLIC, hidden, owned, visible_if
 
 __all__ = [
     "PHASES",
@@ -60,18 +62,28 @@ def without(units: Iterable[str], taken: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(left))
 
 
+def _is_scout(state: GameState, seat: str | None) -> bool:
+    """The event cards scouted are seen by the scout only (K-HID-1)."""
+    return seat is not None and seat == state.scout_seat
+
+
+def _scouted_count(state: GameState, seat: str | None) -> int:
+    """The scout knows the event deck's top cards it scouted (K-HID-1)."""
+    return len(state.scout) if _is_scout(state, seat) else 0
+
+
 class Army(msgspec.Struct, frozen=True):
     """The units of one owner on one tile, sorted."""
 
-    owner: str
-    units: tuple[str, ...]
+    owner: Annotated[str, PUBLIC]
+    units: Annotated[tuple[str, ...], PUBLIC]
 
 
 class Fallen(msgspec.Struct, frozen=True, order=True):
     """A unit in a graveyard: ``owner``'s ``unit`` (never upgraded)."""
 
-    owner: str
-    unit: str
+    owner: Annotated[str, PUBLIC]
+    unit: Annotated[str, PUBLIC]
 
 
 class PlayerState(msgspec.Struct, frozen=True, kw_only=True):
@@ -83,15 +95,15 @@ class PlayerState(msgspec.Struct, frozen=True, kw_only=True):
     taken from a defeated player that may be placed only from this seat's next turn (K-CAS-5).
     """
 
-    seat: str
-    gold: int
-    reserve: dict[str, int]
-    graveyard: tuple[Fallen, ...] = ()
-    hand: tuple[str, ...] = ()
-    captured: tuple[str, ...] = ()
-    fresh: tuple[str, ...] = ()
-    crowns: int = 0
-    eliminated: bool = False
+    seat: Annotated[str, PUBLIC]
+    gold: Annotated[int, PUBLIC]
+    reserve: Annotated[dict[str, int], PUBLIC]
+    graveyard: Annotated[tuple[Fallen, ...], PUBLIC] = ()
+    hand: Annotated[tuple[str, ...], owned("seat", pool="magic", sort=True)] = ()
+    captured: Annotated[tuple[str, ...], owned("seat", pool="magic", sort=True)] = ()
+    fresh: Annotated[tuple[str, ...], PUBLIC] = ()
+    crowns: Annotated[int, PUBLIC] = 0
+    eliminated: Annotated[bool, PUBLIC] = False
 
 
 class Choice(msgspec.Struct, frozen=True, kw_only=True):
@@ -99,11 +111,11 @@ class Choice(msgspec.Struct, frozen=True, kw_only=True):
     victor's free garrison of a fallen crown's castle (K-CAS-7, ``tile``). ``unit`` limits
     a unit effect to one unit type."""
 
-    seat: str
-    kind: Literal["revive", "upgrade", "lose_unit", "scout", "garrison"]
-    card: str = ""
-    unit: str = ""
-    tile: str = ""
+    seat: Annotated[str, PUBLIC]
+    kind: Annotated[Literal["revive", "upgrade", "lose_unit", "scout", "garrison"], PUBLIC]
+    card: Annotated[str, PUBLIC] = ""
+    unit: Annotated[str, PUBLIC] = ""
+    tile: Annotated[str, PUBLIC] = ""
 
 
 class Combat(msgspec.Struct, frozen=True, kw_only=True):
@@ -115,52 +127,54 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
     first roll, a loss to choose, continue or withdraw, how many move in.
     """
 
-    attacker: str
-    defender: str
-    source: str
-    target: str
-    committed: tuple[str, ...]
-    stage: Literal["attack_magic", "defence_magic", "loss", "continue", "move_in"]
-    round: int = 0
-    attack_bonus: tuple[int, ...] = ()
-    defence_bonus: tuple[int, ...] = ()
-    loser: str = ""
+    attacker: Annotated[str, PUBLIC]
+    defender: Annotated[str, PUBLIC]
+    source: Annotated[str, PUBLIC]
+    target: Annotated[str, PUBLIC]
+    committed: Annotated[tuple[str, ...], PUBLIC]
+    stage: Annotated[
+        Literal["attack_magic", "defence_magic", "loss", "continue", "move_in"], PUBLIC
+    ]
+    round: Annotated[int, PUBLIC] = 0
+    attack_bonus: Annotated[tuple[int, ...], PUBLIC] = ()
+    defence_bonus: Annotated[tuple[int, ...], PUBLIC] = ()
+    loser: Annotated[str, PUBLIC] = ""
 
 
 class GameState(msgspec.Struct, frozen=True, kw_only=True):
     """A Kaladan position."""
 
-    seats: tuple[str, ...]
-    map_id: str
-    pack: str = ""
+    seats: Annotated[tuple[str, ...], PUBLIC]
+    map_id: Annotated[str, PUBLIC]
+    pack: Annotated[str, PUBLIC] = ""
     """The effective SHA-256 of the content pack in play (views carry it, so that words and
     drawings read that pack's map and cards)."""
-    counter: int = 0
-    turn: int = 0
-    active: str = ""
-    phase: Phase = "setup"
-    board: dict[str, Army] = msgspec.field(default_factory=dict)
-    players: tuple[PlayerState, ...] = ()
-    castle_upgrades: tuple[str, ...] = ()
-    event_deck: tuple[str, ...] = ()
-    event_discard: tuple[str, ...] = ()
-    magic_deck: tuple[str, ...] = ()
-    magic_discard: tuple[str, ...] = ()
-    recruit_done: tuple[str, ...] = ()
-    action_done: bool = False
+    counter: Annotated[int, PUBLIC] = 0
+    turn: Annotated[int, PUBLIC] = 0
+    active: Annotated[str, PUBLIC] = ""
+    phase: Annotated[Phase, PUBLIC] = "setup"
+    board: Annotated[dict[str, Army], PUBLIC] = msgspec.field(default_factory=dict)
+    players: Annotated[tuple[PlayerState, ...], PUBLIC] = ()
+    castle_upgrades: Annotated[tuple[str, ...], PUBLIC] = ()
+    event_deck: Annotated[tuple[str, ...], hidden(pool="event", keep=_scouted_count)] = ()
+    event_discard: Annotated[tuple[str, ...], PUBLIC] = ()
+    magic_deck: Annotated[tuple[str, ...], hidden(pool="magic")] = ()
+    magic_discard: Annotated[tuple[str, ...], PUBLIC] = ()
+    recruit_done: Annotated[tuple[str, ...], PUBLIC] = ()
+    action_done: Annotated[bool, PUBLIC] = False
     """The phase's one act is done: the event card drawn (K-EV-1), the action taken (K-ACT-3)."""
-    extra_moves: int = 0
-    magic_played: tuple[str, ...] = ()
-    placed_empty: str = ""
-    pending: tuple[Choice, ...] = ()
-    scout: tuple[str, ...] = ()
-    scout_seat: str = ""
-    combat: Combat | None = None
-    deck_out_by: str = ""
-    final_order: tuple[str, ...] | None = None
-    winners: tuple[str, ...] = ()
-    scores: dict[str, int] = msgspec.field(default_factory=dict)
-    reason: str = ""
+    extra_moves: Annotated[int, PUBLIC] = 0
+    magic_played: Annotated[tuple[str, ...], PUBLIC] = ()
+    placed_empty: Annotated[str, PUBLIC] = ""
+    pending: Annotated[tuple[Choice, ...], PUBLIC] = ()
+    scout: Annotated[tuple[str, ...], visible_if(_is_scout)] = ()
+    scout_seat: Annotated[str, PUBLIC] = ""
+    combat: Annotated[Combat | None, PUBLIC] = None
+    deck_out_by: Annotated[str, PUBLIC] = ""
+    final_order: Annotated[tuple[str, ...] | None, PUBLIC] = None
+    winners: Annotated[tuple[str, ...], PUBLIC] = ()
+    scores: Annotated[dict[str, int], PUBLIC] = msgspec.field(default_factory=dict)
+    reason: Annotated[str, PUBLIC] = ""
 
     def player(self, seat: str) -> PlayerState:
         """The seat's off-board state."""

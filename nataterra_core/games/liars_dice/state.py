@@ -7,7 +7,11 @@ The state is the whole truth, every cup's faces included; what a seat may see is
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
+
+from nataterra_core.kernel.secrets import PUBLIC, owned
 
 __all__ = ["BidRecord", "LiarsState", "Reveal"]
 
@@ -15,20 +19,20 @@ __all__ = ["BidRecord", "LiarsState", "Reveal"]
 class BidRecord(msgspec.Struct, frozen=True):
     """One bid of the round: ``seat`` says at least ``quantity`` dice show ``face``."""
 
-    seat: str
-    quantity: int
-    face: int
+    seat: Annotated[str, PUBLIC]
+    quantity: Annotated[int, PUBLIC]
+    face: Annotated[int, PUBLIC]
 
 
 class Reveal(msgspec.Struct, frozen=True, kw_only=True):
     """The last call and what the lifted cups showed (public once made)."""
 
-    caller: str
-    call: str
-    bid: BidRecord
-    cups: dict[str, tuple[int, ...]]
-    count: int
-    losers: tuple[str, ...]
+    caller: Annotated[str, PUBLIC]
+    call: Annotated[str, PUBLIC]
+    bid: Annotated[BidRecord, PUBLIC]
+    cups: Annotated[dict[str, tuple[int, ...]], PUBLIC]
+    count: Annotated[int, PUBLIC]
+    losers: Annotated[tuple[str, ...], PUBLIC]
 
 
 class LiarsState(msgspec.Struct, frozen=True, kw_only=True):
@@ -40,18 +44,20 @@ class LiarsState(msgspec.Struct, frozen=True, kw_only=True):
     (every command ends a turn: nothing is undone at the table).
     """
 
-    seats: tuple[str, ...]
-    dice: int = 5
-    wild_ones: bool = True
-    spot_on: bool = False
-    cups: tuple[tuple[int, ...], ...] = ()
-    active: int = -1
-    round: int = 0
-    bids: tuple[BidRecord, ...] = ()
-    last: Reveal | None = None
-    turn: int = 0
-    counter: int = 0
-    winner: str | None = None
+    seats: Annotated[tuple[str, ...], PUBLIC]
+    dice: Annotated[int, PUBLIC] = 5
+    wild_ones: Annotated[bool, PUBLIC] = True
+    spot_on: Annotated[bool, PUBLIC] = False
+    cups: Annotated[
+        tuple[tuple[int, ...], ...], owned(index="seats", sort=True, values=range(1, 7))
+    ] = ()
+    active: Annotated[int, PUBLIC] = -1
+    round: Annotated[int, PUBLIC] = 0
+    bids: Annotated[tuple[BidRecord, ...], PUBLIC] = ()
+    last: Annotated[Reveal | None, PUBLIC] = None
+    turn: Annotated[int, PUBLIC] = 0
+    counter: Annotated[int, PUBLIC] = 0
+    winner: Annotated[str | None, PUBLIC] = None
 
     def index(self, seat: str) -> int:
         """The table position of ``seat``."""

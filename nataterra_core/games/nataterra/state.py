@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterator
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
+
+from nataterra_core.kernel.secrets import PUBLIC, hidden, owned
 
 from .rules.combat.model import Combat
 from .rules.map_layout import Structuring
@@ -45,11 +47,11 @@ _replace = msgspec.structs.replace
 class UnitStack(msgspec.Struct, frozen=True, order=True, gc=False):
     """``count`` units of one type and owner in one zone; ``moved`` of them moved this turn."""
 
-    owner: str
-    unit: str
-    zone: str
-    count: int
-    moved: int = 0
+    owner: Annotated[str, PUBLIC]
+    unit: Annotated[str, PUBLIC]
+    zone: Annotated[str, PUBLIC]
+    count: Annotated[int, PUBLIC]
+    moved: Annotated[int, PUBLIC] = 0
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -66,10 +68,10 @@ class PlacedStructure(msgspec.Struct, frozen=True, order=True, gc=False):
     """A structure on the map (N-STR-0..3): ``owner``'s ``structure`` in ``zone``; ``cubes``
     are the cubes in a Soul Prison's slots (N-STR-3)."""
 
-    owner: str
-    structure: str
-    zone: str
-    cubes: int = 0
+    owner: Annotated[str, PUBLIC]
+    structure: Annotated[str, PUBLIC]
+    zone: Annotated[str, PUBLIC]
+    cubes: Annotated[int, PUBLIC] = 0
 
 
 class PlayerState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -88,28 +90,28 @@ class PlayerState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     next tech researched (tactic cards, N-TAC-3); they are used up by it.
     """
 
-    civ: str
-    stock: Resources
-    multipliers: Resources = Resources(1, 1, 1)
-    flare: int = 0
-    pool: dict[str, int] = msgspec.field(default_factory=dict)
-    locked: dict[str, int] = msgspec.field(default_factory=dict)
-    worker_supply: int = 0
-    tech_hand: tuple[str, ...] = ()
-    tech_deck: tuple[str, ...] = ()
-    tactic_deck: tuple[str, ...] = ()
-    tactic_hand: tuple[str, ...] = ()
-    tactic_discard: tuple[str, ...] = ()
-    sides: dict[str, Literal["a", "b"]] = msgspec.field(default_factory=dict)
-    structures_unlocked: tuple[str, ...] = ()
-    tiles_unlocked: int = 0
-    researching: tuple[tuple[str, Literal["a", "b"] | None], ...] = ()
-    techs: tuple[str, ...] = ()
-    cost_mods: dict[str, Resources] = msgspec.field(default_factory=dict)
-    movement_mods: dict[str, int] = msgspec.field(default_factory=dict)
-    initiative_mods: dict[str, int] = msgspec.field(default_factory=dict)
-    structure_discount: Resources = Resources()
-    tech_discount: Resources = Resources()
+    civ: Annotated[str, PUBLIC]
+    stock: Annotated[Resources, PUBLIC]
+    multipliers: Annotated[Resources, PUBLIC] = Resources(1, 1, 1)
+    flare: Annotated[int, PUBLIC] = 0
+    pool: Annotated[dict[str, int], PUBLIC] = msgspec.field(default_factory=dict)
+    locked: Annotated[dict[str, int], PUBLIC] = msgspec.field(default_factory=dict)
+    worker_supply: Annotated[int, PUBLIC] = 0
+    tech_hand: Annotated[tuple[str, ...], owned("civ", pool="tech", local=True)] = ()
+    tech_deck: Annotated[tuple[str, ...], hidden(pool="tech", local=True)] = ()
+    tactic_deck: Annotated[tuple[str, ...], hidden(pool="tactic", local=True)] = ()
+    tactic_hand: Annotated[tuple[str, ...], owned("civ", pool="tactic", local=True)] = ()
+    tactic_discard: Annotated[tuple[str, ...], PUBLIC] = ()
+    sides: Annotated[dict[str, Literal["a", "b"]], PUBLIC] = msgspec.field(default_factory=dict)
+    structures_unlocked: Annotated[tuple[str, ...], PUBLIC] = ()
+    tiles_unlocked: Annotated[int, PUBLIC] = 0
+    researching: Annotated[tuple[tuple[str, Literal["a", "b"] | None], ...], PUBLIC] = ()
+    techs: Annotated[tuple[str, ...], PUBLIC] = ()
+    cost_mods: Annotated[dict[str, Resources], PUBLIC] = msgspec.field(default_factory=dict)
+    movement_mods: Annotated[dict[str, int], PUBLIC] = msgspec.field(default_factory=dict)
+    initiative_mods: Annotated[dict[str, int], PUBLIC] = msgspec.field(default_factory=dict)
+    structure_discount: Annotated[Resources, PUBLIC] = Resources()
+    tech_discount: Annotated[Resources, PUBLIC] = Resources()
 
 
 class Marker(
@@ -124,20 +126,20 @@ class Marker(
     ``controller`` the seat that moves it (carriage, ship), ``cubes`` a civilisation die on
     it (the ship's cargo)."""
 
-    marker: str
-    zone: str
-    controller: str | None = None
-    cubes: int = 0
+    marker: Annotated[str, PUBLIC]
+    zone: Annotated[str, PUBLIC]
+    controller: Annotated[str | None, PUBLIC] = None
+    cubes: Annotated[int, PUBLIC] = 0
 
 
 class ZoneGrant(msgspec.Struct, frozen=True, order=True, gc=False):
     """A movement tactic option's gift for this turn (N-MOV-6): ``seat``'s units in ``zone``
     that have not moved yet get ``movement`` more points and ``stealth`` more Stealth."""
 
-    seat: str
-    zone: str
-    movement: int = 0
-    stealth: int = 0
+    seat: Annotated[str, PUBLIC]
+    zone: Annotated[str, PUBLIC]
+    movement: Annotated[int, PUBLIC] = 0
+    stealth: Annotated[int, PUBLIC] = 0
 
 
 class GameState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -175,44 +177,50 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     makes one, and tracking each cost more than its share of the copy.
     """
 
-    seats: tuple[str, ...]
-    map_id: str
-    mode: str
-    max_turns: int
-    players: tuple[PlayerState, ...]
-    units: tuple[UnitStack, ...] = ()
-    biome_decks: dict[str, tuple[str, ...]] = msgspec.field(default_factory=dict)
-    biome_discards: dict[str, tuple[str, ...]] = msgspec.field(default_factory=dict)
-    first: int = -1
-    active: int = -1
-    turn: int = 0
-    phase: Phase = "setup"
-    counter: int = 0
-    result_reason: str | None = None
-    winners: tuple[str, ...] = ()
-    combat: Combat | None = None
-    strategised: tuple[tuple[str, str, str, int], ...] = ()
-    dominance_cubes: int = 4
-    cubes: dict[str, int] = msgspec.field(default_factory=dict)
-    bases_destroyed: tuple[str, ...] = ()
-    eliminated: tuple[str, ...] = ()
-    entered: dict[str, str] = msgspec.field(default_factory=dict)
-    structures: tuple[PlacedStructure, ...] = ()
-    tactic_phases: tuple[str, ...] = ()
-    zone_grants: tuple[ZoneGrant, ...] = ()
-    teams: tuple[tuple[str, ...], ...] = ()
-    phase_done: tuple[str, ...] = ()
-    conquest: bool = False
-    conquered: dict[str, str] = msgspec.field(default_factory=dict)
-    conditions: tuple[str, ...] = ()
-    condition_cubes: dict[str, dict[str, int]] = msgspec.field(default_factory=dict)
-    turn_cubes: dict[str, dict[str, int]] = msgspec.field(default_factory=dict)
-    discarding: tuple[str, ...] = ()
-    structuring: Structuring | None = None
-    scenario: str | None = None
-    markers: tuple[Marker, ...] = ()
-    scenario_counts: dict[str, int] = msgspec.field(default_factory=dict)
-    pack: str = ""
+    seats: Annotated[tuple[str, ...], PUBLIC]
+    map_id: Annotated[str, PUBLIC]
+    mode: Annotated[str, PUBLIC]
+    max_turns: Annotated[int, PUBLIC]
+    players: Annotated[tuple[PlayerState, ...], PUBLIC]
+    units: Annotated[tuple[UnitStack, ...], PUBLIC] = ()
+    biome_decks: Annotated[dict[str, tuple[str, ...]], hidden()] = msgspec.field(
+        default_factory=dict
+    )
+    biome_discards: Annotated[dict[str, tuple[str, ...]], PUBLIC] = msgspec.field(
+        default_factory=dict
+    )
+    first: Annotated[int, PUBLIC] = -1
+    active: Annotated[int, PUBLIC] = -1
+    turn: Annotated[int, PUBLIC] = 0
+    phase: Annotated[Phase, PUBLIC] = "setup"
+    counter: Annotated[int, PUBLIC] = 0
+    result_reason: Annotated[str | None, PUBLIC] = None
+    winners: Annotated[tuple[str, ...], PUBLIC] = ()
+    combat: Annotated[Combat | None, PUBLIC] = None
+    strategised: Annotated[tuple[tuple[str, str, str, int], ...], PUBLIC] = ()
+    dominance_cubes: Annotated[int, PUBLIC] = 4
+    cubes: Annotated[dict[str, int], PUBLIC] = msgspec.field(default_factory=dict)
+    bases_destroyed: Annotated[tuple[str, ...], PUBLIC] = ()
+    eliminated: Annotated[tuple[str, ...], PUBLIC] = ()
+    entered: Annotated[dict[str, str], PUBLIC] = msgspec.field(default_factory=dict)
+    structures: Annotated[tuple[PlacedStructure, ...], PUBLIC] = ()
+    tactic_phases: Annotated[tuple[str, ...], PUBLIC] = ()
+    zone_grants: Annotated[tuple[ZoneGrant, ...], PUBLIC] = ()
+    teams: Annotated[tuple[tuple[str, ...], ...], PUBLIC] = ()
+    phase_done: Annotated[tuple[str, ...], PUBLIC] = ()
+    conquest: Annotated[bool, PUBLIC] = False
+    conquered: Annotated[dict[str, str], PUBLIC] = msgspec.field(default_factory=dict)
+    conditions: Annotated[tuple[str, ...], PUBLIC] = ()
+    condition_cubes: Annotated[dict[str, dict[str, int]], PUBLIC] = msgspec.field(
+        default_factory=dict
+    )
+    turn_cubes: Annotated[dict[str, dict[str, int]], PUBLIC] = msgspec.field(default_factory=dict)
+    discarding: Annotated[tuple[str, ...], PUBLIC] = ()
+    structuring: Annotated[Structuring | None, PUBLIC] = None
+    scenario: Annotated[str | None, PUBLIC] = None
+    markers: Annotated[tuple[Marker, ...], PUBLIC] = ()
+    scenario_counts: Annotated[dict[str, int], PUBLIC] = msgspec.field(default_factory=dict)
+    pack: Annotated[str, PUBLIC] = ""
     """The effective SHA-256 of the content pack in play (views carry it, so that words and
     drawings read that pack's maps, units and cards)."""
 

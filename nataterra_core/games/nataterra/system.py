@@ -141,5 +141,6 @@ SANDBOX = RuleSystem(
         action_codec=sandbox_codec,
         determiniser=determinise_sandbox,
     ),
+    perfect_information=True,  # a battle deals no hands (sandbox_view shows all)
 )
 """One described battle fought to its end (``docs/COMBAT_SANDBOX.md``)."""

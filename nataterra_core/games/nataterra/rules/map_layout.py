@@ -20,6 +20,7 @@ it imports neither the state nor the map, so both can import it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Annotated
 
 import msgspec
 
@@ -30,6 +31,7 @@ from nataterra_core.games.nataterra.content.schema import (
     TerrainSide,
     TilePlacement,
 )
+from nataterra_core.kernel.secrets import PUBLIC, owned
 
 __all__ = [
     "STRUCTURED",
@@ -50,17 +52,17 @@ _SIDES: tuple[TerrainSide, ...] = ("mountain", "lake")
 class PlacedTile(msgspec.Struct, frozen=True):
     """A tile placed while structuring: its zones go to ``rotate(offset, rotation) + at``."""
 
-    tile: str
-    at: tuple[int, int]
-    rotation: int
+    tile: Annotated[str, PUBLIC]
+    at: Annotated[tuple[int, int], PUBLIC]
+    rotation: Annotated[int, PUBLIC]
 
 
 class PlacedModifier(msgspec.Struct, frozen=True):
     """A terrain modifier placed while structuring: on ``zone``, or beyond the edge at ``at``."""
 
-    side: TerrainSide
-    zone: str | None = None
-    at: tuple[int, int] | None = None
+    side: Annotated[TerrainSide, PUBLIC]
+    zone: Annotated[str | None, PUBLIC] = None
+    at: Annotated[tuple[int, int] | None, PUBLIC] = None
 
 
 class Structuring(msgspec.Struct, frozen=True, kw_only=True):
@@ -71,9 +73,11 @@ class Structuring(msgspec.Struct, frozen=True, kw_only=True):
     in order. Whose turn it is and what they place follow from how much has been placed.
     """
 
-    hands: dict[str, tuple[str, ...]] = msgspec.field(default_factory=dict)
-    tiles: tuple[PlacedTile, ...] = ()
-    modifiers: tuple[PlacedModifier, ...] = ()
+    hands: Annotated[dict[str, tuple[str, ...]], owned(key=True)] = msgspec.field(
+        default_factory=dict
+    )
+    tiles: Annotated[tuple[PlacedTile, ...], PUBLIC] = ()
+    modifiers: Annotated[tuple[PlacedModifier, ...], PUBLIC] = ()
 
     @property
     def placed(self) -> int:

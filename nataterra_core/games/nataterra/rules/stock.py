@@ -3,9 +3,11 @@ multipliers share. Kept apart so that every rules module can use it without impo
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Annotated, Protocol
 
 import msgspec
+
+from nataterra_core.kernel.secrets import PUBLIC
 
 __all__ = ["Amounts", "Resources"]
 
@@ -24,9 +26,9 @@ class Amounts(Protocol):
 class Resources(msgspec.Struct, frozen=True, gc=False):
     """Food, wood and metal: a stock, an income, a cost or the multipliers."""
 
-    food: int = 0
-    wood: int = 0
-    metal: int = 0
+    food: Annotated[int, PUBLIC] = 0
+    wood: Annotated[int, PUBLIC] = 0
+    metal: Annotated[int, PUBLIC] = 0
 
     @classmethod
     def of(cls, amounts: Amounts) -> Resources:

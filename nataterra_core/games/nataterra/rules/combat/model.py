@@ -9,11 +9,12 @@ copied from the content pack when a group is deployed, so the hot path reads pla
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
 from nataterra_core.games.nataterra.content.schema import ContentPack, Cost, GroupSide, UnitType
+from nataterra_core.kernel.secrets import PUBLIC
 
 from ..stock import Resources
 
@@ -62,10 +63,10 @@ class Force(msgspec.Struct, frozen=True, order=True, omit_defaults=True):
     """``count`` units of one type and owner taking part (or waiting to deploy); ``origin``
     is the adjacent zone they joined from by Strategise (N-ABL-7), empty for the zone's own."""
 
-    owner: str
-    unit: str
-    count: int
-    origin: str = ""
+    owner: Annotated[str, PUBLIC]
+    unit: Annotated[str, PUBLIC]
+    count: Annotated[int, PUBLIC]
+    origin: Annotated[str, PUBLIC] = ""
 
 
 class Group(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -78,33 +79,35 @@ class Group(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """
 
     # The fields attacks and activations change come first (as Combat's, for replace).
-    units: int
-    damage: int = 0
-    attack_bonus: int = 0
-    armor_bonus: int = 0
-    acted: int = 0  # the round in which it last acted (0: not yet); a new round needs no reset
-    id: int
-    owner: str
-    unit: str
-    slot: SlotKind
-    cls: str
-    attack: int
-    armor: int
-    health: int
-    injury: int = 0
-    fee: Resources = Resources()
-    pierce: int = 0
-    heal: int = 0
-    aim: int = 0
-    reinforce: int = 0
-    extra: int = 0
-    deception: int = 0
-    retaliation: int = 0
-    splash: int = 0
-    flexible: bool = False
-    bloodthirst: int = 0
-    origin: str = ""
-    initiative: int = 0
+    units: Annotated[int, PUBLIC]
+    damage: Annotated[int, PUBLIC] = 0
+    attack_bonus: Annotated[int, PUBLIC] = 0
+    armor_bonus: Annotated[int, PUBLIC] = 0
+    acted: Annotated[int, PUBLIC] = (
+        0  # the round in which it last acted (0: not yet); a new round needs no reset
+    )
+    id: Annotated[int, PUBLIC]
+    owner: Annotated[str, PUBLIC]
+    unit: Annotated[str, PUBLIC]
+    slot: Annotated[SlotKind, PUBLIC]
+    cls: Annotated[str, PUBLIC]
+    attack: Annotated[int, PUBLIC]
+    armor: Annotated[int, PUBLIC]
+    health: Annotated[int, PUBLIC]
+    injury: Annotated[int, PUBLIC] = 0
+    fee: Annotated[Resources, PUBLIC] = Resources()
+    pierce: Annotated[int, PUBLIC] = 0
+    heal: Annotated[int, PUBLIC] = 0
+    aim: Annotated[int, PUBLIC] = 0
+    reinforce: Annotated[int, PUBLIC] = 0
+    extra: Annotated[int, PUBLIC] = 0
+    deception: Annotated[int, PUBLIC] = 0
+    retaliation: Annotated[int, PUBLIC] = 0
+    splash: Annotated[int, PUBLIC] = 0
+    flexible: Annotated[bool, PUBLIC] = False
+    bloodthirst: Annotated[int, PUBLIC] = 0
+    origin: Annotated[str, PUBLIC] = ""
+    initiative: Annotated[int, PUBLIC] = 0
 
     @property
     def alive(self) -> bool:
@@ -130,11 +133,11 @@ class Boost(msgspec.Struct, frozen=True, omit_defaults=True):
     (Outpost), Reinforce levels (Reinforcement post) and Bloodthirst instances (Warcry
     Totem)."""
 
-    attack_per_unit: int = 0
-    armor_per_group: int = 0
-    deception: int = 0
-    reinforce: int = 0
-    bloodthirst: int = 0
+    attack_per_unit: Annotated[int, PUBLIC] = 0
+    armor_per_group: Annotated[int, PUBLIC] = 0
+    deception: Annotated[int, PUBLIC] = 0
+    reinforce: Annotated[int, PUBLIC] = 0
+    bloodthirst: Annotated[int, PUBLIC] = 0
 
 
 @lru_cache(maxsize=4096)
@@ -289,58 +292,58 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
     # The fields the rounds' folds replace come first: msgspec.structs.replace finds each
     # keyword by a scan over the fields in their order (a hot path: every fold copies).
-    stage: Stage = "deploy"
-    groups: tuple[Group, ...] = ()
-    active: int = -1
-    attacks_made: int = 0
-    roll_face: int = -1
-    pending_gain: int = 0
-    round: int = 0
-    target: int = -1
-    reserve: tuple[Force, ...] = ()
-    initiative: dict[str, int] = msgspec.field(default_factory=dict)
-    killed: dict[str, int] = msgspec.field(default_factory=dict)
-    destroyed: tuple[int, ...] = ()
-    zone: str
-    biome: str
-    attacker: str
-    defender: str
-    sides: dict[str, dict[str, Literal["a", "b"]]]
-    deploying: str = ""
-    order: tuple[int, ...] = ()
-    melee_waiting: bool = False
-    tied: bool = False
-    biome_card: str | None = None
-    revealed: bool = False
-    holders: tuple[str, ...] = ()
-    no_retreat: tuple[str, ...] = ()
-    no_backstab: tuple[str, ...] = ()
-    no_opening_tactics: tuple[str, ...] = ()
-    pending: tuple[tuple[str, str], ...] = ()
-    initiative_bonus: dict[str, int] = msgspec.field(default_factory=dict)
-    boosts: dict[str, Boost] = msgspec.field(default_factory=dict)
-    ambush: tuple[Force, ...] = ()
-    setup_window: bool = False
-    before_window: bool = False
-    after_window: bool = False
-    deferred: tuple[tuple[str, str, int, int | None], ...] = ()
-    standing_passes: tuple[str, ...] = ()
-    strategise_offered: bool = False
-    joined: tuple[Force, ...] = ()
-    movable: tuple[tuple[str, int], ...] = ()
-    backstab: bool = False
-    retreating: str | None = None
-    winner: str | None = None
-    decided: bool = False
-    injuries: tuple[int, ...] = ()
-    injured: dict[str, int] = msgspec.field(default_factory=dict)
-    granted: tuple[tuple[int, str, int], ...] = ()
-    withdrawing: tuple[str, ...] = ()
-    extra_embraces: tuple[str, ...] = ()
-    strategise_zones: tuple[tuple[str, str], ...] = ()
-    moved_after_win: bool = False
-    allies: dict[str, str] = msgspec.field(default_factory=dict)
-    stabbers: tuple[str, ...] = ()
+    stage: Annotated[Stage, PUBLIC] = "deploy"
+    groups: Annotated[tuple[Group, ...], PUBLIC] = ()
+    active: Annotated[int, PUBLIC] = -1
+    attacks_made: Annotated[int, PUBLIC] = 0
+    roll_face: Annotated[int, PUBLIC] = -1
+    pending_gain: Annotated[int, PUBLIC] = 0
+    round: Annotated[int, PUBLIC] = 0
+    target: Annotated[int, PUBLIC] = -1
+    reserve: Annotated[tuple[Force, ...], PUBLIC] = ()
+    initiative: Annotated[dict[str, int], PUBLIC] = msgspec.field(default_factory=dict)
+    killed: Annotated[dict[str, int], PUBLIC] = msgspec.field(default_factory=dict)
+    destroyed: Annotated[tuple[int, ...], PUBLIC] = ()
+    zone: Annotated[str, PUBLIC]
+    biome: Annotated[str, PUBLIC]
+    attacker: Annotated[str, PUBLIC]
+    defender: Annotated[str, PUBLIC]
+    sides: Annotated[dict[str, dict[str, Literal["a", "b"]]], PUBLIC]
+    deploying: Annotated[str, PUBLIC] = ""
+    order: Annotated[tuple[int, ...], PUBLIC] = ()
+    melee_waiting: Annotated[bool, PUBLIC] = False
+    tied: Annotated[bool, PUBLIC] = False
+    biome_card: Annotated[str | None, PUBLIC] = None
+    revealed: Annotated[bool, PUBLIC] = False
+    holders: Annotated[tuple[str, ...], PUBLIC] = ()
+    no_retreat: Annotated[tuple[str, ...], PUBLIC] = ()
+    no_backstab: Annotated[tuple[str, ...], PUBLIC] = ()
+    no_opening_tactics: Annotated[tuple[str, ...], PUBLIC] = ()
+    pending: Annotated[tuple[tuple[str, str], ...], PUBLIC] = ()
+    initiative_bonus: Annotated[dict[str, int], PUBLIC] = msgspec.field(default_factory=dict)
+    boosts: Annotated[dict[str, Boost], PUBLIC] = msgspec.field(default_factory=dict)
+    ambush: Annotated[tuple[Force, ...], PUBLIC] = ()
+    setup_window: Annotated[bool, PUBLIC] = False
+    before_window: Annotated[bool, PUBLIC] = False
+    after_window: Annotated[bool, PUBLIC] = False
+    deferred: Annotated[tuple[tuple[str, str, int, int | None], ...], PUBLIC] = ()
+    standing_passes: Annotated[tuple[str, ...], PUBLIC] = ()
+    strategise_offered: Annotated[bool, PUBLIC] = False
+    joined: Annotated[tuple[Force, ...], PUBLIC] = ()
+    movable: Annotated[tuple[tuple[str, int], ...], PUBLIC] = ()
+    backstab: Annotated[bool, PUBLIC] = False
+    retreating: Annotated[str | None, PUBLIC] = None
+    winner: Annotated[str | None, PUBLIC] = None
+    decided: Annotated[bool, PUBLIC] = False
+    injuries: Annotated[tuple[int, ...], PUBLIC] = ()
+    injured: Annotated[dict[str, int], PUBLIC] = msgspec.field(default_factory=dict)
+    granted: Annotated[tuple[tuple[int, str, int], ...], PUBLIC] = ()
+    withdrawing: Annotated[tuple[str, ...], PUBLIC] = ()
+    extra_embraces: Annotated[tuple[str, ...], PUBLIC] = ()
+    strategise_zones: Annotated[tuple[tuple[str, str], ...], PUBLIC] = ()
+    moved_after_win: Annotated[bool, PUBLIC] = False
+    allies: Annotated[dict[str, str], PUBLIC] = msgspec.field(default_factory=dict)
+    stabbers: Annotated[tuple[str, ...], PUBLIC] = ()
 
     def side(self, seat: str) -> str:
         """The side ``seat`` fights on, named by its lead (the attacker or the defender);

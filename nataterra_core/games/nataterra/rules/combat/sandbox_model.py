@@ -3,11 +3,12 @@ it and the sandbox's state (msgspec structs: interpreted in the compiled build t
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
 from nataterra_core.games.nataterra.content.schema import Biome
+from nataterra_core.kernel.secrets import PUBLIC
 
 from ...messages import combat as messages
 from ..stock import Resources
@@ -20,20 +21,20 @@ class ForceSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """``count`` units of ``unit`` for ``owner``; ``side`` is the group-card side a tech
     selected (``None``: side A without tech abilities, N-DEV-5)."""
 
-    owner: str
-    unit: str
-    count: int
-    side: Literal["a", "b"] | None = None
+    owner: Annotated[str, PUBLIC]
+    unit: Annotated[str, PUBLIC]
+    count: Annotated[int, PUBLIC]
+    side: Annotated[Literal["a", "b"] | None, PUBLIC] = None
 
 
 class MapZone(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """A zone of a battle's small map: id, axial hex, biome, and whose base it is."""
 
-    id: str
-    q: int
-    r: int
-    biome: Biome
-    base: str | None = None
+    id: Annotated[str, PUBLIC]
+    q: Annotated[int, PUBLIC]
+    r: Annotated[int, PUBLIC]
+    biome: Annotated[Biome, PUBLIC]
+    base: Annotated[str | None, PUBLIC] = None
 
 
 class Battle(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -47,15 +48,15 @@ class Battle(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tr
     adjacent zones as on the game's map (N-COMBAT-23); without one they leave the combat.
     """
 
-    attacker: str
-    defender: str
-    biome: str = "forest"
-    forces: tuple[ForceSpec, ...]
-    stocks: dict[str, Resources] = msgspec.field(default_factory=dict)
-    biome_card: str | None = None
-    boosts: dict[str, Boost] = msgspec.field(default_factory=dict)
-    zone: str = "sandbox"
-    map: tuple[MapZone, ...] = ()
+    attacker: Annotated[str, PUBLIC]
+    defender: Annotated[str, PUBLIC]
+    biome: Annotated[str, PUBLIC] = "forest"
+    forces: Annotated[tuple[ForceSpec, ...], PUBLIC]
+    stocks: Annotated[dict[str, Resources], PUBLIC] = msgspec.field(default_factory=dict)
+    biome_card: Annotated[str | None, PUBLIC] = None
+    boosts: Annotated[dict[str, Boost], PUBLIC] = msgspec.field(default_factory=dict)
+    zone: Annotated[str, PUBLIC] = "sandbox"
+    map: Annotated[tuple[MapZone, ...], PUBLIC] = ()
 
 
 class SandboxState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -66,13 +67,13 @@ class SandboxState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     ``CombatStarted`` event on. A value never in a reference cycle: not tracked by the
     garbage collector (``gc=False``), one is made per decision."""
 
-    battle: Battle
-    combat: Combat | None = None
-    counter: int = 0
-    result: messages.CombatEnded | None = None
-    lost_in_retreat: dict[str, int] = msgspec.field(default_factory=dict)
-    stocks: dict[str, Resources] = msgspec.field(default_factory=dict)
-    flare: dict[str, int] = msgspec.field(default_factory=dict)
+    battle: Annotated[Battle, PUBLIC]
+    combat: Annotated[Combat | None, PUBLIC] = None
+    counter: Annotated[int, PUBLIC] = 0
+    result: Annotated[messages.CombatEnded | None, PUBLIC] = None
+    lost_in_retreat: Annotated[dict[str, int], PUBLIC] = msgspec.field(default_factory=dict)
+    stocks: Annotated[dict[str, Resources], PUBLIC] = msgspec.field(default_factory=dict)
+    flare: Annotated[dict[str, int], PUBLIC] = msgspec.field(default_factory=dict)
 
 
 def battle_option(battle: Battle) -> str:

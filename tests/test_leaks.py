@@ -1,0 +1,268 @@
+"""One leak test for every registered system (issue 30 item 3), with no table naming games.
+
+For positions along random games, each seat gets a *twin*: the same position with only what
+that seat may not see changed, built from the **state** declarations
+(:func:`nataterra_core.kernel.secrets.twins`), never from the events' declared visibility, so
+an event that says too much is caught. In both twins the seat must get byte-identical
+
+* its view (and the view in words), its legal list and that list's words;
+* the answers (accepted, or the error's class, rule and message) to a fixed set of probe
+  commands: the other seats' legal commands and the commands played so far;
+* after another seat's same next command, decided with the same dice: its record lines
+  (``record_view``), their words and its receipt head (``kernel/receipts.py``), unless the
+  command reveals something to the seat (its redacted state after it differs: a call lifts
+  the cups, a battle turns a card), which is counted apart.
+
+A new registered system is covered with no edit; one that declares no secret must say it has
+perfect information (``tests/test_secrets.py``). The mutation tests at the end show the test's
+teeth: a copy of a presenter whose sentences leak, and a copy of a view with a leaking field.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import attrs
+import msgspec
+import pytest
+from nataterra_adapters.record_words import appended_words
+
+from nataterra_core.game import GameSession, new_game
+from nataterra_core.kernel import CommandRejected, DiceStream, seed_from_number
+from nataterra_core.kernel.receipts import view_heads, view_lines
+from nataterra_core.kernel.registry import RuleSystem, systems
+from nataterra_core.kernel.secrets import redact, twins
+
+PROBES = 6
+"""Probe commands per seat and position (the first of a fixed, ordered set)."""
+
+
+@attrs.define
+class Counts:
+    """What one run checked."""
+
+    positions: int = 0
+    twins: int = 0
+    changed: int = 0
+    probes: int = 0
+    next_commands: int = 0
+    reveals: int = 0
+
+
+def _ids() -> list[str]:
+    return [record.id for record in systems()]
+
+
+def _system(rules_id: str) -> RuleSystem:
+    return next(record for record in systems() if record.id == rules_id)
+
+
+def _dice(session: GameSession, seed: int, state: Any) -> DiceStream:
+    server_seed, game_id = seed_from_number(seed)
+    counter = session.decider.dice_counter(state)
+    return DiceStream(server_seed, game_id, session.header.client_seed, counter)
+
+
+def _fork(session: GameSession, state: Any) -> GameSession:
+    """A copy of ``session`` (same header, key and log) standing at ``state``."""
+    fork = copy.copy(session)
+    fork._lines = list(session._lines)
+    fork._undoable, fork._redoable = [], []
+    fork._decision, fork._sink = None, None
+    fork.state = state
+    return fork
+
+
+def _answer(session: GameSession, seed: int, state: Any, seat: str, command: Any) -> str:
+    try:
+        session.decider.decide(state, command, _dice(session, seed, state), seat=seat)
+    except CommandRejected as error:
+        return f"{type(error).__name__} {error.rule_id}: {error}"
+    return "accepted"
+
+
+def _seen(record: RuleSystem, session: GameSession, state: Any, seat: str) -> list[Any]:
+    """What ``seat`` gets of ``state`` without moving: view, words, legal list and words."""
+    view = record.seat_view(state, seat)
+    decision = session.decider.decision(state)
+    legal = list(decision.legal(seat)) if seat in decision.acting else []
+    return [
+        msgspec.json.encode(view),
+        record.presenter.view(view),
+        list(decision.acting),
+        msgspec.json.encode(legal),
+        [record.presenter.command(command, seat, view) for command in legal],
+    ]
+
+
+def _after(
+    record: RuleSystem, session: GameSession, state: Any, seat: str, other: str, command: Any
+) -> tuple[Any, list[Any]]:
+    """What ``seat`` gets when ``other`` plays ``command`` from ``state``: its redacted state
+    after it, and its record lines, their words and its receipt head."""
+    fork = _fork(session, state)
+    first = len(fork.lines)
+    fork.apply(other, command)
+    decider = fork.decider
+    lines = view_lines(fork.lines, seat, decider)
+    words = appended_words(
+        record, decider, fork.lines, seat, revealed=False, first=first, before=state
+    )
+    head = view_heads(fork.header.game_id, seat, lines)[-1]
+    return redact(fork.state, seat), [lines[first:], words, head]
+
+
+def _positions(
+    session: GameSession, rng: random.Random, limit: int, played: list[Any]
+) -> Iterator[Any]:
+    """States along a random game (at most ``limit``); ``played`` gets each command."""
+    while session.outcome() is None and limit > 0:
+        yield session.state
+        limit -= 1
+        seat = rng.choice(list(session.acting_seats()))
+        command = rng.choice(tuple(session.legal_commands(seat)))
+        session.apply(seat, command)
+        played.append(command)
+
+
+def check_leaks(
+    record: RuleSystem, seed: int, seats: tuple[str, ...], limit: int, every: int = 3
+) -> Counts:
+    """Play a random game of ``record`` and check every ``every``-th position's twins; an
+    ``AssertionError`` names the seat, the position and what differed."""
+    session = new_game(seats, game=record.id, seed=seed, options=dict(record.default_options))
+    rng = random.Random(seed)
+    counts = Counts()
+    played: list[Any] = []
+    for n, state in enumerate(_positions(session, rng, limit, played)):
+        if n % every == 0:
+            _check_position(record, session, seed, state, played, rng, counts)
+    assert counts.positions > 0
+    return counts
+
+
+def _check_position(
+    record: RuleSystem,
+    session: GameSession,
+    seed: int,
+    state: Any,
+    played: list[Any],
+    rng: random.Random,
+    counts: Counts,
+) -> None:
+    counts.positions += 1
+    decision = session.decider.decision(state)
+    for seat in session.header.seats:
+        twin = twins(state, seat, rng)
+        counts.twins += 1
+        counts.changed += twin != state
+        where = f"{record.id} seat {seat} at turn state #{counts.positions}"
+        assert _seen(record, session, twin, seat) == _seen(record, session, state, seat), (
+            f"{where}: view, words or legal list depend on what the seat may not see"
+        )
+        others = [s for s in decision.acting if s != seat]
+        probes = [c for s in others for c in decision.legal(s)][:PROBES] + played[-PROBES:]
+        for command in probes:
+            counts.probes += 1
+            assert _answer(session, seed, twin, seat, command) == _answer(
+                session, seed, state, seat, command
+            ), f"{where}: the answer to {command!r} depends on what the seat may not see"
+        if not others:
+            continue
+        other = others[0]
+        theirs = set(session.decider.decision(twin).legal(other))
+        shared = [c for c in decision.legal(other) if c in theirs]
+        if not shared:
+            continue
+        command = rng.choice(shared)
+        ours_after, ours = _after(record, session, state, seat, other, command)
+        twin_after, twins_ = _after(record, session, twin, seat, other, command)
+        counts.next_commands += 1
+        if ours_after != twin_after:
+            counts.reveals += 1  # the rules showed the seat something: the record may differ
+            continue
+        assert twins_ == ours, (
+            f"{where}: {other}'s {command!r} gives the seat other lines, words or receipt head"
+        )
+
+
+SMOKE_LIMIT = 60
+
+
+@pytest.mark.parametrize("rules_id", _ids())
+def test_no_seat_learns_what_it_may_not_see(rules_id: str) -> None:
+    """Smoke run: one seed, the default seats, every third of the first positions."""
+    record = _system(rules_id)
+    seats = tuple(record.default_seats[min(record.default_seats)])
+    counts = check_leaks(record, 1, seats, SMOKE_LIMIT)
+    if not record.perfect_information:
+        assert counts.changed, f"{rules_id}: no twin differed from its position"
+    print(f"{rules_id}: {counts}")
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("seed", (1, 2, 3, 4))
+@pytest.mark.parametrize("rules_id", _ids())
+def test_no_seat_learns_what_it_may_not_see_sweep(rules_id: str, seed: int) -> None:
+    """The sweep: every player count, four seeds, every position of longer games."""
+    record = _system(rules_id)
+    for count in record.player_counts:
+        seats = tuple(record.default_seats[count])
+        counts = check_leaks(record, seed, seats, 400, every=1)
+        print(f"{rules_id} {count}p seed {seed}: {counts}")
+
+
+class _LeakyPresenter:
+    """A copy of a presenter whose event sentences carry the whole event."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def event(self, event: Any, view: Any = None) -> str:
+        return f"{self._inner.event(event, view)} {event!r}"
+
+
+def _secret_systems() -> list[str]:
+    return [record.id for record in systems() if not record.perfect_information]
+
+
+@pytest.mark.parametrize("rules_id", _secret_systems()[:2])
+def test_a_presenter_leaking_a_sentence_is_caught(rules_id: str) -> None:
+    record = _system(rules_id)
+    leaky = attrs.evolve(record, presenter=_LeakyPresenter(record.presenter))
+    seats = tuple(record.default_seats[min(record.default_seats)])
+    with pytest.raises(AssertionError, match="lines, words or receipt head"):
+        for seed in (1, 2, 3):
+            check_leaks(leaky, seed, seats, 200, every=1)
+
+
+def _leaky_view(record: RuleSystem) -> Any:
+    """A copy of ``record``'s view with one more field: a digest of the whole state."""
+    view_class = type(record.seat_view(new_game(
+        tuple(record.default_seats[min(record.default_seats)]), game=record.id, seed=1,
+        options=dict(record.default_options)).state, None))  # fmt: skip
+    leaky_class = msgspec.defstruct(
+        "Leaky" + view_class.__name__, [("leak", str, "")], bases=(view_class,), kw_only=True
+    )
+
+    def seat_view(state: Any, seat: str | None) -> Any:
+        view = record.seat_view(state, seat)
+        fields = {f: getattr(view, f) for f in view.__struct_fields__}
+        return leaky_class(**fields, leak=str(hash(msgspec.json.encode(state))))
+
+    return seat_view
+
+
+@pytest.mark.parametrize("rules_id", _secret_systems())
+def test_a_view_leaking_a_field_is_caught(rules_id: str) -> None:
+    record = _system(rules_id)
+    leaky = attrs.evolve(record, seat_view=_leaky_view(record))
+    seats = tuple(record.default_seats[min(record.default_seats)])
+    with pytest.raises(AssertionError, match="view, words or legal list"):
+        check_leaks(leaky, 1, seats, SMOKE_LIMIT)
