@@ -24,11 +24,10 @@ spectator: it sees the public fields only.
 
 from __future__ import annotations
 
-import random
 import typing
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import attrs
 import msgspec
@@ -37,6 +36,7 @@ from .messages import Command, Event
 
 __all__ = [
     "PUBLIC",
+    "Dealer",
     "Secrecy",
     "declarations",
     "hidden",
@@ -48,6 +48,17 @@ __all__ = [
     "undeclared",
     "visible_if",
 ]
+
+
+class Dealer(Protocol):
+    """What :func:`twins` needs of a seeded ``random.Random`` (the caller's, never global)."""
+
+    def shuffle(self, x: list[Any], /) -> None:
+        """Shuffle ``x`` in place."""
+
+    def choice(self, seq: Sequence[Any], /) -> Any:
+        """One item of ``seq``."""
+
 
 Predicate = Callable[[Any, str | None], bool]
 """``(struct, seat) -> bool``: whether ``seat`` may see the field of ``struct``."""
@@ -240,7 +251,7 @@ def _secret(
     if decl.kind == "conditional" and decl.visible is not None and decl.visible(struct, seat):
         return
     keep = decl.keep(struct, seat) if decl.keep is not None else 0
-    if isinstance(field, dict):  # one deck per key (each biome's), each its own pool
+    if isinstance(field, dict):  # one deck per key, each its own pool
         for k, item in field.items():
             out.append(_Slot((*path, k), item, keep, (*base, k), decl))
     else:
@@ -281,7 +292,7 @@ def redact(state: Any, seat: str | None) -> Any:
     return state
 
 
-def twins(state: Any, seat: str | None, rng: random.Random) -> Any:
+def twins(state: Any, seat: str | None, rng: Dealer) -> Any:
     """A state that differs from ``state`` only in what ``seat`` may not see: each pool's
     unseen items re-dealt among its unseen slots (sizes and seen prefixes kept), items with
     declared ``values`` drawn afresh."""

@@ -393,6 +393,7 @@ BARE_PIG_SYSTEM = RuleSystem(
     default_seats={2: ("ann", "bob"), 3: ("ann", "bob", "cy")},
     options=PigOptions,
     seat_view=pig_view,
+    perfect_information=True,
     presenter=PigPresenter(),
 )
 """A rule system with no optional part: no hooks (no encoder, codec, determiniser, geometry,

@@ -31,6 +31,8 @@ ALLOWED_LOOKUPS = {
     ("registry.py", "importlib.import_module(module)"),  # a lazily registered record
     ("registry.py", "importlib.import_module(where)"),  # a deprecated alias's new home
     ("encoding.py", "command"),  # a command's fields, by the codec's field names
+    ("secrets.py", "value"),  # a state's fields, by their declared names
+    ("secrets.py", "struct"),  # the sibling field an ``owned`` secret names
 }
 
 

@@ -11,6 +11,7 @@ from rich.text import Text
 
 from nataterra_core.kernel import ReadLog
 from nataterra_core.kernel.registry import RuleSystem
+from nataterra_core.kernel.secrets import redact
 
 from .common import (
     ContentOption,
@@ -112,5 +113,6 @@ def _show(
     console.print(Text(f"{log_read.header.game_id}, after record {seq} of {last}: {summary}"))
     console.print(view_text(record, state, seat), soft_wrap=True)
     if svg is not None and record.hooks.svg is not None:
-        svg.write_text(record.hooks.svg(record.seat_view(state, seat)), encoding="utf-8")
+        shown = redact(state, seat)  # what the seat may know: its view cannot say more
+        svg.write_text(record.hooks.svg(record.seat_view(shown, seat)), encoding="utf-8")
         console.print(Text(f"board written to {svg}"), soft_wrap=True)

@@ -13,6 +13,7 @@ from rich.text import Text
 
 from nataterra_core.kernel import Verdict
 from nataterra_core.kernel.registry import Presenter, RuleSystem
+from nataterra_core.kernel.secrets import redact
 from nataterra_core.kernel.wording import describe_record, worded
 from nataterra_core.kernel.wording import outcome_text as plain_outcome
 
@@ -36,7 +37,8 @@ def verdict_line(name: str, verdict: Verdict, presenter: Presenter | None = None
 
 def view_text(record: RuleSystem, state: Any, seat: str | None) -> Text:
     """What ``seat`` (``None``: a spectator) may see of ``state``, in the system's words."""
-    text = Text(record.presenter.view(record.seat_view(state, seat)))
+    # From what the seat may know (kernel.secrets): its view cannot say more.
+    text = Text(record.presenter.view(record.seat_view(redact(state, seat), seat)))
     first = text.plain.find("\n")
     text.stylize("bold", 0, first if first >= 0 else len(text))  # the status line
     return text
