@@ -33,8 +33,8 @@ PERFT_AT: dict[tuple[str, int], tuple[int, int]] = {
     ("kaladan-4p-seed-5", 60): (50, 202),
     ("kaladan-4p-seed-5", 100): (30, 616),
     # Liar's Dice: mid-round positions (the raises above the last bid, and the calls).
-    ("liars-dice-3p-seed-4", 5): (67, 2378),
-    ("liars-dice-3p-seed-4", 40): (60, 1890),
+    ("liars-dice-3p-seed-4", 5): (87, 3908),
+    ("liars-dice-3p-seed-4", 40): (71, 2628),
     ("liars-dice-2p-seed-7", 2): (46, 1089),
     ("liars-dice-2p-seed-7", 24): (30, 465),
 }

@@ -238,3 +238,19 @@ def test_L_END_3_random_games_end_without_a_turn_limit(seed: int) -> None:
     assert session.state.round <= 6 * 5 - 1 + 1
     session.close()
     assert verify_log(session.log_bytes()).valid
+
+
+@pytest.mark.parametrize("wild", (True, False))
+def test_L_BID_2_the_legal_bids_are_listed_weakest_first(wild: bool) -> None:
+    state = table((1, 2, 3), (3, 4, 5), bids=(("blue", 2, 4),), wild_ones=wild)
+    bids = [c for c in DECIDER.decision(state).legal("red") if isinstance(c, m.Bid)]
+    keys = [bid_key(b.quantity, b.face, wild) for b in bids]
+    assert keys == sorted(keys) and len(set(keys)) == len(keys)
+    assert bids[0] == m.Bid(quantity=2, face=5)
+    if wild:  # "two ones" ranks above every bid of four dice, below five twos (L-BID-4)
+        at = bids.index(m.Bid(quantity=2, face=1))
+        assert bids[at - 1 : at + 2] == [
+            m.Bid(quantity=4, face=6),
+            m.Bid(quantity=2, face=1),
+            m.Bid(quantity=5, face=2),
+        ]

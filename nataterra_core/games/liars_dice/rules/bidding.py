@@ -34,15 +34,18 @@ def _last_key(state: LiarsState) -> tuple[int, int] | None:
 
 
 def legal_bids(state: LiarsState) -> list[Bid]:
-    """Every bid the player to act may make: all bids of at most the dice in play (L-BID-1),
-    each above the last bid of the round if there is one (L-BID-2, L-BID-4, L-BID-5)."""
+    """Every bid the player to act may make, weakest first: all bids of at most the dice in
+    play (L-BID-1), each above the last bid of the round if there is one (L-BID-2, L-BID-4,
+    L-BID-5). In rank order a menu reads from the least raise up, ones among the others
+    where L-BID-4 places them."""
     last = _last_key(state)
-    return [
-        Bid(quantity=quantity, face=face)
+    wild = state.wild_ones
+    bids = [
+        (bid_key(quantity, face, wild), Bid(quantity=quantity, face=face))
         for quantity in range(1, state.in_play() + 1)
         for face in FACES
-        if last is None or bid_key(quantity, face, state.wild_ones) > last
     ]
+    return [bid for key, bid in sorted(bids, key=lambda kb: kb[0]) if last is None or key > last]
 
 
 def check_bid(state: LiarsState, bid: Bid) -> None:
