@@ -23,7 +23,7 @@ from nataterra_core.kernel.registry import RuleSystem, system, systems
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]
-WITH_PAGES = ("nataterra", "kaladan", "battlelore")
+WITH_PAGES = ("nataterra", "kaladan", "battlelore", "liars-dice")
 EXAMPLE = re.compile(
     r"<!-- worked example: demo (?P<args>[^>]*?) -->(?P<rest>.*?)(?=^## |\Z)", re.S | re.M
 )
@@ -43,15 +43,17 @@ def test_each_game_has_a_page_with_a_turn_a_goal_and_an_example(game: str) -> No
     assert any("turn" in h.lower() for h in headings), headings
     assert any(w in h.lower() for h in headings for w in ("win", "scor")), headings
     assert "A worked example turn" in headings
-    assert f"docs/rules/{game}.md" in page  # where the clause-level rules are
-    assert (ROOT / "docs/rules" / f"{game}.md").is_file()
+    rules = f"docs/rules/{game.replace('-', '_')}.md"
+    assert rules in page  # where the clause-level rules are
+    assert (ROOT / rules).is_file()
 
 
 def test_the_pages_ship_as_package_data() -> None:
     pyproject = (ROOT / "pyproject.toml").read_text()
     assert '"games/*/how_to_play.md"' in pyproject
     for game in WITH_PAGES:
-        assert (ROOT / "nataterra_core/games" / game / "how_to_play.md").is_file()
+        package = game.replace("-", "_")
+        assert (ROOT / "nataterra_core/games" / package / "how_to_play.md").is_file()
 
 
 def worked_examples(page: str) -> list[tuple[list[str], list[list[str]]]]:

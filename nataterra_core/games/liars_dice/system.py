@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from nataterra_core.kernel.registry import Hooks, RuleSystem
+from nataterra_core.kernel.registry import Hooks, RuleSystem, package_text
 
 from .bots import HeuristicPlayer
 from .coverage import coverage_spec
@@ -40,6 +40,7 @@ LIARS_DICE = RuleSystem(
     presenter=LiarsPresenter(),
     players={"heuristic": _heuristic},
     hooks=Hooks(
+        how_to_play=package_text("nataterra_core.games.liars_dice", "how_to_play.md"),
         board_geometry=LiarsTable(),
         svg=table_svg,
         observation=liars_observation,
