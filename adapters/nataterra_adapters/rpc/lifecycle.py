@@ -42,7 +42,7 @@ from .bots import Bots
 from .checks import seat_of
 from .errors import GameError, GameErrorCode, rejected
 from .receipts import GameReceipts, server_key
-from .store import GameStore, StoredGame
+from .store import DamagedGame, GameStore, StoredGame
 from .wire import ActResult
 
 __all__ = ["DEFAULT_MAX_GAMES", "Game", "GameHost", "Waiting"]
@@ -140,9 +140,14 @@ class GameHost:
         self._bot_turns: Callable[[Game], None] | None = None
         self._bots_due: dict[str, Game] = {}  # turns given before run_bots_with
         self._watchers: dict[str | None, list[Callable[[str], None]]] = {}
+        self.set_aside: dict[str, str] = {}
+        """Stored games that could not be resumed, and why (their files are left as they are)."""
         if store is not None:
             for stored in store.games():
-                self._resume(stored)
+                if isinstance(stored, DamagedGame):
+                    self._set_aside(stored.game_id, stored.reason)
+                else:
+                    self._resume(stored)
 
     # -- looking up -------------------------------------------------------------------------
 
@@ -220,8 +225,8 @@ class GameHost:
             )
 
     def check_new(self, game_id: str) -> None:
-        """Refuse an id a game held here has already."""
-        if game_id in self._games or game_id in self._waiting:
+        """Refuse an id a game held here, or set aside in the store, has already."""
+        if game_id in self._games or game_id in self._waiting or game_id in self.set_aside:
             raise GameError(GameErrorCode.GAME_EXISTS, f"game {game_id!r} exists already")
 
     def start(
@@ -242,7 +247,11 @@ class GameHost:
         sink = None
         if self._store is not None:
             store = self._store
-            sink = store.create(game_id, server_seed, tokens, bots.names, key.secret).write
+            try:
+                writer = store.create(game_id, server_seed, tokens, bots.names, key.secret)
+            except FileExistsError as exc:
+                raise GameError(GameErrorCode.GAME_EXISTS, str(exc)) from exc
+            sink = writer.write
         try:
             session = new_game(
                 seats,
@@ -329,17 +338,13 @@ class GameHost:
                 log.decider, log.header, log.records, log.lines, stored.server_seed
             )
         except (LogError, ReplayDiverged, ValueError) as exc:
-            print(f"nataterra-rpc: not resuming {stored.game_id}: {exc}", file=sys.stderr)
+            self._set_aside(stored.game_id, str(exc))
             return
         receipts = None
         if stored.receipt_key is not None:
             key = KeyPair(stored.receipt_key)
             if key.public != log.header.receipt_key:
-                print(
-                    f"nataterra-rpc: not resuming {stored.game_id}: its receipt key is not "
-                    "the one in its header",
-                    file=sys.stderr,
-                )
+                self._set_aside(stored.game_id, "its receipt key is not the one in its header")
                 return
             receipts = self.receipts(session, key)
         session.attach_sink(self._store.append(stored.game_id).write)
@@ -348,6 +353,11 @@ class GameHost:
         game = Game(stored.game_id, record, session, stored.tokens, bots, receipts)
         self._games[stored.game_id] = game
         self._play_bots(game)  # the crash may have come before the bots' answer
+
+    def _set_aside(self, game_id: str, reason: str) -> None:
+        """Leave a stored game that cannot be resumed, saying why on one stderr line."""
+        self.set_aside[game_id] = reason
+        print(f"nataterra-rpc: not resuming {game_id}: {reason}", file=sys.stderr)
 
     def receipts(self, session: GameSession, key: KeyPair) -> GameReceipts:
         """A game's receipts: its key, certified by this server's identity key."""
