@@ -17,8 +17,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import resource
 import sys
 import threading
+import time
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import BinaryIO
@@ -39,13 +42,71 @@ from .protocol import DEFAULT_MAX_BATCH, Dispatcher, error_reply
 from .receipts import KeyFileError
 from .store import GameStore
 
-__all__ = ["Server", "main", "parse_listen"]
+__all__ = ["Admission", "Server", "connection_cap", "main", "parse_listen"]
 
 READ_SIZE = 65536
 DEFAULT_GAMES_PER_CLIENT = 100
 """Games one TCP connection may create (``--max-games-per-client``)."""
 DEFAULT_IDLE_TIMEOUT = 30.0
-"""Seconds a TCP client may leave a frame half-sent before it is disconnected."""
+"""Seconds a TCP client may take to send one whole frame once it has begun it."""
+DEFAULT_MAX_CONNECTIONS = 512
+"""TCP connections served at once (``--max-connections``); lowered to fit the process's
+descriptor limit (:func:`connection_cap`)."""
+DEFAULT_CONNECTIONS_PER_ADDRESS = 32
+"""TCP connections served at once from one client address (``--max-connections-per-address``)."""
+RESERVED_DESCRIPTORS = 64
+"""Descriptors kept out of the connection cap: the store's files, the worker threads, the
+listening socket, the refusal of one more client."""
+REFUSAL_LOG_SECONDS = 10.0
+"""At most one log line about refused connections per this many seconds."""
+
+
+def connection_cap(wanted: int) -> int:
+    """``wanted``, lowered so that the connections and :data:`RESERVED_DESCRIPTORS` fit under
+    the process's soft descriptor limit (at least 1): past it ``accept`` fails and no client
+    could even be told it is refused."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return wanted
+    return max(1, min(wanted, soft - RESERVED_DESCRIPTORS))
+
+
+class Admission:
+    """Which TCP connections are served: at most ``total`` at once and ``per_address`` from
+    one client address; the refused are counted and logged at most once per
+    :data:`REFUSAL_LOG_SECONDS` (never a line per refusal)."""
+
+    def __init__(self, total: int, per_address: int) -> None:
+        self.total, self.per_address = total, per_address
+        self.by_address: Counter[str] = Counter()
+        self.refused = 0
+        self._logged_at: float | None = None
+
+    def admit(self, address: str) -> str | None:
+        """``None``: served (call :meth:`leave` when it ends); else why it is refused."""
+        if sum(self.by_address.values()) >= self.total:
+            reason = f"server busy: {self.total} connections already (--max-connections)"
+        elif self.by_address[address] >= self.per_address:
+            reason = (
+                f"server busy: {self.per_address} connections from {address} already "
+                "(--max-connections-per-address)"
+            )
+        else:
+            self.by_address[address] += 1
+            return None
+        self.refused += 1
+        now = time.monotonic()
+        if self._logged_at is None or now - self._logged_at >= REFUSAL_LOG_SECONDS:
+            self._logged_at = now
+            print(f"nataterra-rpc: refused {self.refused} connection(s): {reason}", file=sys.stderr)
+            sys.stderr.flush()
+            self.refused = 0
+        return reason
+
+    def leave(self, address: str) -> None:
+        self.by_address[address] -= 1
+        if self.by_address[address] <= 0:
+            del self.by_address[address]
 
 
 class Server:
@@ -66,11 +127,15 @@ class Server:
         workers: int = DEFAULT_WORKERS,
         bot_seconds: float = DEFAULT_BOT_SECONDS,
         work_seconds: float = DEFAULT_WORK_SECONDS,
+        max_connections: int = DEFAULT_MAX_CONNECTIONS,
+        connections_per_address: int = DEFAULT_CONNECTIONS_PER_ADDRESS,
     ):
         """``bots_inline``: until a transport serves (which hands the bots to its worker
         pool), the bots play inside the call that gave them the turn, as the in-process
         :attr:`dispatcher` expects (``False``: resumed games' bots wait for the pool)."""
         self.idle_timeout = idle_timeout
+        self.max_connections = max_connections
+        self.connections_per_address = connections_per_address
         self.games_per_client = games_per_client
         self.max_batch = max_batch
         self.framing = framing
@@ -156,9 +221,21 @@ class Server:
         """Listen on ``host:port`` (port 0: any free port) until cancelled."""
         background = self.background()
         background.start()
-        server = await asyncio.start_server(
-            lambda r, w: self._connection(r, w, background), host, port
-        )
+        admission = Admission(connection_cap(self.max_connections), self.connections_per_address)
+
+        async def connected(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            peer = writer.get_extra_info("peername")
+            address = str(peer[0]) if isinstance(peer, tuple) else str(peer)
+            refusal = admission.admit(address)
+            if refusal is not None:
+                await self._refuse(writer, refusal)
+                return
+            try:
+                await self._connection(reader, writer, background)
+            finally:
+                admission.leave(address)
+
+        server = await asyncio.start_server(connected, host, port)
         for sock in server.sockets:
             address = sock.getsockname()
             print(f"nataterra-rpc: listening on {address[0]}:{address[1]}", file=sys.stderr)
@@ -168,6 +245,17 @@ class Server:
                 await server.serve_forever()
         finally:
             await background.close()
+
+    async def _refuse(self, writer: asyncio.StreamWriter, reason: str) -> None:
+        """Tell a connection over a cap why (a JSON-RPC error) and close it."""
+        with contextlib.suppress(ConnectionError, OSError, TimeoutError):
+            writer.write(
+                self.framer().encode(error_reply(ProtocolCode.INVALID_REQUEST, {"reason": reason}))
+            )
+            await asyncio.wait_for(writer.drain(), 1.0)
+        writer.close()
+        with contextlib.suppress(ConnectionError, OSError):
+            await writer.wait_closed()
 
     async def _connection(
         self,
@@ -187,19 +275,27 @@ class Server:
                 await writer.drain()
 
         answering = Answering(dispatcher, background, send)
+        loop = asyncio.get_running_loop()
+        # A frame must arrive whole within --idle-timeout of its first byte: the deadline is
+        # not moved by each byte (a frame trickled a byte at a time would hold on forever).
+        deadline: float | None = None
         try:
             while True:
-                # A half-sent frame may not hold the connection forever (--idle-timeout).
-                timeout = self.idle_timeout if framer.pending else None
+                timeout = None if deadline is None else max(0.0, deadline - loop.time())
                 try:
                     data = await asyncio.wait_for(reader.read(READ_SIZE), timeout)
                 except TimeoutError:
-                    reason = f"a frame was left half-sent for {self.idle_timeout:g} s"
+                    reason = f"a frame was left half-sent: not whole within {self.idle_timeout:g} s"
                     await send(error_reply(ProtocolCode.INVALID_REQUEST, {"reason": reason}))
                     break
                 if not data:
                     break
-                for frame in framer.feed(data):
+                frames = framer.feed(data)
+                if not framer.pending:
+                    deadline = None
+                elif frames or deadline is None:  # a new frame began in this chunk
+                    deadline = loop.time() + self.idle_timeout
+                for frame in frames:
                     await self._start(answering, frame, send)
             await answering.finish()
         except (ConnectionError, OSError):
@@ -312,7 +408,22 @@ def _parser() -> argparse.ArgumentParser:
         "--idle-timeout",
         type=float,
         default=DEFAULT_IDLE_TIMEOUT,
-        help=f"seconds a TCP client may leave a frame half-sent (default {DEFAULT_IDLE_TIMEOUT:g})",
+        help="seconds a TCP client may take to send a whole frame once begun "
+        f"(default {DEFAULT_IDLE_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--max-connections",
+        type=_positive,
+        default=DEFAULT_MAX_CONNECTIONS,
+        help="TCP connections served at once; more are refused with -32600 (default "
+        f"{DEFAULT_MAX_CONNECTIONS}, lowered to fit the descriptor limit)",
+    )
+    parser.add_argument(
+        "--max-connections-per-address",
+        type=_positive,
+        default=DEFAULT_CONNECTIONS_PER_ADDRESS,
+        help="TCP connections served at once from one client address (default "
+        f"{DEFAULT_CONNECTIONS_PER_ADDRESS})",
     )
     parser.add_argument(
         "--workers",
@@ -361,6 +472,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             workers=args.workers,
             bot_seconds=args.bot_seconds,
             work_seconds=args.work_seconds,
+            max_connections=args.max_connections,
+            connections_per_address=args.max_connections_per_address,
         )
     except KeyFileError as exc:  # a damaged identity key: said, never a traceback
         print(f"nataterra-rpc: {exc}", file=sys.stderr)
