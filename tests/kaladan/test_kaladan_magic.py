@@ -20,7 +20,7 @@ from kaladan_positions import (
 from nataterra_core.game import new_game
 from nataterra_core.games.kaladan import messages as m
 from nataterra_core.games.kaladan.state import Fallen
-from nataterra_core.kernel import IllegalCommand
+from nataterra_core.kernel import IllegalCommand, RandomPlayer
 from nataterra_core.kernel.registry import system
 from nataterra_core.kernel.visibility import log_view
 
@@ -48,7 +48,7 @@ def _duel(hand: tuple[str, ...], phase: str = "action", blue_hand: tuple[str, ..
 
 
 def test_assassin_kills_on_a_strictly_higher_roll_and_takes_a_scalp_K_ACT_4() -> None:
-    session, state, _, _, enemy = _duel(("assassin#1",))
+    session, state, _, _, enemy = _duel(("assassin",))
     legal = session.decider.decision(state).legal("red")
     targets = {(c.tile, c.unit) for c in legal if isinstance(c, m.PlayMagic)}
     assert targets == {(enemy, "shieldbearer"), (enemy, "swordsman+")}  # never a crown
@@ -68,7 +68,7 @@ def test_assassin_kills_on_a_strictly_higher_roll_and_takes_a_scalp_K_ACT_4() ->
 
 
 def test_battle_cry_and_shield_join_the_pools_before_the_first_roll() -> None:
-    session, state, _, near, enemy = _duel(("battle_cry#1",), blue_hand=("shield#2",))
+    session, state, _, near, enemy = _duel(("battle_cry",), blue_hand=("shield",))
     _, state = decide(session, state, "red", m.Fight(source=near, target=enemy, units=("archer",)))
     assert state.combat is not None and state.combat.stage == "attack_magic"
     assert set(session.decider.decision(state).legal("red")) == {
@@ -84,14 +84,14 @@ def test_battle_cry_and_shield_join_the_pools_before_the_first_roll() -> None:
 
 
 def test_a_window_asks_any_holder_of_a_card_so_it_reveals_nothing_K_HID_1() -> None:
-    session, state, _, near, enemy = _duel((), blue_hand=("haste#1",))
+    session, state, _, near, enemy = _duel((), blue_hand=("haste",))
     _, state = decide(session, state, "red", m.Fight(source=near, target=enemy, units=("archer",)))
     assert state.combat is not None and state.combat.stage == "defence_magic"
     assert session.decider.decision(state).legal("blue") == (m.Pass(),)
 
 
 def test_haste_gives_one_extra_move_before_the_action_one_card_per_phase() -> None:
-    session, state, _, _, enemy = _duel(("haste#1", "assassin#2"))
+    session, state, _, _, enemy = _duel(("haste", "assassin"))
     _, state = decide(session, state, "red", m.PlayMagic(card="haste"))
     legal = session.decider.decision(state).legal("red")
     assert not [c for c in legal if isinstance(c, m.PlayMagic)]  # one card per phase
@@ -105,7 +105,7 @@ def test_haste_gives_one_extra_move_before_the_action_one_card_per_phase() -> No
 
 
 def test_tax_collector_pays_one_gold_per_castle_in_the_income_phase() -> None:
-    session, state, *_ = _duel(("tax_collector#1",), phase="income")
+    session, state, *_ = _duel(("tax_collector",), phase="income")
     gold = state.player("red").gold
     _, after = decide(session, state, "red", m.PlayMagic(card="tax_collector"))
     assert after.player("red").gold == gold + 1 and after.phase == "action"
@@ -124,7 +124,7 @@ def test_sabotage_strips_an_adjacent_enemy_castle_of_its_upgrade() -> None:
         },
     )
     state = at_phase(
-        with_player(empty_hands(state), "red", hand=("sabotage#1",)),
+        with_player(empty_hands(state), "red", hand=("sabotage",)),
         "red",
         "action",
         castle_upgrades=(home,),
@@ -134,7 +134,7 @@ def test_sabotage_strips_an_adjacent_enemy_castle_of_its_upgrade() -> None:
 
 
 def test_scout_reorders_the_top_event_cards_seen_only_by_the_scout() -> None:
-    session, state, *_ = _duel(("scout#1",), phase="event")
+    session, state, *_ = _duel(("scout",), phase="event")
     state = at_phase(state, "red", "event", event_deck=("tithe", "storm", "plague"))
     _, state = decide(session, state, "red", m.PlayMagic(card="scout"))
     record = system("kaladan")
@@ -147,7 +147,7 @@ def test_scout_reorders_the_top_event_cards_seen_only_by_the_scout() -> None:
 
 
 def test_raise_the_fallen_takes_your_unit_from_a_graveyard_in_the_buy_phase() -> None:
-    session, state, *_ = _duel(("raise_the_fallen#1",), phase="buy")
+    session, state, *_ = _duel(("raise_the_fallen",), phase="buy")
     state = with_player(state, "blue", graveyard=(Fallen("red", "catapult"),))
     legal = session.decider.decision(state).legal("red")
     assert m.PlayMagic(card="raise_the_fallen", source="blue", unit="catapult") in legal
@@ -168,3 +168,25 @@ def test_K_HID_1_drawn_cards_and_deck_orders_are_hidden_in_the_log() -> None:
             assert "after" not in event and event["size"] > 0
     mine = [e for e in start["events"] if e["type"] == "magic_drawn.v1" and e["seat"] == "blue"]
     assert all("cards" in e for e in mine)
+
+
+def test_K_HID_1_no_public_record_tells_copies_of_a_card_apart() -> None:
+    """A played, exchanged or discarded card is named by its kind alone: had the record said
+    which copy left a hidden hand (``assassin#2``), a seat would learn where the other copy
+    is (issue 30 item 4)."""
+    record = system("kaladan")
+    session = new_game(3, game="kaladan", seed=3)
+    pack = session.decider.pack  # type: ignore[attr-defined]
+    kinds = set(pack.magic)
+    players = {seat: RandomPlayer(i) for i, seat in enumerate(session.header.seats)}
+    seen: set[str] = set()
+    while session.outcome() is None and len(session.lines) < 400:
+        seat = session.acting_seats()[0]
+        session.apply(seat, players[seat].choose(None, session.legal_commands(seat)))
+    for line in log_view(session.lines, None, session.decider).records[1:]:
+        for event in line.get("events", ()):
+            if event["type"] in ("magic_played.v1", "magic_discarded.v1"):
+                seen.add(event["card"])
+    assert seen and seen <= kinds, f"cards named by copy: {sorted(seen - kinds)}"
+    view = record.seat_view(session.state, None)
+    assert set(view.magic_discard) <= kinds and set(pack.magic_cards()) == kinds

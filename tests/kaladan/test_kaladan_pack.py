@@ -16,7 +16,7 @@ from nataterra_core.kernel.errors import ContentError
 def test_K_CARD_1_K_CARD_2_the_provisional_pack() -> None:
     pack = load_pack()
     assert pack.base.provisional and pack.economy.provisional
-    assert len(pack.events) == 24 and len(pack.magic_instances()) == 16 and len(pack.magic) == 8
+    assert len(pack.events) == 24 and len(pack.magic_cards()) == 16 and len(pack.magic) == 8
     assert all(c.provisional for c in (*pack.events.values(), *pack.magic.values()))
     assert all(u.provisional for u in pack.units.values())
     assert all(m.provisional for m in pack.maps.values())

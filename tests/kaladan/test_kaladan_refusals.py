@@ -59,8 +59,7 @@ def test_K_TER_1_a_recruit_onto_a_full_castle_and_K_BUY_2_an_upgrade_without_gol
 def test_K_CARD_2_a_magic_card_out_of_its_phase() -> None:
     session = started()
     state = session.state
-    card = next(c for c in state.player(state.active).hand)
-    kind = card.split("#")[0]
+    kind = next(c for c in state.player(state.active).hand)
     timing = session.decider.pack.magic[kind].timing  # type: ignore[attr-defined]
     phase = next(p for p in ("action", "buy", "reinforce") if p != timing)
     state = at_phase(state, state.active, phase)

@@ -133,7 +133,7 @@ def test_K_ACT_1_moving_together_to_an_adjacent_own_or_empty_tile_never_an_enemy
         },
     )
     # red holds a card it cannot play now: the phase waits for its end (K-TURN-1)
-    state = at_phase(with_player(empty_hands(state), "red", hand=("shield#1",)), "red", "action")
+    state = at_phase(with_player(empty_hands(state), "red", hand=("shield",)), "red", "action")
     with pytest.raises(IllegalCommand) as raised:
         decide(session, state, "red", m.Move(source=home, target=near, units=("swordsman",)))
     assert raised.value.rule_id == "K-ACT-1"
@@ -228,7 +228,7 @@ def test_K_BUY_1_K_BUY_2_prices_and_what_they_buy() -> None:
         assert state.player("red").gold == gold - cost, command
     assert home in state.castle_upgrades
     assert m.UpgradeCastle(tile=home) not in session.decider.decision(state).legal("red")  # once
-    kind = state.player("red").hand[0].split("#")[0]
+    kind = state.player("red").hand[0]
     gold, size = state.player("red").gold, len(state.player("red").hand)
     _, state = decide(session, state, "red", m.ExchangeMagic(card=kind))
     assert state.player("red").gold == gold - 2 and len(state.player("red").hand) == size
@@ -254,7 +254,7 @@ def test_K_BUY_1_K_HID_1_with_both_magic_piles_empty_buying_is_refused() -> None
         "red",
         "buy",
         magic_deck=(),
-        magic_discard=("haste#1", "scout#2"),
+        magic_discard=("haste", "scout"),
     )
     events, after = decide(session, state, "red", m.BuyMagic())
     assert of_type(events, m.DeckShuffled)[0].deck == "magic"  # a recorded reshuffle

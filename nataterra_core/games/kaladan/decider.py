@@ -37,7 +37,7 @@ from .state import Army, GameState, PlayerState
 
 __all__ = ["RULES", "Kaladan", "KaladanOptions"]
 
-RULES = RulesRef(id="kaladan", version=1)
+RULES = RulesRef(id="kaladan", version=2)
 
 
 class KaladanOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -105,7 +105,7 @@ class Kaladan(DeciderDefaults):
             board=armies,
             players=tuple(players),
             event_deck=tuple(self.pack.events),
-            magic_deck=self.pack.magic_instances(),
+            magic_deck=self.pack.magic_cards(),
         )
 
     def start_command(self, setup: Setup) -> Command:

@@ -33,7 +33,7 @@ def determinise(view: Any, pack: Any, seed: int) -> GameState:
     assert isinstance(view, SeatView) and isinstance(pack, KaladanPack)
     dice = player_dice(seed, "kaladan-determiniser")
     mine = next(p for p in view.players if p.seat == view.seat)
-    unseen = _without(list(pack.magic_instances()), (*view.magic_discard,))
+    unseen = _without(list(pack.magic_cards()), (*view.magic_discard,))
     unseen = _without(unseen, (*(mine.hand or ()), *(mine.captured or ())))
     unseen = list(dice.shuffle(unseen))
     players = []

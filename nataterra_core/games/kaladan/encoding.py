@@ -161,7 +161,7 @@ def _blocks(decider: Kaladan, u: Universe) -> Iterator[Block]:
     yield Block(m.UpgradeCastle, (), (("tile", u.castles),))
     yield Block(m.ExchangeMagic, (), (("card", u.magic),))
     yield Block(m.BuyMagic, (), ())
-    yield Block(m.BuyCaptured, (), (("index", tuple(range(len(decider.pack.magic_instances())))),))
+    yield Block(m.BuyCaptured, (), (("index", tuple(range(len(decider.pack.magic_cards())))),))
     for card in u.magic:
         effect = decider.pack.magic[card].effect.kind
         fixed: tuple[tuple[str, Any], ...] = (("card", card),)
@@ -288,7 +288,7 @@ class KaladanEncoder:
                 f.add("reserve", s * len(u.types) + self.type[unit], count)
             for name, cards in (("hand", p.hand), ("captured", p.captured)):
                 for card in cards or ():
-                    f.add(name, self.card[card.split("#")[0]], 1)
+                    f.add(name, self.card[card], 1)
         final = view.final_order is not None
         f.put(
             "decks", [view.event_deck_count, view.magic_deck_count, len(view.magic_discard), final]

@@ -18,7 +18,6 @@ from . import messages as m
 from .board import board_for
 from .content import load_pack
 from .content.schema import KaladanPack
-from .rules.effects import kind_of
 from .state import base_of, is_upgraded
 
 __all__ = ["KaladanPresenter", "unit_name"]
@@ -49,7 +48,7 @@ def _units(units: tuple[str, ...]) -> str:
 
 
 def _magic(card: str) -> str:
-    found = _pack().magic.get(kind_of(card))
+    found = _pack().magic.get(card)
     return found.title if found is not None else card
 
 
@@ -187,7 +186,7 @@ def describe_event(event: Event) -> str:
     if isinstance(event, m.UnitRevived):
         return f"{event.seat} revives {_a(unit_name(event.unit))} from {event.source}'s graveyard"
     if isinstance(event, m.MagicPlayed):
-        played = _pack().magic.get(kind_of(event.card))
+        played = _pack().magic.get(event.card)
         return f"{event.seat} plays {_magic(event.card)}" + (f": {played.text}" if played else "")
     if isinstance(event, m.MagicDiscarded):
         return f"{event.seat} pays {event.cost} gold and discards {_magic(event.card)}"

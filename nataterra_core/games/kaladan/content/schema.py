@@ -198,9 +198,11 @@ class KaladanPack:
         """The id logged in the header: the overlay's when there is one."""
         return self.overlay.id if self.overlay is not None else self.base.id
 
-    def magic_instances(self) -> tuple[str, ...]:
-        """The magic deck as card instances (``assassin#1``), in pack order."""
-        return tuple(f"{c.id}#{n}" for c in self.magic.values() for n in range(1, c.copies + 1))
+    def magic_cards(self) -> tuple[str, ...]:
+        """The magic deck, each card named by its kind (as many times as it has copies), in
+        pack order. Copies of a kind are never told apart: a name per copy (``assassin#2``)
+        in a public record would say which copy left a hidden hand (K-HID-1)."""
+        return tuple(c.id for c in self.magic.values() for _ in range(c.copies))
 
     def base_units(self) -> tuple[str, ...]:
         """The base units, in pack order (free recruitment, K-REC-1)."""

@@ -144,9 +144,7 @@ def buy_options(table: Table, state: GameState, seat: str) -> list[Command]:
             if t not in state.castle_upgrades
         ]
     if player.gold >= economy.magic_exchange_cost:
-        found += [
-            m.ExchangeMagic(card=k) for k in _kinds(tuple(c.split("#")[0] for c in player.hand))
-        ]
+        found += [m.ExchangeMagic(card=k) for k in _kinds(player.hand)]
     if player.gold >= economy.magic_buy_cost and (state.magic_deck or state.magic_discard):
         found.append(m.BuyMagic())
     if player.gold >= economy.captured_magic_cost:

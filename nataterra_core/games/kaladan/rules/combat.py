@@ -72,7 +72,7 @@ def combat_options(table: Table, state: GameState) -> list[Command]:
 def _window_plays(table: Table, state: GameState, seat: str, timing: str) -> list[Command]:
     if seat in state.magic_played:
         return []
-    kinds = sorted({c.split("#")[0] for c in state.player(seat).hand})
+    kinds = sorted(set(state.player(seat).hand))
     return [
         m.PlayMagic(card=k)
         for k in kinds

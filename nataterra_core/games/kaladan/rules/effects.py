@@ -21,16 +21,10 @@ __all__ = [
     "choice_options",
     "draw_event",
     "draw_magic",
-    "kind_of",
     "magic_plays",
     "play_magic",
     "resolve_choice",
 ]
-
-
-def kind_of(card: str) -> str:
-    """The kind of a magic card instance (``assassin#2`` -> ``assassin``)."""
-    return card.split("#")[0]
 
 
 def _units_on_board(state: GameState, seat: str) -> int:
@@ -190,7 +184,7 @@ def prune(play: Play) -> None:
 
 
 def _held(state: GameState, seat: str) -> list[str]:
-    return sorted({kind_of(c) for c in state.player(seat).hand})
+    return sorted(set(state.player(seat).hand))
 
 
 def magic_plays(table: Table, state: GameState, seat: str, timing: str) -> list[Command]:
@@ -235,9 +229,8 @@ def magic_plays(table: Table, state: GameState, seat: str, timing: str) -> list[
 
 def play_magic(play: Play, seat: str, command: m.PlayMagic) -> None:
     """Play one card of the kind named (K-CARD-2): face up to the discard, then its effect."""
-    instance = next(c for c in play.state.player(seat).hand if kind_of(c) == command.card)
     card = play.table.pack.magic[command.card]
-    play.emit(m.MagicPlayed(seat=seat, card=instance))
+    play.emit(m.MagicPlayed(seat=seat, card=command.card))
     effect = card.effect
     if effect.kind == "assassinate":
         _assassinate(play, seat, command, effect.die)
@@ -249,7 +242,7 @@ def play_magic(play: Play, seat: str, command: m.PlayMagic) -> None:
         side = "attack" if card.timing == "attack" else "defence"
         play.emit(m.CombatDieAdded(side=side, die=effect.die))
     else:
-        _effect(play, seat, effect, instance, "K-CARD-2")
+        _effect(play, seat, effect, command.card, "K-CARD-2")
 
 
 def _assassinate(play: Play, seat: str, command: m.PlayMagic, die: int) -> None:
@@ -268,8 +261,8 @@ def buy_magic(play: Play, seat: str, command: Command) -> None:
     """K-BUY-1 exchange and purchase, K-CAS-6 captured cards."""
     economy, player = play.table.pack.economy, play.state.player(seat)
     if isinstance(command, m.ExchangeMagic):
-        instance = next(c for c in player.hand if kind_of(c) == command.card)
-        play.emit(m.MagicDiscarded(seat=seat, card=instance, cost=economy.magic_exchange_cost))
+        cost = economy.magic_exchange_cost
+        play.emit(m.MagicDiscarded(seat=seat, card=command.card, cost=cost))
         draw_magic(play, seat, 1)
     elif isinstance(command, m.BuyMagic):
         play.emit(m.MagicBought(seat=seat, cost=economy.magic_buy_cost))

@@ -17,7 +17,6 @@ from nataterra_core.kernel import Command, IllegalCommand
 
 from .. import messages as m
 from ..state import GameState, base_of, is_upgraded
-from .effects import kind_of
 from .flow import Table
 
 __all__ = ["explain"]
@@ -189,7 +188,7 @@ def _purchase(table: Table, state: GameState, seat: str, command: Command) -> Il
             return IllegalCommand("K-BUY-1", f"{command.tile} is upgraded already (once)")
         cost = economy.castle_upgrade_cost
     elif isinstance(command, m.ExchangeMagic):
-        if command.card not in {kind_of(c) for c in player.hand}:
+        if command.card not in player.hand:
             return IllegalCommand("K-BUY-1", f"you hold no {command.card} to exchange")
         cost = economy.magic_exchange_cost
     elif isinstance(command, m.BuyMagic):
@@ -226,7 +225,7 @@ def _recruit(
 
 
 def _magic(table: Table, state: GameState, seat: str, command: m.PlayMagic) -> IllegalCommand:
-    if command.card not in {kind_of(c) for c in state.player(seat).hand}:
+    if command.card not in state.player(seat).hand:
         return IllegalCommand("K-CARD-2", f"you hold no {command.card}")
     if seat in state.magic_played:
         return IllegalCommand("K-CARD-2", "one magic card per phase: one is played")
