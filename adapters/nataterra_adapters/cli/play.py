@@ -1,5 +1,7 @@
 """``nataterra play``: a hot-seat game in the terminal, with undo and redo, for any game.
 
+The players' side of the table (a screen redrawn in place, or plain lines) is :mod:`.table`.
+
 Each prompt shows the acting seat's view (``system.seat_view``) in the system's words
 (``system.presenter.view``) and its legal commands by number, so one seat never sees what
 only another may know.
@@ -7,14 +9,12 @@ only another may know.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.columns import Columns
-from rich.prompt import Prompt
-from rich.text import Text
 
 from nataterra_core.game import DEFAULT_GAME, GameSession
 from nataterra_core.kernel import Command, LogWriter, ReplayDiverged, Session, UndoRefused
@@ -43,6 +43,7 @@ from .newgame import (
     scenario_seats,
     start,
 )
+from .table import LineTable, ScreenTable, Table, screen_fits
 from .words import view_text, worded
 
 __all__ = ["play_command"]
@@ -87,8 +88,21 @@ def play_command(
         Path | None,
         typer.Option(help="Continue a suspended game from its log (and the secret beside it)."),
     ] = None,
+    plain: Annotated[
+        bool,
+        typer.Option(
+            "--plain",
+            help="Print each turn as lines even on a terminal (the default when input or "
+            "output is not a terminal, or the terminal is smaller than 60x16).",
+        ),
+    ] = False,
 ) -> None:
     """Hot-seat game in this terminal: pick commands by number; u undo, r redo, q quit.
+
+    On a terminal the game is one screen redrawn in place: the status line on top, the
+    other seats' last moves under it, the board (j/k scroll it, l shows every move so far)
+    and the choices (n/p page through them), the last error above the prompt. Elsewhere
+    (a pipe; or --plain) each turn is printed as lines.
 
     Each seat sees only its own view (its hands; counts of everything hidden). ``q`` asks
     whether to suspend the game (resume it later with ``--resume LOG``) or abandon it (the
@@ -96,7 +110,7 @@ def play_command(
     progress is kept beside its log (``LOG.secret``, mode 0600) until the game is closed.
     """
     if resume is not None:
-        _resume(resume, content)
+        _resume(resume, content, plain)
         return
     record = rule_system(game)
     seats = scenario_seats(record, scenario, players)
@@ -131,7 +145,7 @@ def play_command(
             game_id=game_id,
             keep_seed=lambda server_seed: _keep_secret(secret, server_seed),
         )
-        _finish(record, session, out)
+        _finish(record, session, out, plain)
     finally:
         writer.close()
 
@@ -145,7 +159,7 @@ def _keep_secret(path: Path, server_seed: bytes) -> None:
     write_private(path, server_seed.hex().encode() + b"\n")
 
 
-def _resume(log_file: Path, content: Path | None) -> None:
+def _resume(log_file: Path, content: Path | None, plain: bool) -> None:
     """Continue a suspended hot-seat game: re-execute its log with the kept seed."""
     secret = _secret_path(log_file)
     if not log_file.is_file() or not secret.is_file():
@@ -164,12 +178,17 @@ def _resume(log_file: Path, content: Path | None) -> None:
     with LogWriter(log_file) as writer:
         session.attach_sink(writer.write)
         console.print(f"resuming {log.header.game_id} after record {len(session.lines) - 1}")
-        _finish(record, session, log_file)
+        _finish(record, session, log_file, plain)
 
 
-def _finish(record: RuleSystem, session: GameSession, out: Path) -> None:
+def _finish(record: RuleSystem, session: GameSession, out: Path, plain: bool) -> None:
     """Play on until the game ends, is abandoned (closed) or suspended (left open)."""
-    if _hot_seat(record, session) == "suspended":
+    table = _table(plain)
+    try:
+        ending = _hot_seat(record, session, table)
+    finally:
+        table.close()
+    if ending == "suspended":
         console.print(
             f"suspended after record {len(session.lines) - 1}; continue with "
             f"nataterra play --resume {out}"
@@ -184,11 +203,19 @@ def _finish(record: RuleSystem, session: GameSession, out: Path) -> None:
     console.print(f"{len(session.lines)} records{where}; head {session.head}")
 
 
-def _hot_seat(record: RuleSystem, session: GameSession) -> str:
+def _table(plain: bool) -> Table:
+    """The full screen on a terminal of a usable size (both ends a terminal), else lines."""
+    on_terminal = sys.stdin.isatty() and sys.stdout.isatty() and console.is_terminal
+    if plain or not on_terminal or not screen_fits(console):
+        return LineTable(console)
+    return ScreenTable(console)
+
+
+def _hot_seat(record: RuleSystem, session: GameSession, table: Table) -> str:
     """Prompt the acting seat until the game ends (``over``) or someone quits: ``suspended``
     (Ctrl-C, or ``q`` then ``s``) or ``abandoned``."""
     try:
-        return _prompt_loop(record, session)
+        return _prompt_loop(record, session, table)
     except KeyboardInterrupt:
         console.print()
         return "suspended"
@@ -217,105 +244,78 @@ class Menu:
         return sorted((self.numbers[c], c) for c in commands), restarted
 
 
-def _prompt_loop(record: RuleSystem, session: GameSession) -> str:
+def _prompt_loop(record: RuleSystem, session: GameSession, table: Table) -> str:
     words = record.presenter
     menus: dict[str, Menu] = {}
     shown: str | None = None  # the seat whose view is on the screen
     while session.outcome() is None:
         seat = session.acting_seats()[0]
-        if shown is not None and seat != shown and not _hand_over(seat):
-            outcome = _quit()
+        if shown is not None and seat != shown and not table.hand_over(seat):
+            outcome = _quit(table)
             if outcome != "continue":
                 return outcome
             continue
         shown = seat
         numbered, restarted = menus.setdefault(seat, Menu()).number(session.legal_commands(seat))
         by_number = dict(numbered)
-        console.rule(f"{seat} to play")
-        console.print(view_text(record, session.state, seat), soft_wrap=True)
         view = record.seat_view(session.state, seat)
-        if restarted:
-            console.print(Text("(a new menu: the numbers start again)", style="dim"))
-        console.print(
-            Columns(
-                [
-                    Text.assemble((f"{n:>3} ", "bold"), words.offer(c, seat, view))
-                    for n, c in numbered
-                ],
-                column_first=True,
-            )
-        )
+        offers = [(n, words.offer(c, seat, view)) for n, c in numbered]
         keys = ["a number", "q quit"]
         keys += ["u undo"] if session.can_undo(seat) else []
         keys += ["r redo"] if session.can_redo(seat) else []
         try:
-            answer = Prompt.ask(f"[bold]{seat}[/] ({', '.join(keys)})", console=console)
+            answer = table.ask(
+                seat, view_text(record, session.state, seat), offers, restarted, keys
+            )
         except EOFError:  # input closed: the same as abandoning
             return "abandoned"
-        answer = answer.strip().lower()
         if answer == "q":
-            outcome = _quit()
+            outcome = _quit(table)
             if outcome != "continue":
                 return outcome
         elif answer in ("u", "r"):
-            _undo_or_redo(words, session, seat, answer)
+            _undo_or_redo(words, session, seat, answer, table)
         elif answer.isdigit() and int(answer) in by_number:
             command, before = by_number[int(answer)], session.state
             events = session.apply(seat, command)
             said, facts = worded(record, command, seat, events, before, session.decider)
-            for line in (f for f in facts if f != said):
-                console.print(Text(f"  -> {line}"))
+            table.moved(seat, said, facts)
         else:
             numbers = ", ".join(str(n) for n, _ in numbered[:3]) + (
                 ", …" if len(numbered) > 3 else ""
             )
-            console.print(f"[yellow]type a number from the menu ({numbers}), u, r or q[/]")
+            table.error(f"type a number from the menu ({numbers}), u, r or q")
     return "over"
 
 
-def _hand_over(seat: str) -> bool:
-    """Between two seats of a hot-seat game: clear the screen (the previous seat's hand must
-    not stay visible) and wait until the next player is ready; ``False`` if they typed q."""
-    console.clear()
-    console.rule(f"hand over to {seat}")
-    try:
-        answer = Prompt.ask(
-            f"[bold]{seat}[/], press Enter when only you can see the screen (q quit)",
-            console=console,
-            default="",
-            show_default=False,
-        )
-    except EOFError:
-        return False
-    return answer.strip().lower() != "q"
-
-
-def _quit() -> str:
+def _quit(table: Table) -> str:
     """``q``: suspend (resumable), abandon (closed now, after a confirmation) or go back to
     the game (``continue``); the end of input abandons, as it always has."""
     try:
-        answer = Prompt.ask(
-            "s suspend (resume later), a abandon (the game ends now), c continue",
-            console=console,
-            default="c",
+        answer = table.choose(
+            "s suspend (resume later), a abandon (the game ends now), c continue", "c"
         )
         answer = answer.strip().lower()
         if answer.startswith("s"):
             return "suspended"
         if not answer.startswith("a"):
             return "continue"
-        sure = Prompt.ask("abandon the game for good? (y/n)", console=console, default="n")
+        sure = table.choose("abandon the game for good? (y/n)", "n")
     except EOFError:
         return "abandoned"
     return "abandoned" if sure.strip().lower().startswith("y") else "continue"
 
 
-def _undo_or_redo(words: Presenter, session: GameSession, seat: str, answer: str) -> None:
+def _undo_or_redo(
+    words: Presenter, session: GameSession, seat: str, answer: str, table: Table
+) -> None:
     try:
         if answer == "u":
-            console.print(f"  undone: record {session.undo(seat)}")
+            undone = session.undo(seat)
+            table.moved(seat, f"{seat} takes back a move (record {undone})", ())
+            table.note(f"undone: record {undone}")
         else:
             events = session.redo(seat)
-            console.print(Text(f"  redone: {'; '.join(words.event(e) for e in events)}"))
+            table.note(f"redone: {'; '.join(words.event(e) for e in events)}")
     except UndoRefused as exc:
-        console.print(Text(f"  {exc.reason}", style="yellow"))
+        table.error(exc.reason)
