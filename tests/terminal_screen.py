@@ -25,6 +25,11 @@ _CSI = re.compile(rb"\x1b\[([?0-9;]*)([A-Za-z@])")
 _OSC = re.compile(rb"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 
 
+def _plain(output: bytes) -> str:
+    """``output`` without its control sequences (whatever they moved or coloured)."""
+    return _CSI.sub(b"", _OSC.sub(b"", output)).decode("utf-8", "replace")
+
+
 class Screen:
     """The visible cells of a ``columns`` x ``rows`` terminal fed some output."""
 
@@ -118,7 +123,7 @@ class Terminal:
     ) -> None:
         self.screen = Screen(columns, rows)
         self.output = b""
-        self.fresh = True
+        self.answer = b""  # what was printed since the last keys were sent
         leader, follower = pty.openpty()
         fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         environment = {k: v for k, v in env.items() if k not in ("COLUMNS", "LINES")}
@@ -136,14 +141,14 @@ class Terminal:
 
     def send(self, keys: str) -> None:
         """Type ``keys``; the next :meth:`wait_for` waits for what they cause."""
-        self.fresh = False
+        self.answer = b""
         os.write(self.leader, keys.encode())
 
     def wait_for(self, text: str, timeout: float = 60.0) -> str:
-        """Read until the program has answered the last keys sent and ``text`` is on the
-        screen (not merely printed once), then until it is quiet; the screen."""
+        """Read until the program's answer to the last keys sent has printed ``text`` and it
+        is on the screen (not merely printed once), then until it is quiet; the screen."""
         deadline = time.monotonic() + timeout
-        while not (self.fresh and text in self.screen.text()):
+        while not (text in _plain(self.answer) and text in self.screen.text()):
             if not self._read(deadline - time.monotonic()):
                 raise AssertionError(f"{text!r} never on screen; it shows:\n{self.screen.text()}")
         while self._read(0.3):  # the rest of the frame, the prompt
@@ -161,7 +166,7 @@ class Terminal:
         except OSError:  # the program ended and the terminal closed
             return False
         self.output += data
-        self.fresh = self.fresh or data.strip(b"\r\n") != b""  # not just the keys' echo
+        self.answer += data
         self.screen.feed(data)
         return bool(data)
 
