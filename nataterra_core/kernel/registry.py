@@ -20,9 +20,9 @@ verifying a log of one game never imports another. Tests and plug-ins call
 :func:`register` with their own records.
 
 Optional hooks (board geometry, SVG, observation encoder, action codec, determiniser,
-scenarios, positions, rules coverage, CLI commands, the how-to-play page) have typed slots in
-:class:`Hooks`, so generic tools find them in one place; a system that lacks one simply
-leaves it ``None``.
+evaluation, scenarios, positions, rules coverage, CLI commands, the how-to-play page) have
+typed slots in :class:`Hooks`, so generic tools find them in one place; a system that lacks
+one simply leaves it ``None``.
 """
 
 from __future__ import annotations
@@ -133,6 +133,11 @@ class Hooks:
     """``(view, pack, seed)`` -> a state whose seat view is ``view``, the hidden information
     (others' hands from the unseen cards, deck orders) sampled with ``seed``: what a search
     player plays ahead on (:class:`~nataterra_core.kernel.determinise.Determiniser`)."""
+    evaluate: Callable[[Any, str], float] | None = None
+    """``(state, seat)`` -> an estimate in [0, 1] of ``seat``'s chance of winning from
+    ``state`` (a whole state: a search player's determinisation, never shown to anyone). The
+    search player cuts its playouts short and scores them by it; without one it plays every
+    playout to the game's end. It lives in the game's ``bots`` room."""
     scenarios: Mapping[str, Any] | None = None
     """Named starting set-ups by id; each has ``id``, ``title``, ``kind``, ``seats``, ``goal``
     and ``options`` (the header options that start it)."""

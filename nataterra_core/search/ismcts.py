@@ -8,23 +8,32 @@ every seat, grown from the searching seat's information set. Each iteration
 2. walks down the tree among the children legal in *this* sample, by UCB1 where each child
    counts the iterations in which it was available (so rarely legal moves are not
    starved), expanding one new move;
-3. plays the game out with the rollout policy (the kernel's random player, or any of the
-   system's named players) to its end or to ``rollout_limit`` commands;
-4. scores the result for each seat (a win 1, a draw or an unfinished playout ½, a loss 0)
-   and adds each move's mover's score up the path.
+3. plays on with the rollout policy (the kernel's random player, or any of the system's
+   named players): ``playout_depth`` commands when the system offers an evaluation
+   (``Hooks.evaluate``), else to the game's end (at most ``rollout_limit`` commands);
+4. scores the result for each seat: at the game's end a win 1, a draw ½, a loss 0; cut short,
+   the evaluation's estimate of the seat's winning chance (½ without one), and adds each
+   move's mover's score up the path.
 
 The player never sees the game's seed or dice: determinisations and playouts roll their own
 ``nataterra-dice-v1`` streams keyed by the player's seed, so the same seed, budget and
-positions give the same choices everywhere. The budget is ``iterations`` per decision,
-optionally cut short by ``seconds`` on a clock the caller passes in (the core reads no
-clock; a time budget trades determinism for a bound on the wait).
+positions give the same choices everywhere. The budget is ``iterations`` per decision, or
+``seconds`` on a clock the caller passes in (the core reads no clock; a time budget trades
+determinism for a bound on the wait), or both (the iterations, cut at the time: a server's
+cap). A decision with one legal command costs nothing: it is answered at once.
 
-**Small budgets.** A few dozen playouts cannot rank hundreds of moves, and one playout per
-move picks by luck. So:
+**Where the iterations go.** A few dozen playouts cannot rank hundreds of moves, and one
+playout per move picks by luck. So:
 
-* a decision with one legal command, or more than ``max_branching``, is answered by the
-  rollout policy without search (the budget goes where it can tell moves apart);
-* the root's moves are tried in rounds, every move once per round on the round's shared
+* the root's candidates are the rollout policy's choice, then the rest in the policy's own
+  ranking when it offers one (:class:`Ranker`, ``rank(view, legal)``: the policy is the
+  prior), else in an order drawn from the search's dice; up to ``max_branching`` of them from
+  the start, and more as the rounds go by (progressive widening: ``max_branching +
+  root_widening * sqrt(rounds)``), so a decision with hundreds of commands (a bidding game's
+  bids) is searched among the policy's best, widening with the time given. An iteration
+  budget too small to try each candidate twice narrows the candidates to half the budget
+  (below two, the policy answers alone);
+* the candidates are tried in rounds, each once per round on the round's shared
   determinisation and dice (common random numbers: the moves are compared on the same luck);
 * below the root the rollout policy's own choice is tried first and other moves are admitted
   as a node is visited more (progressive widening: ``1 + widening * sqrt(visits)`` children),
@@ -39,7 +48,7 @@ import hashlib
 import math
 import struct
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from nataterra_core.kernel.decider import Decided, Decider
 from nataterra_core.kernel.determinise import Determiniser
@@ -47,7 +56,9 @@ from nataterra_core.kernel.dice import DiceStream
 from nataterra_core.kernel.messages import Command
 from nataterra_core.kernel.players import Player, RandomPlayer
 
-__all__ = ["SearchPlayer", "SearchStats"]
+from .budget import MAX_ITERATIONS
+
+__all__ = ["Clock", "Evaluation", "Ranker", "SearchPlayer", "SearchStats"]
 
 RolloutFactory = Callable[[int], Player]
 """A rollout policy: a seeded player (``RandomPlayer``, a system's heuristic player)."""
@@ -78,12 +89,20 @@ class SearchStats:
         self.commands = 0
 
 
+Evaluation = Callable[[Any, str], float]
+"""``(state, seat)`` -> the seat's winning chance in [0, 1] (``Hooks.evaluate``)."""
+Clock = Callable[[], float]
+"""Seconds on some clock (``time.monotonic``, ``time.process_time``): the caller's."""
+
+
 class SearchPlayer:
     """Information-set MCTS over a rule system's decider (see the module docstring).
 
-    ``decider``, ``seat_view``, ``determiniser`` and ``pack`` come from the system's
-    registry record; ``rollout`` builds the playout policy from a seed. ``exploration`` is
-    UCB1's constant below the root, ``widening`` the progressive-widening rate there.
+    ``decider``, ``seat_view``, ``determiniser``, ``pack`` and ``evaluate`` come from the
+    system's registry record; ``rollout`` builds the playout policy from a seed. The budget is
+    ``iterations``, ``seconds`` on ``clock``, or both (whichever ends first). ``exploration``
+    is UCB1's constant below the root, ``widening`` the progressive-widening rate there,
+    ``root_widening`` the rate at the root beyond ``max_branching`` candidates.
     """
 
     def __init__(
@@ -95,19 +114,26 @@ class SearchPlayer:
         determiniser: Determiniser,
         pack: Any,
         rollout: RolloutFactory,
-        iterations: int = 8,
+        iterations: int | None = 8,
         seconds: float | None = None,
-        clock: Callable[[], float] | None = None,
+        clock: Clock | None = None,
+        evaluate: Evaluation | None = None,
+        playout_depth: int = 40,
         max_branching: int = 10,
+        root_widening: float = 1.0,
         exploration: float = 0.7,
         widening: float = 0.5,
         stickiness: float = 0.05,
         rollout_limit: int = 3000,
     ) -> None:
-        if iterations < 1:
+        if iterations is None and seconds is None:
+            raise ValueError("the search needs a budget: iterations, seconds, or both")
+        if iterations is not None and iterations < 1:
             raise ValueError(f"the search needs at least one iteration, got {iterations}")
         if seconds is not None and clock is None:
             raise ValueError("a time budget needs a clock (the core reads none)")
+        if playout_depth < 0:
+            raise ValueError(f"a playout depth is never negative, got {playout_depth}")
         self._seed = seed
         self._key = hashlib.sha256(b"nataterra-search-v1" + struct.pack(">Q", seed)).digest()
         self._decider = decider
@@ -119,7 +145,10 @@ class SearchPlayer:
         self.iterations = iterations
         self.seconds = seconds
         self._clock = clock
+        self._evaluate = evaluate
+        self.playout_depth = playout_depth
         self.max_branching = max_branching
+        self.root_widening = root_widening
         self.exploration = exploration
         self.widening = widening
         self.stickiness = stickiness
@@ -128,36 +157,48 @@ class SearchPlayer:
         self.stats = SearchStats()
 
     def choose(self, view: Any, legal_commands: Sequence[Command]) -> Command:
-        """The root move with the best mean score after the budget's iterations."""
+        """The root move with the best mean score once the budget is spent."""
         if len(legal_commands) == 1:
-            return legal_commands[0]
+            return legal_commands[0]  # forced: no thinking, no time
+        deadline = None
+        if self.seconds is not None and self._clock is not None:
+            deadline = self._clock() + self.seconds
         self._decisions += 1
         decision = self._decisions
         sample = self._sample(view, decision, 0)
         seat = self._root_seat(view, sample)
-        preferred = self._policy(seat).choose(view, legal_commands)
-        if len(legal_commands) > self.max_branching:
-            return preferred
+        order = DiceStream(self._key, f"search-{decision}-order", "")
+        ranking = _Ranking(self._policy(seat), view, legal_commands, self.max_branching, order)
+        first = min(len(legal_commands), self.max_branching)
+        if self.iterations is not None and len(legal_commands) > first:
+            # Each candidate tried twice at least, or the policy answers alone.
+            first = min(first, self.iterations // 2)
+            if first < 2:
+                return ranking.top(1)[0]
         self.stats.decisions += 1
         root = _Node("")
-        # The policy's choice first, then the rest in list order: each round tries each once.
-        order = (preferred, *(c for c in legal_commands if c != preferred))
-        deadline = None
-        if self.seconds is not None and self._clock is not None:
-            deadline = self._clock() + self.seconds
-        for i in range(self.iterations):
-            if deadline is not None and i and self._clock is not None and self._clock() > deadline:
-                break
-            rounds, turn = divmod(i, len(order))
+        limit = MAX_ITERATIONS if self.iterations is None else self.iterations
+        done = rounds = 0
+        candidates: Sequence[Command] = ()
+        while done < limit:
+            width = first + int(self.root_widening * math.sqrt(rounds))
+            candidates = ranking.top(width if len(legal_commands) > first else first)
             state = sample if rounds == 0 else self._sample(view, decision, rounds)
-            dice = _Dice(self._key, f"search-{decision}-{rounds}")
-            child = root.children.get(order[turn])
-            if child is None:
-                child = root.children[order[turn]] = _Node(seat)
-            state = self._step(state, seat, order[turn], dice)
-            self._descend(child, state, dice)
-            self.stats.iterations += 1
-        return self._best(root, order)
+            for command in candidates:
+                if done >= limit or (done and self._past(deadline)):
+                    return self._best(root, candidates)
+                dice = _Dice(self._key, f"search-{decision}-{rounds}")
+                child = root.children.get(command)
+                if child is None:
+                    child = root.children[command] = _Node(seat)
+                self._descend(child, self._step(state, seat, command, dice), dice)
+                self.stats.iterations += 1
+                done += 1
+            rounds += 1
+        return self._best(root, candidates)
+
+    def _past(self, deadline: float | None) -> bool:
+        return deadline is not None and self._clock is not None and self._clock() >= deadline
 
     # -- one iteration ---------------------------------------------------------------------
 
@@ -188,10 +229,10 @@ class SearchPlayer:
             node = node.children[command]
             path.append(node)
             state = self._step(state, seat, command, dice)
-        winners = self._playout(state, dice)
+        score = self._playout(state, dice)
         for moved in path:
             moved.visits += 1
-            moved.reward += 0.5 if winners is None else float(moved.mover in winners)
+            moved.reward += score(moved.mover)
 
     def _select(
         self, node: _Node, state: Any, seat: str, legal: Sequence[Command], dice: _Dice
@@ -221,11 +262,13 @@ class SearchPlayer:
 
         return max(tried, key=ucb), False
 
-    def _playout(self, state: Any, dice: _Dice) -> frozenset[str] | None:
-        """The winners after playing on with the rollout policy (``None``: a draw, or no
-        end within ``rollout_limit`` commands)."""
+    def _playout(self, state: Any, dice: _Dice) -> Callable[[str], float]:
+        """Each seat's score after playing on with the rollout policy: the result once the
+        game ends; cut short (``playout_depth`` commands with an evaluation, else
+        ``rollout_limit``), the evaluation's estimate, or ½ without one."""
         decider = self._decider
-        for _ in range(self.rollout_limit):
+        limit = self.rollout_limit if self._evaluate is None else self.playout_depth
+        for _ in range(limit):
             if decider.outcome(state) is not None:
                 break
             choice = decider.decision(state)
@@ -238,9 +281,23 @@ class SearchPlayer:
                 command = policy.choose(shown, legal)
             state = self._step(state, seat, command, dice)
         outcome = decider.outcome(state)
-        if outcome is None or not outcome.winners:
-            return None
-        return frozenset(outcome.winners)
+        if outcome is not None:
+            winners = frozenset(outcome.winners)
+            if not winners:
+                return lambda seat: 0.5
+            return lambda seat: float(seat in winners)
+        evaluate = self._evaluate
+        if evaluate is None:
+            return lambda seat: 0.5
+        known: dict[str, float] = {}
+
+        def estimate(seat: str) -> float:
+            found = known.get(seat)
+            if found is None:
+                found = known[seat] = min(1.0, max(0.0, float(evaluate(state, seat))))
+            return found
+
+        return estimate
 
     def _step(self, state: Any, seat: str, command: Command, dice: _Dice) -> Any:
         decider = self._decider
@@ -273,6 +330,46 @@ class SearchPlayer:
             return (child.reward / child.visits + bonus, child.visits, -n)
 
         return order[max(range(len(order)), key=rank)]
+
+
+@runtime_checkable
+class Ranker(Protocol):
+    """A rollout policy that can also rank every legal command, best first (a system's
+    heuristic player may offer it): the search player's prior at the root."""
+
+    def rank(self, view: Any, legal_commands: Sequence[Command]) -> Sequence[Command]:
+        """Every one of ``legal_commands``, the most promising first."""
+
+
+class _Ranking:
+    """The root's candidates in the order the search tries them: the rollout policy's
+    choice first; then, when the policy ranks (:class:`Ranker`), its ranking of the rest,
+    else the rest in an order drawn from the search's own dice (no prior: every other
+    command alike). Up to ``max_branching`` commands, where every one is a candidate anyway,
+    the rest keep the list's order."""
+
+    __slots__ = ("_order",)
+
+    def __init__(
+        self,
+        policy: Player,
+        view: Any,
+        legal: Sequence[Command],
+        max_branching: int,
+        dice: DiceStream,
+    ) -> None:
+        first = policy.choose(view, legal)
+        rest: Sequence[Command] = [c for c in legal if c != first]
+        if len(legal) > max_branching:
+            if isinstance(policy, Ranker):
+                rest = [c for c in policy.rank(view, legal) if c != first]
+            else:
+                rest = dice.shuffle(rest)
+        self._order: tuple[Command, ...] = (first, *rest)
+
+    def top(self, count: int) -> Sequence[Command]:
+        """The ``count`` first candidates (all of them when there are fewer)."""
+        return self._order[:count]
 
 
 class _Dice:

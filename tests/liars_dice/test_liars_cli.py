@@ -16,7 +16,7 @@ from nataterra_core.game import verify_log
 runner = CliRunner()
 
 
-@pytest.mark.parametrize("bot", ("random", "heuristic", "search"))
+@pytest.mark.parametrize("bot", ("random", "heuristic", "search:4"))
 def test_demo_with_each_bot_writes_a_log_verify_finds_valid(bot: str, tmp_path: Path) -> None:
     log = tmp_path / f"{bot}.jsonl"
     demo = runner.invoke(

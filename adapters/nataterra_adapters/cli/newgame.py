@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
@@ -21,11 +22,12 @@ import typer
 from nataterra_core.game import GameSession, new_game
 from nataterra_core.kernel import LineSink, Player, join_client_seeds, play, seed_from_number
 from nataterra_core.kernel.registry import OptionsError, RuleSystem
-from nataterra_core.search.catalogue import players_of
+from nataterra_core.search.catalogue import parse_player, players_of
 
 from .common import check_content, check_out
 
 __all__ = [
+    "BOT_CLOCK",
     "ModeOption",
     "OptionOption",
     "PlayersOption",
@@ -137,6 +139,11 @@ def game_options(
     return options
 
 
+BOT_CLOCK = time.process_time
+"""The clock a bot's time budget is measured on in the CLI: this process's CPU time, so that
+``search:1s`` thinks as much on a loaded machine as on an idle one (the core reads none)."""
+
+
 def bot_names(record: RuleSystem) -> str:
     """The system's named players, for help and errors."""
     return ", ".join(sorted(players_of(record)))
@@ -148,14 +155,15 @@ def default_bot(record: RuleSystem) -> str:
 
 
 def check_bot(record: RuleSystem, bot: str | None) -> str:
-    """The player ``--bot`` names (default: :func:`default_bot`); a usage error if the
-    system has no such player."""
+    """The player ``--bot`` names (default: :func:`default_bot`), a name or a search spec
+    (``search:8``, ``search:1s``); a usage error if the system has no such player."""
     chosen = bot or default_bot(record)
-    if chosen not in players_of(record):
+    try:
+        parse_player(record, chosen, clock=BOT_CLOCK)
+    except ValueError as exc:
         raise typer.BadParameter(
-            f"{record.id} has no player {chosen!r} (it has {bot_names(record)})",
-            param_hint="--bot",
-        )
+            f"{exc} (it has {bot_names(record)})", param_hint="--bot"
+        ) from None
     return chosen
 
 
@@ -167,8 +175,9 @@ def make_bots(
     content: Path | None = None,
 ) -> dict[str, Player]:
     """One ``bot`` (checked by :func:`check_bot`) per seat, seat ``i`` seeded
-    ``seed * 16 + i`` (as ``demo`` always has), judging by the game's content pack."""
-    factory = players_of(record)[bot]
+    ``seed * 16 + i`` (as ``demo`` always has), judging by the game's content pack. A time
+    budget (the plain ``search`` too) is measured on :data:`BOT_CLOCK`."""
+    factory = parse_player(record, bot, clock=BOT_CLOCK)
     return {seat: factory(seed * 16 + i, content=content) for i, seat in enumerate(seats)}
 
 

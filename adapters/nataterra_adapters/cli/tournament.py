@@ -10,6 +10,7 @@ with a 95 % interval; ``--json`` prints the same as one JSON object for tools. T
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
@@ -159,7 +160,7 @@ def _check_players(record: RuleSystem, given: str) -> list[str]:
     players = [p.strip() for p in given.split(",") if p.strip()]
     for spec in players:
         try:
-            parse_player(record, spec)
+            parse_player(record, spec, clock=time.process_time)
         except ValueError as exc:
             raise typer.BadParameter(
                 f"{exc} (it has {bot_names(record)})", param_hint="--players"
@@ -174,8 +175,9 @@ def tournament(
         str,
         typer.Option(
             help="Players, comma-separated: the game's named players (random, heuristic, "
-            "search, ...); search:N searches N iterations per decision, search:N:POLICY plays "
-            "its playouts with the player POLICY."
+            "search, ...); search:N searches N iterations per decision (reproducible), "
+            "search:1s or search:500ms as long per decision (plain search: 1s), "
+            "search:BUDGET:POLICY plays its playouts with the player POLICY."
         ),
     ],
     game: GameOption = DEFAULT_GAME,

@@ -10,12 +10,18 @@ tournament seed gives the same games, logs and table for any number of workers.
 Seats are rotated within each pairing: game ``2m`` seats the pair one way round and game
 ``2m + 1`` the other, both with the same dice seed (mirrored games: the luck of the dice is
 shared out evenly).
+
+A time budget (``search:1s``, and the plain ``search``) is measured on the CPU time of the
+process playing the game (``time.process_time``), so a game on a loaded worker thinks as much
+as on an idle one; such a game is not reproducible from its seed (an iteration budget,
+``search:8``, is).
 """
 
 from __future__ import annotations
 
 import hashlib
 import struct
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations
 from typing import Any
@@ -119,7 +125,7 @@ def play_game(planned: PlannedGame) -> tuple[GameResult, bytes]:
         options=planned.options,
     )
     bots = {
-        seat: make_player(record, spec, seed)
+        seat: make_player(record, spec, seed, clock=time.process_time)
         for seat, spec, seed in zip(planned.seats, planned.players, planned.bot_seeds, strict=True)
     }
     commands = play(session, bots, record.seat_view)

@@ -4,10 +4,16 @@ It plays the card that orders the most units close to the enemy, orders the unit
 hurt someone, moves toward favourable battles while keeping units next to friends (bold:
 B-RET-2), battles with the best expected damage, takes ground and battles back whenever it
 may, and retreats next to friends. Ties are broken by its own seeded stream.
+
+:func:`evaluate` is the search player's estimate of a side's winning chance
+(``Hooks.evaluate``): the medals each side still needs (B-WIN-1) and the figures each has
+left to win them.
 """
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -22,7 +28,7 @@ from .rules.world import World
 from .state import BattleLoreState, Unit
 from .views import SeatView
 
-__all__ = ["HeuristicPlayer", "state_of_view"]
+__all__ = ["HeuristicPlayer", "evaluate", "state_of_view"]
 
 
 def state_of_view(view: SeatView, pack: BattleLorePack | None = None) -> BattleLoreState:
@@ -67,6 +73,15 @@ class HeuristicPlayer:
         best = max(score for score, _ in scored)
         ties = [n for score, n in scored if score >= best - 1e-9]
         return legal_commands[ties[self._dice.draw(len(ties))] if len(ties) > 1 else ties[0]]
+
+    def rank(self, view: SeatView, legal_commands: Sequence[Command]) -> list[Command]:
+        """The legal commands, best-looking first (ties in the list's order; no dice drawn):
+        the search player's prior at the root."""
+        world = self._world(view.scenario)
+        state = state_of_view(view, self._pack)
+        values = [self._score(world, state, view, c) for c in legal_commands]
+        order = sorted(range(len(legal_commands)), key=lambda n: -values[n])
+        return [legal_commands[n] for n in order]
 
     # --- judging ------------------------------------------------------------------------
 
@@ -217,3 +232,35 @@ def _with(state: BattleLoreState, seat: str, card: str) -> BattleLoreState:
 def make(seed: int, *, content: Path | None = None) -> HeuristicPlayer:
     """The registry's factory: a heuristic player judging by the game's pack."""
     return HeuristicPlayer(seed, pack=load_pack(content))
+
+
+MEDAL_WEIGHT = 4.0
+"""Log-odds of a side that has all the medals it needs against one that has none."""
+FIGURE_WEIGHT = 2.0
+"""Log-odds of a side with every figure left on the field against one with none."""
+
+
+def evaluate(state: BattleLoreState, seat: str) -> float:
+    """``seat``'s chance of winning from ``state``, estimated (``Hooks.evaluate``): a logistic
+    of the medal lead (as a share of the scenario's medals, B-WIN-1) and the figure lead (as a
+    share of the figures on the field). A game over is 1 for the winner, 0 for the loser and
+    ½ each for a draw."""
+    if state.phase == "over":
+        return 0.5 if state.winner is None else float(state.winner == seat)
+    other = state.other(seat)
+    needed = max(1, _medals_to_win(state.scenario))
+    figures = dict.fromkeys((seat, other), 0)
+    for unit in state.units:
+        if unit.side in figures:
+            figures[unit.side] += unit.figures
+    lead = (state.side_of(seat).medals - state.side_of(other).medals) / needed
+    field = (figures[seat] - figures[other]) / max(1, figures[seat] + figures[other])
+    return 1 / (1 + math.exp(-(MEDAL_WEIGHT * lead + FIGURE_WEIGHT * field)))
+
+
+@functools.cache
+def _medals_to_win(scenario: str) -> int:
+    """The scenario's medals (B-WIN-1) in the library's pack (6 for a scenario it lacks)."""
+    pack = load_pack()
+    found = pack.scenarios.get(scenario)
+    return 6 if found is None else found.medals

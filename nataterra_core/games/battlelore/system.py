@@ -6,7 +6,7 @@ from pathlib import Path
 
 from nataterra_core.kernel.registry import Hooks, RuleSystem, package_text
 
-from .bots import make
+from .bots import evaluate, make
 from .content import load_pack
 from .coverage import coverage_spec
 from .decider import RULES, BattleLore, GameOptions
@@ -39,6 +39,7 @@ BATTLELORE = RuleSystem(
         board_geometry=BOARDS,
         svg=board_svg,
         determiniser=determinise,
+        evaluate=evaluate,
         observation=observation,
         action_codec=codec,
         coverage=coverage_spec,

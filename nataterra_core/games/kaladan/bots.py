@@ -5,10 +5,14 @@ dice (K-FIG-2's pools, as :func:`.rules.combat.pools` builds them), keeps its cr
 out of attacks, expands onto empty tiles (income and score, K-INC-2, K-END-2), garrisons a
 threatened castle, spends gold on units and upgrades while it pays, and takes the best of
 every card's choice. Ties are broken by its own seeded dice (``player_dice``).
+
+:func:`evaluate` is the search player's estimate of a seat's winning chance
+(``Hooks.evaluate``): the seats' K-END-2 scores and armies, as shares of a softmax.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from nataterra_core.kernel import Command, player_dice
@@ -18,11 +22,11 @@ from .board import board_for
 from .content import load_pack
 from .content.schema import KaladanPack
 from .rules.combat import pools
-from .rules.flow import Table
-from .state import base_of
+from .rules.flow import Table, score
+from .state import GameState, base_of
 from .views import SeatView
 
-__all__ = ["HeuristicPlayer"]
+__all__ = ["HeuristicPlayer", "evaluate"]
 
 FIGHT_EDGE = 1.25
 """Attack only when the expected attack sum beats the expected defence by this factor."""
@@ -47,6 +51,15 @@ class HeuristicPlayer:
         best = max(score for score, _ in scored)
         top = [i for score, i in scored if score == best]
         return legal_commands[top[self._dice.draw(len(top))] if len(top) > 1 else top[0]]
+
+    def rank(self, view: SeatView, legal_commands: Sequence[Command]) -> list[Command]:
+        """The legal commands, best-valued first (ties in the list's order; no dice drawn):
+        the search player's prior at the root."""
+        assert view.seat is not None
+        table = Table(self._pack, board_for(self._pack, view.map_id))
+        values = [self._value(table, view, c) for c in legal_commands]
+        order = sorted(range(len(legal_commands)), key=lambda n: -values[n])
+        return [legal_commands[n] for n in order]
 
     # -- valuation --------------------------------------------------------------------------
 
@@ -240,3 +253,43 @@ class HeuristicPlayer:
 def _needed_edge(attackers: int, defenders: int) -> float:
     """The edge a fight needs: more when few attackers face many defenders."""
     return FIGHT_EDGE + (0.15 if attackers < defenders else 0.0)
+
+
+SCORE_SCALE = 6.0
+"""K-END-2 points worth one unit of strength in :func:`evaluate` (a crown defeated is 5)."""
+ARMY_WEIGHT = 0.5
+"""The strength of an army the average seat's size (what wins the next fights)."""
+
+
+def evaluate(state: GameState, seat: str) -> float:
+    """``seat``'s chance of winning from ``state``, estimated (``Hooks.evaluate``): each seat
+    still in the game has a strength, its K-END-2 score (what the deck's end ranks, K-END-1)
+    over :data:`SCORE_SCALE` plus its units on the board against the average seat's, and its
+    chance is its share of ``exp(strength)``. A seat eliminated has none; a game over is 1
+    for a winner, 0 otherwise."""
+    if state.phase == "over":
+        return float(seat in state.winners)
+    standing = state.in_game()
+    if seat not in standing:
+        return 0.0
+    table = _table(state.map_id)
+    units = dict.fromkeys(standing, 0)
+    for army in state.board.values():
+        if army.owner in units:
+            units[army.owner] += len(army.units)
+    average = max(1.0, sum(units.values()) / len(standing))
+    strength = {
+        s: score(table, state, s) / SCORE_SCALE + ARMY_WEIGHT * units[s] / average for s in standing
+    }
+    top = max(strength.values())
+    weights = {s: math.exp(value - top) for s, value in strength.items()}
+    return weights[seat] / sum(weights.values())
+
+
+def _table(map_id: str) -> Table:
+    """The tables of the library's pack, by map (the map's castles are what ``score`` reads;
+    a user pack's map of another name falls back to the first map of the library's)."""
+    pack = load_pack()
+    if map_id not in pack.maps:
+        map_id = next(iter(pack.maps))
+    return Table(pack, board_for(pack, map_id))

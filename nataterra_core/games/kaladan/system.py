@@ -6,7 +6,7 @@ from pathlib import Path
 
 from nataterra_core.kernel.registry import Hooks, RuleSystem, package_text
 
-from .bots import HeuristicPlayer
+from .bots import HeuristicPlayer, evaluate
 from .content import load_pack
 from .coverage import coverage_spec
 from .decider import RULES, Kaladan, KaladanOptions
@@ -48,6 +48,7 @@ KALADAN = RuleSystem(
         observation=kaladan_observation,
         action_codec=kaladan_codec,
         determiniser=determinise,
+        evaluate=evaluate,
         coverage=coverage_spec,
     ),
 )

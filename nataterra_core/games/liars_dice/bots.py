@@ -14,6 +14,10 @@ against the same player without this reading, it wins 217 of 300 two-player game
 Wilson interval 67-77 %) and 176 of 300 three-player games (53-64 %, a fair share being
 33 %). (The registry's search player plays on top of it: its playouts are this player's
 games.)
+
+:func:`evaluate` is the search player's estimate of a seat's winning chance
+(``Hooks.evaluate``): its share of the squared dice counts, since every die lost makes the
+next loss likelier.
 """
 
 from __future__ import annotations
@@ -25,9 +29,10 @@ from collections.abc import Sequence
 from nataterra_core.kernel import Command
 
 from . import messages as m
+from .state import LiarsState
 from .views import SeatView
 
-__all__ = ["HeuristicPlayer", "chance_at_least", "chance_exactly"]
+__all__ = ["HeuristicPlayer", "chance_at_least", "chance_exactly", "evaluate"]
 
 
 @functools.cache
@@ -74,6 +79,21 @@ class HeuristicPlayer:
 
     def choose(self, view: SeatView, legal_commands: Sequence[Command]) -> Command:
         """The legal command most likely to be right (the first such on ties)."""
+        best, best_value = legal_commands[0], -1.0
+        for command, value in zip(legal_commands, self._chances(view, legal_commands), strict=True):
+            if value > best_value + 1e-12:
+                best, best_value = command, value
+        return best
+
+    def rank(self, view: SeatView, legal_commands: Sequence[Command]) -> list[Command]:
+        """The legal commands, most likely to be right first (ties in the list's order): the
+        search player's prior at the root."""
+        chances = self._chances(view, legal_commands)
+        order = sorted(range(len(legal_commands)), key=lambda n: -chances[n])
+        return [legal_commands[n] for n in order]
+
+    def _chances(self, view: SeatView, legal_commands: Sequence[Command]) -> list[float]:
+        """Each legal command's chance of being right."""
         known, unknown = self._known(view)
 
         def odds(face: int) -> tuple[int, float]:
@@ -81,18 +101,26 @@ class HeuristicPlayer:
             counted = sum(1 for d in known if d == face or (wild and d == 1))
             return counted, (1 / 3 if wild else 1 / 6)
 
-        best, best_value = legal_commands[0], -1.0
-        for command in legal_commands:
+        def chance(command: Command) -> float:
             if isinstance(command, m.Bid):
                 counted, p = odds(command.face)
-                value = chance_at_least(command.quantity - counted, unknown, p)
-            else:
-                last = view.bids[-1]
-                counted, p = odds(last.face)
-                if isinstance(command, m.CallLiar):
-                    value = 1 - chance_at_least(last.quantity - counted, unknown, p)
-                else:
-                    value = chance_exactly(last.quantity - counted, unknown, p)
-            if value > best_value + 1e-12:
-                best, best_value = command, value
-        return best
+                return chance_at_least(command.quantity - counted, unknown, p)
+            last = view.bids[-1]
+            counted, p = odds(last.face)
+            if isinstance(command, m.CallLiar):
+                return 1 - chance_at_least(last.quantity - counted, unknown, p)
+            return chance_exactly(last.quantity - counted, unknown, p)
+
+        return [chance(command) for command in legal_commands]
+
+
+def evaluate(state: LiarsState, seat: str) -> float:
+    """``seat``'s chance of winning from ``state``, estimated (``Hooks.evaluate``): its share
+    of every cup's dice count squared (the last with dice wins, L-END-2, and a player with
+    fewer dice both holds less of every count and has fewer losses to spare). 1 or 0 once
+    the game is won."""
+    if state.winner is not None:
+        return float(state.winner == seat)
+    weights = {s: len(cup) ** 2 for s, cup in zip(state.seats, state.cups, strict=True)}
+    total = sum(weights.values())
+    return weights.get(seat, 0) / total if total else 1 / len(state.seats)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from nataterra_core.kernel.registry import Hooks, RuleSystem, package_text
 
-from .bots import HeuristicPlayer
+from .bots import HeuristicPlayer, evaluate
 from .coverage import coverage_spec
 from .decider import RULES, LiarsDice, LiarsOptions
 from .determinise import determinise
@@ -46,6 +46,7 @@ LIARS_DICE = RuleSystem(
         observation=liars_observation,
         action_codec=liars_codec,
         determiniser=determinise,
+        evaluate=evaluate,
         coverage=coverage_spec,
     ),
 )

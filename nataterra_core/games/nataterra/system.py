@@ -69,6 +69,13 @@ def _heuristic(seed: int, *, content: Path | None = None) -> HeuristicPlayer:
     return HeuristicPlayer(seed, pack=load_pack(content))
 
 
+def _evaluate(state: Any, seat: str) -> float:
+    """The search player's winning-chance estimate (``bots/evaluate.py``)."""
+    from .bots.evaluate import evaluate
+
+    return evaluate(state, seat)
+
+
 BOARDS = NataterraBoards()
 """The board-geometry hook of both systems (``geometry.py``)."""
 
@@ -107,6 +114,7 @@ NATATERRA = RuleSystem(
         action_codec=nataterra_codec,
         coverage=coverage_spec,
         determiniser=determinise,
+        evaluate=_evaluate,
         positions=POSITIONS,
         scenarios=SCENARIOS,
     ),

@@ -4,7 +4,8 @@ sees another seat's hand or a deck's order); none touches the game's dice.
 
 :class:`~nataterra_core.kernel.RandomPlayer` (the kernel's) picks uniformly;
 :class:`HeuristicPlayer` plays purposeful learning games. :func:`play` is the kernel's loop
-with Nataterra's seat views.
+with Nataterra's seat views. :func:`~.evaluate.evaluate` is the search player's estimate of a
+seat's winning chance (``Hooks.evaluate``): it reads a whole state, a search's own sample.
 """
 
 from __future__ import annotations
