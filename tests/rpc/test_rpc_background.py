@@ -55,7 +55,7 @@ def test_another_clients_request_is_answered_while_search_bots_play(
     maker.send_raw(
         b'{"jsonrpc":"2.0","id":"made","method":"game.create","params":{"game_id":"slow",'
         b'"seats":["velathi","beasts"],"options":{"max_turns":3},'
-        b'"bots":{"velathi":"search","beasts":"search"}}}'
+        b'"bots":{"velathi":"search:2","beasts":"search:2"}}}'
     )
     for _ in range(200):  # until the server has read the create (the other socket may win)
         view = other.call("game.view", game_id="slow")
@@ -67,7 +67,7 @@ def test_another_clients_request_is_answered_while_search_bots_play(
         "the game was over before another client was answered"
     )
     made = maker.receive_raw()["result"]
-    assert made["tokens"] == {} and made["bots"] == dict.fromkeys(seats, "search")
+    assert made["tokens"] == {} and made["bots"] == dict.fromkeys(seats, "search:2")
     end = follow(other, "slow", made["version"])
     log = maker.ok("game.log", game_id="slow")
     assert log["revealed"] and log["version"] == end["version"]
@@ -155,7 +155,7 @@ def test_a_bot_overrunning_its_bound_gives_its_seat_to_the_random_player() -> No
             "game.create",
             players=2,
             options={"max_turns": 2},
-            bots={"velathi": "search", "beasts": "search"},
+            bots={"velathi": "search:2", "beasts": "search:2"},
         )
         end = follow(client, made["game_id"], made["version"])
         assert end["result"] is not None
@@ -199,3 +199,35 @@ def test_the_in_process_table_plays_bots_inline_and_does_not_wait() -> None:
     answer = rpc.ok("game.wait", game_id=made["game_id"], version=made["version"], timeout=60)
     assert answer["result"] is not None and answer["passed"] is False
     assert rpc.ok("game.wait", game_id=made["game_id"], version=0)["passed"] is True
+
+
+def test_a_bots_decision_is_cut_at_max_bot_time_and_its_thinking_is_reported() -> None:
+    """Issue 34 item 4: a million iterations per decision would never end a game; cut at
+    ``--max-bot-time`` they do. ``game.wait`` with ``thinking`` answers when a bot starts or
+    stops thinking, and ``game.view`` reports the seats thinking."""
+    process = start_server("--listen", "127.0.0.1:0", "--no-store", "--max-bot-time", "0.1")
+    try:
+        assert process.stderr is not None
+        port = int(process.stderr.readline().decode().rsplit(":", 1)[1])
+        client = connect(port)
+        bots = {"velathi": "search:1000000", "beasts": "search:1000000"}
+        made = client.ok("game.create", players=2, options={"max_turns": 1}, bots=bots)
+        game_id, version, seen = made["game_id"], made["version"], []
+        assert client.ok("game.view", game_id=game_id)["thinking"] in ([], ["velathi"], ["beasts"])
+        for _ in range(2000):
+            answer = client.ok("game.wait", game_id=game_id, version=version, thinking=True)
+            seen.append(answer["thinking"])
+            version = answer["version"]
+            if answer["result"] is not None:
+                break
+        assert answer["result"] is not None and answer["thinking"] == []
+        assert ["velathi"] in seen and [] in seen, seen
+    finally:
+        stop_server(process)
+
+
+@pytest.mark.parametrize("bad", ["0", "-1", "nan", "3601", "soon"])
+def test_max_bot_time_out_of_bounds_is_refused(bad: str) -> None:
+    process = start_server("--no-store", "--max-bot-time", bad)
+    _, said = process.communicate(timeout=60)
+    assert process.returncode == 2 and b"--max-bot-time" in said

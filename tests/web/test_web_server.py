@@ -73,11 +73,17 @@ def test_a_watching_connection_is_told_when_another_changes_the_game(server_url:
     assert watcher.ok("game.view", game_id=made["game_id"])["waiting_for"] == ["velathi"]
     ann.ok("game.join", game_id=made["game_id"], token=token, client_seed="ann")
     note = json.loads(watcher.connection.recv(timeout=20))
+    thinking = note["params"]["thinking"]
     assert note == {
         "jsonrpc": "2.0",
         "method": "game.changed",
-        "params": {"game_id": made["game_id"], "version": note["params"]["version"]},
+        "params": {
+            "game_id": made["game_id"],
+            "version": note["params"]["version"],
+            "thinking": thinking,
+        },
     }
+    assert thinking in ([], ["beasts"])
     view = watcher.ok("game.view", game_id=made["game_id"])
     # The bot's commands follow the start (issue 32 item 1): the view may be later still.
     assert view["version"] >= note["params"]["version"] > 0
@@ -93,7 +99,7 @@ def test_a_bot_game_on_one_socket_stalls_no_other_and_is_followed_by_game_wait(
     a game of search bots is created at once, another socket is answered meanwhile, and
     ``game.wait`` follows the game to its end."""
     maker, other = Socket(server_url), Socket(server_url)
-    seats = {"velathi": "search", "beasts": "search"}
+    seats = {"velathi": "search:2", "beasts": "search:2"}
     made = maker.ok("game.create", players=2, options={"max_turns": 3}, bots=seats)
     assert made["tokens"] == {}
     assert other.ok("server.info")["server"] == "nataterra-rpc"
@@ -108,6 +114,25 @@ def test_a_bot_game_on_one_socket_stalls_no_other_and_is_followed_by_game_wait(
     assert maker.ok("game.log", game_id=made["game_id"])["revealed"]
     maker.close()
     other.close()
+
+
+def test_a_watching_page_is_told_when_a_bot_starts_and_stops_thinking(server_url: str) -> None:
+    """Issue 34 item 4: ``game.changed`` carries the bot seats thinking, told when a
+    decision starts and when it ends, and ``game.view`` reports them."""
+    socket = Socket(server_url)
+    bots = {"velathi": "search:200ms", "beasts": "search:200ms"}
+    made = socket.ok("game.create", players=2, options={"max_turns": 1}, bots=bots)
+    version, answer = made["version"], None
+    for _ in range(400):
+        answer = socket.ok("game.wait", game_id=made["game_id"], version=version)
+        version = answer["version"]
+        if answer["result"] is not None:
+            break
+    assert answer is not None and answer["result"] is not None
+    told = [n["params"]["thinking"] for n in socket.notes if n["method"] == "game.changed"]
+    assert ["velathi"] in told or ["beasts"] in told, told
+    assert socket.ok("game.view", game_id=made["game_id"])["thinking"] == []
+    socket.close()
 
 
 def test_a_page_of_another_site_may_not_open_the_socket(server_url: str) -> None:

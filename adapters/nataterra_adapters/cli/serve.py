@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from ..rpc.bots import DEFAULT_MAX_BOT_TIME
 from ..rpc.receipts import KeyFileError
 from ..rpc.server import default_store, parse_listen
 from .common import SETUP_FAILED, err_console, escape
@@ -58,6 +59,15 @@ def serve(
             "--test-seeds", help="Accept a public seed in game.create (tests and demos only)."
         ),
     ] = False,
+    max_bot_time: Annotated[
+        float,
+        typer.Option(
+            min=0.001,
+            max=3600,
+            help="The longest a bot thinks per decision, in seconds: a search bot's time "
+            "budget and its iteration budget are cut there.",
+        ),
+    ] = DEFAULT_MAX_BOT_TIME,
 ) -> None:
     """Serve the browser client and the JSON-RPC methods over a WebSocket (docs/WEB.md).
 
@@ -80,7 +90,14 @@ def serve(
         raise typer.BadParameter(str(exc), param_hint="--allow-host") from None
     chosen = None if no_store else (store or default_store())
     try:
-        run(host, port, store=chosen, test_seeds=test_seeds, allow_hosts=allow_host or ())
+        run(
+            host,
+            port,
+            store=chosen,
+            test_seeds=test_seeds,
+            allow_hosts=allow_host or (),
+            max_bot_time=max_bot_time,
+        )
     except KeyFileError as exc:  # a damaged identity key in the store: said, no traceback
         err_console.print(f"nataterra serve: {escape(str(exc))}")
         raise typer.Exit(SETUP_FAILED) from exc

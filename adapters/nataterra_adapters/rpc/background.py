@@ -16,6 +16,11 @@ while a game of search bots plays, against the whole game's length inside ``game
 before). Processes would use a second core but would have to ship every player (its seeded
 stream, its caches) and every state across on each decision.
 
+While a bot's decision is worked on (one with a choice: a forced one is answered at once),
+its seat is in the game's ``thinking`` (:meth:`~.lifecycle.GameHost.think`), told to the
+watchers when it starts and when it ends. A search bot thinks within its budget, capped at
+the server's ``--max-bot-time`` (:data:`~.bots.DEFAULT_MAX_BOT_TIME`, wall clock).
+
 Bounds: a bot decision that overruns ``bot_seconds`` is dropped and the seat is played by the
 random legal player for the rest of the game (a thread cannot be stopped: its late answer is
 ignored; its decision has a bounded size anyway, the search player's iterations); a slow
@@ -142,6 +147,7 @@ class Background:
             thinking = loop.run_in_executor(
                 self._bot_pool, game.bots.choose, game.system, decider, state, seat
             )
+            self._host.think(game, seat, not game.bots.forced(decider, state, seat))
             try:
                 command = await asyncio.wait_for(thinking, self._bot_seconds)
             except TimeoutError:
@@ -154,6 +160,8 @@ class Background:
             except Exception as exc:  # a bot's failure stops its game's bots, not the server
                 _say(f"{game.game_id}: {seat}'s bot failed ({exc!r}); its bots stop")
                 return
+            finally:
+                self._host.think(game, seat, False)
             try:
                 if self._host.bot_move(game, seat, command, version):
                     sent += 1

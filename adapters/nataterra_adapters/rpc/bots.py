@@ -1,17 +1,21 @@
 """Seats the server plays: the rule system's named players, each on its own seat's view.
 
-``game.create`` may name a player (``"random"``, Nataterra's ``"heuristic"``, …) for some
-seats. Such a seat gets no token; after every call that changes the game, each acting bot
-seat chooses from its legal commands, judged on ``RuleSystem.seat_view(state, seat)`` alone
-(never the state, so a bot cannot read hidden information), until only people may act or
-the game is over: all at once in the caller (:meth:`Bots.play`, an embedded method table)
-or one decision at a time in a server's worker pool (:meth:`Bots.choose`, see
-``background.py``).
+``game.create`` may name a player (``"random"``, Nataterra's ``"heuristic"``, ``"search"``,
+or a search spec such as ``"search:2s"``) for some seats. A search player thinks within its
+budget on the server's clock, capped at the server's ``--max-bot-time``
+(:data:`DEFAULT_MAX_BOT_TIME`): the plain ``search`` thinks 1 s, a longer time or an
+iteration budget is cut at the cap. Such a seat gets no token; after every call that
+changes the game, each acting bot seat chooses from its legal commands, judged on
+``RuleSystem.seat_view(state, seat)`` alone (never the state, so a bot cannot read hidden
+information), until only people may act or the game is over: all at once in the caller
+(:meth:`Bots.play`, an embedded method table) or one decision at a time in a server's worker
+pool (:meth:`Bots.choose`, see ``background.py``).
 """
 
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,14 +24,16 @@ from nataterra_core.game import GameSession
 from nataterra_core.kernel import Command, Decider
 from nataterra_core.kernel.players import Player, RandomPlayer
 from nataterra_core.kernel.registry import RuleSystem
-from nataterra_core.search.catalogue import players_of
+from nataterra_core.search.catalogue import parse_player, players_of
 
 from .errors import GameError, GameErrorCode
 
-__all__ = ["MAX_BOT_COMMANDS", "Bots"]
+__all__ = ["DEFAULT_MAX_BOT_TIME", "MAX_BOT_COMMANDS", "Bots"]
 
 MAX_BOT_COMMANDS = 10_000
 """Commands the bots may send in one go (a game of bots only plays to its end in one call)."""
+DEFAULT_MAX_BOT_TIME = 5.0
+"""The longest a bot's decision may think, in seconds of wall time (``--max-bot-time``)."""
 
 
 @dataclass(frozen=True)
@@ -39,24 +45,29 @@ class Bots:
 
     @classmethod
     def named(
-        cls, record: RuleSystem, seats: Sequence[str], names: Mapping[str, str] | None
+        cls,
+        record: RuleSystem,
+        seats: Sequence[str],
+        names: Mapping[str, str] | None,
+        *,
+        max_seconds: float = DEFAULT_MAX_BOT_TIME,
     ) -> Bots:
-        """The players for ``names`` (seat -> player name), each with a fresh secret seed; a
-        set-up error names an unknown seat or player."""
+        """The players for ``names`` (seat -> player name or search spec), each with a fresh
+        secret seed, thinking at most ``max_seconds`` per decision on the wall clock; a set-up
+        error names an unknown seat or player."""
         players: dict[str, Player] = {}
         for seat, name in (names or {}).items():
             if seat not in seats:
                 raise GameError(
                     GameErrorCode.SETUP_REJECTED, f"bots: no seat {seat!r} (seats: {list(seats)})"
                 )
-            named = players_of(record)
-            factory = named.get(name)
-            if factory is None:
-                known = ", ".join(sorted(named))
+            try:
+                factory = parse_player(record, name, clock=time.monotonic, max_seconds=max_seconds)
+            except ValueError as exc:
+                known = ", ".join(sorted(players_of(record)))
                 raise GameError(
-                    GameErrorCode.SETUP_REJECTED,
-                    f"bots: {record.id} has no player {name!r} (known: {known})",
-                )
+                    GameErrorCode.SETUP_REJECTED, f"bots: {exc} (known: {known})"
+                ) from None
             players[seat] = factory(secrets.randbits(63))
         return cls(dict(names or {}), players)
 
@@ -78,6 +89,10 @@ class Bots:
         if not self.players or session.outcome() is not None:
             return None
         return next((s for s in session.acting_seats() if s in self.players), None)
+
+    def forced(self, decider: Decider[Any, Any, Any], state: Any, seat: str) -> bool:
+        """Whether ``seat`` has one legal command at ``state`` (a bot answers it at once)."""
+        return len(decider.decision(state).legal(seat)) == 1
 
     def choose(
         self, record: RuleSystem, decider: Decider[Any, Any, Any], state: Any, seat: str

@@ -30,7 +30,7 @@ from nataterra_core.kernel.registry import RuleSystem, systems
 from nataterra_core.kernel.visibility import LogView, log_view, record_view
 
 from ..record_words import appended_words, record_words
-from .bots import Bots
+from .bots import DEFAULT_MAX_BOT_TIME, Bots
 from .checks import (
     checked_seats,
     command_union,
@@ -79,13 +79,17 @@ class Games:
         max_games: int = DEFAULT_MAX_GAMES,
         store: GameStore | None = None,
         bots_inline: bool = True,
+        max_bot_time: float = DEFAULT_MAX_BOT_TIME,
     ) -> None:
         """``test_seeds``: accept ``game.create``'s public ``seed`` (tests and demos only);
         ``max_games``: games held at once (started or waiting); ``store``: keep every started
         game on disk and resume the stored ones now (``None``: in memory only);
         ``bots_inline``: the bots play inside the call that gave them the turn (``False``: a
-        server's :class:`~.background.Background` plays them)."""
-        self.host = GameHost(max_games=max_games, store=store, bots_inline=bots_inline)
+        server's :class:`~.background.Background` plays them); ``max_bot_time``: the longest
+        a bot thinks per decision (``--max-bot-time``)."""
+        self.host = GameHost(
+            max_games=max_games, store=store, bots_inline=bots_inline, max_bot_time=max_bot_time
+        )
         self._test_seeds = test_seeds
         self._replays = Replays()
 
@@ -171,7 +175,7 @@ class Games:
             game_id = params.game_id or f"g-{secrets.token_hex(8)}"
         self.host.check_new(game_id)
         chosen = checked_seats(record, params, seats, game_id)
-        bots = Bots.named(record, chosen, params.bots)
+        bots = Bots.named(record, chosen, params.bots, max_seconds=self.host.max_bot_time)
         tokens = {seat: secrets.token_hex(16) for seat in chosen}
         key = KeyPair.generate()
         game = self.host.start(
@@ -252,6 +256,7 @@ class Games:
             text=record.presenter.view(view),
             seat=seat,
             bots=dict(game.bots.names),
+            thinking=game.thinking_seats(),
             receipt_key=None if receipts is None else receipts.key.public,
             receipt_key_signature=None if receipts is None else receipts.certificate,
         )
@@ -321,18 +326,24 @@ class Games:
             passed=game.version > params.version,
             acting=tuple(session.acting_seats()),
             result=session.outcome(),
+            thinking=game.thinking_seats(),
         )
 
     async def wait_for_change(self, params: WaitParams) -> WaitResult:
         """``game.wait``: answer once the game is past ``params.version``, is over, or
-        ``params.timeout`` seconds have gone by."""
+        ``params.timeout`` seconds have gone by; with ``params.thinking``, also once the bot
+        seats thinking are not those thinking when it was called."""
         changed = asyncio.Event()
         stop = self.host.watch(params.game_id, lambda _: changed.set())
+        first: tuple[str, ...] | None = None
         try:
             async with asyncio.timeout(params.timeout):
                 while True:
                     answer = self.wait(params)
+                    first = answer.thinking if first is None else first
                     if answer.passed or self.host.over(params.game_id):
+                        return answer
+                    if params.thinking and answer.thinking != first:
                         return answer
                     changed.clear()
                     await changed.wait()
@@ -406,7 +417,7 @@ class Games:
         game_id = params.game_id or f"g-{secrets.token_hex(8)}"
         self.host.check_new(game_id)
         chosen = checked_seats(record, params, seats, game_id)
-        bots = Bots.named(record, chosen, params.bots)
+        bots = Bots.named(record, chosen, params.bots, max_seconds=self.host.max_bot_time)
         waiting, started = self.host.wait_for_seeds(record, game_id, chosen, params.options, bots)
         return CreateResult(
             game_id=game_id,

@@ -38,7 +38,7 @@ from nataterra_core.kernel.receipts import KeyPair
 from nataterra_core.kernel.registry import RuleSystem, system_for
 from nataterra_core.kernel.seed_ceremony import SeedCeremony
 
-from .bots import Bots
+from .bots import DEFAULT_MAX_BOT_TIME, Bots
 from .checks import seat_of
 from .errors import GameError, GameErrorCode, rejected
 from .receipts import GameReceipts, server_key
@@ -80,6 +80,12 @@ class Game:
     # (seat, command_id) -> (what was asked, the answer): successful acts only, since a
     # refused one changed nothing and may simply be tried again.
     done: dict[tuple[str, str], tuple[bytes, ActResult]] = field(default_factory=dict)
+    thinking: set[str] = field(default_factory=set)
+    """The bot seats whose decision a worker is working on now (``game.view``'s ``thinking``)."""
+
+    def thinking_seats(self) -> tuple[str, ...]:
+        """:attr:`thinking` in seat order."""
+        return tuple(s for s in self.session.header.seats if s in self.thinking)
 
     @property
     def version(self) -> int:
@@ -125,12 +131,15 @@ class GameHost:
         max_games: int = DEFAULT_MAX_GAMES,
         store: GameStore | None = None,
         bots_inline: bool = True,
+        max_bot_time: float = DEFAULT_MAX_BOT_TIME,
     ):
         """``max_games``: games held at once (started or waiting); ``store``: keep every
         started game on disk and resume the stored ones now (``None``: in memory only);
         ``bots_inline``: the bots play inside the call that gave them the turn (``False``:
-        their turns wait for :meth:`run_bots_with`). The server's identity key is the
-        store's (``server.key``), or new without one."""
+        their turns wait for :meth:`run_bots_with`); ``max_bot_time``: the longest a bot
+        thinks per decision, in wall-clock seconds (its budget is cut there). The server's
+        identity key is the store's (``server.key``), or new without one."""
+        self.max_bot_time = max_bot_time
         self._games: dict[str, Game] = {}
         self._waiting: dict[str, Waiting] = {}
         self._max_games = max_games
@@ -209,6 +218,22 @@ class GameHost:
                 self._watchers.pop(game_id, None)
 
         return stop
+
+    def think(self, game: Game, seat: str, thinking: bool) -> None:
+        """``seat``'s bot starts (``thinking``) or stops working on a decision: told to the
+        watchers like a change (``game.view``'s ``thinking``, the WebSocket's notes)."""
+        if thinking == (seat in game.thinking):
+            return
+        if thinking:
+            game.thinking.add(seat)
+        else:
+            game.thinking.discard(seat)
+        self._changed(game.game_id)
+
+    def thinking_of(self, game_id: str) -> tuple[str, ...]:
+        """The bot seats of ``game_id`` thinking now (none for a game not held here)."""
+        game = self._games.get(game_id)
+        return () if game is None else game.thinking_seats()
 
     def _changed(self, game_id: str) -> None:
         for told in [*self._watchers.get(game_id, ()), *self._watchers.get(None, ())]:
@@ -349,7 +374,7 @@ class GameHost:
             receipts = self.receipts(session, key)
         session.attach_sink(self._store.append(stored.game_id).write)
         record = system_for(log.header)
-        bots = Bots.named(record, log.header.seats, stored.bots)
+        bots = Bots.named(record, log.header.seats, stored.bots, max_seconds=self.max_bot_time)
         game = Game(stored.game_id, record, session, stored.tokens, bots, receipts)
         self._games[stored.game_id] = game
         self._play_bots(game)  # the crash may have come before the bots' answer

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import math
 import resource
 import sys
 import threading
@@ -26,6 +27,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
+from nataterra_core.search.budget import MAX_SECONDS
+
 from ..local_files import data_dir
 from .background import (
     DEFAULT_BOT_SECONDS,
@@ -34,6 +37,7 @@ from .background import (
     Answering,
     Background,
 )
+from .bots import DEFAULT_MAX_BOT_TIME
 from .errors import ProtocolCode
 from .framing import DEFAULT_MAX_FRAME_BYTES, BadHeader, Frame, Framer, Oversized, make_framer
 from .games import Games
@@ -126,6 +130,7 @@ class Server:
         bots_inline: bool = True,
         workers: int = DEFAULT_WORKERS,
         bot_seconds: float = DEFAULT_BOT_SECONDS,
+        max_bot_time: float = DEFAULT_MAX_BOT_TIME,
         work_seconds: float = DEFAULT_WORK_SECONDS,
         max_connections: int = DEFAULT_MAX_CONNECTIONS,
         connections_per_address: int = DEFAULT_CONNECTIONS_PER_ADDRESS,
@@ -145,6 +150,7 @@ class Server:
             max_games=max_games,
             store=GameStore(store) if store is not None else None,
             bots_inline=bots_inline,
+            max_bot_time=max_bot_time,
         )
         self.workers, self.bot_seconds, self.work_seconds = workers, bot_seconds, work_seconds
         self.dispatcher = Dispatcher(self.games.methods(), max_batch=max_batch)
@@ -349,6 +355,19 @@ def _positive(text: str) -> int:
     return int(text)
 
 
+def _seconds(text: str) -> float:
+    """A positive number of seconds, at most an hour (``--max-bot-time``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and 0 < value <= MAX_SECONDS):
+        raise argparse.ArgumentTypeError(
+            f"expected seconds above 0 and at most {MAX_SECONDS:g}, got {text!r}"
+        )
+    return value
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="nataterra-rpc",
@@ -440,6 +459,13 @@ def _parser() -> argparse.ArgumentParser:
         f"(default {DEFAULT_BOT_SECONDS:g})",
     )
     parser.add_argument(
+        "--max-bot-time",
+        type=_seconds,
+        default=DEFAULT_MAX_BOT_TIME,
+        help="longest a bot thinks per decision, in seconds: a search bot's time budget and "
+        f"its iteration budget are cut there (default {DEFAULT_MAX_BOT_TIME:g})",
+    )
+    parser.add_argument(
         "--work-seconds",
         type=float,
         default=DEFAULT_WORK_SECONDS,
@@ -471,6 +497,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             bots_inline=False,
             workers=args.workers,
             bot_seconds=args.bot_seconds,
+            max_bot_time=args.max_bot_time,
             work_seconds=args.work_seconds,
             max_connections=args.max_connections,
             connections_per_address=args.max_connections_per_address,

@@ -156,6 +156,8 @@ class WaitParams(_Params, frozen=True, kw_only=True):
     version: Version
     token: str | None = None
     timeout: Annotated[float, msgspec.Meta(ge=0, le=MAX_WAIT_SECONDS)] = 30.0
+    thinking: bool = False
+    """Also answer when a bot seat starts or stops thinking (``thinking`` changes)."""
 
 
 class NoParams(_Params, frozen=True, kw_only=True):
@@ -200,6 +202,8 @@ class ViewResult(msgspec.Struct, frozen=True, kw_only=True):
     """The token's seat (``None``: a spectator)."""
     bots: dict[str, str] = {}
     """The seats the server plays, with their player names."""
+    thinking: tuple[str, ...] = ()
+    """The bot seats whose decision the server is working on now (a client shows it)."""
     receipt_key: str | None = None
     """As ``game.create``'s (``None``: a game served before receipts)."""
     receipt_key_signature: str | None = None
@@ -257,6 +261,8 @@ class WaitResult(msgspec.Struct, frozen=True, kw_only=True):
     acting: tuple[str, ...]
     result: Outcome | None
     waiting_for: tuple[str, ...] = ()
+    thinking: tuple[str, ...] = ()
+    """The bot seats whose decision the server is working on now."""
 
 
 class LogResult(msgspec.Struct, frozen=True, kw_only=True):

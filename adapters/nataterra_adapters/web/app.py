@@ -7,8 +7,9 @@ and the slow methods go through the same :class:`~..rpc.background.Background` a
 need no locks, and no request stalls the others. A connection that named a game
 (``params.game_id``) is told of each later version of it (a move of any connection, its own
 included since the bots' commands follow it; a bot's command; the start once the last seat
-has joined) with the notification ``game.changed`` ``{"game_id", "version"}``, so a page
-redraws without polling.
+has joined), and each time one of its bot seats starts or stops thinking, with the
+notification ``game.changed`` ``{"game_id", "version", "thinking"}`` (``thinking``: the bot
+seats working on a decision now, as ``game.view``'s), so a page redraws without polling.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..rpc.background import Answering, Background
+from ..rpc.background import DEFAULT_BOT_SECONDS, Answering, Background
+from ..rpc.bots import DEFAULT_MAX_BOT_TIME
 from ..rpc.games import Games
 from ..rpc.protocol import DEFAULT_MAX_BATCH, Dispatcher
 from ..rpc.server import DEFAULT_GAMES_PER_CLIENT
@@ -47,18 +49,21 @@ MAX_MESSAGE_BYTES = 8 * 1024 * 1024
 class _Connection:
     websocket: WebSocket
     dispatcher: Dispatcher
-    watched: dict[str, int | None] = field(default_factory=dict)
+    watched: dict[str, tuple[int | None, tuple[str, ...]]] = field(default_factory=dict)
+    """Each game watched: the version and the thinking seats last told."""
 
 
 class _Hub:
     """The connections of one server and the games each watches."""
 
-    def __init__(self, games: Games, games_per_client: int, max_batch: int) -> None:
+    def __init__(
+        self, games: Games, games_per_client: int, max_batch: int, bot_seconds: float
+    ) -> None:
         self.games = games
         self.games_per_client = games_per_client
         self.max_batch = max_batch
         self.connections: set[_Connection] = set()
-        self.background = Background(games.host)
+        self.background = Background(games.host, bot_seconds=bot_seconds)
         self._telling: asyncio.Task[None] | None = None
         self._changed = False
 
@@ -89,20 +94,25 @@ class _Hub:
         the connection has been told (an answer might not show a bot's command that came
         between two of its calls)."""
         for game_id in _games_named(frame):
-            connection.watched.setdefault(game_id, self.games.version_of(game_id))
+            connection.watched.setdefault(game_id, self._now(game_id))
+
+    def _now(self, game_id: str) -> tuple[int | None, tuple[str, ...]]:
+        return self.games.version_of(game_id), self.games.host.thinking_of(game_id)
 
     async def notify(self) -> None:
-        """Tell every connection about the watched games whose version changed."""
+        """Tell every connection about the watched games whose version or thinking seats
+        changed."""
         for connection in list(self.connections):
             for game_id, seen in list(connection.watched.items()):
-                version = self.games.version_of(game_id)
-                if version == seen:
+                now = self._now(game_id)
+                if now == seen:
                     continue
-                connection.watched[game_id] = version
+                connection.watched[game_id] = now
+                version, thinking = now
                 note = {
                     "jsonrpc": "2.0",
                     "method": "game.changed",
-                    "params": {"game_id": game_id, "version": version},
+                    "params": {"game_id": game_id, "version": version, "thinking": list(thinking)},
                 }
                 with contextlib.suppress(Exception):  # a closing socket: its loop ends it
                     await connection.websocket.send_text(msgspec.json.encode(note).decode())
@@ -142,20 +152,24 @@ def create_app(
     games_per_client: int = DEFAULT_GAMES_PER_CLIENT,
     max_batch: int = DEFAULT_MAX_BATCH,
     hosts: Iterable[str] = LOOPBACK_NAMES,
+    max_bot_time: float = DEFAULT_MAX_BOT_TIME,
 ) -> Starlette:
     """The application: the client at ``/`` and the JSON-RPC WebSocket at ``/rpc``.
 
     ``store``: keep every game on disk and resume the stored ones (``None``: in memory);
     ``test_seeds``: accept ``game.create``'s public ``seed`` (tests and demos only);
     ``hosts``: the host names requests may carry in ``Host`` and ``Origin``
-    (:func:`~.hosts.allowed_hosts`; ``*``: any).
+    (:func:`~.hosts.allowed_hosts`; ``*``: any); ``max_bot_time``: the longest a bot
+    thinks per decision (``--max-bot-time``; a decision past twice that, and at least the
+    RPC server's ``--bot-seconds`` default, goes to the random legal player).
     """
     games = Games(
         test_seeds=test_seeds,
         store=GameStore(store) if store is not None else None,
         bots_inline=False,
+        max_bot_time=max_bot_time,
     )
-    hub = _Hub(games, games_per_client, max_batch)
+    hub = _Hub(games, games_per_client, max_batch, max(DEFAULT_BOT_SECONDS, 2 * max_bot_time))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -214,6 +228,7 @@ def serve(
     test_seeds: bool = False,
     sock: socket.socket | None = None,
     allow_hosts: Iterable[str] = (),
+    max_bot_time: float = DEFAULT_MAX_BOT_TIME,
     **config: Any,
 ) -> None:
     """Serve the application until interrupted (port 0: any free port, printed).
@@ -222,7 +237,7 @@ def serve(
     one of ``allow_hosts`` in their ``Host`` and ``Origin`` headers (``*``: any).
     """
     hosts = allowed_hosts(host, allow_hosts)
-    app = create_app(store=store, test_seeds=test_seeds, hosts=hosts)
+    app = create_app(store=store, test_seeds=test_seeds, hosts=hosts, max_bot_time=max_bot_time)
     if sock is None:
         sock = socket.create_server((host, port))
     address = sock.getsockname()
