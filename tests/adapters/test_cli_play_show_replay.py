@@ -233,7 +233,9 @@ def test_replay_describes_every_record_without_spoiling_decks(game_log: Path) ->
 def test_replay_from_to(game_log: Path) -> None:
     result = runner.invoke(app, ["replay", str(game_log), "--from", "4", "--to", "5"])
     assert result.exit_code == 0, result.output
-    numbered = [line.split()[0] for line in result.output.splitlines() if line[:5].strip()]
+    verdict, *records = result.output.splitlines()
+    assert verdict.startswith("verified: all ")
+    numbered = [line.split()[0] for line in records if line[:5].strip()]
     assert numbered == ["4", "5"]
 
 

@@ -1,18 +1,21 @@
-"""``nataterra replay``: a log's records in words, one line each (fit for grep)."""
+"""``nataterra replay``: a log verified first, then its records in words, one line each (fit
+for grep)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.text import Text
 
-from nataterra_core.kernel import CommandRecord
+from nataterra_adapters.batch_verify import EXIT_CODES, bundle_pack, verify_source
+from nataterra_core.kernel import CommandRecord, Verdict
 
 from .common import ContentOption, LogArgument, console, read_shown, states, stopped, unshowable
 from .words import describe_record
 
-__all__ = ["replay"]
+__all__ = ["replay", "verdict_said"]
 
 
 def replay(
@@ -23,16 +26,22 @@ def replay(
     ] = None,
     content: ContentOption = None,
 ) -> None:
-    """Step through LOG: each record's seat, command and events in words (no verification).
+    """Verify LOG, say so, then step through it: each record's seat, command and events in
+    words.
 
-    Any registered game: the log's header names it, and its presenter words the commands
-    and events. Deck orders are never printed, so replaying a game still in progress
-    spoils nothing. A log whose events stop folding at some record (a forged one) is
-    printed up to the record before it, and that record is named (exit code 10, as
-    ``verify`` gives a ``replay`` failure); so is one whose records stop being readable
-    (exit code 6, ``read``).
+    The first line is the verdict (as ``verify`` checks it): ``verified``; ``incomplete``
+    (a game in progress: its seed is not revealed, so its dice cannot be checked yet); or
+    ``INVALID at record N`` with the reason, that record marked where it is printed, and
+    the exit code ``verify`` would give once what can be shown is shown. Any registered
+    game: the log's header names it, and its presenter words the commands and events. Deck
+    orders are never printed, so replaying a game still in progress spoils nothing. A log
+    whose events stop folding at some record (a forged one) is printed up to the record
+    before it, and that record is named (exit code 10, as ``verify`` gives a ``replay``
+    failure); so is one whose records stop being readable (exit code 6, ``read``).
     """
+    verdict = _verify(log, content)
     record, log_read, unread = read_shown(log, content)
+    console.print(Text(verdict_said(verdict)), soft_wrap=True)
     after, failure = states(log_read)  # undo records that do not fit stop it too
     stop = len(log_read.records) - 1 if stop is None else stop
     for entry in log_read.records[start : min(stop + 1, len(after))]:
@@ -48,7 +57,35 @@ def replay(
         console.print(line, soft_wrap=True)  # one line per record: fit for grep
         for event in events:
             console.print(Text(f"        -> {event}"), soft_wrap=True)
+        if verdict.status == "invalid" and verdict.seq == entry.seq:
+            console.print(Text(f"        !! INVALID here: {verdict.reason}", style="red"))
     if failure is not None:
         stopped(log, failure)
     if unread is not None:
         stopped(log, unread, "read")
+    if verdict.status == "invalid" and verdict.failure is not None:
+        raise typer.Exit(EXIT_CODES[verdict.failure])
+
+
+def _verify(log: Path, content: Path | None) -> Verdict:
+    bundle = bundle_pack(content) if content is not None else None
+    return verify_source(log, bundle)
+
+
+def verdict_said(verdict: Verdict) -> str:
+    """The verdict as the first line of a replay: what can be trusted of what follows."""
+    if verdict.status == "valid":
+        return (
+            f"verified: all {verdict.records} records re-execute under the rules, with the "
+            "dice of the revealed seed"
+        )
+    if verdict.status == "incomplete":
+        return (
+            f"incomplete: {verdict.reason}, so the {verdict.records} records below cannot "
+            "be checked yet (a game in progress)"
+        )
+    where = f"at record {verdict.seq}" if verdict.seq is not None else "as a whole"
+    return (
+        f"INVALID {where} ({verdict.failure}): {verdict.reason}; the records are shown as "
+        "logged, not as verified"
+    )
