@@ -1,16 +1,22 @@
-"""The hex map as text: a staggered drawing of every zone, then one line per zone.
+"""The hex map as text: a hex grid of every zone, then one line per zone.
 
-The drawing puts each zone's short name and what stands on it at its axial hex (pointy-topped
-rows, each shifted half a cell), so the map's shape reads at a glance in any terminal; the
-zone list below it gives every zone, empty ones too, with its biome, resource, base, units and
-structure.
+The drawing puts each zone's short name and what stands on it in its axial hex (pointy-topped
+rows, each shifted half a hex, neighbours sharing edges), so the map's shape reads at a
+glance in any terminal; the zone list below it gives every zone, empty ones too, with its
+biome, resource, base, units and structure.
 
     >>> from nataterra_core.games.nataterra.rules.hexmap import GameMap, Hex, Zone
     >>> tiny = GameMap("tiny", [Zone.plain("a.z1", Hex(0, 0), "forest"),
-    ...                         Zone.plain("a.z2", Hex(1, 0), "lake")])
-    >>> print(map_drawing(tiny, {}, set()))
-     a.z1    a.z2
-     F       L
+    ...                         Zone.plain("a.z2", Hex(1, 0), "lake"),
+    ...                         Zone.plain("a.z3", Hex(0, 1), "hills")])
+    >>> print(map_drawing(tiny, {"a.z3": "v3"}, {"a.z1"}))
+      /   \\   /   \\
+    |a.z1   |a.z2   |
+    |F*     |L      |
+      \\   /   \\   /
+        |a.z3   |
+        |H v3   |
+          \\   /
 """
 
 from __future__ import annotations
@@ -35,31 +41,43 @@ def short_zone(zone_id: str) -> str:
 
 
 def map_drawing(game_map: GameMap, occupants: Mapping[str, str], built: set[str]) -> str:
-    """Each zone at its hex: its short name, then its biome's letter, who stands there
-    (``occupants``: zone -> ``v3 b2``) and ``*`` for a structure (``built``)."""
+    """Every zone as a pointy-topped hex at its place: its short name, then its biome's
+    letter, ``*`` for a structure (``built``) and who stands there (``occupants``: zone ->
+    ``v3 b2``). Neighbours share their edges, a row is shifted by half a hex, so the map
+    reads as the hex grid it is."""
     hexes = {zone_id: game_map.zones[zone_id].hex for zone_id in game_map.zone_ids}
     if not hexes:
         return ""
     left = min(2 * h.q + h.r for h in hexes.values())
     top = min(h.r for h in hexes.values())
-    rows: dict[int, dict[int, tuple[str, str]]] = {}
+    rows = max(h.r for h in hexes.values()) - top + 1
+    width = (max(2 * h.q + h.r for h in hexes.values()) - left) * CELL // 2 + CELL + 1
+    canvas = [[" "] * width for _ in range(HEX_ROWS * rows + 1)]
     for zone_id, at in hexes.items():
-        zone = game_map.zones[zone_id]
-        column = (2 * at.q + at.r - left) * CELL // 2
-        second = zone.biome[0].upper() + ("*" if zone_id in built else "")
+        x, y = (2 * at.q + at.r - left) * CELL // 2, (at.r - top) * HEX_ROWS
+        second = game_map.zones[zone_id].biome[0].upper() + ("*" if zone_id in built else "")
         if zone_id in occupants:
             second += " " + occupants[zone_id]
-        rows.setdefault(at.r - top, {})[column] = (short_zone(zone_id), second)
-    lines: list[str] = []
-    for r in range(max(rows) + 1):
-        cells = rows.get(r, {})
-        for part in (0, 1):
-            line = ""
-            for column in sorted(cells):
-                text = cells[column][part][: CELL * 2 - 1]
-                line = line.ljust(column) + " " + text
-            lines.append(line.rstrip())
-    return "\n".join(lines)
+            if len(second) >= CELL:  # too long with the spaces: drop them
+                second = second.replace(" ", "")
+        _draw_hex(canvas, x, y, (short_zone(zone_id), second))
+    return "\n".join("".join(row).rstrip() for row in canvas)
+
+
+HEX_ROWS = 3
+"""Lines per row of hexes: the edge a row shares with the next, then two lines of text."""
+
+
+def _draw_hex(canvas: list[list[str]], x: int, y: int, text: tuple[str, str]) -> None:
+    """A hex whose left side is at column ``x`` and top edge on line ``y``: ``/   \\`` over
+    two lines ``|text|`` over ``\\   /`` (the next row's top edges, where they meet)."""
+    quarter = CELL // 4
+    canvas[y][x + quarter], canvas[y][x + 3 * quarter] = "/", "\\"
+    for line, words in enumerate(text, start=1):
+        canvas[y + line][x] = canvas[y + line][x + CELL] = "|"
+        for offset, char in enumerate(words[: CELL - 1]):
+            canvas[y + line][x + 1 + offset] = char
+    canvas[y + HEX_ROWS][x + quarter], canvas[y + HEX_ROWS][x + 3 * quarter] = "\\", "/"
 
 
 def zone_lines(
