@@ -18,6 +18,7 @@ from . import messages as m
 from .board import board_for
 from .content import load_pack
 from .content.schema import KaladanPack
+from .rules.flow import points
 from .state import base_of, is_upgraded
 
 __all__ = ["KaladanPresenter", "unit_name"]
@@ -248,7 +249,12 @@ red 42, blue 20``, ``no winner (abandoned)``)."""
 def view_text(view: Any) -> str:
     """A seat view as text: the board in hex rows, then each player, then the phase."""
     board = board_for(_pack_of(view), view.map_id)
-    lines = [f"Kaladan, turn {view.turn}: {view.active} in the {view.phase} phase"]
+    standing = view.scores or running_scores(view)
+    lines = [
+        f"Kaladan, turn {view.turn}: {view.active} in the {view.phase} phase; "
+        + ("scores " if view.scores else "score so far ")
+        + ", ".join(f"{s} {n}" for s, n in standing.items())
+    ]
     rows: dict[int, list[str]] = {}
     for tile in board.tiles:
         hex_ = board.hexes[tile]
@@ -285,9 +291,43 @@ def view_text(view: Any) -> str:
             f"fight: {c.attacker} from {c.source} on {c.target} ({c.defender}) with "
             f"{_units(c.committed)}; {c.stage}"
         )
-    if view.scores:
-        lines.append("scores: " + ", ".join(f"{s} {n}" for s, n in view.scores.items()))
     return "\n".join(lines)
+
+
+def running_scores(view: Any) -> dict[str, int]:
+    """Each seat's K-END-2 score if the game ended now, from what every seat sees (crowns,
+    castles and tiles held, scalps, gold)."""
+    castle_tiles = board_for(_pack_of(view), view.map_id).castle_of
+    scores = {}
+    for player in view.players:
+        tiles = [t for t, army in view.board.items() if army.owner == player.seat]
+        castles = sum(1 for t in tiles if t in castle_tiles)
+        scores[player.seat] = points(
+            crowns=player.crowns,
+            castles=castles,
+            scalps=len(player.graveyard),
+            tiles=len(tiles) - castles,
+            gold=player.gold,
+        )
+    return scores
+
+
+def _price(command: Command, pack: KaladanPack) -> int:
+    """What ``command`` costs in the buy phase (K-BUY-1); 0 for anything free."""
+    economy = pack.economy
+    if isinstance(command, m.Place):
+        return pack.units[base_of(command.unit)].place_cost
+    if isinstance(command, m.Upgrade):
+        return pack.units[base_of(command.unit)].upgrade_cost
+    if isinstance(command, m.UpgradeCastle):
+        return economy.castle_upgrade_cost
+    if isinstance(command, m.ExchangeMagic):
+        return economy.magic_exchange_cost
+    if isinstance(command, m.BuyMagic):
+        return economy.magic_buy_cost
+    if isinstance(command, m.BuyCaptured):
+        return economy.captured_magic_cost
+    return 0
 
 
 def _short(unit: str) -> str:
@@ -310,8 +350,10 @@ class KaladanPresenter:
         return describe_command(command, seat)
 
     def offer(self, command: Command, seat: str, view: Any = None) -> str:
-        """``command`` in ``seat``'s menu: the imperative (``move ...``)."""
-        return describe_command(command)
+        """``command`` in ``seat``'s menu: the imperative (``move ...``), with its price in
+        gold when it costs any (K-BUY-1)."""
+        price = _price(command, _pack_of(view) if view is not None else _pack())
+        return describe_command(command) + (f" ({price} gold)" if price else "")
 
     def event(self, event: Event, view: Any = None) -> str:
         """One sentence for an event."""

@@ -123,17 +123,24 @@ def end_turn(play: Play) -> None:
 
 
 def score(table: Table, state: GameState, seat: str) -> int:
-    """K-END-2: 5 per crown defeated, 3 per castle, 2 per scalp, 1 per other tile, 1 per 2 gold."""
+    """K-END-2 of ``seat`` in ``state`` (:func:`points`)."""
     player = state.player(seat)
     tiles = state.tiles_of(seat)
     castles = sum(1 for t in tiles if t in table.board.castle_of)
-    return (
-        5 * player.crowns
-        + 3 * castles
-        + 2 * len(player.graveyard)
-        + (len(tiles) - castles)
-        + player.gold // 2
+    return points(
+        crowns=player.crowns,
+        castles=castles,
+        scalps=len(player.graveyard),
+        tiles=len(tiles) - castles,
+        gold=player.gold,
     )
+
+
+def points(*, crowns: int, castles: int, scalps: int, tiles: int, gold: int) -> int:
+    """K-END-2: 5 per crown defeated, 3 per castle, 2 per scalp, 1 per other tile
+    (``tiles``: those that are not castles), 1 per 2 gold. What the end scores and what a
+    view shows as the running score."""
+    return 5 * crowns + 3 * castles + 2 * scalps + tiles + gold // 2
 
 
 def _units_on_board(state: GameState, seat: str) -> int:
