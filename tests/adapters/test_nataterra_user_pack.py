@@ -48,7 +48,8 @@ def test_show_draws_a_game_on_a_user_pack_map(tmp_path: Path) -> None:
     assert shown.exit_code == 0, shown.output
     drawing = shown.output.splitlines()
     names = next(i for i, line in enumerate(drawing) if "t1.z1" in line and "t1.z3" in line)
-    assert drawing[names + 1].split()[-1] == "M"  # the ridge's mountain on t1.z3, drawn
+    cells = [cell.strip() for cell in drawing[names + 1].split("|") if cell.strip()]
+    assert cells[-1] == "M"  # the ridge's mountain on t1.z3, drawn in its hex
     svg = tmp_path / "ridge.svg"
     drawn = runner.invoke(app, ["show", str(out), "--content", str(pack), "--svg", str(svg)])
     assert drawn.exit_code == 0, drawn.output
