@@ -31,7 +31,7 @@ import pytest
 from nataterra_adapters.record_words import appended_words
 
 from nataterra_core.game import GameSession, new_game
-from nataterra_core.kernel import CommandRejected, DiceStream, seed_from_number
+from nataterra_core.kernel import CommandRejected, DiceStream, seed_from_number, wording
 from nataterra_core.kernel.receipts import view_heads, view_lines
 from nataterra_core.kernel.registry import RuleSystem, systems
 from nataterra_core.kernel.secrets import redact, twins
@@ -233,10 +233,16 @@ def _secret_systems() -> list[str]:
 
 
 @pytest.mark.parametrize("rules_id", _secret_systems()[:2])
-def test_a_presenter_leaking_a_sentence_is_caught(rules_id: str) -> None:
+def test_a_presenter_leaking_a_sentence_is_caught(
+    rules_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A presenter printing all it is handed leaks nothing, since it is handed only what the
+    reader may see (``kernel.seen``); handed the uncut event instead, it is caught."""
     record = _system(rules_id)
     leaky = attrs.evolve(record, presenter=_LeakyPresenter(record.presenter))
     seats = tuple(record.default_seats[min(record.default_seats)])
+    check_leaks(leaky, 1, seats, SMOKE_LIMIT)
+    monkeypatch.setattr(wording, "as_seen", lambda message, *_, **__: message)
     with pytest.raises(AssertionError, match="lines, words or receipt head"):
         for seed in (1, 2, 3):
             check_leaks(leaky, seed, seats, 200, every=1)

@@ -139,11 +139,15 @@ def test_real_games_read_as_sentences(rules_id: str, seed: int) -> None:
     record = _system(rules_id)
     seen: set[str] = set()
     for before, command, seat, decider, events in positions(record, seed):
-        summary, sentences = worded(record, command, seat, events, before, decider)
-        check_sentence(summary, command)
-        for event, sentence in zip(events, sentences, strict=True):
-            check_sentence(sentence, event)
-            seen.add(type(event).__name__)
+        # As the acting seat and as a spectator read it (cut forms: tests/test_seen_words.py).
+        for reader in (seat, None):
+            summary, sentences = worded(
+                record, command, seat, events, before, decider, reader=reader, revealed=False
+            )
+            check_sentence(summary, command)
+            for event, sentence in zip(events, sentences, strict=True):
+                check_sentence(sentence, event)
+                seen.add(type(event).__name__)
         seen.add(type(command).__name__)
     assert len(seen) > 3
 
@@ -154,7 +158,9 @@ def test_an_attack_names_both_groups_with_their_units() -> None:
     record = _system("nataterra-combat-sandbox")
     for before, command, seat, decider, events in positions(record, 3):
         if type(command).__name__ == "Attack":
-            summary, _ = worded(record, command, seat, events, before, decider)
+            summary, _ = worded(
+                record, command, seat, events, before, decider, reader=None, revealed=False
+            )
             assert re.fullmatch(
                 r"\w+'s? group \d+ \(\d+ [\w ]+\) attacks \w+'s? group \d+ \(\d+ [\w ]+\)",
                 summary,

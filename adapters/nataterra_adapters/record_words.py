@@ -6,18 +6,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import msgspec
-
 from nataterra_core.kernel import (
-    CommandRecord,
     Decider,
     Header,
     RecordCodec,
-    StartRecord,
     replay_states,
 )
 from nataterra_core.kernel.registry import RuleSystem
-from nataterra_core.kernel.visibility import record_view
 from nataterra_core.kernel.wording import describe_record
 
 __all__ = ["appended_words", "record_words"]
@@ -37,11 +32,10 @@ def record_words(
     them, each ``[summary, event sentence, ...]``.
 
     Each is worded against a spectator's view of the position it applies to (``states``: the
-    state after each record, folded here from ``lines`` when not given). Before the reveal a
-    command that ``seat`` may not see whole (its class's declared visibility cuts it, see
-    :func:`~nataterra_core.kernel.visibility.record_view`), and an event of which it may see
-    only the type, are named by their type alone. An event cut in part keeps the presenter's
-    sentence, which never shows hidden information ("draws a card", never which).
+    state after each record, folded here from ``lines`` when not given). Before the reveal
+    the presenter words each command and event as ``seat`` may see it, cut by its class's
+    declared visibility as the record's line is
+    (:func:`~nataterra_core.kernel.seen.as_seen`): "french keeps a card", never which.
     """
     codec = RecordCodec(decider.command_types, decider.event_types)
     records = codec.decode_lines(lines)
@@ -52,7 +46,7 @@ def record_words(
     said = []
     for seq in range(first, len(lines)):
         before = states[seq - 1] if seq > 0 else None
-        said.append(_said(record_system, decider, lines[seq], records[seq], before, seat, revealed))
+        said.append(_said(record_system, decider, records[seq], before, seat, revealed))
     return said
 
 
@@ -73,7 +67,7 @@ def appended_words(
     said = []
     for seq in range(first, len(lines)):
         record = codec.decode(lines[seq], seq)
-        said.append(_said(record_system, decider, lines[seq], record, before, seat, revealed))
+        said.append(_said(record_system, decider, record, before, seat, revealed))
         before = None
     return said
 
@@ -81,30 +75,13 @@ def appended_words(
 def _said(
     record_system: RuleSystem,
     decider: Decider[Any, Any, Any],
-    line: bytes,
     record: Any,
     before: Any,
     seat: str | None,
     revealed: bool,
 ) -> list[str]:
-    """One record in words as ``seat`` may read it (the rule both functions above share)."""
-    summary, events = describe_record(record_system, record, before, decider)
-    if not revealed and isinstance(record, StartRecord | CommandRecord):
-        whole = msgspec.json.decode(line)
-        cut = record_view(line, seat, decider)
-        if cut["command"] != whole["command"]:
-            actor = getattr(record, "seat", None) or "the game"
-            summary = f"{actor} sends {cut['command']['type']} (hidden)"
-        events = tuple(
-            f"{seen['type']} (hidden)" if _only_type(seen, full) else sentence
-            # A record without events has none in its line (omitted as a default).
-            for sentence, seen, full in zip(
-                events, cut.get("events", ()), whole.get("events", ()), strict=True
-            )
-        )
+    """One record in words as ``seat`` may read them (the rule both functions above share)."""
+    summary, events = describe_record(
+        record_system, record, before, decider, reader=seat, revealed=revealed
+    )
     return [summary, *events]
-
-
-def _only_type(seen: dict[str, Any], whole: dict[str, Any]) -> bool:
-    """Whether a cut message shows nothing but its type (of a message that has more)."""
-    return set(seen) == {"type"} and set(whole) != {"type"}

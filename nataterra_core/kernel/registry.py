@@ -45,6 +45,7 @@ from .geometry import BoardGeometry
 from .log import Header
 from .messages import Command, Event
 from .players import Player, RandomPlayer
+from .seen import Cut
 
 __all__ = [
     "BUILTIN_PACKAGE",
@@ -82,24 +83,34 @@ class OptionsError(ValueError):
 class Presenter(Protocol):
     """A rule system's words: each command, event and outcome in a sentence, a view as text.
 
-    ``view`` is a seat view of the position the command or event applies to (the state
-    before it; ``None`` when no position is known), so a sentence can name what the
-    message's ids point at (a group's owner and units, say). Front ends pass one whenever
-    they have it; a sentence must read without it too. ``tests/test_words.py`` fails for a
-    registered system whose presenter leaves any command or event type as a raw struct.
+    A presenter is handed what its reader may see and nothing more: ``command`` and
+    ``event`` receive the message as :func:`~.seen.as_seen` gives it to that reader, the
+    message itself when the reader may see it whole, otherwise a :class:`~.seen.Cut` of it
+    (its class, the fields it still has as attributes, the hidden ones absent). So a
+    sentence cannot print a secret, and every cut form needs a sentence of its own ("french
+    keeps a card"): ``tests/test_seen_words.py`` words every cut form of every registered
+    system. ``view`` is a spectator's view of the position the command or event applies to
+    (the state before it; ``None`` when no position is known), so a sentence can name what
+    the message's ids point at (a group's owner and units, say). Front ends pass one
+    whenever they have it; a sentence must read without it too. ``tests/test_words.py``
+    fails for a registered system whose presenter leaves any command or event type as a raw
+    struct.
     """
 
-    def command(self, command: Command, seat: str | None = None, view: Any = None) -> str:
+    def command(
+        self, command: Command | Cut[Command], seat: str | None = None, view: Any = None
+    ) -> str:
         """One sentence for ``command`` sent by ``seat`` (``None``: the system, and only the
         system): what a log, a replay or another seat reads (``ann bids three fives``)."""
 
     def offer(self, command: Command, seat: str, view: Any = None) -> str:
-        """``command`` as a choice offered to ``seat``, whose own it is: what a menu of that
-        seat's legal commands reads, in the terminal, over RPC and in the browser alike (an
-        imperative, ``bid three fives``, where the system has one; never "the system ...")."""
+        """``command`` as a choice offered to ``seat``, whose own it is (so always whole):
+        what a menu of that seat's legal commands reads, in the terminal, over RPC and in
+        the browser alike (an imperative, ``bid three fives``, where the system has one;
+        never "the system ...")."""
 
-    def event(self, event: Event, view: Any = None) -> str:
-        """One sentence for ``event``; never shows hidden information."""
+    def event(self, event: Event | Cut[Event], view: Any = None) -> str:
+        """One sentence for ``event`` as its reader sees it (whole or a :class:`~.seen.Cut`)."""
 
     def outcome(self, outcome: Outcome) -> str:
         """The result in words (``won by ann (target_reached)``)."""

@@ -3,10 +3,13 @@ and the RPC server print).
 
 Commands, events and outcomes are worded by the system's presenter
 (:attr:`RuleSystem.presenter <nataterra_core.kernel.registry.RuleSystem.presenter>`); the
-records around them (header, undo, reveal) read the same in every game. Given the state
-before a record and the log's decider, each command is worded against a spectator's view of
-the position it applies to, and each event against the view of the state it applies to
-(folded event by event), so a sentence can name what an id points at.
+records around them (header, undo, reveal) read the same in every game. Every sentence is
+made for one reader (a seat, or ``None`` for a spectator) from the record as that reader may
+see it (:func:`~nataterra_core.kernel.seen.as_seen`): the presenter never holds a field the
+reader may not see. Given the state before a record and the log's decider, each command is
+worded against a spectator's view of the position it applies to, and each event against the
+view of the state it applies to (folded event by event), so a sentence can name what an id
+points at.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from .decider import Decider, Outcome
 from .log import CommandRecord, EndRecord, Header, Record, RevealRecord, StartRecord, UndoRecord
 from .registry import RuleSystem
 from .replay import replay_states
+from .seen import as_seen
 
 __all__ = ["describe_record", "log_words", "outcome_text", "worded"]
 
@@ -46,9 +50,14 @@ def describe_record(
     record: Record,
     before: Any = None,
     decider: Decider[Any, Any, Any] | None = None,
+    *,
+    reader: str | None,
+    revealed: bool,
 ) -> Words:
-    """A record's summary and its events' sentences (never a deck's order); with ``before``
-    (the state before the record) and the log's ``decider``, worded in context."""
+    """A record's summary and its events' sentences as ``reader`` (``None``: a spectator)
+    may read them (:func:`worded`; ``revealed``: the log holds the seed's reveal, every
+    secret is public); with ``before`` (the state before the record) and the log's
+    ``decider``, worded in context."""
     if isinstance(record, Header):
         options = ", ".join(f"{k}={v}" for k, v in record.options.items()) or "none"
         pack = f"{record.content.id} {record.content.sha256[:12]}" if record.content else "none"
@@ -59,7 +68,16 @@ def describe_record(
         )
     if isinstance(record, StartRecord | CommandRecord):
         seat = record.seat if isinstance(record, CommandRecord) else None
-        return worded(record_system, record.command, seat, record.events, before, decider)
+        return worded(
+            record_system,
+            record.command,
+            seat,
+            record.events,
+            before,
+            decider,
+            reader=reader,
+            revealed=revealed,
+        )
     if isinstance(record, UndoRecord):
         return f"{record.seat} undoes record {record.undoes}", ()
     if isinstance(record, RevealRecord):
@@ -76,17 +94,30 @@ def worded(
     events: Sequence[Any],
     before: Any = None,
     decider: Decider[Any, Any, Any] | None = None,
+    *,
+    reader: str | None,
+    revealed: bool,
 ) -> Words:
-    """A command and the events it caused in the system's words, each against a spectator's
-    view of the position it applies to (when ``before`` and ``decider`` are given)."""
+    """A command sent by ``seat`` and the events it caused in the system's words, as
+    ``reader`` (``None``: a spectator) may read them: the presenter is handed each message
+    as :func:`~.seen.as_seen` cuts it for ``reader`` (whole once ``revealed``), never a
+    field it may not see. Each is worded against a spectator's view of the position it
+    applies to when ``before`` and ``decider`` are given (the events folded whole, one by
+    one, to find the next position)."""
     presenter, view_of = record_system.presenter, record_system.seat_view
+
+    def seen(message: Any) -> Any:
+        return as_seen(message, reader, seat, revealed=revealed)
+
     if before is None or decider is None:
-        return presenter.command(command, seat), tuple(presenter.event(e) for e in events)
-    summary = presenter.command(command, seat, view_of(before, None))
+        return presenter.command(seen(command), seat), tuple(
+            presenter.event(seen(e)) for e in events
+        )
+    summary = presenter.command(seen(command), seat, view_of(before, None))
     sentences = []
     state = before
     for event in events:
-        sentences.append(presenter.event(event, view_of(state, None)))
+        sentences.append(presenter.event(seen(event), view_of(state, None)))
         state = decider.evolve(state, event)
     return summary, tuple(sentences)
 
@@ -96,10 +127,21 @@ def log_words(
     decider: Decider[Any, Any, Any],
     header: Header,
     records: Sequence[Record],
+    *,
+    reader: str | None,
 ) -> list[Words]:
-    """Every record of a decoded log in words, in order (undo records honoured)."""
+    """Every record of a decoded log in words as ``reader`` may read them, in order (undo
+    records honoured; whole once the log holds the seed's reveal)."""
     after = dict(replay_states(decider, header, records))
+    revealed = any(isinstance(record, RevealRecord) for record in records)
     return [
-        describe_record(record_system, record, after.get(record.seq - 1), decider)
+        describe_record(
+            record_system,
+            record,
+            after.get(record.seq - 1),
+            decider,
+            reader=reader,
+            revealed=revealed,
+        )
         for record in records
     ]

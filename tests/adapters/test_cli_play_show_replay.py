@@ -261,7 +261,10 @@ def test_sentences() -> None:
     )
     assert describe_command(EndPhase(phase="combat")) == "end the combat phase"
     undo = UndoRecord(seq=4, prev="0" * 64, seat="beasts", undoes=3)
-    assert describe_record(system("nataterra"), undo) == ("beasts undoes record 3", ())
+    assert describe_record(system("nataterra"), undo, reader=None, revealed=False) == (
+        "beasts undoes record 3",
+        (),
+    )
     play = PlayTactic(card="in_this_together", option=2, discard="unstoppable")
     assert describe_command(play, "velathi") == (
         "velathi plays In This Together, option 3 (development): discard a tactic card; "

@@ -33,6 +33,7 @@ ALLOWED_LOOKUPS = {
     ("encoding.py", "command"),  # a command's fields, by the codec's field names
     ("secrets.py", "value"),  # a state's fields, by their declared names
     ("secrets.py", "struct"),  # the sibling field an ``owned`` secret names
+    ("seen.py", "message"),  # a command's or event's fields, by their declared names
 }
 
 

@@ -19,6 +19,7 @@ import typer
 from nataterra_core.game import DEFAULT_GAME, GameSession
 from nataterra_core.kernel import Command, LogWriter, ReplayDiverged, Session, UndoRefused
 from nataterra_core.kernel.registry import Presenter, RuleSystem
+from nataterra_core.kernel.seen import as_seen
 
 from ..local_files import write_private
 from .common import (
@@ -278,8 +279,14 @@ def _prompt_loop(record: RuleSystem, session: GameSession, table: Table) -> str:
         elif answer.isdigit() and int(answer) in by_number:
             command, before = by_number[int(answer)], session.state
             events = session.apply(seat, command)
-            said, facts = worded(record, command, seat, events, before, session.decider)
-            table.moved(seat, said, facts)
+            said, facts = worded(
+                record, command, seat, events, before, session.decider, reader=seat, revealed=False
+            )
+            # The other seats read the move later on the same screen: a spectator's words.
+            seen = worded(
+                record, command, seat, events, before, session.decider, reader=None, revealed=False
+            )
+            table.moved(seat, said, facts, seen=seen)
         else:
             numbers = ", ".join(str(n) for n, _ in numbered[:3]) + (
                 ", …" if len(numbered) > 3 else ""
@@ -316,6 +323,7 @@ def _undo_or_redo(
             table.note(f"undone: record {undone}")
         else:
             events = session.redo(seat)
-            table.note(f"redone: {'; '.join(words.event(e) for e in events)}")
+            said = (words.event(as_seen(e, seat, seat)) for e in events)  # as the seat sees them
+            table.note(f"redone: {'; '.join(said)}")
     except UndoRefused as exc:
         table.error(exc.reason)

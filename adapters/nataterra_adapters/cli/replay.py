@@ -10,7 +10,7 @@ import typer
 from rich.text import Text
 
 from nataterra_adapters.batch_verify import EXIT_CODES, bundle_pack, verify_source
-from nataterra_core.kernel import CommandRecord, Verdict
+from nataterra_core.kernel import CommandRecord, RevealRecord, Verdict
 
 from .common import ContentOption, LogArgument, console, read_shown, states, stopped, unshowable
 from .words import describe_record
@@ -44,10 +44,15 @@ def replay(
     console.print(Text(verdict_said(verdict)), soft_wrap=True)
     after, failure = states(log_read)  # undo records that do not fit stop it too
     stop = len(log_read.records) - 1 if stop is None else stop
+    # A spectator's words until the seed is revealed: replaying a game in progress spoils
+    # nothing (kernel.seen).
+    revealed = any(isinstance(r, RevealRecord) for r in log_read.records)
     for entry in log_read.records[start : min(stop + 1, len(after))]:
         before = after[entry.seq - 1] if entry.seq > 0 else None
         try:
-            summary, events = describe_record(record, entry, before, log_read.decider)
+            summary, events = describe_record(
+                record, entry, before, log_read.decider, reader=None, revealed=revealed
+            )
         except Exception as exc:  # a forged log's state that folds but breaks the words
             unshowable(log, entry.seq, exc)
         events = tuple(e for e in events if e != summary)

@@ -9,7 +9,7 @@ import click
 import typer
 from rich.text import Text
 
-from nataterra_core.kernel import ReadLog
+from nataterra_core.kernel import ReadLog, RevealRecord
 from nataterra_core.kernel.registry import RuleSystem
 from nataterra_core.kernel.secrets import redact
 
@@ -109,7 +109,15 @@ def _show(
         typer.echo(text)
         return
     before = after[seq - 1] if seq > 0 else None
-    summary, _ = describe_record(record, log_read.records[seq], before, log_read.decider)
+    # Worded for the seat shown (a spectator without --seat), whole once the seed is revealed.
+    summary, _ = describe_record(
+        record,
+        log_read.records[seq],
+        before,
+        log_read.decider,
+        reader=seat,
+        revealed=any(isinstance(r, RevealRecord) for r in log_read.records),
+    )
     console.print(Text(f"{log_read.header.game_id}, after record {seq} of {last}: {summary}"))
     console.print(view_text(record, state, seat), soft_wrap=True)
     if svg is not None and record.hooks.svg is not None:

@@ -62,8 +62,17 @@ class Table(Protocol):
         """A line about what just happened (undone, redone)."""
         ...
 
-    def moved(self, seat: str, summary: str, facts: Sequence[str]) -> None:
-        """A command was applied: its sentence and those of the events it caused."""
+    def moved(
+        self,
+        seat: str,
+        summary: str,
+        facts: Sequence[str],
+        *,
+        seen: tuple[str, Sequence[str]] | None = None,
+    ) -> None:
+        """A command was applied: its sentence and those of the events it caused, as
+        ``seat`` reads them; ``seen``: the same as the other seats may read them (a
+        spectator's words; ``None``: the same words, nothing in them is secret)."""
         ...
 
     def hand_over(self, seat: str) -> bool:
@@ -108,7 +117,14 @@ class LineTable:
     def note(self, text: str) -> None:
         self.console.print(Text(f"  {text}"))
 
-    def moved(self, seat: str, summary: str, facts: Sequence[str]) -> None:
+    def moved(
+        self,
+        seat: str,
+        summary: str,
+        facts: Sequence[str],
+        *,
+        seen: tuple[str, Sequence[str]] | None = None,
+    ) -> None:
         for line in (f for f in facts if f != summary):
             self.console.print(Text(f"  -> {line}"))
 
@@ -177,6 +193,7 @@ class ScreenTable:
         if seat != self.shown_seat:
             self.board_top = 0
             self.showing_moves = False
+            self.message = Text("")  # the last seat's "you: ..." is not for this one
         self.shown_seat = seat
         if restarted and not self.message.plain:
             self.message = Text("a new menu: the numbers start again", style="dim")
@@ -195,9 +212,18 @@ class ScreenTable:
     def note(self, text: str) -> None:
         self.message = Text(text)
 
-    def moved(self, seat: str, summary: str, facts: Sequence[str]) -> None:
+    def moved(
+        self,
+        seat: str,
+        summary: str,
+        facts: Sequence[str],
+        *,
+        seen: tuple[str, Sequence[str]] | None = None,
+    ) -> None:
         said = "; ".join([summary, *(f for f in facts if f != summary)])
-        self.history.append((seat, said))
+        public, told = seen if seen is not None else (summary, facts)
+        # The history is read by the other seats: only what they may see.
+        self.history.append((seat, "; ".join([public, *(f for f in told if f != public)])))
         self.own_last[seat] = len(self.history)
         self.message = Text(f"you: {said}", style="dim")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from nataterra_core.kernel import Command, Event, Outcome
+from nataterra_core.kernel.seen import Cut, cut_of
 from nataterra_core.kernel.wording import outcome_text
 
 from . import messages as m
@@ -53,12 +54,32 @@ def board_text(view: SeatView, world: World) -> list[str]:
     return lines
 
 
+def _cut_event(event: Cut[Event]) -> str:
+    """An event without the fields its reader may not see: what happened, never which card."""
+    if cut_of(event, m.DeckShuffled):
+        return f"the {event.deck} deck is shuffled ({event.size} cards)"
+    if cut_of(event, m.CardsDrawn):
+        return f"{event.seat} draws from the {event.deck} deck"
+    if cut_of(event, m.CardKept):
+        return f"{event.seat} keeps a {event.deck} card"
+    raise TypeError(f"no words for a cut {event.tag}")
+
+
 class BattleLorePresenter:
     """BattleLore's words for the CLI, the RPC server and logs."""
 
-    def command(self, command: Command, seat: str | None = None, view: Any = None) -> str:
-        """One sentence for a command (ids and hexes are words enough: ``view`` unused)."""
+    def command(
+        self, command: Command | Cut[Command], seat: str | None = None, view: Any = None
+    ) -> str:
+        """One sentence for a command (ids and hexes are words enough: ``view`` unused); a
+        kept card is named only to its keeper (others are handed the cut form)."""
         who = seat or "the system"
+        if isinstance(command, Cut):
+            if cut_of(command, m.KeepCard):
+                return f"{who} keeps a card"
+            if cut_of(command, m.KeepLore):
+                return f"{who} keeps a lore card"
+            raise TypeError(f"no words for a cut {command.tag}")
         match command:
             case m.Start():
                 return "the battle is set up"
@@ -101,8 +122,11 @@ class BattleLorePresenter:
         until an imperative is written for each command)."""
         return self.command(command, seat, view)
 
-    def event(self, event: Event, view: Any = None) -> str:
-        """One sentence for an event (a hidden card is never named)."""
+    def event(self, event: Event | Cut[Event], view: Any = None) -> str:
+        """One sentence for an event as its reader sees it (a reader who may not see a card
+        is handed the cut form, without it)."""
+        if isinstance(event, Cut):
+            return _cut_event(event)
         match event:
             case m.DeckShuffled(deck=deck, after=after):
                 return f"the {deck} deck is shuffled ({len(after)} cards)"

@@ -1,10 +1,10 @@
 """Kaladan in words: every command, event and outcome as a sentence (card titles and texts
 from the pack), a seat view as text with the board drawn as hex rows, and a scoreboard.
 
-Sentences never show what their reader may not see: a drawn magic card or a scouted event
-card is named only in the events of the seat view's own log (the kernel cuts hidden fields
-before a presenter sees a redacted record; :meth:`KaladanPresenter.event` names what the
-event holds).
+Sentences never show what their reader may not see: a reader who may not see an event whole
+(another seat's magic draw, a scouted event card, a shuffle's order) is handed its cut form
+(:class:`~nataterra_core.kernel.seen.Cut`, worded by :func:`describe_cut`), which does not
+hold the hidden cards.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from nataterra_core.kernel import Command, Event, Outcome
+from nataterra_core.kernel.seen import Cut, cut_of
 from nataterra_core.kernel.wording import outcome_text
 
 from . import messages as m
@@ -125,6 +126,22 @@ def _command_words(command: Command) -> tuple[str, str]:
     if isinstance(command, m.MoveIn):
         return "move", f"{_units(command.units)} in"
     return "send", type(command).__name__
+
+
+def describe_cut(event: Cut[Event]) -> str:
+    """An event as a reader sees it without its hidden fields (another seat's draw, a
+    shuffle's order): what happened, never which cards."""
+    if cut_of(event, m.DeckShuffled):
+        return f"the {event.deck} deck is shuffled ({event.size} cards)"
+    if cut_of(event, m.MagicDrawn):
+        return f"{event.seat} draws from the magic deck"
+    if cut_of(event, m.CapturedBought):
+        return f"{event.seat} pays {event.cost} gold for a captured magic card"
+    if cut_of(event, m.Scouted):
+        return f"{event.seat} scouts the top of the event deck"
+    if cut_of(event, m.ScoutOrdered):
+        return f"{event.seat} puts the scouted cards back"
+    raise TypeError(f"no words for a cut {event.tag}")
 
 
 def describe_event(event: Event) -> str:
@@ -345,8 +362,13 @@ def _short(unit: str) -> str:
 class KaladanPresenter:
     """Kaladan's words for the registry."""
 
-    def command(self, command: Command, seat: str | None = None, view: Any = None) -> str:
-        """One sentence for a command (the tiles and units it names say all it needs)."""
+    def command(
+        self, command: Command | Cut[Command], seat: str | None = None, view: Any = None
+    ) -> str:
+        """One sentence for a command (the tiles and units it names say all it needs;
+        every command is public)."""
+        if isinstance(command, Cut):
+            raise TypeError(f"no words for a cut {command.tag}: every command is public")
         return describe_command(command, seat)
 
     def offer(self, command: Command, seat: str, view: Any = None) -> str:
@@ -355,8 +377,10 @@ class KaladanPresenter:
         price = _price(command, _pack_of(view) if view is not None else _pack())
         return describe_command(command) + (f" ({price} gold)" if price else "")
 
-    def event(self, event: Event, view: Any = None) -> str:
-        """One sentence for an event."""
+    def event(self, event: Event | Cut[Event], view: Any = None) -> str:
+        """One sentence for an event as its reader sees it (whole or cut)."""
+        if isinstance(event, Cut):
+            return describe_cut(event)
         return describe_event(event)
 
     def outcome(self, outcome: Outcome) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from nataterra_core.kernel import Command, Event, Outcome
+from nataterra_core.kernel.seen import Cut, cut_of
 
 from . import messages as m
 from .views import SeatView
@@ -57,6 +58,13 @@ def describe_command(command: Command, seat: str | None = None) -> str:
     else:
         raise TypeError(f"not a Liar's Dice command: {type(command).__name__}")
     return f"{seat} {verb}s {rest}" if seat is not None else f"{verb} {rest}"
+
+
+def describe_cut(event: Cut[Event]) -> str:
+    """An event as a reader sees it without its hidden fields (another seat's roll)."""
+    if cut_of(event, m.CupRolled):
+        return f"{event.seat} rolls {_dice(len(event.ms))} under the cup"
+    raise TypeError(f"no words for a cut {event.tag}")
 
 
 def describe_event(event: Event) -> str:
@@ -128,16 +136,22 @@ def view_text(view: Any) -> str:
 class LiarsPresenter:
     """The registry's presenter for Liar's Dice."""
 
-    def command(self, command: Command, seat: str | None = None, view: Any = None) -> str:
-        """One sentence for ``command`` sent by ``seat``."""
+    def command(
+        self, command: Command | Cut[Command], seat: str | None = None, view: Any = None
+    ) -> str:
+        """One sentence for ``command`` sent by ``seat`` (every command is public)."""
+        if isinstance(command, Cut):
+            raise TypeError(f"no words for a cut {command.tag}: every command is public")
         return describe_command(command, seat)
 
     def offer(self, command: Command, seat: str, view: Any = None) -> str:
         """``command`` in ``seat``'s menu: the imperative (``bid four fives``)."""
         return describe_command(command)
 
-    def event(self, event: Event, view: Any = None) -> str:
-        """One sentence for ``event``; never shows a hidden face."""
+    def event(self, event: Event | Cut[Event], view: Any = None) -> str:
+        """One sentence for ``event`` as its reader sees it (another seat's roll is cut)."""
+        if isinstance(event, Cut):
+            return describe_cut(event)
         return describe_event(event)
 
     def outcome(self, outcome: Outcome) -> str:

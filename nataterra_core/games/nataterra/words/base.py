@@ -1,7 +1,9 @@
 """The dispatchers every sentence registers with, and the names the sentences use.
 
 ``describe_command(command, seat, view)`` and ``describe_event(event, view)`` dispatch on the
-message's type (one registration per type, in the module of its part of the rules). ``view``
+message's type (one registration per type, in the module of its part of the rules);
+``describe_cut(cut, view)`` on the class of a cut form (what a reader who may not see the
+whole message is handed, registered with ``@cut_words(Class)``). ``view``
 is a seat view of the position the message applies to (``None``: no position known); it lets
 a sentence name combat groups by their owner and units. Card titles, texts and costs come
 from the provisional content pack; an id the pack does not know is shown as it is, so a log
@@ -10,12 +12,14 @@ made with another pack still reads.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import singledispatch
 from typing import Any
 
 import msgspec
 
 from nataterra_core.kernel import Command, Event, Wire
+from nataterra_core.kernel.seen import Cut
 
 from ..content import ContentPack, load_pack
 from ..content.units import Cost
@@ -25,7 +29,9 @@ from ..rules.stock import Resources
 __all__ = [
     "combat_of",
     "cost_text",
+    "cut_words",
     "describe_command",
+    "describe_cut",
     "describe_event",
     "fallback",
     "group_name",
@@ -57,6 +63,30 @@ def describe_command(command: Command, seat: str | None = None, view: Any = None
 def describe_event(event: Event, view: Any = None) -> str:
     """What happened, as a sentence."""
     return fallback(event)
+
+
+CutWords = Callable[[Cut[Any], Any], str]
+_CUT_WORDS: dict[type[Command | Event], CutWords] = {}
+
+
+def cut_words(cls: type[Command | Event]) -> Callable[[CutWords], CutWords]:
+    """Registers the sentence for a cut form of ``cls`` (the message as a reader sees it
+    without its hidden fields, :class:`~nataterra_core.kernel.seen.Cut`)."""
+
+    def register(words: CutWords) -> CutWords:
+        _CUT_WORDS[cls] = words
+        return words
+
+    return register
+
+
+def describe_cut(message: Cut[Any], view: Any = None) -> str:
+    """A cut command or event as a sentence (``TypeError`` for a class with none: every
+    class a visibility can cut has one, ``tests/test_seen_words.py``)."""
+    words = _CUT_WORDS.get(message.of)
+    if words is None:
+        raise TypeError(f"no words for a cut {message.tag}")
+    return words(message, view)
 
 
 def fallback(value: Wire) -> str:

@@ -8,7 +8,10 @@ with each card's title, cost and effect from the content pack.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
+
+from nataterra_core.kernel.seen import Cut
 
 from ..content.cards import Bonus, TechEffect
 from ..messages.development import (
@@ -26,6 +29,7 @@ from ..messages.development import (
 )
 from .base import (
     cost_text,
+    cut_words,
     describe_command,
     describe_event,
     pack,
@@ -148,14 +152,26 @@ def _(event: TechResolved, view: Any = None) -> str:
 
 @describe_event.register
 def _(event: BonusResolved, view: Any = None) -> str:
-    moved = ", ".join(f"{n} {unit_title(unit)}" for unit, n in event.units.items() if n)
-    what = event.kind.replace("_", " ")
-    if event.kind == "unlock_structure" and event.card:
-        what = f"unlocks the {structure_title(event.card)}"
-    elif event.kind == "draw_tech":
-        what = "draws a tech card"  # which one is the drawer's to know
+    return _bonus_words(event.tech, event.seat, event.kind, event.card, event.units)
+
+
+@cut_words(BonusResolved)
+def _bonus_resolved_cut(event: Cut[BonusResolved], view: Any = None) -> str:
+    # A drawn tech card is the drawer's to know: the cut form has no ``card``.
+    return _bonus_words(event.tech, event.seat, event.kind, None, event.units)
+
+
+def _bonus_words(
+    tech: str, seat: str, kind: str, card: str | None, units: Mapping[str, int]
+) -> str:
+    moved = ", ".join(f"{n} {unit_title(unit)}" for unit, n in units.items() if n)
+    what = kind.replace("_", " ")
+    if kind == "unlock_structure" and card:
+        what = f"unlocks the {structure_title(card)}"
+    elif kind == "draw_tech":
+        what = "draws a tech card"
     detail = f": {moved} to the pool" if moved else ""
-    return f"{tech_title(event.tech)}'s bonus for {event.seat}: {what}{detail}"
+    return f"{tech_title(tech)}'s bonus for {seat}: {what}{detail}"
 
 
 @describe_event.register

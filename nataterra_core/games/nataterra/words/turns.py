@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from nataterra_core.kernel import Outcome
+from nataterra_core.kernel.seen import Cut
 from nataterra_core.kernel.wording import outcome_text
 
 from ..messages.combat import PassTactics, PlayTactic, StandingPass, StandingPassGiven
@@ -69,6 +70,7 @@ from ..messages.victory import (
 )
 from ..rules.stock import Resources
 from .base import (
+    cut_words,
     describe_command,
     describe_event,
     group_name,
@@ -216,7 +218,12 @@ def _(command: SwearOath, seat: str | None = None, view: Any = None) -> str:
 
 @describe_event.register
 def _(event: MapTilesDrawn, view: Any = None) -> str:
-    return f"{event.seat} draws {len(event.tiles)} map tiles in secret"  # never which
+    return f"{event.seat} draws {len(event.tiles)} map tiles in secret"
+
+
+@cut_words(MapTilesDrawn)
+def _map_tiles_drawn_cut(event: Cut[MapTilesDrawn], view: Any = None) -> str:
+    return f"{event.seat} draws {len(event.ms)} map tiles in secret"  # one draw per tile
 
 
 @describe_event.register
@@ -330,8 +337,13 @@ def _(event: FirstPlayerDrawn, view: Any = None) -> str:
 
 @describe_event.register
 def _(event: DeckShuffled, view: Any = None) -> str:
-    # The order is a secret until the seed is revealed: say only that it happened.
     return f"the {event.deck} deck is shuffled ({len(event.after)} cards)"
+
+
+@cut_words(DeckShuffled)
+def _deck_shuffled_cut(event: Cut[DeckShuffled], view: Any = None) -> str:
+    # The order is a secret until the seed is revealed: only its size is seen.
+    return f"the {event.deck} deck is shuffled ({event.size} cards)"
 
 
 @describe_event.register
@@ -341,7 +353,12 @@ def _(event: StartingBonus, view: Any = None) -> str:
 
 @describe_event.register
 def _(event: TacticCardDrawn, view: Any = None) -> str:
-    # Which card is the drawer's secret until the seed is revealed (as a deck's order).
+    return f"{event.seat} draws a tactic card"
+
+
+@cut_words(TacticCardDrawn)
+def _tactic_card_drawn_cut(event: Cut[TacticCardDrawn], view: Any = None) -> str:
+    # Which card is the drawer's secret until the seed is revealed.
     return f"{event.seat} draws a tactic card"
 
 
