@@ -71,6 +71,7 @@ def test_the_board_scrolls_and_the_next_seat_sees_the_last_moves(tmp_path: Path)
             terminal.wait_for("you: " if phase < 3 else "hand over to velathi")
         terminal.send("\n")
         screen = terminal.wait_for("velathi >")
+        assert "you: " not in screen  # the beasts' own echo is not for velathi
         assert "since your move" in screen or "(+" in screen
         assert "beasts ends the development phase" in screen or "l lists them" in screen
         terminal.send("l\n")
