@@ -95,6 +95,7 @@ LAYERS: dict[str, Layer] = {
         (ADAPTERS,),
         (
             KERNEL,
+            "nataterra_core.boards",  # the board renderer: game.view's pictures
             "nataterra_core.search",
             "nataterra_core.tools",
             "nataterra_core.game",
@@ -108,6 +109,7 @@ LAYERS: dict[str, Layer] = {
         (ADAPTERS / "web",),
         (
             KERNEL,
+            "nataterra_core.boards",
             "nataterra_core.search",
             "nataterra_core.game",
             "nataterra_adapters.web",

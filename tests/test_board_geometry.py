@@ -62,7 +62,11 @@ def check_geometry(geometry: Geometry) -> dict[str, Board]:
     return where
 
 
-def check_targets(targets: Targets, where: dict[str, Board]) -> None:
+def check_targets(targets: Targets, where: dict[str, Board], hand: set[str] | None) -> None:
+    """Every id a command's targets name is on a board, and the card it plays (if any) is
+    in the acting seat's hand as its panel shows it."""
+    if targets.card is not None and hand is not None:
+        assert targets.card in hand, f"card {targets.card!r} is not in the hand {hand}"
     for name in (*targets.pieces, *targets.path, targets.cell, targets.piece):
         assert name is None or name in where, f"target {name!r} is not on any board"
     for a, b in zip(targets.path, targets.path[1:], strict=False):
@@ -76,11 +80,23 @@ def check_svg(svg: str, geometry: Geometry) -> None:
     cells = sum(len(b.cells) for b in geometry.boards)
     pieces = sum(len(b.pieces) for b in geometry.boards)
     structures = sum(len(b.structures) for b in geometry.boards)
-    assert len(root.findall(f".//{SVG}polygon")) == cells
+    outlines = [p for p in root.findall(f".//{SVG}polygon") if p.get("class") != "held"]
+    assert len(outlines) == cells
     groups = root.findall(f".//{SVG}g")
     assert sum(1 for g in groups if "data-piece" in g.attrib) == pieces
     assert sum(1 for g in groups if "data-structure" in g.attrib) == structures
     assert sum(1 for g in groups if "data-cell" in g.attrib and "piece" not in g.get("class", ""))
+
+
+def _hand(record: RuleSystem, view: object, seat: str) -> set[str] | None:
+    """The card ids of ``seat``'s own panel (``None`` for a system without panels); the
+    other seats' panels show no cards."""
+    if record.hooks.panels is None:
+        return None
+    panels = record.hooks.panels(view)
+    assert [p.seat for p in panels.seats if p.hand is not None] in ([], [seat])
+    own = next((p for p in panels.seats if p.seat == seat), None)
+    return {card.id for card in own.hand or ()} if own is not None else set()
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -102,8 +118,9 @@ def test_board_geometry_is_drawable_and_clickable(rules_id: str, seed: int) -> N
         legal = session.legal_commands(seat)
         view = record.seat_view(session.state, seat)
         where = check_geometry(hook.geometry(view))
+        hand = _hand(record, view, seat)
         for command in legal:
-            check_targets(hook.targets(view, command), where)
+            check_targets(hook.targets(view, command), where, hand)
             targeted += 1
         if step % 7 == 0:
             spectator = record.seat_view(session.state, None)

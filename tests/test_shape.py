@@ -41,6 +41,7 @@ ROOMS = frozenset(
         "words",
         "presenter",
         "geometry",
+        "panels",
         "board",
         "encoding",
         "determinise",

@@ -31,7 +31,17 @@ import msgspec
 
 from .messages import Command
 
-__all__ = ["Board", "BoardGeometry", "Cell", "Geometry", "Piece", "Structure", "Targets"]
+__all__ = [
+    "Board",
+    "BoardGeometry",
+    "Cell",
+    "Geometry",
+    "Line",
+    "Mark",
+    "Piece",
+    "Structure",
+    "Targets",
+]
 
 Point = tuple[float, float]
 
@@ -43,8 +53,10 @@ class Cell(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     pieces and the label go. ``hex`` gives axial ``(q, r)`` coordinates on a hex board.
     ``terrain`` is the game's label for what the cell is (a kind of land, a slot kind) and picks its
     fill from the board's ``palette``; ``neighbours`` are the ids of adjacent cells; ``owner``
-    the seat whose home (base) this is; ``markers`` are short facts a client may show as
-    icons (``"base"``, ``"resource:food"``).
+    the seat whose home (base) this is; ``holder`` the seat that holds it now (its units or
+    structures stand there, it has claimed it), drawn as a band of that seat's colour;
+    ``markers`` are short facts a client shows as marks (``"base"``, ``"resource:food"``),
+    explained by the board's ``legend``.
     """
 
     id: str
@@ -56,6 +68,7 @@ class Cell(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     label: str = ""
     neighbours: tuple[str, ...] = ()
     owner: str | None = None
+    holder: str | None = None
     markers: tuple[str, ...] = ()
 
 
@@ -64,6 +77,9 @@ class Piece(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
     ``kind`` is the game's type id (``"orc"``), ``label`` the words to show (``"3 Orcs"``),
     ``count`` how many it stands for, ``counters`` any numbers on it (``{"damage": 2}``).
+    ``glyph`` is the short name drawn on the piece (``"Orc"``, ``"Archers"``; a client
+    abbreviates ``kind`` when it is empty); ``marks`` facts about it drawn as small marks
+    (``"upgraded"``, a banner's colour), as the board's ``marks`` say.
     """
 
     id: str
@@ -73,10 +89,13 @@ class Piece(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     count: int = 1
     label: str = ""
     counters: dict[str, int] = msgspec.field(default_factory=dict)
+    glyph: str = ""
+    marks: tuple[str, ...] = ()
 
 
 class Structure(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
-    """A building or fixed feature on a cell (``owner`` ``None``: nobody's)."""
+    """A building or fixed feature on a cell (``owner`` ``None``: nobody's); ``glyph`` the
+    short name drawn on it (a client abbreviates ``kind`` when it is empty)."""
 
     id: str
     cell: str
@@ -84,13 +103,35 @@ class Structure(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     kind: str
     label: str = ""
     counters: dict[str, int] = msgspec.field(default_factory=dict)
+    glyph: str = ""
+
+
+class Line(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A line drawn across a board (a section border), through ``points`` in board units;
+    ``kind`` is a key of the board's ``legend``."""
+
+    points: tuple[Point, ...]
+    kind: str = ""
+
+
+class Mark(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """How a marker of a cell, a mark of a piece or a kind of line is drawn, and the ``words``
+    the legend gives it: a ``glyph`` (one or two characters, ``"▲"``), or a ``colour`` (a
+    piece's mark drawn as a stripe of it: a banner)."""
+
+    words: str
+    glyph: str = ""
+    colour: str = ""
 
 
 class Board(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One drawable board: a map, or a combat board while a combat runs.
 
     ``palette`` maps a cell's ``terrain`` to a CSS colour (a client may use its own);
-    ``notes`` are lines of text that belong beside the board (a round number, a card).
+    ``notes`` are lines of text that belong beside the board (a round number, a card);
+    ``terrains`` names each terrain in words for the legend (``{"hill": "hills"}``); ``marks``
+    says how each cell marker and piece mark is drawn (a marker without one is not drawn:
+    the cell's tooltip still lists it); ``lines`` are drawn over the cells.
     """
 
     id: str
@@ -100,6 +141,9 @@ class Board(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     structures: tuple[Structure, ...] = ()
     palette: dict[str, str] = msgspec.field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    terrains: dict[str, str] = msgspec.field(default_factory=dict)
+    marks: dict[str, Mark] = msgspec.field(default_factory=dict)
+    lines: tuple[Line, ...] = ()
 
 
 class Geometry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -117,14 +161,16 @@ class Targets(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     ``pieces`` are what the player selects first (the stack that moves, the group that
     attacks); ``cell`` or ``piece`` is what the player then clicks (the destination, the
     group attacked); ``path`` the cells a move passes through, start and end included, to
-    highlight. A command with no place on the board (ending a phase, a card choice) has
-    empty targets and is offered as a sentence instead.
+    highlight. ``card`` is the card of the seat's hand (a :class:`~.panels.Card` id) the
+    command plays: the client offers it by clicking that card. A command with no place on the
+    board nor in the hand (ending a phase) has empty targets and is offered as a sentence.
     """
 
     pieces: tuple[str, ...] = ()
     cell: str | None = None
     piece: str | None = None
     path: tuple[str, ...] = ()
+    card: str | None = None
 
 
 class BoardGeometry(Protocol):

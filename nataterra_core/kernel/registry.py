@@ -44,6 +44,7 @@ from .errors import UnsupportedVersion
 from .geometry import BoardGeometry
 from .log import Header
 from .messages import Command, Event
+from .panels import SeatPanels
 from .players import Player, RandomPlayer
 from .seen import Cut
 
@@ -166,6 +167,13 @@ class Hooks:
     """The system's rules for its players as a Markdown page (what you do on a turn, how to
     win or score, a worked example turn), shipped with its package (:func:`package_text`):
     ``nataterra rules --game ID`` prints it, the docs site shows it."""
+    panels: SeatPanels | None = None
+    """Seat view -> each seat's panel (name, resources, score, hand size; the viewer's own
+    cards) and the stage of the game in words (:mod:`nataterra_core.kernel.panels`)."""
+    option_choices: Callable[[], Mapping[str, Sequence[tuple[Any, str]]]] | None = None
+    """The values a lobby offers for each option that takes one of a few (``{"map":
+    (("small", "the small map"), ...)}``), each with its words; a function, so packs are
+    read only when asked."""
 
 
 def package_text(package: str, name: str) -> Callable[[], str]:

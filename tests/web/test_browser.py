@@ -4,7 +4,6 @@ move, undoes one command, then steps through the finished log in the replay view
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -54,34 +53,76 @@ def click_target(page: Any, target: Any) -> None:
     target.click(force=True)  # where a person would: on the zone, maybe on a unit standing there
     if choices > 1:
         options = page.locator("svg .picker [data-option]")
+        try:
+            options.first.wait_for(timeout=5000)
+        except Exception:
+            if version(page) != before:  # another seat moved meanwhile: a new position
+                return
+            raise
         assert options.count() == choices
         options.first.click()
     wait_past(page, before)
 
 
-def board_move(page: Any) -> bool:
-    """Make one command by clicking the board's SVG: a highlighted piece, then a highlighted
-    zone or piece. False if the board offers nothing to click."""
+def board_move(page: Any, check_path: bool = False) -> bool:
+    """Make one command by clicking the board's SVG: a highlighted piece (which sends its one
+    command, or selects it), then a highlighted zone or piece, or a sentence offered with the
+    selection. False if the board offers nothing to click. ``check_path``: a move on the
+    ``map`` board lights its path when hovered (every one does in Nataterra)."""
     direct = page.locator("svg .reachable")
     if direct.count():
         click_target(page, direct.first)
         return True
-    pieces = page.locator("svg .piece.selectable")
-    for index in range(pieces.count()):
-        piece_id = pieces.nth(index).get_attribute("data-piece")
-        page.click(f"svg [data-piece='{piece_id}']")
+    pieces = page.locator("svg g.piece.selectable")
+    ids = [pieces.nth(index).get_attribute("data-piece") for index in range(pieces.count())]
+    for piece_id in ids:
+        before = version(page)
+        page.click(f"svg g.piece[data-piece='{piece_id}']", force=True)
+        page.wait_for_function(
+            "before => document.getElementById('app').dataset.version !== before"
+            " || document.querySelector('svg g.piece.selected') !== null"
+            " || document.getElementById('error') !== null",
+            arg=before,
+        )
+        assert not page.locator("#error").count(), page.inner_text("#error")
+        if version(page) != before:  # the piece's one command was sent
+            return True
         targets = page.locator("svg .reachable")
         if targets.count():
             # The last reachable zone: usually the farthest, so the units spread out.
             target = targets.nth(targets.count() - 1)
             target.hover(force=True)  # shows its path
-            board = target.evaluate("element => element.closest('svg').dataset.board")
-            if target.get_attribute("data-cell") and board == "map":  # a move: its path lit
+            board = target.evaluate("element => element.closest('[data-board]').dataset.board")
+            is_cell = "cell" in str(target.get_attribute("class")).split()
+            if check_path and is_cell and board == "map":  # a move: its path lit
                 assert page.locator("svg .cell.on-path").count() >= 2
             click_target(page, target)
             return True
-        page.click(f"svg [data-piece='{piece_id}']")  # deselect
+        if page.inner_text("#choices h2").startswith("With the selection"):
+            buttons = page.locator("#choices button")
+            buttons.first.click()  # the selection's own sentences come first
+            wait_past(page, before)
+            return True
+        page.click(f"svg g.piece[data-piece='{piece_id}']", force=True)  # deselect
     return False
+
+
+def play_card(page: Any) -> bool:
+    """Click a highlighted card of the hand: it is played, or selected (its places on the
+    board light up). False if no card is playable."""
+    cards = page.locator("#hand .card.playable")
+    if not cards.count():
+        return False
+    before = version(page)
+    cards.first.click()
+    page.wait_for_function(
+        "before => document.getElementById('app').dataset.version !== before"
+        " || document.querySelector('#hand .card.selected') !== null"
+        " || document.getElementById('error') !== null",
+        arg=before,
+    )
+    assert not page.locator("#error").count(), page.inner_text("#error")
+    return True
 
 
 def decide_in_words(page: Any) -> str:
@@ -103,26 +144,29 @@ def test_a_game_against_a_bot_played_on_the_board_then_replayed(
     page.goto(server_url + "/")
     page.select_option("select[name=rules]", "nataterra")
     page.select_option("select[name=players]", "2")
-    assert page.locator("select[data-seat='beasts']").input_value() == "heuristic"
-    page.fill("textarea[name=options]", f'{{"max_turns": {MAX_TURNS}}}')
+    assert page.locator("select[data-seat='beasts']").input_value() == ""  # a person by default
+    page.select_option("select[data-seat='beasts']", "heuristic")
+    page.fill("input[name=option-max_turns]", str(MAX_TURNS))
+    page.dispatch_event("input[name=option-max_turns]", "change")
+    assert f'"max_turns": {MAX_TURNS}' in page.input_value("textarea[name=options]")
     page.click("#create")
     watch = str(page.get_attribute("[data-watch-link]", "href"))
     page.click("[data-seat-link='velathi']")
-    page.wait_for_selector("svg.board [data-cell]")
+    page.wait_for_selector("svg.board g.cell")
     assert "You play velathi" in page.inner_text("#status")
-    # The seat sees its own tech hand; a spectator's page, as its RPC view, only a count.
-    hands = re.findall(r"tech hand: ([^·]+)", page.inner_text("#view-text"))
-    assert any("hidden" not in hand for hand in hands), hands  # its own, by title
+    # The seat's own hand by title in its panel; the other seat's only counted.
+    titles = page.locator("#hand .card .title").all_inner_texts()
+    assert titles and all(title and "_" not in title for title in titles), titles
+    assert "tech cards" in page.inner_text("#seats [data-seat='beasts']")
     spectator = page.context.new_page()
     spectator.goto(server_url + "/" + watch)
-    spectator.wait_for_selector("svg.board [data-cell]")
+    spectator.wait_for_selector("svg.board g.cell")
     assert "You are watching" in spectator.inner_text("#status")
-    assert spectator.locator("#choices, #undo").count() == 0
-    seen = re.findall(r"tech hand: ([^·]+)", spectator.inner_text("#view-text"))
-    assert len(seen) == 2 and all(hand.strip().endswith("hidden") for hand in seen), seen
-    zones = page.locator("svg[data-board='map'] polygon[data-cell]")
+    assert spectator.locator("#choices, #undo, #hand").count() == 0
+    assert spectator.locator("#seats .seat-panel").count() == 2
+    zones = page.locator("[data-board='map'] g.cell")
     assert zones.count() == 20  # the learning map (N-MAP-1): every zone, empty ones too
-    assert page.locator("svg [data-cell='velathi.z1']").count() == 1
+    assert page.locator("svg g.cell[data-cell='velathi.z1']").count() == 1
     assert page.locator("svg [data-piece^='stack:velathi/']").count() >= 1
 
     on_board = undone = 0
@@ -131,7 +175,7 @@ def test_a_game_against_a_bot_played_on_the_board_then_replayed(
     for _ in range(MAX_STEPS):
         if wait_for_turn(page).startswith("Game over"):
             break
-        if board_move(page):
+        if board_move(page, check_path=True):
             on_board += 1
             if on_board == 2:  # the spectator's page follows by game.changed notifications
                 spectator.wait_for_function(
@@ -180,7 +224,7 @@ def test_a_game_against_a_bot_played_on_the_board_then_replayed(
             "at => document.querySelector('.replay').dataset.at === String(at)", arg=at
         )
         seen.add(page.inner_text("#replay-sentence"))
-    assert page.locator("svg[data-board='map'] polygon[data-cell]").count() == 20
+    assert page.locator("[data-board='map'] g.cell").count() == 20
     assert page.inner_text("#replay-sentence").startswith(f"{last}. result: ")
     assert any("moves" in sentence for sentence in seen)
     page.screenshot(path=str(screenshots / "replay-end.png"))
@@ -196,7 +240,7 @@ def test_the_combat_sandbox_is_played_on_its_own_board_by_the_same_client(
     page.select_option("select[data-seat='beasts']", "random")
     page.click("#create")
     page.click("[data-seat-link='velathi']")
-    page.wait_for_selector("svg[data-board='combat'] [data-cell^='slot:']")
+    page.wait_for_selector("[data-board='combat'] g.cell[data-cell^='slot:']")
     on_board = 0
     for _ in range(MAX_STEPS):
         if wait_for_turn(page).startswith("Game over"):
@@ -221,11 +265,13 @@ def test_liars_dice_draws_the_cups_and_a_game_is_played_to_the_end(
     page.goto(server_url + "/")
     page.select_option("select[name=rules]", "liars-dice")
     page.select_option("select[name=players]", "2")
-    page.fill("textarea[name=options]", '{"dice": 2}')
+    page.select_option("select[data-seat='blue']", "heuristic")
+    page.fill("input[name=option-dice]", "2")
+    page.dispatch_event("input[name=option-dice]", "change")
     page.click("#create")
     page.click("[data-seat-link='red']")
-    page.wait_for_selector("svg[data-board='table'] [data-cell='red']")
-    assert page.locator("svg [data-cell='blue']").count() == 1
+    page.wait_for_selector("[data-board='table'] g.cell[data-cell='red']")
+    assert page.locator("svg g.cell[data-cell='blue']").count() == 1
     assert page.locator("svg [data-piece^='die:red/']").count() >= 1
     assert page.locator("svg [data-piece='cup:blue']").count() == 1
     assert page.locator("svg [data-piece^='die:blue/']").count() == 0
@@ -238,4 +284,4 @@ def test_liars_dice_draws_the_cups_and_a_game_is_played_to_the_end(
     else:
         pytest.fail("the game did not end")
     assert page.inner_text("#status").startswith("Game over: result: won by ")
-    assert page.locator("svg[data-board='last'] [data-piece^='last:']").count() >= 1
+    assert page.locator("[data-board='last'] [data-piece^='last:']").count() >= 1

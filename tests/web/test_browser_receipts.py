@@ -24,7 +24,9 @@ def test_the_page_offers_its_receipts_and_lines_for_download(
     page.goto(server_url + "/")
     page.select_option("select[name=rules]", "liars-dice")
     page.select_option("select[name=players]", "2")
-    page.fill("textarea[name=options]", '{"dice": 2}')
+    page.select_option("select[data-seat='blue']", "heuristic")
+    page.fill("input[name=option-dice]", "2")
+    page.dispatch_event("input[name=option-dice]", "change")
     page.click("#create")
     page.click("[data-seat-link='red']")
     page.wait_for_selector("#receipts")
@@ -35,6 +37,7 @@ def test_the_page_offers_its_receipts_and_lines_for_download(
             decide_in_words(page)
     else:
         pytest.fail("the game did not end")
+    page.click("#receipts summary")  # folded until asked for
     page.click("#ask-receipt")
     page.wait_for_function(
         "() => !/Download 0 /.test(document.getElementById('receipts').innerText)"

@@ -52,6 +52,20 @@ def describe_system(record: RuleSystem) -> dict[str, Any]:
         "options_schema": msgspec.json.schema(record.options),
         "default_options": dict(record.default_options),
         "players": sorted(players_of(record)),
+        "option_choices": _option_choices(record),
+        "how_to_play": record.hooks.how_to_play is not None,
+    }
+
+
+def _option_choices(record: RuleSystem) -> dict[str, list[dict[str, Any]]]:
+    """The values a lobby offers for an option, each with its words (the system's
+    ``option_choices`` hook): ``{"map": [{"value": "small", "words": "the small map"}]}``."""
+    hook = record.hooks.option_choices
+    if hook is None:
+        return {}
+    return {
+        option: [{"value": value, "words": words} for value, words in choices]
+        for option, choices in hook().items()
     }
 
 

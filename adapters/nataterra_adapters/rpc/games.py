@@ -44,6 +44,7 @@ from .lifecycle import DEFAULT_MAX_GAMES, Game, GameHost
 from .protocol import Method
 from .replays import Replays
 from .store import GameStore
+from .table import board_pictures, panels_of, recent_places
 from .wire import (
     ActParams,
     ActResult,
@@ -239,11 +240,14 @@ class Games:
                 receipt_key_signature=self.host.server_key.certify(
                     params.game_id, waiting.key.public
                 ),
+                rules=waiting.system.id,
+                title=waiting.system.title,
             )
         game, seat = self.host.find(params.game_id, params.token)
         session, record = game.session, game.system
         view = record.seat_view(session.state, seat)
         boards = record.hooks.board_geometry
+        geometry = boards.geometry(view) if boards is not None else None
         receipts = game.receipts
         return ViewResult(
             version=game.version,
@@ -252,13 +256,18 @@ class Games:
             can_undo=seat is not None and session.can_undo(seat),
             can_redo=seat is not None and session.can_redo(seat),
             result=session.outcome(),
-            board=boards.geometry(view) if boards is not None else None,
+            board=geometry,
             text=record.presenter.view(view),
             seat=seat,
             bots=dict(game.bots.names),
             thinking=game.thinking_seats(),
             receipt_key=None if receipts is None else receipts.key.public,
             receipt_key_signature=None if receipts is None else receipts.certificate,
+            svg=board_pictures(geometry),
+            panels=panels_of(record, view),
+            recent=recent_places(record, session.decider, session.lines, seat, view, geometry),
+            rules=record.id,
+            title=record.title,
         )
 
     def legal_commands(self, params: SeatParams) -> LegalResult:

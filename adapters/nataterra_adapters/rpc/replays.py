@@ -27,6 +27,7 @@ from nataterra_core.kernel.registry import RuleSystem, system_for
 
 from ..record_words import record_words
 from .errors import GameError, GameErrorCode
+from .table import board_pictures, panels_of
 from .wire import ReplayParams, ReplayResult, Stopped
 
 __all__ = ["Replays"]
@@ -82,6 +83,7 @@ class Replays:
         header, failure = folded.log.header, folded.failure
         seen = folded.system.seat_view(folded.states[at], params.seat)
         boards = folded.system.hooks.board_geometry
+        geometry = boards.geometry(seen) if boards is not None else None
         words: list[list[str]] | None = None
         if params.words:
             words = record_words(
@@ -99,11 +101,13 @@ class Replays:
             at=at,
             seat=params.seat,
             view=msgspec.to_builtins(seen),
-            board=boards.geometry(seen) if boards is not None else None,
+            board=geometry,
             text=folded.system.presenter.view(seen),
             result=folded.log.decider.outcome(folded.states[-1]),
             words=words,
             stopped=failure,
+            svg=board_pictures(geometry),
+            panels=panels_of(folded.system, seen),
         )
 
     def _fold(self, data: bytes) -> _Folded:

@@ -11,6 +11,7 @@ import msgspec
 from nataterra_core.game import DEFAULT_GAME
 from nataterra_core.kernel import Command, Outcome
 from nataterra_core.kernel.geometry import Geometry, Targets
+from nataterra_core.kernel.panels import Panels
 from nataterra_core.kernel.receipts import Receipt
 
 __all__ = [
@@ -208,6 +209,18 @@ class ViewResult(msgspec.Struct, frozen=True, kw_only=True):
     """As ``game.create``'s (``None``: a game served before receipts)."""
     receipt_key_signature: str | None = None
     """As ``game.create``'s."""
+    svg: tuple[str, ...] | None = None
+    """Each board of ``board`` drawn as an SVG document by the project's renderer (the
+    elements carry the ids of cells and pieces: ``data-cell``, ``data-piece``)."""
+    panels: Panels | None = None
+    """Each seat's panel and the stage of the game in words (the system's panels hook)."""
+    recent: tuple[str, ...] = ()
+    """The ids of the cells and pieces the other seats' commands since this seat's last one
+    acted on (a page highlights them)."""
+    rules: str = ""
+    """The rule system's id (``server.info`` describes it)."""
+    title: str = ""
+    """The rule system's title, as ``server.info`` lists it."""
 
 
 class JoinResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -319,3 +332,7 @@ class ReplayResult(msgspec.Struct, frozen=True, kw_only=True):
     result: Outcome | None
     words: list[list[str]] | None = None
     stopped: Stopped | None = None
+    svg: tuple[str, ...] | None = None
+    """As ``game.view``'s."""
+    panels: Panels | None = None
+    """As ``game.view``'s."""

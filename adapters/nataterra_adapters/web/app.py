@@ -1,4 +1,5 @@
-"""The starlette application: the client's files and the JSON-RPC WebSocket (``/rpc``).
+"""The starlette application: the client's files, each game's how-to-play page
+(``/how-to-play/ID.md``) and the JSON-RPC WebSocket (``/rpc``).
 
 Every connection gets its own dispatcher over the server's shared :class:`Games` (as a TCP
 connection of ``nataterra-rpc`` does, with its own game quota), and the bots, ``game.wait``
@@ -27,9 +28,13 @@ import msgspec
 import uvicorn
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.routing import Mount, WebSocketRoute
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse
+from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from nataterra_core.kernel.registry import system_ids, systems
 
 from ..rpc.background import DEFAULT_BOT_SECONDS, Answering, Background
 from ..rpc.bots import DEFAULT_MAX_BOT_TIME
@@ -145,6 +150,18 @@ def _same_origin(websocket: WebSocket) -> bool:
     return origin.split("://", 1)[-1] == host
 
 
+async def how_to_play(request: Request) -> PlainTextResponse:
+    """A rule system's page for its players (``Hooks.how_to_play``) as Markdown; 404 for an
+    id that is not registered or a system without one."""
+    rules = request.path_params["rules"]
+    if rules not in system_ids():
+        return PlainTextResponse(f"no rule system {rules!r}", status_code=404)
+    hook = next(record for record in systems() if record.id == rules).hooks.how_to_play
+    if hook is None:
+        return PlainTextResponse(f"{rules} has no how-to-play page", status_code=404)
+    return PlainTextResponse(hook(), media_type="text/markdown; charset=utf-8")
+
+
 def create_app(
     *,
     store: Path | None = None,
@@ -212,7 +229,11 @@ def create_app(
 
     client = StaticFiles(packages=[("nataterra_adapters.web", "static")], html=True)
     app = Starlette(
-        routes=[WebSocketRoute("/rpc", rpc), Mount("/", app=client)],
+        routes=[
+            WebSocketRoute("/rpc", rpc),
+            Route("/how-to-play/{rules}.md", how_to_play),
+            Mount("/", app=client),
+        ],
         middleware=[Middleware(HostGuard, allowed=frozenset(hosts))],
         lifespan=lifespan,
     )

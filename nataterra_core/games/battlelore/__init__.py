@@ -15,6 +15,8 @@ has (the README's layout section):
 - ``views`` — what one seat may see (B-CMD-2).
 - ``presenter.py`` — the presenter: sentences and the text view.
 - ``geometry`` — the client drawing hook (hex board and SVG).
+- ``panels`` — the seat panels hook: each seat's resources, score and counts, the
+  viewer's own cards by title.
 - ``board`` — BattleLore's own board model: offset hexes, sections, line of sight.
 - ``encoding`` — the observation encoder and the action codec.
 - ``determinise`` — a full state sampled from a seat's view, for search players.

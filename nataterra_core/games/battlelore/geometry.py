@@ -11,14 +11,18 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from nataterra_core.boards.hexgrid import Hex, hex_centre, hex_outline
+import msgspec
+
+from nataterra_core.boards.hexgrid import SQRT3, Hex, hex_centre, hex_outline
+from nataterra_core.boards.names import short_name
 from nataterra_core.boards.svg import geometry_svg
 from nataterra_core.kernel import Command
-from nataterra_core.kernel.geometry import Board, Cell, Geometry, Piece, Targets
+from nataterra_core.kernel.geometry import Board, Cell, Geometry, Line, Mark, Piece, Targets
 
 from . import messages as m
 from .board import Point, to_offset
 from .determinise import determinise
+from .panels import card_of
 from .rules.world import World, world_in_play
 from .views import SeatView
 
@@ -34,6 +38,40 @@ PALETTE = {
     "stream": "#9cc5ea",
 }
 COLOURS = {"english": "#c0392b", "french": "#2c5aa0"}
+TERRAINS = {
+    "countryside": "countryside",
+    "forest": "forest",
+    "hill": "hill",
+    "building": "building",
+    "river": "river",
+    "ford": "ford",
+    "stream": "stream",
+}
+BANNERS = {"green": "#2e9e44", "blue": "#3b82f6", "red": "#e8412c"}
+"""The banner colours a unit's dice hit on (B-UNIT-3), drawn as a stripe on its token."""
+
+
+def _marks(sides: tuple[str, ...]) -> dict[str, Mark]:
+    marks = {
+        f"banner:{banner}": Mark(words=f"{banner} banner", colour=colour)
+        for banner, colour in BANNERS.items()
+    }
+    marks["lore"] = Mark(words="lore hex", glyph="✦")
+    marks["section"] = Mark(words="section border (left, centre, right)")
+    for side in sides:
+        marks[f"objective:{side}"] = Mark(words=f"objective of {side}", glyph="⚑")
+    return marks
+
+
+def _section_lines(world: World) -> tuple[Line, ...]:
+    """The section borders (B-BOARD-1) as vertical lines: a border at half-hex column ``x``
+    runs through the centres of the hexes it cuts."""
+    rules = world.pack.rules
+    bottom = 1.5 * (rules.rows - 1) + 1.0
+    return tuple(
+        Line(points=((SQRT3 / 2 * x, -1.0), (SQRT3 / 2 * x, bottom)), kind="section")
+        for x in rules.section_lines
+    )
 
 
 def cell_id(hex_: Point) -> str:
@@ -86,14 +124,18 @@ class BattleLoreBoards:
                 owner=unit.side,
                 kind=unit.type,
                 count=unit.figures,
-                label=f"{world.type_of(unit).name} ({unit.figures})",
+                label=f"{unit.side}'s {world.type_of(unit).name}, {unit.figures} figures",
+                glyph=short_name(world.type_of(unit).name.split(" (")[0].split()[-1].title()),
+                marks=(f"banner:{world.type_of(unit).banner}",),
             )
             for unit in view.units
         )
-        notes = [f"turn {view.turn}: {view.active} to play ({view.phase})"]
+        notes = [f"turn {view.turn}: {view.active} to play"]
         if view.card:
-            notes.append(f"card: {view.card}")
-        notes += [f"{s.seat}: {s.medals}/{world.scenario.medals} medals" for s in view.sides]
+            card = world.pack.cards.get(view.card)
+            notes.append(f"card: {card.name if card is not None else view.card}")
+        notes += [f"{s.seat}: {s.medals} of {world.scenario.medals} medals" for s in view.sides]
+        sides = tuple(s.seat for s in view.sides)
         board = Board(
             id="battlefield",
             title=world.scenario.name,
@@ -101,11 +143,20 @@ class BattleLoreBoards:
             pieces=pieces,
             palette=PALETTE,
             notes=tuple(notes),
+            terrains=TERRAINS,
+            marks=_marks(sides),
+            lines=_section_lines(world),
         )
         return Geometry(seats=tuple(s.seat for s in view.sides), boards=(board,), colours=COLOURS)
 
     def targets(self, view: Any, command: Command) -> Targets:
-        """What ``command`` acts on: the unit selected, and the hex or unit clicked."""
+        """What ``command`` acts on: the unit selected, and the hex or unit clicked; the
+        card of the hand it plays."""
+        found = self._on_board(view, command)
+        card = card_of(command)
+        return found if card is None else msgspec.structs.replace(found, card=card)
+
+    def _on_board(self, view: Any, command: Command) -> Targets:
         assert isinstance(view, SeatView)
         combat = view.combat
         match command:

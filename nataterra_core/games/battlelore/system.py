@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from nataterra_core.kernel.registry import Hooks, RuleSystem, package_text
 
@@ -13,6 +14,7 @@ from .decider import RULES, BattleLore, GameOptions
 from .determinise import determinise
 from .encoding import codec, observation
 from .geometry import BOARDS, board_svg
+from .panels import panels
 from .presenter import BattleLorePresenter
 from .views import seat_view
 
@@ -21,6 +23,11 @@ __all__ = ["BATTLELORE"]
 
 def _decider(content: Path | None) -> BattleLore:
     return BattleLore(load_pack(content))
+
+
+def _option_choices() -> dict[str, tuple[tuple[Any, str], ...]]:
+    """The lobby's scenario picker: the pack's scenarios by name."""
+    return {"scenario": tuple((key, found.name) for key, found in load_pack().scenarios.items())}
 
 
 BATTLELORE = RuleSystem(
@@ -38,6 +45,8 @@ BATTLELORE = RuleSystem(
         how_to_play=package_text("nataterra_core.games.battlelore", "how_to_play.md"),
         board_geometry=BOARDS,
         svg=board_svg,
+        panels=panels,
+        option_choices=_option_choices,
         determiniser=determinise,
         evaluate=evaluate,
         observation=observation,

@@ -13,6 +13,8 @@ The package has the rooms every game package has (the README's layout section):
 - ``views`` — what one seat may see (K-HID-1).
 - ``presenter.py`` — the presenter: sentences and the text view.
 - ``geometry`` — the client drawing hook (hex map and SVG).
+- ``panels`` — the seat panels hook: each seat's resources, score and counts, the
+  viewer's own cards by title.
 - ``board`` — Kaladan's own map model: adjacency, capacity, control, castles.
 - ``encoding`` — the observation encoder and the action codec.
 - ``determinise`` — a full state sampled from a seat's view, for search players.

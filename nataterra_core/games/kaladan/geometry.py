@@ -13,12 +13,14 @@ from typing import Any
 from nataterra_core.boards.hexgrid import hex_centre, hex_outline
 from nataterra_core.boards.svg import geometry_svg
 from nataterra_core.kernel import Command
-from nataterra_core.kernel.geometry import Board, Cell, Geometry, Piece, Targets
+from nataterra_core.kernel.geometry import Board, Cell, Geometry, Mark, Piece, Targets
 
 from . import messages as m
 from .board import board_for
 from .content import load_pack
 from .presenter import unit_name
+from .rules.effects import kind_of
+from .state import base_of, is_upgraded
 from .views import SeatView
 
 __all__ = ["SEAT_COLOURS", "TERRAIN_COLOURS", "KaladanBoards", "board_svg", "stack_piece"]
@@ -27,6 +29,15 @@ TERRAIN_COLOURS = {"plain": "#e6dfa8", "mountain": "#a6a6a6", "forest": "#7fb77e
 """Fills of the terrains."""
 
 SEAT_COLOURS = {"red": "#c0392b", "blue": "#2471a3", "green": "#1e8449", "yellow": "#d4ac0d"}
+
+TERRAINS = {"plain": "plain", "mountain": "mountain", "forest": "forest"}
+MARKS = {
+    "castle": Mark(words="castle", glyph="♜"),
+    "upgraded castle": Mark(words="upgraded castle", glyph="★"),
+    "upgraded": Mark(words="upgraded unit", glyph="★"),
+}
+GLYPHS = {"swordsman": "Sword", "shieldbearer": "Shield", "siege_master": "Siege"}
+"""Token names where a unit's title is too long for a token."""
 
 
 def stack_piece(owner: str, unit: str, tile: str) -> str:
@@ -41,14 +52,17 @@ class KaladanBoards:
         """The map of a Kaladan seat view, with every army on it."""
         if not isinstance(view, SeatView):
             raise TypeError(f"not a Kaladan view: {type(view).__name__}")
-        board = board_for(load_pack.in_play(view.pack), view.map_id)
+        pack = load_pack.in_play(view.pack)
+        board = board_for(pack, view.map_id)
         cells = []
         for tile in board.tiles:
             hex_ = board.hexes[tile]
             x, y = hex_centre(hex_)
             markers: tuple[str, ...] = ()
             if tile in board.castle_of:
-                markers = ("castle", "upgraded") if tile in view.castle_upgrades else ("castle",)
+                upgraded = tile in view.castle_upgrades
+                markers = ("castle", "upgraded castle") if upgraded else ("castle",)
+            army = view.board.get(tile)
             cells.append(
                 Cell(
                     id=tile,
@@ -60,6 +74,7 @@ class KaladanBoards:
                     label=tile,
                     neighbours=board.neighbours[tile],
                     owner=board.castle_of.get(tile),
+                    holder=army.owner if army is not None and army.units else None,
                     markers=markers,
                 )
             )
@@ -75,6 +90,8 @@ class KaladanBoards:
                         kind=unit,
                         count=count,
                         label=f"{count} {unit_name(unit)}",
+                        glyph=_glyph(pack, unit),
+                        marks=("upgraded",) if is_upgraded(unit) else (),
                     )
                 )
         notes = (f"turn {view.turn}: {view.active}, {view.phase} phase",)
@@ -85,6 +102,8 @@ class KaladanBoards:
             pieces=tuple(pieces),
             palette=TERRAIN_COLOURS,
             notes=notes,
+            terrains=TERRAINS,
+            marks=MARKS,
         )
         colours = {s: SEAT_COLOURS[s] for s in view.seats if s in SEAT_COLOURS}
         return Geometry(seats=view.seats, boards=(main,), colours=colours)
@@ -115,9 +134,12 @@ class KaladanBoards:
         if isinstance(command, (m.Upgrade, m.FreeUpgrade, m.LoseUnit)):
             return Targets(piece=stacks(command.tile, (command.unit,))[0])
         if isinstance(command, m.PlayMagic) and command.tile:
+            card = f"magic:{kind_of(command.card)}"
             if command.unit:
-                return Targets(piece=stacks(command.tile, (command.unit,))[0])
-            return Targets(cell=command.tile)
+                return Targets(piece=stacks(command.tile, (command.unit,))[0], card=card)
+            return Targets(cell=command.tile, card=card)
+        if isinstance(command, (m.PlayMagic, m.ExchangeMagic)):
+            return Targets(card=f"magic:{kind_of(command.card)}")
         if isinstance(command, m.MoveIn) and view.combat is not None:
             combat = view.combat
             return Targets(
@@ -126,6 +148,13 @@ class KaladanBoards:
                 path=(combat.source, combat.target),
             )
         return Targets()
+
+
+def _glyph(pack: Any, unit: str) -> str:
+    """A unit's name on its token (``Archer``; the title of a long one shortened)."""
+    base = base_of(unit)
+    kind = pack.units.get(base)
+    return GLYPHS.get(base) or (kind.title if kind is not None else base.title())
 
 
 def board_svg(view: Any) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from nataterra_core.kernel.registry import Hooks, RuleSystem, package_text
 
@@ -13,6 +14,7 @@ from .decider import RULES, Kaladan, KaladanOptions
 from .determinise import determinise
 from .encoding import kaladan_codec, kaladan_observation
 from .geometry import KaladanBoards, board_svg
+from .panels import panels
 from .presenter import KaladanPresenter
 from .views import seat_view
 
@@ -30,6 +32,17 @@ def _heuristic(seed: int, *, content: Path | None = None) -> HeuristicPlayer:
     return HeuristicPlayer(seed, pack=load_pack(content))
 
 
+def _option_choices() -> dict[str, tuple[tuple[Any, str], ...]]:
+    """The lobby's map picker: the pack's maps, each for its player count."""
+    maps = load_pack().maps
+    return {
+        "map": (
+            (None, "the pack's map for the player count"),
+            *((map_id, f"{map_id} ({found.players} players)") for map_id, found in maps.items()),
+        )
+    }
+
+
 KALADAN = RuleSystem(
     rules=RULES,
     title="Kaladan",
@@ -45,6 +58,8 @@ KALADAN = RuleSystem(
         how_to_play=package_text("nataterra_core.games.kaladan", "how_to_play.md"),
         board_geometry=KaladanBoards(),
         svg=board_svg,
+        panels=panels,
+        option_choices=_option_choices,
         observation=kaladan_observation,
         action_codec=kaladan_codec,
         determiniser=determinise,

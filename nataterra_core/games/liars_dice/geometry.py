@@ -16,12 +16,13 @@ from typing import Any
 from nataterra_core.boards.svg import geometry_svg
 from nataterra_core.kernel import Command
 from nataterra_core.kernel.geometry import Board, Cell, Geometry, Piece, Targets
+from nataterra_core.kernel.panels import Panels, SeatPanel, Stat
 
 from . import messages as m
 from .presenter import bid_words
 from .views import SeatView
 
-__all__ = ["SEAT_COLOURS", "LiarsTable", "table_svg"]
+__all__ = ["SEAT_COLOURS", "LiarsTable", "panels", "table_svg"]
 
 SEAT_COLOURS = {
     "red": "#c0392b",
@@ -33,6 +34,9 @@ SEAT_COLOURS = {
 }
 _PALETTE = {"cup": "#d7c9a7", "out": "#eeeeee", "to-act": "#f5e6b3"}
 _HALF_W, _HALF_H = 1.0, 0.7
+_FACES = "⚀⚁⚂⚃⚄⚅"
+"""The die faces drawn on the dice tokens (one to six)."""
+_TERRAINS = {"cup": "a cup", "out": "out of the game", "to-act": "to bid or call now"}
 
 
 def _place(index: int, count: int) -> tuple[float, float]:
@@ -61,7 +65,8 @@ def _faces(prefix: str, seat: str, cell: str, faces: tuple[int, ...]) -> list[Pi
             owner=seat,
             kind=str(face),
             count=faces.count(face),
-            label=f"{faces.count(face)} x {face}",
+            label=f"{faces.count(face)} {'die' if faces.count(face) == 1 else 'dice'} show {face}",
+            glyph=_FACES[face - 1] if 1 <= face <= len(_FACES) else str(face),
         )
         for face in sorted(set(faces))
     ]
@@ -90,6 +95,7 @@ class LiarsTable:
                         kind="cup",
                         count=cup.count,
                         label=f"{cup.count} hidden {'die' if cup.count == 1 else 'dice'}",
+                        glyph="hidden",
                     )
                 )
         notes = [f"round {view.round}, {view.in_play()} dice in play"]
@@ -103,6 +109,7 @@ class LiarsTable:
             pieces=tuple(pieces),
             palette=_PALETTE,
             notes=tuple(notes),
+            terrains=_TERRAINS,
         )
         boards = [table]
         last = view.last
@@ -124,6 +131,7 @@ class LiarsTable:
                     pieces=tuple(pieces),
                     palette=_PALETTE,
                     notes=tuple(notes),
+                    terrains=_TERRAINS,
                 )
             )
         colours = {s: SEAT_COLOURS[s] for s in view.seats if s in SEAT_COLOURS}
@@ -134,6 +142,25 @@ class LiarsTable:
         if isinstance(command, (m.CallLiar, m.CallSpotOn)) and view.bids:
             return Targets(cell=view.bids[-1].seat)
         return Targets()
+
+
+def panels(view: Any) -> Panels:
+    """Each seat's panel (the registry's panels hook, ``kernel.panels``): the dice left in
+    its cup (L-SET-2), out once it has none; the stage: the round and who is to speak."""
+    if not isinstance(view, SeatView):
+        raise TypeError(f"not a Liar's Dice view: {type(view).__name__}")
+    seats = tuple(
+        SeatPanel(
+            seat=cup.seat,
+            score=(Stat(label="dice", value=cup.count),),
+            out=cup.count == 0,
+        )
+        for cup in view.cups
+    )
+    if view.winner is not None:
+        return Panels(seats=seats, stage=f"the game is over after round {view.round}")
+    asked = f", {view.active} to bid or call" if view.active else ""
+    return Panels(seats=seats, stage=f"round {view.round}{asked}")
 
 
 def table_svg(view: Any) -> str:

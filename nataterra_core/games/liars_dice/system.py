@@ -11,7 +11,7 @@ from .coverage import coverage_spec
 from .decider import RULES, LiarsDice, LiarsOptions
 from .determinise import determinise
 from .encoding import liars_codec, liars_observation
-from .geometry import SEAT_COLOURS, LiarsTable, table_svg
+from .geometry import SEAT_COLOURS, LiarsTable, panels, table_svg
 from .presenter import LiarsPresenter
 from .views import seat_view
 
@@ -42,6 +42,7 @@ LIARS_DICE = RuleSystem(
     hooks=Hooks(
         how_to_play=package_text("nataterra_core.games.liars_dice", "how_to_play.md"),
         board_geometry=LiarsTable(),
+        panels=panels,
         svg=table_svg,
         observation=liars_observation,
         action_codec=liars_codec,

@@ -22,6 +22,8 @@ The package has the rooms every game package has (the README's layout section):
 - ``words/`` — the presenter (``words/presenter.py``): a sentence per command, event and
   outcome, by topic, and a seat view as text (``text_view``, the hex map in ``text_board``).
 - ``geometry`` — the client drawing hook: the hex map, the combat board, click targets.
+- ``panels`` — the seat panels hook: each seat's resources, score and counts, the
+  viewer's own cards by title.
 - ``encoding/`` — the observation encoders and action codecs of both systems.
 - ``determinise`` — a full state sampled from a seat's view, for search players.
 - ``bots/`` — the heuristic player and its parts.

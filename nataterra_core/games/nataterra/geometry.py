@@ -19,9 +19,20 @@ import functools
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import msgspec
+
 from nataterra_core.boards.hexgrid import hex_centre, hex_outline
+from nataterra_core.boards.names import short_name
 from nataterra_core.kernel import Command
-from nataterra_core.kernel.geometry import Board, Cell, Geometry, Piece, Structure, Targets
+from nataterra_core.kernel.geometry import (
+    Board,
+    Cell,
+    Geometry,
+    Mark,
+    Piece,
+    Structure,
+    Targets,
+)
 
 from .content import ContentPack, load_pack
 from .messages.combat import (
@@ -42,6 +53,7 @@ from .messages.combat import (
 from .messages.development import Build, Recruit
 from .messages.movement import MoveUnits
 from .messages.structuring import PlaceModifier
+from .panels import card_of
 from .rules.combat.model import Combat, Group, SlotKind
 from .rules.hexmap import GameMap, build_map
 from .state import PlacedStructure
@@ -81,6 +93,25 @@ CIV_COLOURS = {
 }
 
 SLOT_WIDTH, SLOT_HEIGHT, GAP = 2.2, 1.3, 0.2
+
+TERRAINS = {
+    "melee": "melee slot",
+    "ranged": "ranged slot",
+    "flex": "flex slot",
+    "reserve": "units in reserve",
+}
+"""The legend's words for the combat board's slot kinds (biomes are named as they are)."""
+
+MAP_MARKS = {
+    "base": Mark(words="base", glyph="⌂"),
+    "resource:food": Mark(words="food", glyph="✿"),
+    "resource:wood": Mark(words="wood", glyph="♣"),
+    "resource:metal": Mark(words="metal", glyph="⚒"),
+    "modifier:mountain": Mark(words="mountain token (the zone is mountain)", glyph="▲"),
+    "modifier:lake": Mark(words="lake token (the zone is lake)", glyph="≈"),
+    "strategy": Mark(words="strategy zone", glyph="✦"),
+}
+"""How the map's zone markers are drawn, and the legend's words for them."""
 
 
 @functools.lru_cache(maxsize=8)
@@ -128,7 +159,9 @@ class NataterraBoards:
         seat = view.seat or _acting(view)
         combat: Combat | None = view.combat
         find = _TARGETS.get(type(command))
-        return find(view, seat, combat, command) if find is not None else Targets()
+        found = find(view, seat, combat, command) if find is not None else Targets()
+        card = card_of(command)
+        return found if card is None else msgspec.structs.replace(found, card=card)
 
 
 def _acting(view: Any) -> str:
@@ -157,11 +190,23 @@ def _map_board(view: SeatView, pack: ContentPack) -> Board:
             count=s.count,
             label=f"{s.count} {_unit_title(pack, s.unit)}",
             counters={"moved": s.moved} if s.moved else {},
+            glyph=short_name(_unit_title(pack, s.unit)),
         )
         for s in view.units
         if s.zone in on_map
     )
     structures = tuple(_structure(pack, placed) for placed in view.structures)
+    holders: dict[str, set[str]] = {}
+    for s in view.units:
+        holders.setdefault(s.zone, set()).add(s.owner)
+    for placed in view.structures:
+        holders.setdefault(placed.zone, set()).add(placed.owner)
+    cells = tuple(
+        msgspec.structs.replace(cell, holder=next(iter(holders[cell.id])))
+        if len(holders.get(cell.id, ())) == 1
+        else cell
+        for cell in cells
+    )
     title = f"map {found.map_id}" if found is not None else "the map is being built"
     return Board(
         id="map",
@@ -170,6 +215,7 @@ def _map_board(view: SeatView, pack: ContentPack) -> Board:
         pieces=pieces,
         structures=structures,
         palette=BIOME_COLOURS,
+        marks=MAP_MARKS,
     )
 
 
@@ -209,7 +255,15 @@ def _structure(pack: ContentPack, placed: PlacedStructure) -> Structure:
         kind=placed.structure,
         label=known.title if known is not None else placed.structure,
         counters={"cubes": placed.cubes} if placed.cubes else {},
+        glyph=_initials(known.title if known is not None else placed.structure),
     )
+
+
+def _initials(title: str) -> str:
+    """A structure's mark: the initials of a title of several words (``Bone Tower`` -> ``BT``),
+    else its first two letters (``Farm`` -> ``Fa``)."""
+    words = title.replace("_", " ").split()
+    return "".join(w[0] for w in words[:2]).upper() if len(words) > 1 else title[:2].title()
 
 
 def _unit_title(pack: ContentPack, unit: str) -> str:
@@ -251,6 +305,7 @@ def combat_board(combat: Combat, pack: ContentPack) -> Board:
                     count=force.count,
                     label=f"{force.count} {_unit_title(pack, force.unit)} in reserve"
                     + (f" (from {force.origin})" if force.origin else ""),
+                    glyph=short_name(_unit_title(pack, force.unit)),
                 )
             )
         top += SLOT_HEIGHT + 3 * GAP
@@ -265,6 +320,7 @@ def combat_board(combat: Combat, pack: ContentPack) -> Board:
         pieces=tuple(pieces),
         palette=BIOME_COLOURS,
         notes=tuple(notes),
+        terrains=TERRAINS,
     )
 
 
@@ -325,7 +381,8 @@ def _group(group: Group, cell: str, pack: ContentPack) -> Piece:
         count=group.units,
         label=f"group {group.id}: {group.units} {_unit_title(pack, group.unit)}"
         + ("" if group.alive else " (destroyed)"),
-        counters={name: value for name, value in counters.items() if value},
+        counters={name.replace("_", " "): value for name, value in counters.items() if value},
+        glyph=short_name(_unit_title(pack, group.unit)),
     )
 
 

@@ -22,6 +22,7 @@ from .decider import RULES, Nataterra
 from .determinise import determinise, determinise_sandbox
 from .encoding import nataterra_codec, nataterra_observation, sandbox_codec, sandbox_observation
 from .geometry import NataterraBoards
+from .panels import panels
 from .rules.combat.sandbox import SANDBOX_RULES, Sandbox
 from .rules.combat.sandbox_model import battle_option
 from .rules.positions import POSITIONS
@@ -87,6 +88,22 @@ def _svg(view: Any) -> str:
     return geometry_svg(BOARDS.geometry(view))
 
 
+def _option_choices() -> dict[str, tuple[tuple[Any, str], ...]]:
+    """The lobby's pickers: the modes, the pack's maps and the scenario book's scenarios."""
+    pack = load_pack()
+    return {
+        "mode": (("learning", "learning game"), ("advanced", "advanced game")),
+        "map": (
+            (None, "the mode's own map"),
+            *((map_id, found.title or map_id) for map_id, found in pack.maps.items()),
+        ),
+        "scenario": (
+            (None, "no scenario"),
+            *((entry.id, entry.title) for entry in SCENARIOS.values()),
+        ),
+    }
+
+
 def _cli_commands() -> Sequence[Callable[..., Any]]:
     """``nataterra odds`` (imported here: only the CLI needs typer)."""
     from .cli_commands import commands
@@ -110,6 +127,8 @@ NATATERRA = RuleSystem(
         cli_commands=_cli_commands,
         board_geometry=BOARDS,
         svg=_svg,
+        panels=panels,
+        option_choices=_option_choices,
         observation=nataterra_observation,
         action_codec=nataterra_codec,
         coverage=coverage_spec,
@@ -145,6 +164,7 @@ SANDBOX = RuleSystem(
     hooks=Hooks(
         board_geometry=BOARDS,
         svg=_svg,
+        panels=panels,
         observation=sandbox_observation,
         action_codec=sandbox_codec,
         determiniser=determinise_sandbox,

@@ -1,15 +1,19 @@
-// Playing (with a seat's token) or watching (without) a game. The board comes from the
-// view's `board`, each legal command's place on it from `targets`: click a piece to select
-// it (the cells and pieces it can reach light up; hover one to see the path), then click a
-// destination. Commands with no place on the board are offered in words.
+// Playing (with a seat's token) or watching (without) a game. The boards come drawn from the
+// server (game.view's `svg`, the project's renderer), each legal command's place on them
+// from `targets`: click a piece to select it (the cells and pieces it can reach light up;
+// hover one to see the path), then click a destination; click a card of your hand to play
+// it. Commands with no place on the board nor in the hand are offered in words. Beside the
+// board: one panel per seat (game.view's `panels`), whose turn it is and what is asked in
+// one sentence, and what happened; the other seats' last moves are marked on the board.
 //
 // Receipts (docs/RECEIPTS.md): the page keeps the lines of the log it was shown (`game.log`'s
 // `lines`, exactly as received) and every signed receipt it is given (by its own moves, or
 // asked for with "Get a receipt"), and offers them for download as one JSON file; a seat
 // checks them afterwards against the published log with `nataterra verify --receipt`.
 
-import { clearMarks, drawBoards, drawPicker, mark } from "./board.js";
+import { cellSelector, clearMarks, drawBoards, drawPicker, explain, mark, pieceSelector, placeSelector } from "./board.js";
 import { errorText, h } from "./dom.js";
+import { ownHand, seatPanels } from "./panels.js";
 
 const FEED_RECORDS = 60;
 
@@ -18,20 +22,25 @@ function randomContribution() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-const cssId = (id) => CSS.escape(id);
-
 export async function playPage(root, rpc, gameId, token) {
-  const page = { view: null, legal: null, words: [], lines: [], receipts: [], selected: null, error: "" };
-  const boards = h("div", { class: "board-area" });
+  const page = {
+    view: null, legal: null, words: [], lines: [], receipts: [],
+    selected: null, card: null, pending: null, error: "",
+  };
+  const heading = h("h1", {}, `Game ${gameId}`);
+  const howTo = h("a", { id: "how-to-play-link", target: "_blank", rel: "noopener", hidden: true }, "How to play");
   const status = h("div", { class: "status", id: "status" });
+  const boards = h("div", { class: "board-area" });
   const side = h("div", { class: "side" });
-  root.replaceChildren(h("h1", {}, `Game ${gameId}`), status,
-    h("div", { class: "game" }, boards, side));
+  root.replaceChildren(h("div", { class: "title-row" }, heading, howTo), status,
+    h("div", { class: "game" }, h("div", {}, boards, h("div", { id: "below-board" })), side));
 
-  const stop = rpc.onNotify((method, params) => {
+  const stopNotes = rpc.onNotify((method, params) => {
     if (method === "game.changed" && params.game_id === gameId) refresh(true);
   });
-  window.addEventListener("hashchange", stop, { once: true });
+  // Back after a dropped socket or a server restart: catch up from the version shown.
+  const stopReconnects = rpc.onReconnect(() => refresh());
+  window.addEventListener("hashchange", () => { stopNotes(); stopReconnects(); }, { once: true });
 
   // Refreshes run one after another (a notification may come while one is under way).
   let queue = Promise.resolve();
@@ -45,13 +54,21 @@ export async function playPage(root, rpc, gameId, token) {
       let view = await rpc.call("game.view", { game_id: gameId, token });
       // A notification of a version already shown (a load under way had fetched it): the
       // page stays as it is, so a click being made on it is not lost to a redraw.
-      if (noted && page.view && !page.error && view.version === page.view.version) return;
+      if (noted && page.view && !page.error && view.version === page.view.version) {
+        // Only who is thinking changed (a bot started or stopped): say so, keep the rest.
+        if (String(view.thinking || []) !== String(page.view.thinking || [])) {
+          page.view = view;
+          render();
+        }
+        return;
+      }
       if (token && view.waiting_for.includes(view.seat)) {
         await rpc.call("game.join", { game_id: gameId, token, client_seed: randomContribution() });
         view = await rpc.call("game.view", { game_id: gameId, token });
       }
       if (!page.view || view.version !== page.view.version) {
         page.selected = null; // a new position: the old selection and choices mean nothing
+        page.card = null;
         page.pending = null;
       }
       page.view = view;
@@ -81,8 +98,20 @@ export async function playPage(root, rpc, gameId, token) {
     }));
   }
 
+  function handIds() {
+    const view = page.view;
+    const own = view && view.panels && view.panels.seats.find((panel) => panel.seat === view.seat);
+    return new Set(own && own.hand ? own.hand.map((card) => card.id) : []);
+  }
+
+  // A command played by clicking a card of the hand (one the hand shows).
+  const byCard = (entry, hand) => entry.targets.card && hand.has(entry.targets.card);
+  const onBoard = (entry) => Boolean(entry.targets.cell || entry.targets.piece);
+  const selects = (entry) => (entry.targets.pieces || []).length > 0;
+
   async function send(entry) {
     page.selected = null;
+    page.card = null;
     page.pending = null;
     try {
       keep(await rpc.call("game.apply", {
@@ -140,20 +169,27 @@ export async function playPage(root, rpc, gameId, token) {
       href: "#",
       onclick: (event) => { event.currentTarget.href = receiptsFile(); },
     }, `Download ${count} receipt${count === 1 ? "" : "s"} and ${page.lines.length} lines`);
-    return h("div", { class: "panel", id: "receipts" }, h("h2", {}, "Receipts"),
+    return h("details", { class: "panel", id: "receipts" }, h("summary", {}, "Receipts"),
       h("p", { class: "muted" }, "Signed by the game's key: check them against the published log with nataterra verify --receipt."),
       h("button", { id: "ask-receipt", onclick: askReceipt }, "Get a receipt"), " ", download);
   }
 
-  // What the selection (or nothing) can do: the commands listing the selected piece.
+  // What the selection (a piece or a card; or nothing) can do.
   function withSelected() {
+    if (page.card) return commands().filter((entry) => entry.targets.card === page.card);
     return commands().filter((entry) => (entry.targets.pieces || []).includes(page.selected));
   }
 
+  // The commands a click on the board may send now: the selection's, or those that need no
+  // selection (no piece to select first, no card to play).
+  function boardPool() {
+    if (page.selected || page.card) return withSelected();
+    const hand = handIds();
+    return commands().filter((entry) => !selects(entry) && !byCard(entry, hand));
+  }
+
   function matches(cellId, pieceId) {
-    const pool = page.selected ? withSelected()
-      : commands().filter((entry) => !(entry.targets.pieces || []).length);
-    return pool.filter((entry) =>
+    return boardPool().filter((entry) =>
       (pieceId && entry.targets.piece === pieceId) || (cellId && !pieceId && entry.targets.cell === cellId));
   }
 
@@ -166,29 +202,40 @@ export async function playPage(root, rpc, gameId, token) {
     render();
   }
 
+  function pickCard(cardId) {
+    const found = commands().filter((entry) => entry.targets.card === cardId);
+    if (found.length === 1 && !onBoard(found[0])) return send(found[0]);
+    page.selected = null;
+    page.pending = null;
+    page.card = page.card === cardId ? null : cardId;
+    render();
+  }
+
   function clicked(event) {
-    const pieceElement = event.target.closest("[data-piece]");
-    const cellElement = event.target.closest("[data-cell]");
-    const pieceId = pieceElement && pieceElement.dataset.piece;
-    const cellId = cellElement && cellElement.dataset.cell;
     const option = event.target.closest("[data-option]");
     if (option && page.pending) return send(page.pending[Number(option.dataset.option)]);
+    const pieceElement = event.target.closest("g.piece");
+    const cellElement = event.target.closest("g.cell, g.structure"); // a structure: its cell
+    const pieceId = pieceElement && pieceElement.dataset.piece;
+    const cellId = cellElement ? cellElement.dataset.cell : pieceElement && pieceElement.dataset.cell;
     page.pending = null;
     if (pieceId) {
       const found = matches(null, pieceId);
       if (found.length) return choose(found, { piece: pieceId });
-      // A piece standing on a zone the selection can reach: the click means the zone.
-      const piece = findPiece(pieceId);
-      if (page.selected && pieceId !== page.selected && piece && matches(piece.cell, null).length) {
-        return clickCell(piece.cell);
+      // A piece standing on a cell the selection can reach: the click means the cell.
+      const onCell = pieceElement.dataset.cell;
+      if ((page.selected || page.card) && pieceId !== page.selected && matches(onCell, null).length) {
+        return clickCell(onCell);
       }
-      const selectable = commands().some((entry) => (entry.targets.pieces || []).includes(pieceId));
-      if (selectable) {
+      const own = commands().filter((entry) => (entry.targets.pieces || []).includes(pieceId));
+      // The piece's one command acts nowhere else (order this unit): the click sends it.
+      if (own.length === 1 && !onBoard(own[0]) && !page.selected && !page.card) return send(own[0]);
+      if (own.length) {
+        page.card = null;
         page.selected = page.selected === pieceId ? null : pieceId;
         return render();
       }
-      if (piece) return clickCell(piece.cell);
-      return;
+      return clickCell(onCell);
     }
     if (cellId) clickCell(cellId);
   }
@@ -197,48 +244,86 @@ export async function playPage(root, rpc, gameId, token) {
     const found = matches(cellId, null);
     if (found.length) return choose(found, { cell: cellId });
     page.selected = null;
+    page.card = null;
     render();
   }
 
-  function findPiece(id) {
-    for (const board of (page.view.board || { boards: [] }).boards) {
-      for (const piece of board.pieces || []) if (piece.id === id) return piece;
-    }
-    return null;
-  }
-
   function highlight(container) {
-    clearMarks(container, "selectable", "selected", "reachable", "on-path");
+    clearMarks(container, "selectable", "selected", "reachable", "on-path", "recent");
+    for (const id of page.view.recent || []) mark(container, placeSelector(id), "recent");
     const all = commands();
+    const says = new Map(); // element selector -> sentences of what clicking it does
+    const add = (selector, words) => says.set(selector, [...(says.get(selector) || []), words]);
     for (const entry of all) {
-      for (const id of entry.targets.pieces || []) mark(container, `[data-piece="${cssId(id)}"]`, "selectable");
+      for (const id of entry.targets.pieces || []) {
+        mark(container, pieceSelector(id), "selectable");
+        if (!page.selected && !page.card) add(pieceSelector(id), `select it (${entry.words})`);
+      }
     }
-    if (page.selected) mark(container, `[data-piece="${cssId(page.selected)}"]`, "selected");
-    const pool = page.selected ? withSelected() : all.filter((entry) => !(entry.targets.pieces || []).length);
+    if (page.selected) mark(container, pieceSelector(page.selected), "selected");
     const counts = new Map();
-    for (const entry of pool) {
-      const selector = entry.targets.piece ? `[data-piece="${cssId(entry.targets.piece)}"]`
-        : entry.targets.cell ? `[data-cell="${cssId(entry.targets.cell)}"]` : null;
+    for (const entry of boardPool()) {
+      const selector = entry.targets.piece ? pieceSelector(entry.targets.piece)
+        : entry.targets.cell ? cellSelector(entry.targets.cell) : null;
       if (!selector) continue;
       mark(container, selector, "reachable");
       counts.set(selector, (counts.get(selector) || 0) + 1);
+      add(selector, entry.words);
     }
     // How many commands a click there stands for (more than one: a choice follows).
     for (const [selector, count] of counts) {
       for (const element of container.querySelectorAll(selector)) element.dataset.choices = String(count);
     }
+    for (const [selector, sentences] of says) {
+      for (const element of container.querySelectorAll(selector)) explain(element, [...new Set(sentences)].slice(0, 6));
+    }
   }
 
   function showPath(container, cellId) {
     clearMarks(container, "on-path");
-    if (!page.selected || !cellId) return;
+    if (!(page.selected || page.card) || !cellId) return;
     const entry = withSelected().find((candidate) => candidate.targets.cell === cellId);
-    for (const id of (entry && entry.targets.path) || []) mark(container, `[data-cell="${cssId(id)}"]`, "on-path");
+    for (const id of (entry && entry.targets.path) || []) mark(container, cellSelector(id), "on-path");
   }
 
   function outcomeWords() {
     const end = page.words[page.words.length - 1]; // a finished game's last record: its end
     return end && end[0].startsWith("result: ") ? end[0] : "the game is over";
+  }
+
+  // Whose turn it is and what is asked, in one sentence.
+  function sentence(view, thinking) {
+    const you = view.seat ? `You play ${view.seat}.` : "You are watching.";
+    if (view.view === null) return `${you} Waiting for ${view.waiting_for.join(", ")} to join (open their links).`;
+    if (view.result) return `Game over: ${outcomeWords()}`;
+    const stage = view.panels && view.panels.stage ? ` (${view.panels.stage})` : "";
+    if (view.seat && view.acting.includes(view.seat)) {
+      const all = commands();
+      const hand = handIds();
+      const ways = [];
+      if (all.some((entry) => selects(entry) || onBoard(entry))) ways.push("click a highlighted piece or place on the board");
+      if (all.some((entry) => byCard(entry, hand))) ways.push("play a highlighted card of your hand");
+      if (all.some((entry) => !selects(entry) && !onBoard(entry) && !byCard(entry, hand))) ways.push(all.length === 1 ? `choose “${all[0].words}”` : "choose a decision below");
+      return `${you} Your move${stage}: ${ways.join(", or ") || "wait"}.`;
+    }
+    const others = view.acting.filter((seat) => seat !== view.seat);
+    const busy = others.filter((seat) => thinking.includes(seat));
+    const waiting = others.length ? `${others.join(" and ")} to act` : "nobody to act";
+    return `${you} ${waiting[0].toUpperCase()}${waiting.slice(1)}${stage}.${busy.length ? ` ${busy.join(" and ")} ${busy.length === 1 ? "is" : "are"} thinking…` : ""}`;
+  }
+
+  function decisions(view) {
+    const pending = page.pending || [];
+    const hand = handIds();
+    const selectedOnly = page.selected || page.card ? withSelected().filter((entry) => !onBoard(entry)) : [];
+    const free = commands().filter((entry) => !selects(entry) && !onBoard(entry) && !byCard(entry, hand));
+    const offered = pending.length ? pending : [...selectedOnly, ...free];
+    const title = pending.length ? "Choose one" : page.card ? "With this card, or" : page.selected ? "With the selection, or" : "Decisions";
+    const mine = view.acting.includes(view.seat);
+    return h("div", { class: "panel choices", id: "choices" },
+      h("h2", {}, title),
+      offered.length ? offered.map((entry) => h("button", { onclick: () => send(entry) }, entry.words))
+        : h("p", { class: "muted" }, mine ? "Click a highlighted piece, place or card." : "Not your turn."));
   }
 
   function render() {
@@ -247,57 +332,60 @@ export async function playPage(root, rpc, gameId, token) {
       status.textContent = page.error || "loading…";
       return;
     }
-    const you = view.seat ? `You play ${view.seat}.` : "You are watching.";
-    if (view.view === null) {
-      status.textContent = `${you} Waiting for ${view.waiting_for.join(", ")} to join (open their links).`;
-    } else if (view.result) {
-      status.textContent = `Game over: ${outcomeWords()}`;
-    } else {
-      const yours = view.seat && view.acting.includes(view.seat) ? " Your move." : "";
-      status.textContent = `${you} To act: ${view.acting.join(", ") || "nobody"}.${yours}`;
+    if (view.title) {
+      heading.textContent = view.title;
+      document.title = `${view.title} — ${view.seat ? `playing ${view.seat}` : "watching"}`;
     }
+    if (view.rules) {
+      howTo.href = `#/how-to-play/${encodeURIComponent(view.rules)}`;
+      howTo.hidden = false;
+    }
+    const thinking = view.thinking || [];
+    status.textContent = sentence(view, thinking);
     status.classList.toggle("over", Boolean(view.result));
+    status.classList.toggle("mine", Boolean(view.seat && view.acting.includes(view.seat) && !view.result));
     root.dataset.version = String(view.version);
 
-    const drawn = drawBoards(view.board);
+    const drawn = drawBoards(view.svg);
     drawn.addEventListener("click", clicked);
     drawn.addEventListener("mouseover", (event) => {
-      const cell = event.target.closest("[data-cell]");
-      const over = event.target.closest("[data-piece]");
-      const piece = over && findPiece(over.dataset.piece);
-      showPath(drawn, cell ? cell.dataset.cell : piece && piece.cell);
+      const over = event.target.closest("g.cell, g.piece");
+      showPath(drawn, over && over.dataset.cell);
     });
-    highlight(drawn);
-    if (page.pending && page.pendingAt) drawPicker(drawn, view.board, page.pending, page.pendingAt);
     boards.replaceChildren(view.view === null ? h("p", { class: "muted" }, "The board appears once every seat has joined.") : drawn);
+    if (view.view !== null) {
+      highlight(drawn);
+      if (page.pending && page.pendingAt) drawPicker(drawn, page.pending, page.pendingAt);
+    }
 
     const panels = [];
     if (page.error) panels.push(h("p", { class: "error", id: "error" }, page.error));
+    if (view.view !== null) panels.push(seatPanels(view, thinking));
+    const playable = new Map();
+    for (const entry of commands()) {
+      if (entry.targets.card) playable.set(entry.targets.card, (playable.get(entry.targets.card) || 0) + 1);
+    }
+    if (view.view !== null) panels.push(ownHand(view, playable, page.card, pickCard));
     if (token && view.view !== null && !view.result) {
+      panels.push(decisions(view));
       panels.push(h("div", { class: "panel actions" },
         h("button", { id: "undo", disabled: !view.can_undo, onclick: () => undoOrRedo("game.undo") }, "Undo"),
         h("button", { id: "redo", disabled: !view.can_redo, onclick: () => undoOrRedo("game.redo") }, "Redo")));
-      const pending = page.pending || [];
-      const selectedOnly = page.selected
-        ? withSelected().filter((entry) => !entry.targets.cell && !entry.targets.piece) : [];
-      const free = commands().filter((entry) => !Object.keys(entry.targets).length);
-      const offered = pending.length ? pending : [...selectedOnly, ...free];
-      const title = pending.length ? "Choose one" : page.selected ? "With the selection, or" : "Decisions";
-      panels.push(h("div", { class: "panel choices", id: "choices" },
-        h("h2", {}, title),
-        offered.length ? offered.map((entry) => h("button", { onclick: () => send(entry) }, entry.words))
-          : h("p", { class: "muted" }, view.acting.includes(view.seat) ? "Click a highlighted piece on the board." : "Not your turn.")));
     }
     if (view.result) {
       panels.push(h("p", {}, h("a", { href: `#/replay/${gameId}`, id: "open-replay" }, "Step through this game's log")));
     }
-    if (view.text) panels.push(h("div", { class: "panel" }, h("h2", {}, "Position"), h("pre", { id: "view-text" }, view.text)));
-    if (view.view !== null && view.receipt_key) panels.push(receiptsPanel());
     panels.push(h("div", { class: "panel" }, h("h2", {}, "What happened"),
       h("ul", { class: "feed", id: "feed" }, ...page.words.map((said, seq) => [seq, said]).slice(-FEED_RECORDS).reverse().map(([seq, [summary, ...events]]) =>
         h("li", { "data-seq": seq }, `${seq}. ${summary}`,
           ...events.filter((event) => event !== summary).map((event) => h("div", { class: "events" }, event)))))));
-    side.replaceChildren(...panels);
+    if (view.view !== null && view.receipt_key) panels.push(receiptsPanel());
+    if (view.text) {
+      const open = document.getElementById("as-text");
+      panels.push(h("details", { class: "panel", id: "as-text", open: Boolean(open && open.open) },
+        h("summary", {}, "as text"), h("pre", { id: "view-text" }, view.text)));
+    }
+    side.replaceChildren(...panels.filter(Boolean));
   }
 
   await refresh();

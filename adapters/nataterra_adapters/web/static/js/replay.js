@@ -1,5 +1,9 @@
 // Step through a log with a slider: the board and the record's sentences at each step.
 // The log comes from a file, pasted text, or a finished game of this server (game.log).
+// It is verified first (log.verify: the hash chain, the dice, the rules) and the verdict
+// stays above the replay: verified, INVALID at record N with the reason, or incomplete;
+// what can be shown is shown all the same. Pasted text without its final newline gets one
+// (a copy from a page loses it), and the page says so; a file is read as it is.
 
 import { drawBoards } from "./board.js";
 import { errorText, h } from "./dom.js";
@@ -13,13 +17,45 @@ export async function replayPage(root, rpc, gameId) {
   root.replaceChildren(h("h1", {}, "Replay a log"),
     h("div", { class: "panel" }, file, " ", open, h("div", {}, pasted)), message, stage);
 
+  const verdict = h("div", { class: "verdict", id: "replay-verdict", hidden: true });
+  const note = h("p", { class: "muted", id: "replay-note" });
+  root.append(verdict, note);
+  root.insertBefore(stage, null);
+
   open.addEventListener("click", async () => {
-    const text = file.files.length ? await file.files[0].text() : pasted.value;
+    let text = file.files.length ? await file.files[0].text() : pasted.value;
+    note.textContent = "";
+    if (!file.files.length && text.trim() && !text.endsWith("\n")) {
+      text += "\n";
+      note.textContent = "A final newline was added to the pasted text (a log's last record ends with one).";
+    }
     if (text.trim()) show(text);
   });
 
+  // The verdict in words: verified / INVALID at record N: reason / incomplete.
+  async function check(log) {
+    let found;
+    try {
+      found = await rpc.call("log.verify", { log });
+    } catch (error) {
+      found = { status: "invalid", reason: errorText(error) };
+    }
+    const where = found.seq !== undefined && found.seq !== null ? ` at record ${found.seq}` : "";
+    verdict.className = `verdict ${found.status}`;
+    verdict.dataset.status = found.status;
+    verdict.textContent = found.status === "valid"
+      ? `Verified: the chain, the dice and every rule check out (${found.records} records).`
+      : found.status === "incomplete"
+        ? `Incomplete${where}: ${found.reason || "the game is not over, so its dice cannot be checked yet"}.`
+        : `INVALID${where}: ${found.reason}. What can be shown is shown below; do not trust it.`;
+    verdict.hidden = false;
+    return found;
+  }
+
   async function show(log) {
     message.textContent = "";
+    stage.replaceChildren();
+    await check(log);
     let first;
     try {
       first = await rpc.call("log.replay", { log, words: true });
@@ -57,7 +93,7 @@ export async function replayPage(root, rpc, gameId) {
         position.textContent = `record ${index} of ${last}`;
         sentence.textContent = `${index}. ${summary}`;
         events.replaceChildren(...said.map((event) => h("li", {}, event)));
-        board.replaceChildren(drawBoards(result.board));
+        board.replaceChildren(drawBoards(result.svg));
         text.textContent = result.text;
         stage.dataset.at = String(index);
       } catch (error) {

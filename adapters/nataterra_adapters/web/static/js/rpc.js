@@ -1,5 +1,11 @@
 // A JSON-RPC 2.0 client over the server's WebSocket (/rpc): one request per message,
 // replies matched by id, server notifications (game.changed) handed to listeners.
+//
+// A dropped socket (the network, a server restart) is reconnected by itself with backoff
+// (0.5 s doubling to 8 s, without end); calls made meanwhile wait for the new socket, calls
+// in flight fail (the page asks again: every method a page uses is safe to repeat, and
+// game.apply carries its expected version). Status listeners hear (up, attempt); reconnect
+// listeners are told once a new socket is open, so a page catches up from its version.
 
 export class RpcError extends Error {
   constructor(error) {
@@ -9,6 +15,9 @@ export class RpcError extends Error {
   }
 }
 
+const FIRST_DELAY_MS = 500;
+const LONGEST_DELAY_MS = 8000;
+
 export class Rpc {
   constructor(url) {
     this.url = url;
@@ -16,29 +25,51 @@ export class Rpc {
     this.pending = new Map();
     this.listeners = new Set();
     this.statusListeners = new Set();
+    this.reconnectListeners = new Set();
+    this.attempt = 0;
+    this.everOpen = false;
     this.ready = this.connect();
   }
 
+  // A promise of an open socket: resolved by the first successful attempt.
   connect() {
-    return new Promise((resolve, reject) => {
+    let opened;
+    const ready = new Promise((resolve) => { opened = resolve; });
+    const attempt = () => {
       const socket = new WebSocket(this.url);
+      let open = false;
       socket.addEventListener("open", () => {
+        open = true;
         this.socket = socket;
+        const again = this.everOpen;
+        this.everOpen = true;
+        this.attempt = 0;
         this.setStatus(true);
-        resolve();
+        opened();
+        if (again) for (const listener of this.reconnectListeners) listener();
       });
       socket.addEventListener("message", (event) => this.receive(event.data));
       socket.addEventListener("close", () => {
-        this.setStatus(false);
-        for (const { fail } of this.pending.values()) fail(new Error("connection closed"));
+        for (const { fail } of this.pending.values()) fail(new Error("the connection was lost; reconnecting"));
         this.pending.clear();
-        reject(new Error("cannot connect"));
+        if (open) {
+          this.socket = null;
+          this.ready = this.connect(); // new calls wait for the next socket
+          return;
+        }
+        this.attempt += 1;
+        this.setStatus(false);
+        const delay = Math.min(LONGEST_DELAY_MS, FIRST_DELAY_MS * 2 ** (this.attempt - 1));
+        setTimeout(attempt, delay);
       });
-    });
+    };
+    if (this.everOpen) this.setStatus(false);
+    attempt();
+    return ready;
   }
 
   setStatus(up) {
-    for (const listener of this.statusListeners) listener(up);
+    for (const listener of this.statusListeners) listener(up, this.attempt);
   }
 
   receive(text) {
@@ -66,6 +97,11 @@ export class Rpc {
   onNotify(listener) {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  onReconnect(listener) {
+    this.reconnectListeners.add(listener);
+    return () => this.reconnectListeners.delete(listener);
   }
 }
 

@@ -1,0 +1,137 @@
+"""The play page for people (issue 31), in a real browser: BattleLore and Kaladan played to
+their end by clicking (cards of the hand, units and hexes on the board, sentences), set up
+with the lobby's pickers only (a BattleLore scenario and turn limit chosen without JSON);
+the seat panels show the player's own hand by title and the others' cards only counted; a
+tampered log is marked INVALID in the replay view, a pasted one missing its final newline
+gets it. Screenshots of each go to out/screenshots/."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from nataterra_core.game import new_game
+
+from .test_browser import MAX_STEPS, board_move, decide_in_words, play_card, wait_for_turn
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def play_to_the_end(page: Any, shots: Path, name: str) -> dict[str, int]:
+    """Take the seat's turns by clicking until the game is over: the board first, then a
+    card of the hand, then a sentence. How many of each were made."""
+    made = {"board": 0, "card": 0, "words": 0}
+    for _ in range(MAX_STEPS):
+        if wait_for_turn(page).startswith("Game over"):
+            return made
+        if board_move(page):
+            made["board"] += 1
+            if made["board"] == 4:
+                page.screenshot(path=str(shots / f"{name}-mid-game.png"))
+        elif not page.locator("#hand .card.selected").count() and play_card(page):
+            made["card"] += 1
+        else:
+            decide_in_words(page)
+            made["words"] += 1
+    pytest.fail(f"the game did not end: {made}")
+
+
+def test_a_battlelore_scenario_picked_in_the_lobby_is_played_to_its_end_by_clicking(
+    page: Any, server_url: str, screenshots: Path
+) -> None:
+    page.goto(server_url + "/")
+    page.select_option("select[name=rules]", "battlelore")
+    scenarios = page.locator("select[name=option-scenario] option").all_inner_texts()
+    assert len(scenarios) >= 2 and all("_" not in s and "-" not in s for s in scenarios), scenarios
+    page.select_option("select[name=option-scenario]", label=scenarios[1])
+    page.fill("input[name=option-max_turns]", "3")
+    page.dispatch_event("input[name=option-max_turns]", "change")
+    assert page.locator("#advanced").get_attribute("open") is None  # no JSON was touched
+    options = json.loads(page.input_value("textarea[name=options]"))
+    assert options["max_turns"] == 3 and options["scenario"] != "agincourt", options
+    assert page.locator("select[data-seat='english']").input_value() == ""  # you
+    assert page.locator("select[data-seat='french']").input_value() == ""  # a person's link
+    page.select_option("select[data-seat='french']", "heuristic")
+    assert page.locator("#lobby-how-to-play").get_attribute("href") == "#/how-to-play/battlelore"
+    page.screenshot(path=str(screenshots / "lobby-battlelore.png"))
+    page.click("#create")
+    page.click("[data-seat-link='english']")
+    page.wait_for_selector("[data-board='battlefield'] g.cell")
+    assert page.locator("svg polyline[data-line='section']").count() == 2  # B-BOARD-1
+    assert page.locator("svg g.piece .banner").count() >= 1  # banner colours on the units
+    assert "section:" not in page.inner_text("#app")
+
+    # The seat's panel and its hand: its own command cards by title, the other's counted.
+    titles = page.locator("#hand .card .title").all_inner_texts()
+    assert titles and all("_" not in title for title in titles), titles
+    assert page.locator("#hand .card.playable").count() >= 1
+    french = page.inner_text("#seats [data-seat='french']")
+    assert "command cards" in french and "medals" in french
+    assert page.locator("#seats [data-seat='french'] .card").count() == 0
+    assert page.title().startswith("BattleLore")
+
+    made = play_to_the_end(page, screenshots, "battlelore")
+    assert made["card"] >= 1, made  # the command cards were played by clicking them
+    assert page.inner_text("#status").startswith("Game over: ")
+    page.screenshot(path=str(screenshots / "battlelore-over.png"))
+
+
+def test_kaladan_is_played_to_its_end_by_clicking(
+    page: Any, server_url: str, screenshots: Path
+) -> None:
+    page.goto(server_url + "/")
+    page.select_option("select[name=rules]", "kaladan")
+    page.select_option("select[data-seat='blue']", "heuristic")
+    page.click("#create")
+    page.click("[data-seat-link='red']")
+    page.wait_for_selector("[data-board='map'] g.cell")
+    assert page.locator("#seats .seat-panel").count() == 2
+    assert "gold" in page.inner_text("#seats [data-seat='blue']")
+    made = play_to_the_end(page, screenshots, "kaladan")
+    assert made["board"] >= 5, made
+    assert page.inner_text("#status").startswith("Game over: ")
+    page.screenshot(path=str(screenshots / "kaladan-over.png"))
+
+
+def finished_log() -> bytes:
+    """A short Liar's Dice game played to its end by random legal commands, closed (its
+    seed revealed, so it verifies as valid)."""
+    session = new_game(("red", "blue"), game="liars-dice", seed=5, options={"dice": 1})
+    rng = random.Random(5)
+    while session.outcome() is None:
+        seat = session.acting_seats()[0]
+        session.apply(seat, rng.choice(list(session.legal_commands(seat))))
+    session.close()
+    return session.log_bytes()
+
+
+def test_a_tampered_log_is_marked_invalid_in_the_replay_view(
+    page: Any, server_url: str, screenshots: Path
+) -> None:
+    lines = finished_log().decode().splitlines()
+    page.goto(server_url + "/#/replay")
+    page.fill("#log-text", "\n".join(lines))  # as copied from a page: no final newline
+    page.click("#open-log")
+    page.wait_for_selector("#replay-verdict:not([hidden])")
+    assert page.get_attribute("#replay-verdict", "data-status") == "valid"
+    assert "final newline was added" in page.inner_text("#replay-note")
+    page.wait_for_selector("#replay-slider")
+
+    at = next(i for i, line in enumerate(lines) if json.loads(line)["kind"] == "command")
+    record = json.loads(lines[at])
+    events = record["events"]
+    tampered = dict(record, events=[*events, *events[:1]])  # an event the rules never made
+    lines[at] = json.dumps(tampered, separators=(",", ":"))
+    page.fill("#log-text", "\n".join(lines) + "\n")
+    page.click("#open-log")
+    page.wait_for_function(
+        "() => document.getElementById('replay-verdict').dataset.status === 'invalid'"
+    )
+    verdict = page.inner_text("#replay-verdict")
+    assert verdict.startswith(f"INVALID at record {at}: "), verdict
+    assert page.inner_text("#replay-note") == ""
+    page.screenshot(path=str(screenshots / "replay-invalid.png"))
