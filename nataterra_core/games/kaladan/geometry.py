@@ -19,7 +19,6 @@ from . import messages as m
 from .board import board_for
 from .content import load_pack
 from .presenter import unit_name
-from .rules.effects import kind_of
 from .state import base_of, is_upgraded
 from .views import SeatView
 
@@ -134,12 +133,12 @@ class KaladanBoards:
         if isinstance(command, (m.Upgrade, m.FreeUpgrade, m.LoseUnit)):
             return Targets(piece=stacks(command.tile, (command.unit,))[0])
         if isinstance(command, m.PlayMagic) and command.tile:
-            card = f"magic:{kind_of(command.card)}"
+            card = f"magic:{command.card}"
             if command.unit:
                 return Targets(piece=stacks(command.tile, (command.unit,))[0], card=card)
             return Targets(cell=command.tile, card=card)
         if isinstance(command, (m.PlayMagic, m.ExchangeMagic)):
-            return Targets(card=f"magic:{kind_of(command.card)}")
+            return Targets(card=f"magic:{command.card}")
         if isinstance(command, m.MoveIn) and view.combat is not None:
             combat = view.combat
             return Targets(

@@ -3,8 +3,9 @@
 From a seat view — never the state — one panel per seat: its gold, crowns and scalps (and
 the score once the game is scored), how many magic and captured cards it holds and the units
 in its reserve, and in the viewer's own panel its magic cards by title and text. A card's id
-is ``magic:KIND`` (copies of a kind share it): :func:`card_of` gives the card a command plays
-or exchanges, which the board-geometry hook puts in the command's targets.
+is ``magic:KIND`` (a hand names cards by kind: copies share it): :func:`card_of` gives the
+card a command plays or exchanges, which the board-geometry hook puts in the command's
+targets.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from nataterra_core.kernel.panels import Card, Panels, SeatPanel, Stat
 
 from . import messages as m
 from .content import load_pack
-from .rules.effects import kind_of
 from .views import SeatView
 
 __all__ = ["card_of", "panels"]
@@ -59,7 +59,7 @@ def panels(view: Any) -> Panels:
 
 
 def _magic(pack: Any, card: str) -> Card:
-    kind = kind_of(card)
+    kind = card
     found = pack.magic.get(kind)
     if found is None:
         return Card(id=f"magic:{kind}", title=kind, deck="magic")
@@ -69,5 +69,5 @@ def _magic(pack: Any, card: str) -> Card:
 def card_of(command: Command) -> str | None:
     """The magic card a command plays or exchanges (``magic:KIND``); ``None`` otherwise."""
     if isinstance(command, (m.PlayMagic, m.ExchangeMagic)):
-        return f"magic:{kind_of(command.card)}"
+        return f"magic:{command.card}"
     return None
