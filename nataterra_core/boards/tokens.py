@@ -115,7 +115,8 @@ def _token(
     marks = "".join(mark.glyph for mark in shown)
     words = (f"{piece.count} " if piece.count != 1 else "") + glyph + marks
     banner = next((mark.colour for mark in shown if mark.colour), "")
-    size = min(h * 0.62, 1.7 * (w - (h * 0.5 if banner else 0)) / max(len(words), 3))
+    room = w - (h * 0.55 if banner else 0) - h * 0.2
+    size = min(h * 0.62, room / (0.6 * max(len(words), 3)))  # ~0.6 em per character
     stripe = ""
     if banner:
         stripe = (

@@ -172,9 +172,13 @@ def test_a_game_against_a_bot_played_on_the_board_then_replayed(
     on_board = undone = 0
     shot = False
     words: list[str] = []
+    combat_shot = False
     for _ in range(MAX_STEPS):
         if wait_for_turn(page).startswith("Game over"):
             break
+        if not combat_shot and page.locator("[data-board='combat'] g.cell").count():
+            page.screenshot(path=str(screenshots / "play-combat.png"), full_page=True)
+            combat_shot = True
         if board_move(page, check_path=True):
             on_board += 1
             if on_board == 2:  # the spectator's page follows by game.changed notifications

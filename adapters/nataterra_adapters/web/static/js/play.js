@@ -169,7 +169,8 @@ export async function playPage(root, rpc, gameId, token) {
       href: "#",
       onclick: (event) => { event.currentTarget.href = receiptsFile(); },
     }, `Download ${count} receipt${count === 1 ? "" : "s"} and ${page.lines.length} lines`);
-    return h("details", { class: "panel", id: "receipts" }, h("summary", {}, "Receipts"),
+    const shown = document.getElementById("receipts"); // stays open across redraws
+    return h("details", { class: "panel", id: "receipts", open: Boolean(shown && shown.open) }, h("summary", {}, "Receipts"),
       h("p", { class: "muted" }, "Signed by the game's key: check them against the published log with nataterra verify --receipt."),
       h("button", { id: "ask-receipt", onclick: askReceipt }, "Get a receipt"), " ", download);
   }
@@ -301,7 +302,12 @@ export async function playPage(root, rpc, gameId, token) {
       const all = commands();
       const hand = handIds();
       const ways = [];
-      if (all.some((entry) => selects(entry) || onBoard(entry))) ways.push("click a highlighted piece or place on the board");
+      const placed = all.filter((entry) => selects(entry) || onBoard(entry));
+      if (placed.length) {
+        // A few: say what each click does (lose which unit, move in with what).
+        const said = placed.length <= 3 ? `: ${placed.map((entry) => entry.words).join("; ")}` : "";
+        ways.push(`click a highlighted piece or place on the board${said}`);
+      }
       if (all.some((entry) => byCard(entry, hand))) ways.push("play a highlighted card of your hand");
       if (all.some((entry) => !selects(entry) && !onBoard(entry) && !byCard(entry, hand))) ways.push(all.length === 1 ? `choose “${all[0].words}”` : "choose a decision below");
       return `${you} Your move${stage}: ${ways.join(", or ") || "wait"}.`;
@@ -317,7 +323,10 @@ export async function playPage(root, rpc, gameId, token) {
     const hand = handIds();
     const selectedOnly = page.selected || page.card ? withSelected().filter((entry) => !onBoard(entry)) : [];
     const free = commands().filter((entry) => !selects(entry) && !onBoard(entry) && !byCard(entry, hand));
-    const offered = pending.length ? pending : [...selectedOnly, ...free];
+    let offered = pending.length ? pending : [...selectedOnly, ...free];
+    // Nothing to say in words but a few places to click: the same commands as sentences too.
+    const placed = commands().filter((entry) => onBoard(entry) && !selects(entry) && !byCard(entry, hand));
+    if (!offered.length && !page.selected && !page.card && placed.length <= 6) offered = placed;
     const title = pending.length ? "Choose one" : page.card ? "With this card, or" : page.selected ? "With the selection, or" : "Decisions";
     const mine = view.acting.includes(view.seat);
     return h("div", { class: "panel choices", id: "choices" },
