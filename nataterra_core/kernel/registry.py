@@ -14,7 +14,10 @@ system up here::
 
 The systems that ship with the library are named in ``nataterra_core.games`` (one
 registration line per system there: its id and where its record is, :func:`register_lazily`),
-which the first lookup imports. A system's own modules are imported only when it is first
+which the first lookup imports. A game in a distribution of its own registers through the
+``nataterra.games`` entry-point group (:data:`ENTRY_POINT_GROUP`: the entry point's name is
+the rules id, its value the record, ``"package.module:NAME"``), read at the same first lookup.
+A system's own modules are imported only when it is first
 looked up by id (:func:`system`, :func:`system_for`) or all are listed (:func:`systems`), so
 verifying a log of one game never imports another. Tests and plug-ins call
 :func:`register` with their own records.
@@ -28,6 +31,7 @@ one simply leaves it ``None``.
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
@@ -50,6 +54,7 @@ from .seen import Cut
 
 __all__ = [
     "BUILTIN_PACKAGE",
+    "ENTRY_POINT_GROUP",
     "Hooks",
     "OptionsError",
     "PlayerFactory",
@@ -67,6 +72,10 @@ __all__ = [
 BUILTIN_PACKAGE = "nataterra_core.games"
 """Imported on the first lookup; its ``__init__`` names the systems that ship
 (:func:`register_lazily`)."""
+
+ENTRY_POINT_GROUP = "nataterra.games"
+"""The entry-point group through which a game in its own distribution registers: each entry
+point's name is a rules id, its value where the record is (``"package.module:NAME"``)."""
 
 
 class PlayerFactory(Protocol):
@@ -339,6 +348,18 @@ def _load_builtins() -> None:
     if not _loaded:
         _loaded = True
         importlib.import_module(BUILTIN_PACKAGE)
+        _load_entry_points()
+
+
+def _load_entry_points() -> None:
+    """Register every game of the ``nataterra.games`` entry-point group lazily. One that names
+    a taken id or no record is skipped with a warning: an installed plug-in never stops the
+    library's own games from loading, nor shadows one of them."""
+    for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            register_lazily(point.name, point.value)
+        except ValueError as exc:
+            warnings.warn(f"entry point {point.name} = {point.value!r}: {exc}", stacklevel=3)
 
 
 def system_ids() -> tuple[str, ...]:

@@ -1,38 +1,36 @@
 """``docs/GAME_GUIDE.md`` runs as written (issue 29 item 1): every code block, in order, in a
 temporary copy of the repository.
 
-A block whose first line names a file (``# nataterra_core/games/mini_liars/state.py``,
-``<!-- .../how_to_play.md -->``) is written there (``(append)``: appended); every other Python
-block runs as a script; every ``$`` line of a ``console`` block runs (``nataterra`` is the
-CLI of the copy, ``python`` this interpreter) and must succeed, printing each line shown under
-it (spaces around a line aside: rich pads what it renders); the ``toml`` block is the entry
-point a game in its own distribution declares. A block of any other language fails the test,
-so nothing in the guide goes unexecuted. The copy is the library's packages, tests and
-``pyproject.toml``: the guide's commands run there exactly as an author runs them in a checkout.
+A block whose first line names a file (``# nataterra_core/games/mini_liars/state.py``, ``<!--
+.../how_to_play.md -->``) is written there (``(append)``: appended); every other Python block
+runs as a script; every ``$`` line of a ``console`` block runs (``nataterra`` is the CLI of the
+copy, ``python`` this interpreter) and must succeed, printing each line shown under it (spaces
+around a line aside: rich pads what it renders); the ``toml`` block is the entry point a game
+in its own distribution declares, the one ``nataterra new-game`` writes. A block of any other
+language fails the test, so nothing in the guide goes unexecuted. The copy is the library's
+packages, tests and ``pyproject.toml``: the guide's commands run there exactly as an author
+runs them in a checkout.
 """
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
-import shutil
-import subprocess
 import sys
 import tomllib
 from pathlib import Path
 
 import attrs
 import pytest
+from nataterra_adapters.cli.scaffold import GameFiles
+from nataterra_adapters.cli.scaffold_files import PYPROJECT
+from repo_copy import ROOT, nataterra, repository_copy, run
 
 from nataterra_core.kernel.registry import Hooks
 
-ROOT = Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs" / "GAME_GUIDE.md"
 BLOCK = re.compile(r"^```(\w+)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 FILE_HEADER = re.compile(r"^(?:# |<!-- )(\S+\.\w+)( \(append\))?(?: -->)?$")
-CLI = "import sys; from nataterra_adapters.cli import main; sys.argv[0] = 'nataterra'; main()"
-COPIED = ("nataterra_core", "adapters", "tests", "pyproject.toml")
 REQUIRED_ROOMS = ("__init__", "messages", "state", "decider", "views", "presenter", "system")
 STATED_LINES = 450
 """The example's required files, in lines, as the guide states it (give or take 10 %)."""
@@ -41,37 +39,6 @@ STATED_LINES = 450
 def guide_blocks() -> list[tuple[str, str]]:
     """Each fenced block of the guide: its language and its text."""
     return [(match[1], match[2]) for match in BLOCK.finditer(GUIDE.read_text(encoding="utf-8"))]
-
-
-def repository_copy(target: Path) -> Path:
-    """The library's packages, tests and project file copied under ``target``."""
-    ignore = shutil.ignore_patterns("__pycache__", "*.so", "build")
-    for name in COPIED:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, target / name, ignore=ignore)
-        else:
-            shutil.copy2(source, target / name)
-    return target
-
-
-def environment(root: Path) -> dict[str, str]:
-    """The environment a command of the copy runs in: the copy's packages first."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join((str(root), str(root / "adapters")))
-    env.update(COLUMNS="200", NO_COLOR="1", XDG_DATA_HOME=str(root / "data"))
-    env.pop("PYTEST_XDIST_WORKER", None)
-    return env
-
-
-def run(root: Path, argv: list[str]) -> str:
-    """Run ``argv`` in the copy; its output, or a failure naming the command."""
-    done = subprocess.run(
-        argv, cwd=root, env=environment(root), capture_output=True, text=True, timeout=600
-    )
-    output = done.stdout + done.stderr
-    assert done.returncode == 0, f"{shlex.join(argv)} exited {done.returncode}:\n{output}"
-    return output
 
 
 def console_steps(text: str) -> list[tuple[list[str], list[str]]]:
@@ -88,7 +55,7 @@ def console_steps(text: str) -> list[tuple[list[str], list[str]]]:
 
 def argv_of(words: list[str]) -> list[str]:
     if words[0] == "nataterra":
-        return [sys.executable, "-c", CLI, *words[1:]]
+        return nataterra(*words[1:])
     assert words[0] == "python", f"the guide runs nataterra or python only, not {words[0]}"
     return [sys.executable, *words[1:]]
 
@@ -110,8 +77,10 @@ def run_block(root: Path, language: str, text: str) -> None:
             missing = [line for line in shown if line.strip() not in output]
             assert not missing, f"$ {shlex.join(words)} did not print {missing}:\n{output}"
     elif language == "toml":
-        points = tomllib.loads(text)["project"]["entry-points"]["nataterra.games"]
-        assert points == {"mini-liars": "mini_liars.system:MINI_LIARS"}
+        # the entry point new-game writes into the pyproject.toml of a game outside the library
+        scaffold = tomllib.loads(GameFiles("mini-liars", "mini_liars").substitute(PYPROJECT))
+        guide = tomllib.loads(text)
+        assert guide["project"]["entry-points"] == scaffold["project"]["entry-points"]
     else:
         raise AssertionError(f"a {language} block the test does not run:\n{text}")
 

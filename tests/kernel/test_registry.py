@@ -115,3 +115,33 @@ def test_the_records_are_frozen() -> None:
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         system("nataterra").title = "changed"  # type: ignore[misc]
     assert isinstance(system("nataterra"), RuleSystem)
+
+
+def test_a_game_in_its_own_distribution_registers_through_its_entry_point(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The ``nataterra.games`` group is read at the first lookup; an entry point naming a taken
+    id is skipped with a warning, and the library's game keeps its record."""
+    import importlib.metadata
+
+    from nataterra_core.kernel import registry
+
+    points = importlib.metadata.EntryPoints(
+        (
+            importlib.metadata.EntryPoint("plugin-game", "plugin.system:RECORD", "nataterra.games"),
+            importlib.metadata.EntryPoint("liars-dice", "plugin.system:OTHER", "nataterra.games"),
+        )
+    )
+    monkeypatch.setattr(registry, "_loaded", False)
+    monkeypatch.setattr(registry, "_LAZY", dict(registry._LAZY))
+    monkeypatch.setattr(registry, "_SYSTEMS", dict(registry._SYSTEMS))
+    monkeypatch.setattr(
+        importlib.metadata,
+        "entry_points",
+        lambda group: points if group == "nataterra.games" else (),
+    )
+    with pytest.warns(UserWarning, match="liars-dice"):
+        ids = registry.system_ids()
+    assert "plugin-game" in ids
+    assert registry._LAZY["plugin-game"] == "plugin.system:RECORD"
+    assert registry.system("liars-dice").rules.id == "liars-dice"

@@ -1,7 +1,8 @@
 """The ``nataterra`` typer app: the generic commands, then every rule system's own.
 
 The generic commands (``demo``, ``play``, ``show``, ``replay``, ``verify``, ``tournament``,
-``scenarios``, ``rules``, ``serve``) work for any registered rule system; a system adds
+``scenarios``, ``rules``, ``serve``; ``new-game`` writes a new game's package) work for any
+registered rule system; a system adds
 commands of its own through its ``Hooks.cli_commands`` (Nataterra's ``odds``). ``coverage``
 reports the rules coverage of every system that describes it (``Hooks.coverage``).
 
@@ -45,6 +46,7 @@ GENERIC: dict[str, Generic] = {
     "coverage": Generic("coverage", "coverage"),
     "tournament": Generic("tournament", "tournament"),
     "serve": Generic("serve", "serve"),
+    "new-game": Generic("scaffold", "new_game"),
 }
 """The commands every rule system gets, by name; each module is imported when its command
 is run or listed (``serve`` alone would import the RPC server)."""
