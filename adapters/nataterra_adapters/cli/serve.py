@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from ..rpc.admission import DEFAULT_CONNECTIONS_PER_ADDRESS, DEFAULT_MAX_CONNECTIONS
 from ..rpc.bots import DEFAULT_MAX_BOT_TIME
 from ..rpc.receipts import KeyFileError
 from ..rpc.server import default_store, parse_listen
@@ -53,6 +54,25 @@ def serve(
             "server through DNS rebinding.",
         ),
     ] = None,
+    max_connections: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="HTTP and WebSocket connections served at once; one more is answered 503 "
+            "(lowered to the descriptor limit minus 64).",
+        ),
+    ] = DEFAULT_MAX_CONNECTIONS,
+    max_connections_per_address: Annotated[
+        int, typer.Option(min=1, help="Connections served at once from one client address.")
+    ] = DEFAULT_CONNECTIONS_PER_ADDRESS,
+    header_timeout: Annotated[
+        float,
+        typer.Option(
+            min=0.1,
+            metavar="SECONDS",
+            help="Seconds a client has to send a whole request head (408 after).",
+        ),
+    ] = 10.0,
     test_seeds: Annotated[
         bool,
         typer.Option(
@@ -97,6 +117,9 @@ def serve(
             test_seeds=test_seeds,
             allow_hosts=allow_host or (),
             max_bot_time=max_bot_time,
+            max_connections=max_connections,
+            connections_per_address=max_connections_per_address,
+            header_timeout=header_timeout,
         )
     except KeyFileError as exc:  # a damaged identity key in the store: said, no traceback
         err_console.print(f"nataterra serve: {escape(str(exc))}")

@@ -18,11 +18,8 @@ import argparse
 import asyncio
 import contextlib
 import math
-import resource
 import sys
 import threading
-import time
-from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import BinaryIO
@@ -30,6 +27,12 @@ from typing import BinaryIO
 from nataterra_core.search.budget import MAX_SECONDS
 
 from ..local_files import data_dir
+from .admission import (
+    DEFAULT_CONNECTIONS_PER_ADDRESS,
+    DEFAULT_MAX_CONNECTIONS,
+    Admission,
+    connection_cap,
+)
 from .background import (
     DEFAULT_BOT_SECONDS,
     DEFAULT_WORK_SECONDS,
@@ -53,64 +56,6 @@ DEFAULT_GAMES_PER_CLIENT = 100
 """Games one TCP connection may create (``--max-games-per-client``)."""
 DEFAULT_IDLE_TIMEOUT = 30.0
 """Seconds a TCP client may take to send one whole frame once it has begun it."""
-DEFAULT_MAX_CONNECTIONS = 512
-"""TCP connections served at once (``--max-connections``); lowered to fit the process's
-descriptor limit (:func:`connection_cap`)."""
-DEFAULT_CONNECTIONS_PER_ADDRESS = 32
-"""TCP connections served at once from one client address (``--max-connections-per-address``)."""
-RESERVED_DESCRIPTORS = 64
-"""Descriptors kept out of the connection cap: the store's files, the worker threads, the
-listening socket, the refusal of one more client."""
-REFUSAL_LOG_SECONDS = 10.0
-"""At most one log line about refused connections per this many seconds."""
-
-
-def connection_cap(wanted: int) -> int:
-    """``wanted``, lowered so that the connections and :data:`RESERVED_DESCRIPTORS` fit under
-    the process's soft descriptor limit (at least 1): past it ``accept`` fails and no client
-    could even be told it is refused."""
-    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft == resource.RLIM_INFINITY:
-        return wanted
-    return max(1, min(wanted, soft - RESERVED_DESCRIPTORS))
-
-
-class Admission:
-    """Which TCP connections are served: at most ``total`` at once and ``per_address`` from
-    one client address; the refused are counted and logged at most once per
-    :data:`REFUSAL_LOG_SECONDS` (never a line per refusal)."""
-
-    def __init__(self, total: int, per_address: int) -> None:
-        self.total, self.per_address = total, per_address
-        self.by_address: Counter[str] = Counter()
-        self.refused = 0
-        self._logged_at: float | None = None
-
-    def admit(self, address: str) -> str | None:
-        """``None``: served (call :meth:`leave` when it ends); else why it is refused."""
-        if sum(self.by_address.values()) >= self.total:
-            reason = f"server busy: {self.total} connections already (--max-connections)"
-        elif self.by_address[address] >= self.per_address:
-            reason = (
-                f"server busy: {self.per_address} connections from {address} already "
-                "(--max-connections-per-address)"
-            )
-        else:
-            self.by_address[address] += 1
-            return None
-        self.refused += 1
-        now = time.monotonic()
-        if self._logged_at is None or now - self._logged_at >= REFUSAL_LOG_SECONDS:
-            self._logged_at = now
-            print(f"nataterra-rpc: refused {self.refused} connection(s): {reason}", file=sys.stderr)
-            sys.stderr.flush()
-            self.refused = 0
-        return reason
-
-    def leave(self, address: str) -> None:
-        self.by_address[address] -= 1
-        if self.by_address[address] <= 0:
-            del self.by_address[address]
 
 
 class Server:

@@ -36,12 +36,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from nataterra_core.kernel.registry import system_ids, systems
 
+from ..rpc.admission import DEFAULT_CONNECTIONS_PER_ADDRESS, DEFAULT_MAX_CONNECTIONS
 from ..rpc.background import DEFAULT_BOT_SECONDS, Answering, Background
 from ..rpc.bots import DEFAULT_MAX_BOT_TIME
 from ..rpc.games import Games
 from ..rpc.protocol import DEFAULT_MAX_BATCH, Dispatcher
 from ..rpc.server import DEFAULT_GAMES_PER_CLIENT
 from ..rpc.store import GameStore
+from .connections import DEFAULT_HEADER_TIMEOUT, ConnectionGuard, GuardedServer
 from .hosts import LOOPBACK_NAMES, HostGuard, allowed_hosts
 
 __all__ = ["MAX_MESSAGE_BYTES", "create_app", "serve"]
@@ -250,12 +252,18 @@ def serve(
     sock: socket.socket | None = None,
     allow_hosts: Iterable[str] = (),
     max_bot_time: float = DEFAULT_MAX_BOT_TIME,
+    max_connections: int = DEFAULT_MAX_CONNECTIONS,
+    connections_per_address: int = DEFAULT_CONNECTIONS_PER_ADDRESS,
+    header_timeout: float = DEFAULT_HEADER_TIMEOUT,
     **config: Any,
 ) -> None:
     """Serve the application until interrupted (port 0: any free port, printed).
 
     Requests must name ``host`` (and the loopback names when it is a loopback address) or
-    one of ``allow_hosts`` in their ``Host`` and ``Origin`` headers (``*``: any).
+    one of ``allow_hosts`` in their ``Host`` and ``Origin`` headers (``*``: any). At most
+    ``max_connections`` (lowered to fit the descriptor limit) HTTP and WebSocket connections
+    are served at once, ``connections_per_address`` from one client address; one more is
+    answered 503. A request head must come whole within ``header_timeout`` seconds (408).
     """
     hosts = allowed_hosts(host, allow_hosts)
     app = create_app(store=store, test_seeds=test_seeds, hosts=hosts, max_bot_time=max_bot_time)
@@ -267,6 +275,8 @@ def serve(
     key = app.state.games.host.server_key.public
     print(f"nataterra serve: server key {key} (it certifies each game's key)", file=sys.stderr)
     sys.stderr.flush()
+    guard = ConnectionGuard(max_connections, connections_per_address, header_timeout)
+    http, ws = guard.protocols()
     settings = {"log_level": "warning", "ws_max_size": MAX_MESSAGE_BYTES, **config}
-    server = uvicorn.Server(uvicorn.Config(app, **settings))
+    server = GuardedServer(uvicorn.Config(app, http=http, ws=ws, **settings), guard)
     server.run(sockets=[sock])
