@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -89,8 +90,9 @@ def _get(port: int, source: str) -> int:
         return int(client.recv(64).split()[1])
 
 
-def _websocket(port: int, source: str) -> object:
-    """A WebSocket on ``/rpc`` (its client answers the server's pings: idle, not dead)."""
+def _websocket(port: int, source: str) -> Any:
+    """A WebSocket on ``/rpc``, to open with ``with`` (its client answers the server's pings:
+    idle, not dead)."""
     sock = _connect(port, source)
     return websockets.connect(f"ws://127.0.0.1:{port}/rpc", sock=sock)
 
@@ -119,42 +121,42 @@ def test_a_request_head_is_cut_at_the_header_timeout(capped: Served) -> None:
 
 
 def test_a_slow_header_flood_is_refused_above_the_cap_and_served_after(capped: Served) -> None:
-    port = capped.port
+    port, started = capped.port, time.monotonic()
     flood = [_slow_head(port, f"127.0.0.{10 + i // 2}") for i in range(4)]
     with _slow_head(port, "127.0.0.20") as extra:
         status, body = _answer(extra)
     assert status == 503 and b"--max-connections" in body
-    time.sleep(1.5)  # the flood's heads are cut at the header timeout
-    assert _get(port, "127.0.0.21") == 200
+    deadline = time.monotonic() + 10
+    while _get(port, "127.0.0.21") != 200:  # the flood's heads are cut at the header timeout
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    assert time.monotonic() - started < 5
     for connection in flood:
         connection.close()
 
 
 def test_idle_websockets_above_the_cap_are_refused(capped: Served) -> None:
     port = capped.port
-    sockets = [_websocket(port, f"127.0.0.{30 + i // 2}") for i in range(4)]
-    opened = [getattr(ws, "__enter__")() for ws in sockets]
-    time.sleep(1.5)  # idle past the header timeout: a WebSocket is not cut
-    with _connect(port, "127.0.0.40") as extra:
-        extra.sendall(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
-        status, body = _answer(extra)
-    assert status == 503 and b"4 connections already (--max-connections)" in body
-    for connection in opened:
-        connection.ping().wait(5)  # every admitted WebSocket is still served
-    opened[0].close()
-    deadline = time.monotonic() + 10
-    while _get(port, "127.0.0.41") != 200:  # its place is free again
-        assert time.monotonic() < deadline
-        time.sleep(0.1)
-    for connection in opened[1:]:
-        connection.close()
+    with contextlib.ExitStack() as stack:
+        opened = [stack.enter_context(_websocket(port, f"127.0.0.{30 + i // 2}")) for i in range(4)]
+        time.sleep(1.5)  # idle past the header timeout: a WebSocket is not cut
+        with _connect(port, "127.0.0.40") as extra:
+            extra.sendall(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+            status, body = _answer(extra)
+        assert status == 503 and b"4 connections already (--max-connections)" in body
+        for connection in opened:
+            connection.ping().wait(5)  # every admitted WebSocket is still served
+        opened[0].close()
+        deadline = time.monotonic() + 10
+        while _get(port, "127.0.0.41") != 200:  # its place is free again
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
 
 
 def test_connections_are_capped_per_address(capped: Served) -> None:
     port = capped.port
-    first = _websocket(port, "127.0.0.1")
     second = _connect(port, "127.0.0.1")  # a plain HTTP connection counts too
-    with getattr(first, "__enter__")() as opened:
+    with _websocket(port, "127.0.0.1") as opened:
         with _slow_head(port, "127.0.0.1") as third:
             status, body = _answer(third)
         assert status == 503
@@ -180,7 +182,8 @@ def test_refusals_are_logged_once_per_period(capped: Served) -> None:
 def test_at_256_descriptors_a_flood_is_refused_not_a_silent_server() -> None:
     """Today: past ~250 idle connections new clients get no answer at all and asyncio logs
     a traceback per failed ``accept`` (hundreds of thousands of lines)."""
-    served = Served(descriptors=256)
+    started = time.monotonic()
+    served = Served("--header-timeout", "60", descriptors=256)
     port, opened = served.port, []
     try:
         for index in range(300):
@@ -197,5 +200,6 @@ def test_at_256_descriptors_a_flood_is_refused_not_a_silent_server() -> None:
     logged = served.stop()
     # At most a line per 10 s of each kind: the refusals, and the accept calls that failed
     # for want of descriptors (a burst is accepted before any connection is admitted).
+    periods = 1 + int((time.monotonic() - started) // 10)
     assert "Traceback" not in logged
-    assert len(logged.splitlines()) <= 4, logged
+    assert len(logged.splitlines()) <= 1 + 2 * periods, logged
