@@ -85,16 +85,20 @@ def _answer(session: GameSession, seed: int, state: Any, seat: str, command: Any
 
 
 def _seen(record: RuleSystem, session: GameSession, state: Any, seat: str) -> list[Any]:
-    """What ``seat`` gets of ``state`` without moving: view, words, legal list and words."""
+    """What ``seat`` gets of ``state`` without moving: view, words, legal list and words,
+    and what a page draws of the view (the boards and the seat panels)."""
     view = record.seat_view(state, seat)
     decision = session.decider.decision(state)
     legal = list(decision.legal(seat)) if seat in decision.acting else []
+    boards, panels = record.hooks.board_geometry, record.hooks.panels
     return [
         msgspec.json.encode(view),
         record.presenter.view(view),
         list(decision.acting),
         msgspec.json.encode(legal),
         [record.presenter.command(command, seat, view) for command in legal],
+        msgspec.json.encode(boards.geometry(view)) if boards is not None else None,
+        msgspec.json.encode(panels(view)) if panels is not None else None,
     ]
 
 

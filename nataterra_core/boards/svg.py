@@ -202,7 +202,9 @@ def _label(cell: Cell, dx: float, dy: float) -> str:
     """A cell's label, in its top part (drawn over the lines; clicks go through it)."""
     r = radius(cell)
     label = cell.label or cell.id
-    size = min(0.3, r * 0.3, 1.6 * r / max(len(label), 1))
+    xs = [x for x, _ in cell.outline] or [cell.x]
+    wide = max(xs) - min(xs) or 2 * r  # a slot is wider than tall: its label may be too
+    size = min(0.3, r * 0.34, 0.8 * wide / (0.6 * max(len(label), 1)))
     return (
         f'<text class="cell-label" x="{n(cell.x + dx)}" y="{n(cell.y + dy - 0.62 * r)}" '
         f'font-size="{n(size)}">{escape(label)}</text>'

@@ -79,11 +79,17 @@ def _pieces(
     if not pieces:
         return []
     r = radius(cell)
-    columns = 1 if len(pieces) <= 2 else 2
+    xs = [x for x, _ in cell.outline] or [cell.x]
+    wide = max(xs) - min(xs)
+    if wide > 2.4 * r:  # a long slot (units in reserve): the tokens side by side
+        columns = min(len(pieces), max(1, int(0.92 * wide / (1.3 * r))))
+        width = 0.92 * wide / columns
+    else:
+        columns = 1 if len(pieces) <= 2 else 2
+        width = 1.7 * r / columns
     rows = math.ceil(len(pieces) / columns)
     area_top, area_height = -0.42 * r, 0.92 * r
     height = min(0.5 * r, area_height / rows)
-    width = 1.7 * r / columns
     cx, cy = cell.x + shift[0], cell.y + shift[1]
     out = []
     for index, piece in enumerate(pieces):

@@ -251,6 +251,8 @@ def test_the_combat_sandbox_is_played_on_its_own_board_by_the_same_client(
             break
         if board_move(page):
             on_board += 1
+            if on_board == 2:
+                page.screenshot(path=str(screenshots / "sandbox-battle.png"))
         else:
             decide_in_words(page)
     else:
