@@ -73,6 +73,7 @@ def test_a_battlelore_scenario_picked_in_the_lobby_is_played_to_its_end_by_click
     assert "command cards" in french and "medals" in french
     assert page.locator("#seats [data-seat='french'] .card").count() == 0
     assert page.title().startswith("BattleLore")
+    assert page.get_attribute("#how-to-play-link", "href") == "#/how-to-play/battlelore"
 
     made = play_to_the_end(page, screenshots, "battlelore")
     assert made["card"] >= 1, made  # the command cards were played by clicking them
@@ -135,3 +136,17 @@ def test_a_tampered_log_is_marked_invalid_in_the_replay_view(
     assert verdict.startswith(f"INVALID at record {at}: "), verdict
     assert page.inner_text("#replay-note") == ""
     page.screenshot(path=str(screenshots / "replay-invalid.png"))
+
+
+def test_a_games_how_to_play_page_opens_from_the_lobby(
+    page: Any, server_url: str, screenshots: Path
+) -> None:
+    page.goto(server_url + "/")
+    page.select_option("select[name=rules]", "liars-dice")
+    href = str(page.get_attribute("#lobby-how-to-play", "href"))
+    assert href == "#/how-to-play/liars-dice"
+    page.goto(server_url + "/" + href)
+    page.wait_for_selector("#how-to-play h2")
+    text = page.inner_text("#how-to-play")
+    assert "Liar" in text and "**" not in text and "```" not in text
+    page.screenshot(path=str(screenshots / "how-to-play.png"))

@@ -1,6 +1,7 @@
 // A game's how-to-play page (the system's Hooks.how_to_play, served as Markdown at
 // /how-to-play/ID.md), drawn with the little Markdown these pages use: headings, paragraphs,
-// lists, code blocks, tables (kept as preformatted text), **bold**, *italics* and `code`.
+// lists, code blocks, tables (kept as preformatted text), **bold**, *italics* and `code`;
+// a line holding only an HTML comment (a note for the page's test) is left out.
 // Built from text nodes: nothing in the page is parsed as HTML.
 
 import { h } from "./dom.js";
@@ -47,7 +48,7 @@ export function markdown(text) {
       blocks.push(h("pre", {}, code.join("\n")));
       index += 1;
     } else if (/^#{1,6} /.test(line)) {
-      const level = Math.min(4, line.match(/^#+/)[0].length + 1);
+      const level = Math.min(4, line.match(/^#+/)[0].length);
       blocks.push(h(`h${level}`, {}, ...inline(line.replace(/^#+ /, ""))));
       index += 1;
     } else if (/^\s*([-*]|\d+\.) /.test(line)) {
@@ -66,11 +67,11 @@ export function markdown(text) {
       const rows = [];
       for (; index < lines.length && /^\|/.test(lines[index]); index += 1) rows.push(lines[index]);
       blocks.push(h("pre", { class: "table" }, rows.join("\n")));
-    } else if (line.trim() === "") {
-      index += 1;
+    } else if (line.trim() === "" || /^<!--.*-->\s*$/.test(line)) {
+      index += 1; // blank, or a comment for the page's authors
     } else {
-      const paragraph = [];
-      for (; index < lines.length && lines[index].trim() !== "" && !/^(#{1,6} |```|\||\s*([-*]|\d+\.) )/.test(lines[index]); index += 1) {
+      const paragraph = [line.trim()]; // at least this line, so the loop always moves on
+      for (index += 1; index < lines.length && lines[index].trim() !== "" && !/^(#{1,6} |```|\||<!--|\s*([-*]|\d+\.) )/.test(lines[index]); index += 1) {
         paragraph.push(lines[index].trim());
       }
       blocks.push(h("p", {}, ...inline(paragraph.join(" "))));
