@@ -33,6 +33,7 @@ from nataterra_adapters.record_words import appended_words
 from nataterra_core.game import GameSession, new_game
 from nataterra_core.kernel import CommandRejected, DiceStream, seed_from_number, wording
 from nataterra_core.kernel.receipts import view_heads, view_lines
+from nataterra_core.kernel.refusals import refusal_for
 from nataterra_core.kernel.registry import RuleSystem, systems
 from nataterra_core.kernel.secrets import redact, twins
 
@@ -77,9 +78,12 @@ def _fork(session: GameSession, state: Any) -> GameSession:
 
 
 def _answer(session: GameSession, seed: int, state: Any, seat: str, command: Any) -> str:
+    """The answer ``seat`` is told (a refusal as the session tells it, ``refusal_for``)."""
     try:
         session.decider.decide(state, command, _dice(session, seed, state), seat=seat)
-    except CommandRejected as error:
+    except CommandRejected as refused:
+        dice = _dice(session, seed, state)
+        error = refusal_for(session.decider, state, seat, command, refused, dice)
         return f"{type(error).__name__} {error.rule_id}: {error}"
     return "accepted"
 

@@ -31,6 +31,7 @@ from .decider import (
     rules_options,
 )
 from .dice import DICE_FORMAT, DiceStream, check_game_id, seed_commitment
+from .divergence import divergence
 from .errors import (
     CommandRejected,
     GameOver,
@@ -55,8 +56,9 @@ from .log import (
     line_hash,
 )
 from .messages import Command, Event, encode
+from .refusals import refusal_for
 
-__all__ = ["LineSink", "Session", "first_difference", "well_typed"]
+__all__ = ["LineSink", "Session", "well_typed"]
 
 S = TypeVar("S")
 C = TypeVar("C", bound=Command)
@@ -186,11 +188,13 @@ class Session(Generic[S, C, E]):
         command is now rejected. Used by verification and to resume a saved game.
         """
         session = cls(decider, header, server_seed, sink)
-        session._expect(0, lines)
+        # Before the reveal a difference in a hidden field is named, its values not shown.
+        revealed = any(isinstance(record, RevealRecord) for record in records)
+        session._expect(0, lines, revealed)
         if len(records) < 2 or not isinstance(records[1], StartRecord):
             raise ReplayDiverged(1, "$.kind", _kind(records, 1), "start", "record 1 must be start")
         session._start()
-        session._expect(1, lines)
+        session._expect(1, lines, revealed)
         seq = 2
         while seq < len(records):
             record = records[seq]
@@ -221,7 +225,7 @@ class Session(Generic[S, C, E]):
                     raise ReplayDiverged(
                         seq, "$", None, _kind_of(session._lines[seq]), "the log ends early"
                     )
-                session._expect(seq, lines)
+                session._expect(seq, lines, revealed)
                 seq += 1
         return session
 
@@ -379,7 +383,12 @@ class Session(Generic[S, C, E]):
                 well_typed(command)  # equal yet not the same on the wire: True for 1, 1.0 ...
             command, legal = listed, True
         before = self.state
-        events, after = self._run(command, seat, legal)
+        try:
+            events, after = self._run(command, seat, legal)
+        except CommandRejected as refused:  # told from what the seat may know (refusals.py)
+            counter = self.decider.dice_counter(before)
+            dice = DiceStream(self._seed, self.header.game_id, self.header.client_seed, counter)
+            raise refusal_for(self.decider, before, seat, command, refused, dice) from None
         seq = len(self._lines)
         self._append(
             CommandRecord(seq=seq, prev=self._prev(), seat=seat, command=command, events=events)
@@ -444,11 +453,10 @@ class Session(Generic[S, C, E]):
         if self._sink is not None:
             self._sink(line)
 
-    def _expect(self, seq: int, logged: Sequence[bytes]) -> None:
+    def _expect(self, seq: int, logged: Sequence[bytes], revealed: bool) -> None:
         mine = self._lines[seq]
         if mine != logged[seq]:
-            path, was, now = first_difference(logged[seq], mine)
-            raise ReplayDiverged(seq, path, was, now)
+            raise divergence(self.decider, seq, logged[seq], mine, revealed=revealed)
 
 
 def _is_hex64(value: str) -> bool:
@@ -495,43 +503,3 @@ def _kind(records: Sequence[Record], seq: int) -> str | None:
 
 def _kind_of(line: bytes) -> Any:
     return msgspec.json.decode(line).get("kind")
-
-
-def first_difference(logged: bytes, recomputed: bytes) -> tuple[str, Any, Any]:
-    """The JSON path and both values of the first difference between two record lines.
-
-    If both decode to equal values the difference is in the encoding itself (spacing,
-    escapes, key order), reported at ``$`` with the raw text.
-    """
-    try:
-        a = msgspec.json.decode(logged)
-    except msgspec.DecodeError:
-        return "$", logged.decode("utf-8", "replace"), recomputed.decode()
-    b = msgspec.json.decode(recomputed)
-    found = _diff("$", a, b)
-    if found is None:
-        return "$", logged.decode("utf-8", "replace"), recomputed.decode()
-    return found
-
-
-def _diff(path: str, a: Any, b: Any) -> tuple[str, Any, Any] | None:
-    if isinstance(a, dict) and isinstance(b, dict):
-        for key in list(b) + [k for k in a if k not in b]:
-            if key not in a or key not in b:
-                return f"{path}.{key}", a.get(key), b.get(key)
-            found = _diff(f"{path}.{key}", a[key], b[key])
-            if found:
-                return found
-        return None
-    if isinstance(a, list) and isinstance(b, list):
-        for i, (x, y) in enumerate(zip(a, b, strict=False)):
-            found = _diff(f"{path}[{i}]", x, y)
-            if found:
-                return found
-        if len(a) != len(b):
-            n = min(len(a), len(b))
-            return f"{path}[{n}]", a[n] if n < len(a) else None, b[n] if n < len(b) else None
-        return None
-    if type(a) is not type(b) or a != b:
-        return path, a, b
-    return None

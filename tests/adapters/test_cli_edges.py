@@ -132,3 +132,30 @@ def test_a_suspended_hot_seat_game_resumes_from_its_log(tmp_path: Path) -> None:
     assert not secret.exists()
     again = runner.invoke(app, ["play", "--resume", str(log)])
     assert again.exit_code == 2 and "not a suspended game" in flat(again.output)
+
+
+def test_resuming_a_tampered_game_names_the_record_and_field_not_the_hidden_order(
+    tmp_path: Path,
+) -> None:
+    """Issue 30 item 2: a suspended game whose log was altered in a deck's hidden order is
+    refused naming the record and the field, never the order the seed recomputes."""
+    import json
+
+    log = tmp_path / "hot.jsonl"
+    first = runner.invoke(app, ["play", "--out", str(log)], input="1\nq\ns\n")
+    assert first.exit_code == 0, first.output
+    lines = log.read_text().splitlines()
+    start = json.loads(lines[1])
+    at, shuffle = next(
+        (i, e) for i, e in enumerate(start["events"]) if e["type"] == "deck_shuffled.v1"
+    )
+    true_order = list(shuffle["after"])
+    shuffle["after"] = list(reversed(true_order))  # a forged order
+    lines[1] = json.dumps(start, separators=(",", ":"), sort_keys=False)
+    log.write_text("\n".join(lines) + "\n")
+    resumed = runner.invoke(app, ["play", "--resume", str(log)])
+    said = flat(resumed.output)
+    assert resumed.exit_code == 2 and "does not re-execute" in said, said
+    assert f"record 1: $.events[{at}].after[0]" in said, said
+    assert "hidden" in said, said
+    assert true_order[0] not in said and true_order[-1] not in said, said
