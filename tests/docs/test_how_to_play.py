@@ -23,7 +23,11 @@ from nataterra_core.kernel.registry import RuleSystem, system, systems
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]
-WITH_PAGES = ("nataterra", "kaladan", "battlelore", "liars-dice")
+WITH_PAGES = ("nataterra", "nataterra-combat-sandbox", "kaladan", "battlelore", "liars-dice")
+PAGE_FILES = {"nataterra-combat-sandbox": "nataterra/how_to_play_sandbox.md"}
+"""A page that is not its package's ``how_to_play.md`` (the sandbox shares Nataterra's package)."""
+RULES_TEXTS = {"nataterra-combat-sandbox": "nataterra"}
+"""A game whose clauses are another's rules text (the sandbox fights Nataterra's combat)."""
 EXAMPLE = re.compile(
     r"<!-- worked example: demo (?P<args>[^>]*?) -->(?P<rest>.*?)(?=^## |\Z)", re.S | re.M
 )
@@ -43,17 +47,17 @@ def test_each_game_has_a_page_with_a_turn_a_goal_and_an_example(game: str) -> No
     assert any("turn" in h.lower() for h in headings), headings
     assert any(w in h.lower() for h in headings for w in ("win", "scor")), headings
     assert "A worked example turn" in headings
-    rules = f"docs/rules/{game.replace('-', '_')}.md"
+    rules = f"docs/rules/{RULES_TEXTS.get(game, game).replace('-', '_')}.md"
     assert rules in page  # where the clause-level rules are
     assert (ROOT / rules).is_file()
 
 
 def test_the_pages_ship_as_package_data() -> None:
     pyproject = (ROOT / "pyproject.toml").read_text()
-    assert '"games/*/how_to_play.md"' in pyproject
+    assert '"games/*/how_to_play*.md"' in pyproject
     for game in WITH_PAGES:
-        package = game.replace("-", "_")
-        assert (ROOT / "nataterra_core/games" / package / "how_to_play.md").is_file()
+        page = PAGE_FILES.get(game, f"{game.replace('-', '_')}/how_to_play.md")
+        assert (ROOT / "nataterra_core/games" / page).is_file()
 
 
 def worked_examples(page: str) -> list[tuple[list[str], list[list[str]]]]:

@@ -59,6 +59,19 @@ def test_every_game_has_its_pages(site: Path) -> None:
     assert "Fight" in reference and "SeatView" in reference  # commands and views, from code
 
 
+SPHINX_ROLE = re.compile(r":(?:class|func|meth|mod|data|attr|exc|obj|const):(?:`|<code>)")
+
+
+def test_sphinx_roles_render_as_references_not_text(site: Path) -> None:
+    """``docs/site/sphinx_roles.py``: a docstring's ``:class:`X``` shows as ``X``, linked where
+    X is on the site (the Liar's Dice messages module names its events)."""
+    for page in sorted(site.rglob("*.html")):
+        found = SPHINX_ROLE.search(page.read_text(encoding="utf-8"))
+        assert found is None, f"{page}: {found and found[0]}"
+    reference = (site / "games" / "liars-dice" / "reference.html").read_text(encoding="utf-8")
+    assert 'href="#nataterra_core.games.liars_dice.messages.CupsRevealed"' in reference
+
+
 def test_no_link_leaves_the_repository(site: Path) -> None:
     pages = sorted(site.rglob("*.html"))
     assert len(pages) > 20

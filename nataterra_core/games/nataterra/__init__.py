@@ -39,5 +39,6 @@ sandbox kept at the top so ``nataterra odds`` leads straight to it:
 - ``odds`` — the battle calculator: win odds and expected survivors, by simulation.
 - ``cli_commands`` — the ``nataterra odds`` sub-command (typer and rich are imported here
   only, never by the rules).
-- ``how_to_play.md`` — the players' page (``nataterra rules``), shipped as package data.
+- ``how_to_play.md`` — the players' page (``nataterra rules``), shipped as package data, and
+  ``how_to_play_sandbox.md``, the combat sandbox's.
 """

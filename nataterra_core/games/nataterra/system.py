@@ -162,6 +162,7 @@ SANDBOX = RuleSystem(
     presenter=NataterraPresenter(),
     load_pack=load_pack,
     hooks=Hooks(
+        how_to_play=package_text("nataterra_core.games.nataterra", "how_to_play_sandbox.md"),
         board_geometry=BOARDS,
         svg=_svg,
         panels=panels,
