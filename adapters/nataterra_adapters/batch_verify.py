@@ -41,7 +41,7 @@ from nataterra_core.kernel import (
 from nataterra_core.kernel.bounded import LOG_BYTES, read_regular_file
 from nataterra_core.kernel.log import check_header
 from nataterra_core.kernel.registry import systems
-from nataterra_core.tools.workers import default_workers, guided_chunks, start_pool
+from nataterra_core.tools.workers import default_workers, guided_chunks, start_pool, stop_pool
 
 if TYPE_CHECKING:
     from nataterra_core.kernel.receipts import Receipt
@@ -376,40 +376,51 @@ def map_in_order(
     *,
     workers: int = 1,
     scheduler: str | None = None,
+    initializer: Callable[[], object] | None = None,
 ) -> Iterator[R]:
     """``function`` of each item, yielded in ``items`` order: here, in ``workers`` local
-    processes, or on the Dask cluster at ``scheduler`` (``function`` and the items must
-    pickle; :class:`ClusterUnavailable` before anything runs if the cluster cannot be used).
-    At most a few items per worker are in flight. Local workers start when this is called,
-    as in :func:`verify_many`."""
+    processes (each running ``initializer`` first), or on the Dask cluster at ``scheduler``
+    (``function`` and the items must pickle; :class:`ClusterUnavailable` before anything
+    runs if the cluster cannot be used). At most a few items per worker are in flight. Local
+    workers start when this is called, as in :func:`verify_many`. Closing the iterator
+    early, or an exception (Ctrl-C) while it waits, stops the local workers at once (their
+    items in flight are dropped) and releases the cluster's futures."""
     if scheduler is not None:
         return _map_on_dask(function, items, scheduler)
     if workers > 1:
-        pool = start_pool(workers, [])
+        pool = start_pool(workers, [], initializer)
         return _map_on_pool(function, items, pool, workers * CHUNKS_IN_FLIGHT_PER_WORKER)
     return (function(item) for item in items)
 
 
 def _map_on_dask(function: Callable[[T], R], items: Sequence[T], scheduler: str) -> Iterator[R]:
     with _dask_client(scheduler) as client:
+        submitted: list[Any] = []
 
         def remote(item: T) -> Callable[[], R]:
             future = client.submit(function, item, pure=False)
+            submitted.append(future)
             return lambda: future.result()
 
         window = _threads(client) * CHUNKS_IN_FLIGHT_PER_WORKER
-        yield from _in_order(items, remote, window)
+        try:
+            yield from _in_order(items, remote, window)
+        finally:
+            client.cancel(submitted)  # the rest of an interrupted run is not computed
 
 
 def _map_on_pool(
     function: Callable[[T], R], items: Sequence[T], pool: ProcessPoolExecutor, window: int
 ) -> Iterator[R]:
-    with pool:
+    def local(item: T) -> Callable[[], R]:
+        return pool.submit(function, item).result
 
-        def local(item: T) -> Callable[[], R]:
-            return pool.submit(function, item).result
-
+    try:
         yield from _in_order(items, local, window)
+    except BaseException:  # Ctrl-C, or the consumer closed us: no waiting for the rest
+        stop_pool(pool)
+        raise
+    pool.shutdown()
 
 
 def _as_verdicts(value: object) -> list[Verdict]:

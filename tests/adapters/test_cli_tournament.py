@@ -19,9 +19,25 @@ runner = CliRunner()
 SANDBOX = "nataterra-combat-sandbox"
 
 
+@pytest.fixture(autouse=True)
+def _in_a_temporary_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tournaments keep their logs in a new folder of the current directory."""
+    monkeypatch.chdir(tmp_path)
+
+
+def _table(output: str) -> dict[str, object]:
+    """The ``--json`` table without the run's folder (each run has its own)."""
+    table = json.loads(output)
+    del table["folder"]
+    for game in table["games"]:
+        del game["log"]
+    return dict(table)
+
+
 def _run(*args: str) -> tuple[int, str]:
     result = runner.invoke(app, ["tournament", *args])
-    return result.exit_code, result.output
+    # --json: stdout alone (stderr names the folder and the seed)
+    return result.exit_code, result.stdout if "--json" in args else result.output
 
 
 def test_every_pairing_plays_with_seats_rotated_and_mirrored_dice() -> None:
@@ -29,7 +45,7 @@ def test_every_pairing_plays_with_seats_rotated_and_mirrored_dice() -> None:
     assert [g.pairing for g in planned[::4]] == [("a", "b"), ("a", "c"), ("b", "c")]
     first = planned[:4]
     assert [g.players for g in first] == [("a", "b"), ("b", "a"), ("a", "b"), ("b", "a")]
-    assert first[0].dice_seed == first[1].dice_seed != first[2].dice_seed
+    assert first[0].server_seed == first[1].server_seed != first[2].server_seed
     assert len({g.game_id for g in planned}) == len(planned)
     assert plan(SANDBOX, ["a", "b", "c"], 4, seed=9) == planned
 
@@ -56,7 +72,7 @@ def test_the_same_seed_gives_the_same_table_for_any_number_of_workers() -> None:
     alone = _run(*args, "--seed", "5")
     two = _run(*args, "--seed", "5", "--workers", "2")
     assert alone[0] == two[0] == 0, (alone, two)
-    assert json.loads(alone[1]) == json.loads(two[1])
+    assert _table(alone[1]) == _table(two[1])
 
 
 def test_a_dask_cluster_gives_the_same_table_as_one_process() -> None:
@@ -66,7 +82,7 @@ def test_a_dask_cluster_gives_the_same_table_as_one_process() -> None:
     with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster:
         remote = _run(*args, "--seed", "5", "--dask-scheduler", cluster.scheduler_address)
     assert alone[0] == remote[0] == 0, (alone, remote)
-    assert json.loads(alone[1]) == json.loads(remote[1])
+    assert _table(alone[1]) == _table(remote[1])
 
 
 def test_a_table_for_people_and_clear_refusals() -> None:
@@ -85,6 +101,7 @@ def test_the_table_counts_wins_draws_and_losses() -> None:
         return GameResult(
             index=index, game_id=f"g{index}", pairing=pairing, players=pairing,
             winners=winners, reason="r", commands=1, valid=True, verdict="valid",
+            seats=("x", "y"), records=3,
         )  # fmt: skip
 
     results = [
@@ -99,3 +116,16 @@ def test_the_table_counts_wins_draws_and_losses() -> None:
     assert (by["b"].wins, by["b"].draws, by["b"].losses) == (1, 1, 1)
     assert (by["c"].wins, by["c"].losses) == (1, 1)
     assert [p.wins for p in table.pairings] == [(1, 0), (0, 1), (1, 0)]
+
+
+def test_a_time_budget_is_said_not_to_be_reproducible() -> None:
+    """search:1s thinks on the process's clock: the seed fixes the dice, not the search."""
+    code, output = _run("--game", SANDBOX, "--players", "random,search:20ms:random",
+                        "--games", "1", "--seed", "4", "--json")  # fmt: skip
+    assert code == 0, output
+    assert json.loads(output)["reproducible"] is False
+    code, output = _run("--game", SANDBOX, "--players", "random,search:20ms:random", "--games", "1")
+    assert code == 0 and "not reproducible from its seed" in output, output
+    code, output = _run("--game", SANDBOX, "--players", "random,search:2:random",
+                        "--games", "1", "--seed", "4", "--json")  # fmt: skip
+    assert json.loads(output)["reproducible"] is True
