@@ -13,6 +13,7 @@ player who has had none yet, as far as a pairing of the others without repeats a
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from typing import NamedTuple
 
 __all__ = ["MAX_SEARCH_STEPS", "SwissRound", "swiss_round"]
 
@@ -22,19 +23,13 @@ players, most of whom have met, gets near it; a repeat-free pairing is found wit
 whenever one exists for the fields this is meant for (dozens of players)."""
 
 
-class SwissRound:
+class SwissRound(NamedTuple):
     """One round: the pairings (the better-standing player first) and the bye, if any."""
 
-    __slots__ = ("bye", "pairings", "repeats")
-
-    def __init__(self, pairings: list[tuple[str, str]], bye: str | None, repeats: int) -> None:
-        self.pairings = pairings
-        self.bye = bye
-        self.repeats = repeats
-        """Pairings of this round that met before (0 unless every pairing had one)."""
-
-    def __repr__(self) -> str:
-        return f"SwissRound({self.pairings!r}, bye={self.bye!r}, repeats={self.repeats})"
+    pairings: list[tuple[str, str]]
+    bye: str | None
+    repeats: int
+    """Pairings of this round that met before (0 unless every pairing of the round had one)."""
 
 
 def swiss_round(
