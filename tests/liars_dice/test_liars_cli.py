@@ -37,7 +37,7 @@ def test_a_tournament_of_its_bots_verifies_every_log(tmp_path: Path) -> None:
          "--games", "2", "--seed", "1", "--option", "dice=2", "--json", "--out", str(tmp_path)],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
-    table = json.loads(result.output)
+    table = json.loads(result.stdout)  # stderr names the folder and each game
     assert table["logs_verified"] == 6 and table["logs_invalid"] == []
     logs = sorted(tmp_path.glob("*.jsonl"))
     assert len(logs) == 6 and all(verify_log(p.read_bytes()).valid for p in logs)
