@@ -38,22 +38,35 @@ def _start(cwd: Path, *args: str) -> subprocess.Popen[str]:
 
 def _run(cwd: Path, *args: str) -> tuple[int, str, str]:
     process = _start(cwd, *args)
-    out, err = process.communicate(timeout=600)
+    try:
+        out, err = process.communicate(timeout=600)
+    finally:
+        _end(process)
     return process.returncode, out, err
+
+
+def _end(process: subprocess.Popen[str]) -> None:
+    """A tournament this test started and left running (a failed assertion) is killed."""
+    if process.poll() is None:
+        process.kill()
+        process.communicate()
 
 
 def _interrupt_after_first_game(process: subprocess.Popen[str], number: int) -> tuple[str, str]:
     """Send ``number`` once a game has finished; stdout and stderr."""
     assert process.stderr is not None
     seen = []
-    for line in process.stderr:
-        seen.append(line)
-        if line.startswith("[1/"):
-            break
-    else:
-        raise AssertionError("".join(seen))
-    process.send_signal(number)
-    out, err = process.communicate(timeout=120)
+    try:
+        for line in process.stderr:
+            seen.append(line)
+            if line.startswith("[1/"):
+                break
+        else:
+            raise AssertionError("".join(seen))
+        process.send_signal(number)
+        out, err = process.communicate(timeout=120)
+    finally:
+        _end(process)
     return out, "".join(seen) + err
 
 
