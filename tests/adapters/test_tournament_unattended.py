@@ -192,3 +192,19 @@ def test_resume_reads_the_secret_seed_back(tmp_path: Path) -> None:
     assert "2 game(s) already finished" in err
     code, _, err = _run(tmp_path, "--resume", str(folder), "--players", "random,search:2:random")
     assert code == 2 and "give none of them" in " ".join(err.replace("│", " ").split()), err
+
+
+def test_resume_replays_the_swiss_pairings(tmp_path: Path) -> None:
+    """Later Swiss rounds are paired from earlier results: a resumed run pairs them again
+    from the kept logs, the same way."""
+    players = "random,search:1:random,search:2:random,search:3:random"
+    args = ["--players", players, "--format", "swiss", "--rounds", "3", "--games", "1"]
+    code, out, err = _run(tmp_path, *args, "--seed", "6", "--out", "whole", "--json")
+    assert code == 0, err
+    whole = json.loads(out)
+    for log in (tmp_path / "whole").glob("t6-r2-*.jsonl"):  # round 2 lost, round 3 kept
+        log.unlink()
+    code, out, err = _run(tmp_path, "--resume", "whole", "--json")
+    assert code == 0, err
+    assert _comparable(json.loads(out)) == _comparable(whole)
+    assert err.count("2 game(s) already finished") == 2, err  # rounds 1 and 3 were kept
