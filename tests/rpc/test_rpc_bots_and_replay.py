@@ -9,7 +9,7 @@ from typing import Any
 
 from nataterra_adapters.rpc.errors import GameErrorCode
 from nataterra_adapters.rpc.games import Games
-from nataterra_adapters.rpc.store import GameStore
+from nataterra_adapters.rpc.store_files import DirectoryStore
 from test_rpc_games import Rpc
 
 from nataterra_core.game import verify_log
@@ -66,12 +66,12 @@ def test_bots_naming_an_unknown_seat_or_player_are_refused_before_anything_is_wr
 
 
 def test_stored_bot_seats_play_on_after_a_restart(tmp_path: Path) -> None:
-    games = Games(test_seeds=True, store=GameStore(tmp_path))
+    games = Games(test_seeds=True, store=DirectoryStore(tmp_path))
     methods = games.methods()
     made = methods["game.create"].handler(
         methods["game.create"].params(players=2, seed=5, bots={"beasts": "random"})
     )
-    resumed = Games(store=GameStore(tmp_path))
+    resumed = Games(store=DirectoryStore(tmp_path))
     view = resumed.view(resumed.methods()["game.view"].params(game_id=made.game_id))
     assert view.bots == {"beasts": "random"}
     assert view.acting == ("velathi",) or view.result is not None

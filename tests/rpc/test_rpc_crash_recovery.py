@@ -100,9 +100,9 @@ def test_a_torn_last_record_is_cut_and_the_game_resumes(tmp_path: Path) -> None:
         SeatParams,
         ViewParams,
     )
-    from nataterra_adapters.rpc.store import GameStore
+    from nataterra_adapters.rpc.store_files import DirectoryStore
 
-    games = Games(test_seeds=True, store=GameStore(tmp_path))
+    games = Games(test_seeds=True, store=DirectoryStore(tmp_path))
     game = games.create(CreateParams(players=2, seed=4))
     seat = game.acting[0]
     legal = games.legal_commands(SeatParams(game_id=game.game_id, token=game.tokens[seat]))
@@ -113,7 +113,7 @@ def test_a_torn_last_record_is_cut_and_the_game_resumes(tmp_path: Path) -> None:
     log = tmp_path / f"{game.game_id}.jsonl"
     with log.open("ab") as file:
         file.write(b'{"kind":"command","seq":')  # the crash, mid-record
-    again = Games(test_seeds=True, store=GameStore(tmp_path))
+    again = Games(test_seeds=True, store=DirectoryStore(tmp_path))
     view = again.view(ViewParams(game_id=game.game_id, token=game.tokens[seat]))
     assert view.version == applied.version
     assert log.read_bytes().endswith(b"\n")

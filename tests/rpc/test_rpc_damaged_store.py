@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 from jsonrpcclient import Error
-from nataterra_adapters.rpc import store as store_module
+from nataterra_adapters.rpc import store_files as store_module
 from nataterra_adapters.rpc.errors import GameErrorCode
 from nataterra_adapters.rpc.games import CreateParams, Games, JoinParams, ViewParams
-from nataterra_adapters.rpc.store import GameStore
+from nataterra_adapters.rpc.store import Secret
+from nataterra_adapters.rpc.store_files import DirectoryStore
 from rpc_helpers import Client, start_server
 
 
@@ -51,7 +52,7 @@ DAMAGES: dict[str, Callable[[Path], None]] = {
 
 
 def _store_with_a_good_game(directory: Path) -> str:
-    games = Games(test_seeds=True, store=GameStore(directory))
+    games = Games(test_seeds=True, store=DirectoryStore(directory))
     return games.create(CreateParams(players=2, seed=4)).game_id
 
 
@@ -95,7 +96,7 @@ def test_a_secret_is_written_atomically(tmp_path: Path, monkeypatch: pytest.Monk
         real_fsync(descriptor)
 
     monkeypatch.setattr(store_module.os, "fsync", fsync)
-    GameStore(tmp_path).create("g", b"\x01" * 32, {"a": "t"}).close()
+    DirectoryStore(tmp_path).create("g", Secret(b"\x01" * 32, {"a": "t"}), [])
     assert synced[:2] == ["file", "directory"]
     secret = tmp_path / "g.secret"
     assert stat.S_IMODE(secret.stat().st_mode) == 0o600
@@ -111,7 +112,7 @@ def test_a_crash_while_writing_a_secret_leaves_none(
 
     monkeypatch.setattr(store_module.os, "fsync", crash)
     with pytest.raises(OSError):
-        GameStore(tmp_path).create("g", b"\x01" * 32, {"a": "t"})
+        DirectoryStore(tmp_path).create("g", Secret(b"\x01" * 32, {"a": "t"}), [])
     assert list(tmp_path.iterdir()) == []
 
 
@@ -120,7 +121,7 @@ def test_an_orphaned_secret_does_not_stop_a_game_of_its_id(tmp_path: Path) -> No
     with that id, and the ``game.join`` that starts such a game, replace it."""
     (tmp_path / "solo.secret").write_bytes(b"")
     (tmp_path / "joined.secret").write_bytes(b'{"server_seed": "00", "tokens": {}}')
-    games = Games(test_seeds=True, store=GameStore(tmp_path))
+    games = Games(test_seeds=True, store=DirectoryStore(tmp_path))
 
     solo = games.create(CreateParams(players=2, seed=5, game_id="solo"))
     assert games.view(ViewParams(game_id="solo")).version >= 1
@@ -132,6 +133,6 @@ def test_an_orphaned_secret_does_not_stop_a_game_of_its_id(tmp_path: Path) -> No
     assert games.view(ViewParams(game_id="joined")).version >= 1
     assert json.loads((tmp_path / "joined.secret").read_text())["tokens"] == waiting.tokens
 
-    resumed = Games(test_seeds=True, store=GameStore(tmp_path))
+    resumed = Games(test_seeds=True, store=DirectoryStore(tmp_path))
     assert resumed.view(ViewParams(game_id="joined")).version >= 1
     assert not resumed.host.set_aside

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from nataterra_adapters.rpc.server import Server
+from nataterra_adapters.rpc.store_files import DirectoryStore
 from receipt_client import Holder, check_game_key
 
 from nataterra_core.game import new_game, verify_log
@@ -161,7 +162,7 @@ def test_every_receipt_checks_on_arrival_and_belongs_to_the_final_log(rules_id: 
 def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[Table, dict[str, Any], Path]:
     """A Kaladan game played to its end on a server with a store."""
     store = tmp_path_factory.mktemp("store")
-    table = Table(Server(test_seeds=True, store=store), _system("kaladan"), seed=8)
+    table = Table(Server(test_seeds=True, store=DirectoryStore(store)), _system("kaladan"), seed=8)
     return table, table.play(), store
 
 
@@ -241,7 +242,7 @@ def test_receipts_survive_a_restart_and_keys_stay_in_the_store(
     assert (store / f"{table.game_id}.secret").stat().st_mode & 0o777 == 0o600
     secret = json.loads((store / f"{table.game_id}.secret").read_text())
     assert secret["receipt_key"] not in log["log"] and key_file.read_text() not in log["log"]
-    again = Server(test_seeds=True, store=store)
+    again = Server(test_seeds=True, store=DirectoryStore(store))
     assert ok(again, "server.info")["server_key"] == ok(table.server, "server.info")["server_key"]
     view = ok(again, "game.view", game_id=table.game_id)
     old = ok(table.server, "game.view", game_id=table.game_id)

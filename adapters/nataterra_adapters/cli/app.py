@@ -1,8 +1,8 @@
 """The ``nataterra`` typer app: the generic commands, then every rule system's own.
 
 The generic commands (``demo``, ``play``, ``show``, ``replay``, ``verify``, ``tournament``,
-``scenarios``, ``rules``, ``serve``; ``new-game`` writes a new game's package) work for any
-registered rule system; a system adds
+``scenarios``, ``rules``, ``serve``, ``store``; ``new-game`` writes a new game's package) work
+for any registered rule system; a system adds
 commands of its own through its ``Hooks.cli_commands`` (Nataterra's ``odds``). ``coverage``
 reports the rules coverage of every system that describes it (``Hooks.coverage``).
 
@@ -47,6 +47,7 @@ GENERIC: dict[str, Generic] = {
     "tournament": Generic("tournament", "tournament"),
     "serve": Generic("serve", "serve"),
     "new-game": Generic("scaffold", "new_game"),
+    "store": Generic("store", "store_app"),
 }
 """The commands every rule system gets, by name; each module is imported when its command
 is run or listed (``serve`` alone would import the RPC server)."""
@@ -123,6 +124,11 @@ def _generic(name: str) -> Any:
     """The click command of the generic command ``name``, made from its module."""
     where = GENERIC[name]
     module = importlib.import_module(f"{__package__}.{where.module}")
+    made = getattr(module, where.function)
+    if isinstance(made, typer.Typer):  # a command with subcommands of its own
+        group = typer.main.get_command(made)
+        group.name = name
+        return group
     one = typer.Typer()
     epilog = getattr(module, where.epilog) if where.epilog else None
     one.command(name, epilog=epilog)(getattr(module, where.function))

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from ..rpc.admission import DEFAULT_CONNECTIONS_PER_ADDRESS, DEFAULT_MAX_CONNECTIONS
 from ..rpc.bots import DEFAULT_MAX_BOT_TIME
-from ..rpc.receipts import KeyFileError
-from ..rpc.server import default_store, parse_listen
+from ..rpc.server import open_chosen_store, parse_listen
+from ..rpc.store import StoreError
 from .common import SETUP_FAILED, err_console, escape
 
 __all__ = ["serve"]
@@ -34,11 +33,12 @@ def serve(
         ),
     ] = "127.0.0.1:8000",
     store: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
-            metavar="DIR",
-            help="Keep every game here and resume them on start (default: the user's data "
-            "folder, rpc-games/ in it).",
+            metavar="STORE",
+            help="Keep every game here and serve the stored ones: a directory, a path "
+            "ending in .sqlite3 or a postgresql:// URL (default: games.sqlite3 in the "
+            "user's data folder; docs/SERVER.md).",
         ),
     ] = None,
     no_store: Annotated[
@@ -108,8 +108,12 @@ def serve(
         allowed_hosts(host, allow_host or ())
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--allow-host") from None
-    chosen = None if no_store else (store or default_store())
+
+    def say(line: str) -> None:
+        err_console.print(f"nataterra serve: {escape(line)}")
+
     try:
+        chosen = None if no_store else open_chosen_store(store, say)
         run(
             host,
             port,
@@ -121,8 +125,8 @@ def serve(
             connections_per_address=max_connections_per_address,
             header_timeout=header_timeout,
         )
-    except KeyFileError as exc:  # a damaged identity key in the store: said, no traceback
-        err_console.print(f"nataterra serve: {escape(str(exc))}")
+    except StoreError as exc:  # a damaged identity key, an unreadable store: no traceback
+        say(f"cannot open the store: {exc}")
         raise typer.Exit(SETUP_FAILED) from exc
     except OSError as exc:
         err_console.print(f"nataterra serve: cannot listen on {listen}: {exc.strerror or exc}")

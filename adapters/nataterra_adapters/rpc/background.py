@@ -41,7 +41,8 @@ from nataterra_core.kernel import CommandRejected
 
 from .bots import MAX_BOT_COMMANDS
 from .errors import GameError, GameErrorCode
-from .lifecycle import Game, GameHost
+from .held import Game
+from .lifecycle import GameHost
 from .protocol import Dispatcher, Method
 
 __all__ = [
@@ -88,15 +89,21 @@ class Background:
         self._work_seconds = work_seconds
         self._turns: dict[str, asyncio.Task[None]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._waking: asyncio.Task[None] | None = None
 
     def start(self) -> None:
-        """Take over the bots' turns (those already due first); call on the running loop."""
+        """Take over the store's writes and the bots' turns (those already due first), and
+        wake the stored games whose bots were to move; call on the running loop."""
         self._loop = asyncio.get_running_loop()
+        self._host.serve()
         self._host.run_bots_with(self._turn)
+        self._waking = self._loop.create_task(self._host.wake(), name="waking stored games")
 
     async def close(self) -> None:
         """Stop the bots' turns and let the pools go (a running decision ends on its own)."""
         turns = list(self._turns.values())
+        if self._waking is not None:
+            turns.append(self._waking)
         for task in turns:
             task.cancel()
         for task in turns:
@@ -104,10 +111,27 @@ class Background:
                 await task
         self._bot_pool.shutdown(wait=False, cancel_futures=True)
         self._work_pool.shutdown(wait=False, cancel_futures=True)
+        await self._host.close()
 
     async def invoke(self, method: Method, params: Any) -> Any:
-        """Call a method as a server does: waiting ones awaited, slow ones in the work pool
-        within ``work_seconds``, the rest here on the loop."""
+        """Call a method as a server does: the game it names read from the store first (off
+        the loop), waiting ones awaited, slow ones in the work pool within ``work_seconds``,
+        the rest here on the loop; the answer once every record it may show is stored."""
+        host = self._host
+        named = getattr(params, "game_id", None)
+        if isinstance(named, str):
+            await host.ready(named)
+        mark = host.mark()
+        result = await self._call(method, params)
+        await host.durable()
+        if not isinstance(named, str):
+            named = getattr(result, "game_id", None)  # game.create without an id
+        refusal = host.refusal(named if isinstance(named, str) else None, mark)
+        if refusal is not None:
+            raise refusal
+        return result
+
+    async def _call(self, method: Method, params: Any) -> Any:
         if method.waits is not None:
             return await method.waits(params)
         if not method.offload:
@@ -142,7 +166,11 @@ class Background:
         """The bots' commands, one decision at a time, until none of them may act."""
         loop = asyncio.get_running_loop()
         sent = 0
-        while sent < MAX_BOT_COMMANDS and (seat := game.bots.acting(game.session)) is not None:
+        while (
+            sent < MAX_BOT_COMMANDS
+            and self._host.holds(game)
+            and (seat := game.bots.acting(game.session)) is not None
+        ):
             version, state, decider = game.version, game.session.state, game.session.decider
             thinking = loop.run_in_executor(
                 self._bot_pool, game.bots.choose, game.system, decider, state, seat

@@ -68,6 +68,8 @@ class GameErrorCode(IntEnum):
     UNREADABLE_LOG = 12
     TOO_LONG = 13
     """A slow method (``log.verify``, ``log.replay``) overran the server's time bound."""
+    STORE_FAILED = 14
+    """The store did not keep a change (down, full): nothing was done, try again."""
 
     @property
     def label(self) -> str:

@@ -40,10 +40,11 @@ from .checks import (
     system_named,
 )
 from .errors import GameError, GameErrorCode
-from .lifecycle import DEFAULT_MAX_GAMES, Game, GameHost
+from .held import Game
+from .lifecycle import DEFAULT_MAX_GAMES, GameHost
 from .protocol import Method
 from .replays import Replays
-from .store import GameStore
+from .store import Store
 from .table import board_pictures, panels_of, recent_places
 from .wire import (
     ActParams,
@@ -78,13 +79,13 @@ class Games:
         *,
         test_seeds: bool = False,
         max_games: int = DEFAULT_MAX_GAMES,
-        store: GameStore | None = None,
+        store: Store | None = None,
         bots_inline: bool = True,
         max_bot_time: float = DEFAULT_MAX_BOT_TIME,
     ) -> None:
         """``test_seeds``: accept ``game.create``'s public ``seed`` (tests and demos only);
-        ``max_games``: games held at once (started or waiting); ``store``: keep every started
-        game on disk and resume the stored ones now (``None``: in memory only);
+        ``max_games``: games in play held at once (started or waiting); ``store``: keep every
+        started game there and serve the stored ones (``None``: in memory only);
         ``bots_inline``: the bots play inside the call that gave them the turn (``False``: a
         server's :class:`~.background.Background` plays them); ``max_bot_time``: the longest
         a bot thinks per decision (``--max-bot-time``)."""
@@ -470,7 +471,8 @@ class Games:
         undone = action()
         lines = session.lines[start:]
         receipts = game.receipts
-        # The records are durable now: the store's sink fsyncs each line as it is appended.
+        # Embedded, the records are stored now; a server sends this answer only once they
+        # are (Background.invoke waits for the store's thread).
         receipt = None if receipts is None else receipts.receipt(session.lines, seat, start)
         records = (
             [msgspec.json.decode(line) for line in lines]

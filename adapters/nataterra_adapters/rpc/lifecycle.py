@@ -9,6 +9,14 @@ closed at once (the ``reveal`` and ``end`` records). Each game also keeps the an
 successful acts by ``command_id`` (a retry gets the first answer) and refuses a stale
 ``expected_version``.
 
+Stored games are read when first asked for (:meth:`GameHost.ready` in a server, off its
+loop; :meth:`GameHost.find` embedded), not when the server starts: a server listens at once
+whatever its store holds, and :meth:`GameHost.wake` then brings back the games whose bots
+were to move. A finished game leaves memory once its last record is stored (a few stay, for
+the calls that follow its end; any other is read again on demand, read-only), so
+``--max-games`` counts the games in play. Their records reach the store through
+:mod:`.writes`; a write the store refuses drops the game's session (read again next time).
+
 Bots act in one of two ways. Embedded (the default, ``bots_inline``), they play inside the
 call that gave them the turn, as a library caller expects. In a server, the host is told
 whom to hand their turns to (:meth:`GameHost.run_bots_with`: the worker pool of
@@ -19,10 +27,11 @@ follows through :meth:`GameHost.bot_move`. Every change is told to the watchers
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import sys
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from nataterra_core.game import GameSession, decider_for, new_game
@@ -30,7 +39,6 @@ from nataterra_core.kernel import (
     Command,
     CommandRejected,
     LogError,
-    ReplayDiverged,
     Session,
     read_log,
 )
@@ -41,85 +49,24 @@ from nataterra_core.kernel.seed_ceremony import SeedCeremony
 from .bots import DEFAULT_MAX_BOT_TIME, Bots
 from .checks import seat_of
 from .errors import GameError, GameErrorCode, rejected
+from .held import Game, Waiting, store_refused
 from .receipts import GameReceipts, server_key
-from .store import DamagedGame, GameStore, StoredGame
-from .wire import ActResult
+from .store import (
+    DamagedGame,
+    Secret,
+    Store,
+    StoredGame,
+    StoreError,
+    read_game,
+)
+from .writes import GameLog, Writes
 
-__all__ = ["DEFAULT_MAX_GAMES", "Game", "GameHost", "Waiting"]
+__all__ = ["DEFAULT_MAX_GAMES", "GameHost"]
 
 DEFAULT_MAX_GAMES = 1000
-"""Games one server holds at once (``--max-games``)."""
-
-
-@dataclass
-class Waiting:
-    """A game created with seat seeds: committed to its server seed, collecting one hidden
-    contribution per seat (docs/DICE.md) before its header can be written."""
-
-    system: RuleSystem
-    seats: tuple[str, ...]
-    options: dict[str, Any] | None
-    ceremony: SeedCeremony
-    tokens: dict[str, str]
-    bots: Bots
-    key: KeyPair
-    """The game's receipt key, drawn at creation (its public half goes into the header)."""
-
-
-@dataclass
-class Game:
-    """A started game: its session, its seats' tokens, its bots and its remembered answers."""
-
-    game_id: str
-    system: RuleSystem
-    session: GameSession
-    tokens: dict[str, str]
-    bots: Bots
-    receipts: GameReceipts | None
-    """Its receipt key and seats' view chains (``None``: a game stored before receipts)."""
-    # (seat, command_id) -> (what was asked, the answer): successful acts only, since a
-    # refused one changed nothing and may simply be tried again.
-    done: dict[tuple[str, str], tuple[bytes, ActResult]] = field(default_factory=dict)
-    thinking: set[str] = field(default_factory=set)
-    """The bot seats whose decision a worker is working on now (``game.view``'s ``thinking``)."""
-
-    def thinking_seats(self) -> tuple[str, ...]:
-        """:attr:`thinking` in seat order."""
-        return tuple(s for s in self.session.header.seats if s in self.thinking)
-
-    @property
-    def version(self) -> int:
-        """The seq of the last record."""
-        return len(self.session.lines) - 1
-
-    def cached(self, seat: str, command_id: str | None, key: bytes) -> ActResult | None:
-        """The answer already given to ``command_id`` (``None``: none); an error when the id
-        was used for another request (``key`` differs)."""
-        if command_id is None or (seat, command_id) not in self.done:
-            return None
-        asked, answer = self.done[seat, command_id]
-        if asked != key:
-            raise GameError(
-                GameErrorCode.COMMAND_ID_REUSED,
-                f"command_id {command_id!r} was used for another request",
-                version=self.version,
-            )
-        return answer
-
-    def remember(self, seat: str, command_id: str | None, key: bytes, answer: ActResult) -> None:
-        """Keep a successful act's answer for a retry with the same ``command_id``."""
-        if command_id is not None:
-            self.done[seat, command_id] = (key, answer)
-
-    def check_version(self, expected: int | None) -> None:
-        """Refuse an act based on another version than the game's (a stale picture)."""
-        if expected is not None and expected != self.version:
-            raise GameError(
-                GameErrorCode.VERSION_CONFLICT,
-                f"the game is at version {self.version}, not {expected}",
-                version=self.version,
-                expected_version=expected,
-            )
+"""Games in play one server holds at once (``--max-games``)."""
+FINISHED_KEPT = 64
+"""Finished games kept in memory after their end (the others are read again on demand)."""
 
 
 class GameHost:
@@ -129,34 +76,34 @@ class GameHost:
         self,
         *,
         max_games: int = DEFAULT_MAX_GAMES,
-        store: GameStore | None = None,
+        store: Store | None = None,
         bots_inline: bool = True,
         max_bot_time: float = DEFAULT_MAX_BOT_TIME,
     ):
-        """``max_games``: games held at once (started or waiting); ``store``: keep every
-        started game on disk and resume the stored ones now (``None``: in memory only);
+        """``max_games``: games in play held at once (started or waiting); ``store``: keep
+        every started game there and serve the stored ones (``None``: in memory only);
         ``bots_inline``: the bots play inside the call that gave them the turn (``False``:
         their turns wait for :meth:`run_bots_with`); ``max_bot_time``: the longest a bot
         thinks per decision, in wall-clock seconds (its budget is cut there). The server's
-        identity key is the store's (``server.key``), or new without one."""
+        identity key is the store's, or new without one."""
         self.max_bot_time = max_bot_time
-        self._games: dict[str, Game] = {}
+        self._games: dict[str, Game] = {}  # in play
+        self._finished: OrderedDict[str, Game] = OrderedDict()  # the last few to end
         self._waiting: dict[str, Waiting] = {}
         self._max_games = max_games
         self._store = store
-        self.server_key = server_key(store.directory if store is not None else None)
+        self._writes = None if store is None else Writes(store, stored=self._stored)
+        if self._writes is not None:
+            self._writes.lost = self._lost
+        self._loading: dict[str, asyncio.Future[None]] = {}
+        self.server_key = server_key(store)
         self._bots_inline = bots_inline
         self._bot_turns: Callable[[Game], None] | None = None
         self._bots_due: dict[str, Game] = {}  # turns given before run_bots_with
         self._watchers: dict[str | None, list[Callable[[str], None]]] = {}
         self.set_aside: dict[str, str] = {}
-        """Stored games that could not be resumed, and why (their files are left as they are)."""
-        if store is not None:
-            for stored in store.games():
-                if isinstance(stored, DamagedGame):
-                    self._set_aside(stored.game_id, stored.reason)
-                else:
-                    self._resume(stored)
+        """Stored games that cannot be served, and why (what is stored is left as it is)."""
+        self._aside_listed: set[str] = set()  # set aside in the store when woken
 
     # -- looking up -------------------------------------------------------------------------
 
@@ -164,17 +111,29 @@ class GameHost:
         """The live session of ``game_id`` (for embedding the server; clients never see it)."""
         return self.find(game_id, None)[0].session
 
+    def _held(self, game_id: str) -> Game | None:
+        game = self._games.get(game_id)
+        if game is None and game_id in self._finished:
+            game = self._finished[game_id]
+            self._finished.move_to_end(game_id)
+        return game
+
+    def holds(self, game: Game) -> bool:
+        """Whether ``game`` is the session this server serves for its id (a session dropped
+        after a refused write is not)."""
+        return self._games.get(game.game_id) is game or self._finished.get(game.game_id) is game
+
     def version_of(self, game_id: str) -> int | None:
         """The version of a game held here (0 while it waits for seat seeds; ``None``: no
-        such game), for servers that tell watching clients about changes."""
+        such game in memory), for servers that tell watching clients about changes."""
         if game_id in self._waiting:
             return 0
-        game = self._games.get(game_id)
+        game = self._held(game_id)
         return None if game is None else game.version
 
     def over(self, game_id: str) -> bool:
         """Whether ``game_id`` is held here and closed (nothing more will come)."""
-        game = self._games.get(game_id)
+        game = self._held(game_id)
         return game is not None and game.session.closed
 
     def waiting(self, game_id: str) -> Waiting | None:
@@ -183,7 +142,9 @@ class GameHost:
 
     def find(self, game_id: str, token: str | None) -> tuple[Game, str | None]:
         """A started game and the seat of ``token`` (``None``: a spectator), or an error."""
-        game = self._games.get(game_id)
+        game = self._held(game_id)
+        if game is None and game_id not in self._waiting:
+            game = self._load_now(game_id)
         if game is None:
             if game_id in self._waiting:
                 waiting = self._waiting[game_id].ceremony.waiting_for
@@ -202,6 +163,168 @@ class GameHost:
         game, seat = self.find(game_id, token)
         assert seat is not None  # a token was given, so find named a seat or raised
         return game, seat
+
+    # -- the store --------------------------------------------------------------------------
+
+    def _load_now(self, game_id: str) -> Game | None:
+        """Read a stored game here and now (embedded; a server reads it first, off its
+        loop, in :meth:`ready`)."""
+        if self._store is None or game_id in self.set_aside:
+            return None
+        stored = read_game(self._store, game_id)
+        if stored is None:
+            return None
+        return self._adopt(
+            game_id, stored if isinstance(stored, DamagedGame) else self._rebuild(stored)
+        )
+
+    async def ready(self, game_id: str) -> None:
+        """Have ``game_id`` in memory if it is stored: read in the store's thread, its log
+        re-executed in a worker thread, so the loop goes on meanwhile."""
+        if self._writes is None or self._held(game_id) is not None:
+            return
+        if game_id in self._waiting or game_id in self.set_aside:
+            return
+        loading = self._loading.get(game_id)
+        if loading is not None:
+            await asyncio.shield(loading)
+            return
+        loop = asyncio.get_running_loop()
+        loading = self._loading[game_id] = loop.create_future()
+        try:
+            store = self._store
+            assert store is not None
+            stored = await self._writes.run(lambda: read_game(store, game_id))
+            if isinstance(stored, StoredGame):
+                rebuilt: Game | DamagedGame = await loop.run_in_executor(
+                    None, self._rebuild, stored
+                )
+                self._adopt(game_id, rebuilt)
+            elif isinstance(stored, DamagedGame):
+                self._adopt(game_id, stored)
+        finally:
+            del self._loading[game_id]
+            loading.set_result(None)
+
+    async def wake(self) -> None:
+        """After a server starts: bring back the stored games in play whose bots may have a
+        move to make, and try the set-aside ones again (this build may run them)."""
+        if self._writes is None or self._store is None:
+            return
+        store = self._store
+        listed = await self._writes.run(store.games)
+        for listing in listed:
+            if listing.status == "set aside":
+                self._aside_listed.add(listing.game_id)
+            if listing.status == "set aside" or (listing.status == "live" and listing.bots):
+                await self.ready(listing.game_id)
+
+    def _rebuild(self, stored: StoredGame) -> Game | DamagedGame:
+        """A stored game re-executed from its log (its seats' tokens work again), or why it
+        cannot be: the verification path, so it may run in a worker thread."""
+        secret = stored.secret
+        try:
+            log = read_log(stored.log, decider_for)
+            session = Session.from_log(
+                log.decider, log.header, log.records, log.lines, secret.server_seed
+            )
+        except (LogError, ValueError) as exc:
+            return DamagedGame(stored.game_id, str(exc))
+        receipts = None
+        if secret.receipt_key is not None:
+            key = KeyPair(secret.receipt_key)
+            if key.public != log.header.receipt_key:
+                return DamagedGame(stored.game_id, "its receipt key is not the one in its header")
+            receipts = self.receipts(session, key)
+        record = system_for(log.header)
+        bots = Bots.named(record, log.header.seats, secret.bots, max_seconds=self.max_bot_time)
+        return Game(stored.game_id, record, session, secret.tokens, bots, receipts)
+
+    def _adopt(self, game_id: str, rebuilt: Game | DamagedGame) -> Game | None:
+        """Serve a game read from the store (unless one of its id came meanwhile)."""
+        if isinstance(rebuilt, DamagedGame):
+            self._set_aside(game_id, rebuilt.reason)
+            return None
+        held = self._held(game_id)
+        if held is not None or game_id in self._waiting:
+            return held
+        assert self._writes is not None
+        session = rebuilt.session
+        rebuilt.log = self._writes.log(game_id, len(session.lines))
+        session.attach_sink(rebuilt.log.write)
+        if game_id in self._aside_listed:  # set aside by an earlier run: served again
+            self._aside_listed.discard(game_id)
+            self._writes.later(lambda store: store.set_aside(game_id, None))
+        if session.closed:
+            self._keep_finished(rebuilt)
+        else:
+            self._games[game_id] = rebuilt
+            self._play_bots(rebuilt)  # the crash may have come before the bots' answer
+        return rebuilt
+
+    def _set_aside(self, game_id: str, reason: str) -> None:
+        """Leave a stored game that cannot be served, saying why on one stderr line."""
+        if game_id in self.set_aside:
+            return
+        self.set_aside[game_id] = reason
+        print(f"nataterra-rpc: not resuming {game_id}: {reason}", file=sys.stderr)
+        if self._writes is not None:
+            self._writes.later(lambda store: store.set_aside(game_id, reason))
+
+    def _keep_finished(self, game: Game) -> None:
+        self._games.pop(game.game_id, None)
+        self._finished[game.game_id] = game
+        while len(self._finished) > FINISHED_KEPT:
+            self._finished.popitem(last=False)
+
+    def _stored(self, log: GameLog) -> None:
+        """A game's records so far are durable: a finished game leaves the games in play."""
+        game = self._games.get(log.game_id)
+        if game is not None and game.log is log:
+            self._leave_if_finished(game)
+
+    def _leave_if_finished(self, game: Game) -> None:
+        log = game.log
+        if log is not None and game.session.closed and not log.pending and not log.lost:
+            self._keep_finished(game)
+
+    def _lost(self, log: GameLog) -> None:
+        """The store refused a write: the game's session is dropped (read again next time)."""
+        for held in (self._games, self._finished):
+            game = held.get(log.game_id)
+            if game is not None and game.log is log:
+                del held[log.game_id]
+                print(
+                    f"nataterra-rpc: {log.game_id} dropped from memory: {log.lost}",
+                    file=sys.stderr,
+                )
+
+    def serve(self) -> None:
+        """In a server, on its running loop: store writes go to a thread of their own."""
+        if self._writes is not None:
+            self._writes.defer()
+
+    def mark(self) -> int:
+        """Where the store's answers stand before a request (for :meth:`refusal`)."""
+        return 0 if self._writes is None else self._writes.resolved
+
+    async def durable(self) -> None:
+        """Wait until every record appended so far is stored."""
+        if self._writes is not None:
+            await self._writes.durable()
+
+    def refusal(self, game_id: str | None, mark: int) -> GameError | None:
+        """The error for a request about ``game_id`` begun at ``mark`` whose records (or the
+        records it showed) the store refused since."""
+        if self._writes is None or game_id is None:
+            return None
+        failure = self._writes.failure_since(game_id, mark)
+        return None if failure is None else store_refused(failure)
+
+    async def close(self) -> None:
+        """Store what waits and let the store go."""
+        if self._writes is not None:
+            await self._writes.close()
 
     # -- watching ---------------------------------------------------------------------------
 
@@ -232,7 +355,7 @@ class GameHost:
 
     def thinking_of(self, game_id: str) -> tuple[str, ...]:
         """The bot seats of ``game_id`` thinking now (none for a game not held here)."""
-        game = self._games.get(game_id)
+        game = self._held(game_id)
         return () if game is None else game.thinking_seats()
 
     def _changed(self, game_id: str) -> None:
@@ -242,7 +365,8 @@ class GameHost:
     # -- creating ---------------------------------------------------------------------------
 
     def check_room(self) -> None:
-        """Refuse a new game when the server holds its cap (``--max-games``)."""
+        """Refuse a new game when the server holds its cap of games in play (``--max-games``;
+        finished games do not count)."""
         if len(self._games) + len(self._waiting) >= self._max_games:
             raise GameError(
                 GameErrorCode.SETUP_REJECTED,
@@ -251,7 +375,7 @@ class GameHost:
 
     def check_new(self, game_id: str) -> None:
         """Refuse an id a game held here, or set aside in the store, has already."""
-        if game_id in self._games or game_id in self._waiting or game_id in self.set_aside:
+        if self._held(game_id) or game_id in self._waiting or game_id in self.set_aside:
             raise GameError(GameErrorCode.GAME_EXISTS, f"game {game_id!r} exists already")
 
     def start(
@@ -269,14 +393,10 @@ class GameHost:
         """Write a checked game's header (with ``key``'s public half, the game's receipt
         key) and start record (to the store, with ``key``'s private half, if there is one),
         hold it, and let its bots act."""
-        sink = None
-        if self._store is not None:
-            store = self._store
-            try:
-                writer = store.create(game_id, server_seed, tokens, bots.names, key.secret)
-            except FileExistsError as exc:
-                raise GameError(GameErrorCode.GAME_EXISTS, str(exc)) from exc
-            sink = writer.write
+        log = None
+        if self._writes is not None:
+            secret = Secret(server_seed, tokens, dict(bots.names), key.secret)
+            log = self._writes.log(game_id, 0, secret)
         try:
             session = new_game(
                 seats,
@@ -285,14 +405,17 @@ class GameHost:
                 game_id=game_id,
                 client_seed=client_seed,
                 options=options,
-                sink=sink,
+                sink=None if log is None else log.write,
                 receipt_key=key.public,
             )
+        except StoreError as exc:
+            raise store_refused(exc) from exc
         except (ValueError, CommandRejected) as exc:
             raise rejected(exc) from exc
         receipts = self.receipts(session, key)
-        game = self._games[game_id] = Game(game_id, record, session, tokens, bots, receipts)
-        self._play_bots(game)
+        game = Game(game_id, record, session, tokens, bots, receipts, log)
+        self._games[game_id] = game
+        self._change(game, lambda: None)
         return game
 
     def wait_for_seeds(
@@ -354,36 +477,6 @@ class GameHost:
         del self._waiting[game_id]
         return game
 
-    def _resume(self, stored: StoredGame) -> None:
-        """Rebuild a stored game by re-executing its log; its seats' tokens work again."""
-        assert self._store is not None
-        try:
-            log = read_log(stored.log, decider_for)
-            session = Session.from_log(
-                log.decider, log.header, log.records, log.lines, stored.server_seed
-            )
-        except (LogError, ReplayDiverged, ValueError) as exc:
-            self._set_aside(stored.game_id, str(exc))
-            return
-        receipts = None
-        if stored.receipt_key is not None:
-            key = KeyPair(stored.receipt_key)
-            if key.public != log.header.receipt_key:
-                self._set_aside(stored.game_id, "its receipt key is not the one in its header")
-                return
-            receipts = self.receipts(session, key)
-        session.attach_sink(self._store.append(stored.game_id).write)
-        record = system_for(log.header)
-        bots = Bots.named(record, log.header.seats, stored.bots, max_seconds=self.max_bot_time)
-        game = Game(stored.game_id, record, session, stored.tokens, bots, receipts)
-        self._games[stored.game_id] = game
-        self._play_bots(game)  # the crash may have come before the bots' answer
-
-    def _set_aside(self, game_id: str, reason: str) -> None:
-        """Leave a stored game that cannot be resumed, saying why on one stderr line."""
-        self.set_aside[game_id] = reason
-        print(f"nataterra-rpc: not resuming {game_id}: {reason}", file=sys.stderr)
-
     def receipts(self, session: GameSession, key: KeyPair) -> GameReceipts:
         """A game's receipts: its key, certified by this server's identity key."""
         game_id = session.header.game_id
@@ -400,9 +493,11 @@ class GameHost:
         """Take back the seat's last command; the seq of the record undone."""
         try:
             undone = game.session.undo(seat)
+            self._close_if_over(game)
         except CommandRejected as exc:
             raise rejected(exc, game.version) from exc
-        self._close_if_over(game)
+        except StoreError as exc:
+            raise store_refused(exc, game.version) from exc
         self._changed(game.game_id)  # the turn goes back to the seat: no bot acts on an undo
         return undone
 
@@ -416,6 +511,8 @@ class GameHost:
             self._play_bots(game)
         except CommandRejected as exc:
             raise rejected(exc, game.version) from exc
+        except StoreError as exc:  # embedded: the store refused the line at once
+            raise store_refused(exc, game.version) from exc
 
     # -- bots -------------------------------------------------------------------------------
 
@@ -433,7 +530,7 @@ class GameHost:
         """Apply a bot's command chosen at ``version``; ``False`` (nothing done) when the
         game has moved on since (the bot must look again) or the seat may no longer act."""
         session = game.session
-        if game.version != version or seat not in session.acting_seats():
+        if not self.holds(game) or game.version != version or seat not in session.acting_seats():
             return False
         session.apply(seat, command)
         self._play_bots(game)
@@ -445,6 +542,8 @@ class GameHost:
         if self._bots_inline:
             game.bots.play(game.system, game.session)
         self._close_if_over(game)
+        if self._games.get(game.game_id) is game:
+            self._leave_if_finished(game)
         if not self._bots_inline and game.bots.acting(game.session) is not None:
             if self._bot_turns is None:
                 self._bots_due[game.game_id] = game

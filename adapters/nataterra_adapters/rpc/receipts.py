@@ -11,47 +11,29 @@ it can check the receipt with no other call.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 from nataterra_core.kernel.receipts import SPECTATOR, KeyPair, Receipt, ViewChains
 from nataterra_core.kernel.visibility import MessageTypes
 
-from ..local_files import write_private
+from .store import Store
 
-__all__ = ["GameReceipts", "KeyFileError", "server_key"]
-
-SERVER_KEY_FILE = "server.key"
-"""The server's long-term identity key in its store directory (hex, mode 0600)."""
+__all__ = ["GameReceipts", "server_key"]
 
 
-class KeyFileError(ValueError):
-    """The store's ``server.key`` cannot be read as a key (the message names the file)."""
+def server_key(store: Store | None) -> KeyPair:
+    """The server's long-term identity key: kept in ``store``, made there on the first
+    start (when several processes start at once, the first kept wins); a server without a
+    store gets a new one each run.
 
-
-def server_key(directory: Path | None) -> KeyPair:
-    """The server's long-term identity key: kept in ``directory`` (the store), made there
-    on the first start; a server without a store gets a new one each run.
-
-    Raises :class:`KeyFileError` for a key file that is not 64 hex digits: the server
-    refuses to start rather than make a new identity its players do not know.
+    A damaged key raises :class:`~.store.KeyFileError`: the server refuses to start rather
+    than make a new identity its players do not know.
     """
-    if directory is None:
+    if store is None:
         return KeyPair.generate()
-    path = directory / SERVER_KEY_FILE
-    if path.exists():
-        try:
-            text = path.read_text(encoding="ascii").strip()
-            if len(text) != 64:
-                raise ValueError(f"{len(text)} characters")
-            return KeyPair(bytes.fromhex(text))
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            raise KeyFileError(
-                f"{path}: not this server's identity key (64 hex digits): {exc}; restore it "
-                "from a backup (a new key would be another server to the players)"
-            ) from None
-    key = KeyPair.generate()
-    write_private(path, key.secret.hex().encode())
-    return key
+    kept = store.server_key()
+    if kept is None:
+        kept = store.keep_server_key(KeyPair.generate().secret)
+    return KeyPair(kept)
 
 
 class GameReceipts:

@@ -21,12 +21,10 @@ import math
 import sys
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from pathlib import Path
 from typing import BinaryIO
 
 from nataterra_core.search.budget import MAX_SECONDS
 
-from ..local_files import data_dir
 from .admission import (
     DEFAULT_CONNECTIONS_PER_ADDRESS,
     DEFAULT_MAX_CONNECTIONS,
@@ -46,8 +44,8 @@ from .framing import DEFAULT_MAX_FRAME_BYTES, BadHeader, Frame, Framer, Oversize
 from .games import Games
 from .lifecycle import DEFAULT_MAX_GAMES
 from .protocol import DEFAULT_MAX_BATCH, Dispatcher, error_reply
-from .receipts import KeyFileError
-from .store import GameStore
+from .store import Store, StoreError
+from .store_tools import default_store, open_default_store, open_store
 
 __all__ = ["Admission", "Server", "connection_cap", "main", "parse_listen"]
 
@@ -69,7 +67,7 @@ class Server:
         test_seeds: bool = False,
         max_games: int = DEFAULT_MAX_GAMES,
         max_batch: int = DEFAULT_MAX_BATCH,
-        store: Path | None = None,
+        store: Store | None = None,
         idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
         games_per_client: int = DEFAULT_GAMES_PER_CLIENT,
         bots_inline: bool = True,
@@ -93,7 +91,7 @@ class Server:
         self.games = Games(
             test_seeds=test_seeds,
             max_games=max_games,
-            store=GameStore(store) if store is not None else None,
+            store=store,
             bots_inline=bots_inline,
             max_bot_time=max_bot_time,
         )
@@ -289,9 +287,10 @@ def parse_listen(text: str) -> tuple[str, int]:
     return host.removeprefix("[").removesuffix("]"), int(port)
 
 
-def default_store() -> Path:
-    """``$XDG_DATA_HOME/nataterra/rpc-games`` (by default ``~/.local/share/…``)."""
-    return data_dir() / "rpc-games"
+def open_chosen_store(where: str | None, say: Callable[[str], None]) -> Store:
+    """The store a ``--store`` value names (``None``: the default, with its one-time
+    import of the old default directory, said with ``say``)."""
+    return open_default_store(say) if where is None else open_store(where)
 
 
 def _positive(text: str) -> int:
@@ -339,11 +338,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--store",
-        metavar="DIR",
-        type=Path,
-        default=default_store(),
-        help="keep every game here (log fsynced per record, secret seed 0600) and resume them "
-        "on start (default: %(default)s)",
+        metavar="STORE",
+        help="keep every game here and serve the stored ones: a directory (a log and a 0600 "
+        "secret file a game), a path ending in .sqlite3 (SQLite) or a postgresql:// URL "
+        f"(default: {default_store()}; docs/SERVER.md)",
     )
     parser.add_argument(
         "--no-store",
@@ -429,14 +427,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the server; the exit code (0 at end of input, 1 if it cannot start, 130 on
     Ctrl-C)."""
     args = _parser().parse_args(argv)
+
+    def say(line: str) -> None:
+        print(f"nataterra-rpc: {line}", file=sys.stderr)
+
     try:
+        store = None if args.no_store else open_chosen_store(args.store, say)
         server = Server(
             args.framing,
             args.max_frame_bytes,
             test_seeds=args.test_seeds,
             max_games=args.max_games,
             max_batch=args.max_batch,
-            store=None if args.no_store else args.store,
+            store=store,
             idle_timeout=args.idle_timeout,
             games_per_client=args.max_games_per_client,
             bots_inline=False,
@@ -447,8 +450,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             max_connections=args.max_connections,
             connections_per_address=args.max_connections_per_address,
         )
-    except KeyFileError as exc:  # a damaged identity key: said, never a traceback
-        print(f"nataterra-rpc: {exc}", file=sys.stderr)
+    except (StoreError, OSError) as exc:  # a damaged key, an unreadable store: no traceback
+        say(f"cannot open the store: {exc}")
         return 1
     try:
         if args.listen is None:

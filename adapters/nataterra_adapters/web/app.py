@@ -21,7 +21,6 @@ import socket
 import sys
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -42,7 +41,7 @@ from ..rpc.bots import DEFAULT_MAX_BOT_TIME
 from ..rpc.games import Games
 from ..rpc.protocol import DEFAULT_MAX_BATCH, Dispatcher
 from ..rpc.server import DEFAULT_GAMES_PER_CLIENT
-from ..rpc.store import GameStore
+from ..rpc.store import Store
 from .connections import DEFAULT_HEADER_TIMEOUT, ConnectionGuard, GuardedServer
 from .hosts import LOOPBACK_NAMES, HostGuard, allowed_hosts
 
@@ -166,7 +165,7 @@ async def how_to_play(request: Request) -> PlainTextResponse:
 
 def create_app(
     *,
-    store: Path | None = None,
+    store: Store | None = None,
     test_seeds: bool = False,
     games_per_client: int = DEFAULT_GAMES_PER_CLIENT,
     max_batch: int = DEFAULT_MAX_BATCH,
@@ -175,7 +174,7 @@ def create_app(
 ) -> Starlette:
     """The application: the client at ``/`` and the JSON-RPC WebSocket at ``/rpc``.
 
-    ``store``: keep every game on disk and resume the stored ones (``None``: in memory);
+    ``store``: keep every game there and serve the stored ones (``None``: in memory);
     ``test_seeds``: accept ``game.create``'s public ``seed`` (tests and demos only);
     ``hosts``: the host names requests may carry in ``Host`` and ``Origin``
     (:func:`~.hosts.allowed_hosts`; ``*``: any); ``max_bot_time``: the longest a bot
@@ -184,7 +183,7 @@ def create_app(
     """
     games = Games(
         test_seeds=test_seeds,
-        store=GameStore(store) if store is not None else None,
+        store=store,
         bots_inline=False,
         max_bot_time=max_bot_time,
     )
@@ -247,7 +246,7 @@ def serve(
     host: str,
     port: int,
     *,
-    store: Path | None = None,
+    store: Store | None = None,
     test_seeds: bool = False,
     sock: socket.socket | None = None,
     allow_hosts: Iterable[str] = (),

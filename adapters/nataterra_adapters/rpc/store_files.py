@@ -1,0 +1,185 @@
+"""The directory store: each game is two files, for the CLI and anyone who wants plain files.
+
+``<game_id>.jsonl`` is the game's log, appended record by record with one ``fsync`` per
+record; ``<game_id>.secret`` (mode 0600) its :class:`~.store.Secret`. ``server.key`` (0600)
+is the server's identity key and ``<game_id>.aside`` the reason a game is set aside. A crash
+can tear the last record of a log (never acknowledged: its reply was not sent), which
+:meth:`DirectoryStore.log` cuts off. Secrets are written atomically (a temporary file in the
+store, fsync, rename, fsync of the directory), so a crash leaves the old secret or the new
+one, never half of one; a secret without a log (the crash came before the header) belongs
+to no game and is replaced by the next game of its id.
+
+One process at a time: two servers on one directory would each count the records from
+their own writes (use SQLite or PostgreSQL for that).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from nataterra_core.kernel.log import split_lines
+
+from ..local_files import write_private
+from .store import (
+    MAX_SECRET_BYTES,
+    DamagedSecret,
+    GameExists,
+    KeyFileError,
+    Listing,
+    Secret,
+    StaleAppend,
+    UnknownStoredGame,
+    is_end,
+)
+
+__all__ = ["DirectoryStore"]
+
+SERVER_KEY_FILE = "server.key"
+"""The server's long-term identity key in the store directory (hex, mode 0600)."""
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Replace ``path`` by ``data`` (mode 0600) so a crash leaves the old file or the new one:
+    a temporary file in the same directory, fsync, rename over ``path``, fsync of the
+    directory (which makes the rename itself durable)."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(descriptor, view) :]
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    directory = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
+
+
+class DirectoryStore:
+    """A directory of game logs and their secrets (:class:`~.store.Store`)."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        os.chmod(self.directory, 0o700)
+        self.location = str(self.directory)
+        self._counts: dict[str, int] = {}  # records on disk, as this process wrote or read them
+
+    def _log_path(self, game_id: str) -> Path:
+        return self.directory / f"{game_id}.jsonl"
+
+    def create(self, game_id: str, secret: Secret, lines: Sequence[bytes]) -> None:
+        """Write the secret (first, so any log on disk can be resumed), then the records."""
+        log_path = self._log_path(game_id)
+        if log_path.is_dir() or (log_path.exists() and log_path.stat().st_size > 0):
+            raise GameExists(f"game {game_id!r} is in the store already")
+        write_atomically(self.directory / f"{game_id}.secret", secret.encode())
+        self._write(log_path, lines)
+        self._counts[game_id] = len(lines)
+
+    def append(self, game_id: str, seq: int, lines: Sequence[bytes]) -> None:
+        """Append with an fsync per record (a crash tears at most the last one)."""
+        stored = self._counts.get(game_id)
+        if stored is None:
+            stored = len(split_lines(self.log(game_id)).lines)
+        if stored != seq:
+            raise StaleAppend(game_id, seq, stored)
+        self._write(self._log_path(game_id), lines)
+        self._counts[game_id] = seq + len(lines)
+
+    @staticmethod
+    def _write(path: Path, lines: Sequence[bytes]) -> None:
+        with path.open("ab") as file:
+            for line in lines:
+                file.write(line + b"\n")
+                file.flush()
+                os.fsync(file.fileno())
+
+    def log(self, game_id: str) -> bytes:
+        path = self._log_path(game_id)
+        if not path.exists():
+            raise UnknownStoredGame(f"no game {game_id!r} in {self.location}")
+        data = path.read_bytes()
+        split = split_lines(data)
+        if split.torn:
+            data = data[: len(data) - len(split.torn)]
+            with path.open("r+b") as file:
+                file.truncate(len(data))
+        self._counts[game_id] = len(split.lines)
+        return data
+
+    def secret(self, game_id: str) -> Secret:
+        path = self.directory / f"{game_id}.secret"
+        if not path.exists():
+            raise UnknownStoredGame(f"no secret of {game_id!r} in {self.location}")
+        with path.open("rb") as file:
+            data = file.read(MAX_SECRET_BYTES + 1)
+        return Secret.decode(data)
+
+    def games(self) -> list[Listing]:
+        listed = []
+        for secret_path in sorted(self.directory.glob("*.secret")):
+            game_id = secret_path.stem
+            log_path = self._log_path(game_id)
+            if not log_path.exists():
+                continue  # the crash came between the secret and the header
+            listed.append(self._listing(game_id, log_path))
+        return listed
+
+    def _listing(self, game_id: str, log_path: Path) -> Listing:
+        aside = self.directory / f"{game_id}.aside"
+        try:
+            lines = split_lines(log_path.read_bytes()).lines
+            bots = bool(self.secret(game_id).bots)
+        except (OSError, DamagedSecret) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            return Listing(game_id, "set aside", 0, False, reason)
+        if aside.exists():
+            reason = aside.read_text(encoding="utf-8", errors="replace").strip()
+            return Listing(game_id, "set aside", len(lines), bots, reason)
+        finished = bool(lines) and is_end(lines[-1])
+        return Listing(game_id, "finished" if finished else "live", len(lines), bots)
+
+    def set_aside(self, game_id: str, reason: str | None) -> None:
+        path = self.directory / f"{game_id}.aside"
+        if reason is None:
+            path.unlink(missing_ok=True)
+        else:
+            write_atomically(path, reason.encode() + b"\n")
+
+    def server_key(self) -> bytes | None:
+        path = self.directory / SERVER_KEY_FILE
+        if not path.exists():
+            return None
+        try:
+            text = path.read_text(encoding="ascii").strip()
+            if len(text) != 64:
+                raise ValueError(f"{len(text)} characters")
+            return bytes.fromhex(text)
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            raise KeyFileError(
+                f"{path}: not this server's identity key (64 hex digits): {exc}; restore it "
+                "from a backup (a new key would be another server to the players)"
+            ) from None
+
+    def keep_server_key(self, secret: bytes) -> bytes:
+        try:
+            write_private(self.directory / SERVER_KEY_FILE, secret.hex().encode())
+        except FileExistsError:
+            kept = self.server_key()
+            assert kept is not None
+            return kept
+        return secret
+
+    def close(self) -> None:
+        """Nothing is held open between calls."""

@@ -1,0 +1,212 @@
+"""What an operator does with a store: list it, export games, copy games between stores
+(each copy verified), and the servers' default store with its one-time import.
+
+A copy is verified by re-executing the game's log with its secret seed, as a server does
+when it serves the game (:func:`check_game`), and by reading it back byte for byte from the
+target. A game this build cannot run (its rules version, a damaged record) is still copied
+and exported as it is, said so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from nataterra_core.game import decider_for
+from nataterra_core.kernel import LogError, Session, read_log
+
+from ..local_files import data_dir
+from .store import (
+    DamagedGame,
+    GameExists,
+    Listing,
+    Store,
+    StoredGame,
+    StoreError,
+    read_game,
+)
+from .store_files import DirectoryStore
+from .store_sqlite import SqliteStore
+
+__all__ = [
+    "Copied",
+    "check_game",
+    "copy_games",
+    "default_store",
+    "export_games",
+    "open_default_store",
+    "open_store",
+    "survey",
+]
+
+DEFAULT_STORE_NAME = "games.sqlite3"
+OLD_DEFAULT_DIRECTORY = "rpc-games"
+"""The servers' default store before SQLite: a directory store in the data folder."""
+
+
+def default_store() -> Path:
+    """``$XDG_DATA_HOME/nataterra/games.sqlite3`` (by default ``~/.local/share/…``)."""
+    return data_dir() / DEFAULT_STORE_NAME
+
+
+def open_store(where: str | Path) -> Store:
+    """The store a ``--store`` value names: a path ending in ``.sqlite3`` (SQLite), or a
+    directory (the directory store). A ``postgresql://`` URL is refused with
+    :class:`StoreError` by this build."""
+    text = str(where)
+    if text.startswith(("postgresql://", "postgres://")):
+        raise StoreError("this build cannot open PostgreSQL stores (postgresql:// URLs)")
+    if text.endswith(".sqlite3"):
+        return SqliteStore(Path(text))
+    return DirectoryStore(Path(text))
+
+
+def check_game(stored: StoredGame) -> str | None:
+    """Why the game does not re-execute from its log with its secret seed (``None``: it
+    does, every record's bytes as logged)."""
+    try:
+        log = read_log(stored.log, decider_for)
+        Session.from_log(log.decider, log.header, log.records, log.lines, stored.secret.server_seed)
+    except (LogError, ValueError) as exc:
+        return str(exc)
+    return None
+
+
+def survey(store: Store) -> list[Listing]:
+    """Every game of ``store`` as it lists them, a game in play whose log this build cannot
+    read shown set aside with the reason (nothing is changed in the store)."""
+    listed = []
+    for listing in store.games():
+        if listing.status == "live":
+            stored = read_game(store, listing.game_id)
+            reason = (
+                stored.reason
+                if isinstance(stored, DamagedGame)
+                else _header_problem(stored.log)
+                if stored is not None
+                else None
+            )
+            if reason is not None:
+                listing = Listing(listing.game_id, "set aside", listing.records, False, reason)
+        listed.append(listing)
+    return listed
+
+
+def _header_problem(log: bytes) -> str | None:
+    """Why this build cannot run the game whose log is ``log`` (its header alone read)."""
+    try:
+        read_log(log.split(b"\n", 1)[0] + b"\n", decider_for)
+    except (LogError, ValueError) as exc:
+        return str(exc)
+    return None
+
+
+@dataclass(frozen=True)
+class Copied:
+    """What became of one game copied or exported."""
+
+    game_id: str
+    done: bool
+    """Copied (or written), read back the same."""
+    verified: bool
+    """Re-executed from its log with its secret seed."""
+    note: str = ""
+    """Why it was not copied or not verified."""
+
+
+def copy_games(
+    source: Store,
+    target: Store,
+    game_ids: Iterable[str] | None = None,
+    *,
+    told: Callable[[Copied], None] = lambda copied: None,
+) -> list[Copied]:
+    """Copy games (all by default) from ``source`` to ``target`` with their secrets, each
+    verified and read back; a game the target has already is left there, said so."""
+    return _each(source, game_ids, lambda stored: _copy(stored, target), told)
+
+
+def export_games(
+    store: Store,
+    out: Path,
+    game_ids: Iterable[str] | None = None,
+    *,
+    told: Callable[[Copied], None] = lambda copied: None,
+) -> list[Copied]:
+    """Write each game's log (all by default) as ``OUT/<game_id>.jsonl``, its exact bytes
+    (no secret), each checked by re-executing it with its secret seed."""
+    out.mkdir(parents=True, exist_ok=True)
+    return _each(store, game_ids, lambda stored: _export(stored, out), told)
+
+
+def _each(
+    store: Store,
+    game_ids: Iterable[str] | None,
+    action: Callable[[StoredGame], Copied],
+    told: Callable[[Copied], None],
+) -> list[Copied]:
+    """``action`` on each readable game (all by default), the others said why not."""
+    wanted = [listing.game_id for listing in store.games()] if game_ids is None else game_ids
+    done = []
+    for game_id in wanted:
+        stored = read_game(store, game_id)
+        if stored is None:
+            copied = Copied(game_id, False, False, "no such game")
+        elif isinstance(stored, DamagedGame):
+            copied = Copied(game_id, False, False, stored.reason)
+        else:
+            copied = action(stored)
+        told(copied)
+        done.append(copied)
+    return done
+
+
+def _copy(stored: StoredGame, target: Store) -> Copied:
+    game_id = stored.game_id
+    problem = check_game(stored)
+    try:
+        target.create(game_id, stored.secret, stored.log.splitlines())
+    except GameExists:
+        return Copied(game_id, False, False, "the target has a game of this id already")
+    except StoreError as exc:
+        return Copied(game_id, False, False, str(exc))
+    if target.log(game_id) != stored.log or target.secret(game_id) != stored.secret:
+        return Copied(game_id, False, False, "read back differently from the target")
+    if problem is not None:
+        target.set_aside(game_id, problem)
+    return Copied(game_id, True, problem is None, problem or "")
+
+
+def _export(stored: StoredGame, out: Path) -> Copied:
+    path = out / f"{stored.game_id}.jsonl"
+    path.write_bytes(stored.log)
+    problem = check_game(stored)
+    same = path.read_bytes() == stored.log
+    return Copied(stored.game_id, same, problem is None, problem or "")
+
+
+def open_default_store(say: Callable[[str], None]) -> Store:
+    """The servers' default store (:func:`default_store`); on its first start, the games of
+    the old default directory (``rpc-games``, left as it was) are copied into it, said with
+    ``say``."""
+    path = default_store()
+    first = not path.exists()
+    store = open_store(path)
+    old = data_dir() / OLD_DEFAULT_DIRECTORY
+    if first and old.is_dir():
+        source = open_store(old)
+        try:
+            key = source.server_key()
+            if key is not None:
+                store.keep_server_key(key)  # the players know this server by it
+            copied = copy_games(source, store)
+        finally:
+            source.close()
+        moved = sum(1 for copy in copied if copy.done)
+        say(f"imported {moved} games from {old} into {path} (the directory is left as it was)")
+        for copy in copied:
+            if not copy.done or not copy.verified:
+                what = "copied, set aside" if copy.done else "not imported"
+                say(f"{copy.game_id}: {what}: {copy.note}")
+    return store

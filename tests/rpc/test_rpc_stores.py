@@ -1,0 +1,260 @@
+"""The store interface and its backends (issue 33 items 1 and 5): the directory store and
+SQLite behave alike; an append at a seq the store has passed loses (nothing doubled); the
+stored lines are the log's bytes; a game whose rules version this build does not run is set
+aside, listed and exportable; games are read when asked for, not when the server starts;
+finished games leave the games in play; the old default directory is imported once."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+import stat
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from nataterra_adapters.rpc import store_tools
+from nataterra_adapters.rpc.errors import GameError, GameErrorCode
+from nataterra_adapters.rpc.games import (
+    ApplyParams,
+    CreateParams,
+    Games,
+    LogParams,
+    SeatParams,
+    ViewParams,
+)
+from nataterra_adapters.rpc.store import (
+    GameExists,
+    Secret,
+    StaleAppend,
+    Store,
+    StoredGame,
+)
+from nataterra_adapters.rpc.store_files import DirectoryStore
+from nataterra_adapters.rpc.store_sqlite import SqliteStore
+from nataterra_adapters.rpc.store_tools import (
+    check_game,
+    copy_games,
+    export_games,
+    open_store,
+    survey,
+)
+
+from nataterra_core.game import verify_log
+from nataterra_core.kernel.registry import systems
+
+BACKENDS: dict[str, Callable[[Path], Store]] = {
+    "directory": lambda path: DirectoryStore(path / "games"),
+    "sqlite": lambda path: SqliteStore(path / "games.sqlite3"),
+}
+SECRET = Secret(b"\x01" * 32, {"a": "t"}, {"b": "random"})
+
+
+@pytest.fixture(params=BACKENDS.values(), ids=BACKENDS.keys())
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
+    made: Store = request.param(tmp_path)
+    return made
+
+
+def test_open_store_picks_the_backend_by_its_name(tmp_path: Path) -> None:
+    assert isinstance(open_store(tmp_path / "dir"), DirectoryStore)
+    assert isinstance(open_store(str(tmp_path / "x" / "games.sqlite3")), SqliteStore)
+
+
+def test_records_are_appended_at_their_seq_and_a_stale_append_loses(store: Store) -> None:
+    store.create("g", SECRET, [b'{"seq":0}'])
+    store.append("g", 1, [b'{"seq":1}', b'{"seq":2}'])
+    with pytest.raises(StaleAppend) as lost:
+        store.append("g", 2, [b'{"seq":2,"other":true}'])
+    assert lost.value.stored == 3
+    assert store.log("g") == b'{"seq":0}\n{"seq":1}\n{"seq":2}\n'
+    with pytest.raises(GameExists):
+        store.create("g", SECRET, [b"{}"])
+    assert store.secret("g") == SECRET
+    [listing] = store.games()
+    assert (listing.game_id, listing.status, listing.records, listing.bots) == (
+        "g",
+        "live",
+        3,
+        True,
+    )
+    store.append("g", 3, [b'{"kind":"end","seq":3}'])
+    assert store.games()[0].status == "finished"
+    store.set_aside("g", "its rules are not run here")
+    assert store.games()[0].reason == "its rules are not run here"
+    store.set_aside("g", None)
+    assert store.games()[0].status == "finished"
+
+
+def test_the_first_server_key_kept_wins(store: Store) -> None:
+    assert store.server_key() is None
+    assert store.keep_server_key(b"\x02" * 32) == b"\x02" * 32
+    assert store.keep_server_key(b"\x03" * 32) == b"\x02" * 32
+
+
+def test_two_writers_on_one_sqlite_file_never_both_append_a_record(tmp_path: Path) -> None:
+    """Two connections (as two processes have): exactly one append of record 1 wins."""
+    path = tmp_path / "games.sqlite3"
+    first, second = SqliteStore(path), SqliteStore(path)
+    first.create("g", SECRET, [b"h"])
+    first.append("g", 1, [b"mine"])
+    with pytest.raises(StaleAppend):
+        second.append("g", 1, [b"theirs"])
+    assert second.log("g") == b"h\nmine\n"
+    assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def _play(games: Games, made: Any, rng: random.Random, moves: int) -> None:
+    for _ in range(moves):
+        view = games.view(ViewParams(game_id=made.game_id))
+        if view.result is not None:
+            return
+        seat = view.acting[0]
+        token = made.tokens[seat]
+        legal = games.legal_commands(SeatParams(game_id=made.game_id, token=token))
+        command = msgspec.to_builtins(rng.choice(legal.commands))
+        games.apply(ApplyParams(game_id=made.game_id, token=token, command=command))
+
+
+@pytest.mark.parametrize("rules", [record.id for record in systems()])
+def test_every_game_served_from_sqlite_exports_the_log_byte_for_byte(
+    tmp_path: Path, rules: str
+) -> None:
+    store = SqliteStore(tmp_path / "games.sqlite3")
+    games = Games(test_seeds=True, store=store)
+    made = games.create(CreateParams(rules=rules, seed=3))
+    _play(games, made, random.Random(5), 6)
+    lines = games.session(made.game_id).lines
+    assert store.log(made.game_id) == b"".join(line + b"\n" for line in lines)
+    [copied] = export_games(store, tmp_path / "out", [made.game_id])
+    assert copied.done and copied.verified
+    exported = (tmp_path / "out" / f"{made.game_id}.jsonl").read_bytes()
+    assert verify_log(exported).status in ("valid", "incomplete")
+    resumed = Games(test_seeds=True, store=SqliteStore(tmp_path / "games.sqlite3"))
+    assert resumed.session(made.game_id).lines == lines
+
+
+def test_a_server_whose_cached_session_is_behind_loses_its_append_and_reads_again(
+    tmp_path: Path,
+) -> None:
+    """Two servers on one SQLite file: the second acts on a picture the first has moved on
+    from; its write is refused (stale version), nothing is doubled, and its next answer is
+    read from the store."""
+    path = tmp_path / "games.sqlite3"
+    one = Games(test_seeds=True, store=SqliteStore(path))
+    two = Games(test_seeds=True, store=SqliteStore(path))
+    made = one.create(CreateParams(rules="kaladan", seed=4))
+    seat = made.acting[0]
+    token = made.tokens[seat]
+    legal = two.legal_commands(SeatParams(game_id=made.game_id, token=token)).commands
+    command = msgspec.to_builtins(legal[0])
+    one.apply(ApplyParams(game_id=made.game_id, token=token, command=command))
+    with pytest.raises(GameError) as refused:
+        two.apply(ApplyParams(game_id=made.game_id, token=token, command=command))
+    assert refused.value.code == GameErrorCode.VERSION_CONFLICT
+    stored = SqliteStore(path).log(made.game_id)
+    assert two.log(LogParams(game_id=made.game_id)).version == len(stored.splitlines()) - 1
+    assert (
+        check_game(StoredGame(made.game_id, SqliteStore(path).secret(made.game_id), stored)) is None
+    )
+
+
+def _unknown_version(store: Store, game_id: str) -> None:
+    """Rewrite a stored game's header as if a later build had written it."""
+    log = store.log(game_id).splitlines()
+    header = json.loads(log[0])
+    header["rules"]["version"] = 999
+    secret = store.secret(game_id)
+    target = SqliteStore(Path(store.location).parent / "later.sqlite3")
+    target.create(game_id, secret, [json.dumps(header).encode(), *log[1:]])
+
+
+def test_a_game_of_a_rules_version_not_run_here_is_set_aside_listed_and_exported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = SqliteStore(tmp_path / "games.sqlite3")
+    made = Games(test_seeds=True, store=store).create(CreateParams(rules="kaladan", seed=6))
+    _unknown_version(store, made.game_id)
+    later = SqliteStore(tmp_path / "later.sqlite3")
+    [listing] = survey(later)
+    assert listing.status == "set aside" and "999" in (listing.reason or ""), listing
+    games = Games(store=later)
+    with pytest.raises(GameError) as unknown:
+        games.view(ViewParams(game_id=made.game_id))
+    assert unknown.value.code == GameErrorCode.UNKNOWN_GAME
+    assert f"not resuming {made.game_id}: " in capsys.readouterr().err
+    assert later.games()[0].status == "set aside"
+    [exported] = export_games(later, tmp_path / "out")
+    assert exported.done and not exported.verified and "999" in exported.note
+    assert (tmp_path / "out" / f"{made.game_id}.jsonl").read_bytes() == later.log(made.game_id)
+
+
+def test_games_are_read_when_asked_for_not_when_the_server_starts(tmp_path: Path) -> None:
+    store = DirectoryStore(tmp_path)
+    made = Games(test_seeds=True, store=store).create(CreateParams(rules="kaladan", seed=7))
+    again = Games(test_seeds=True, store=DirectoryStore(tmp_path))
+    assert again.host.version_of(made.game_id) is None  # nothing read yet
+    assert again.view(ViewParams(game_id=made.game_id)).version == made.version
+    assert again.host.version_of(made.game_id) == made.version
+
+
+def test_finished_games_leave_the_games_in_play(tmp_path: Path) -> None:
+    """--max-games counts games in play: games the bots finished make room (the cap was
+    full for good before, even after a restart)."""
+    games = Games(test_seeds=True, max_games=3, store=SqliteStore(tmp_path / "g.sqlite3"))
+    bots = {"red": "random", "blue": "random"}
+    finished = [
+        games.create(CreateParams(rules="liars-dice", seed=seed, bots=bots)) for seed in range(5)
+    ]
+    for made in finished:  # stored, and served read-only on demand
+        log = games.log(LogParams(game_id=made.game_id))
+        assert log.revealed and verify_log(log.log.encode()).valid  # type: ignore[union-attr]
+    live = [games.create(CreateParams(rules="kaladan", seed=seed)) for seed in range(10, 13)]
+    with pytest.raises(GameError) as full:
+        games.create(CreateParams(rules="kaladan", seed=9))
+    assert full.value.code == GameErrorCode.SETUP_REJECTED and "--max-games" in full.value.message
+    assert len(live) == 3
+
+
+def test_the_old_default_directory_is_imported_once_and_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    old = DirectoryStore(tmp_path / "nataterra" / "rpc-games")
+    games = Games(test_seeds=True, store=old)
+    made = games.create(CreateParams(rules="kaladan", seed=8))
+    said: list[str] = []
+    store = store_tools.open_default_store(said.append)
+    assert said == [
+        f"imported 1 games from {old.directory} into {tmp_path / 'nataterra' / 'games.sqlite3'}"
+        " (the directory is left as it was)"
+    ]
+    assert store.log(made.game_id) == old.log(made.game_id)
+    assert store.server_key() == old.server_key()
+    store.close()
+    said.clear()
+    store_tools.open_default_store(said.append).close()
+    assert said == []
+
+
+def test_migrate_copies_every_game_verified_between_any_two_stores(tmp_path: Path) -> None:
+    source = DirectoryStore(tmp_path / "dir")
+    games = Games(test_seeds=True, store=source)
+    made = [
+        games.create(CreateParams(rules=rules, seed=2, game_id=rules))
+        for rules in ("kaladan", "liars-dice")
+    ]
+    target = SqliteStore(tmp_path / "games.sqlite3")
+    copied = copy_games(source, target)
+    assert [(c.game_id, c.done, c.verified) for c in copied] == sorted(
+        (m.game_id, True, True) for m in made
+    )
+    again = copy_games(source, target)
+    assert not any(c.done for c in again)
+    back = DirectoryStore(tmp_path / "back")
+    assert all(c.verified for c in copy_games(target, back))
+    assert back.log(made[0].game_id) == source.log(made[0].game_id)
