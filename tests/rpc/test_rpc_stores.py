@@ -10,7 +10,7 @@ import json
 import random
 import sqlite3
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,7 @@ from nataterra_adapters.rpc.store import (
     StoredGame,
 )
 from nataterra_adapters.rpc.store_files import DirectoryStore
+from nataterra_adapters.rpc.store_postgres import PostgresStore
 from nataterra_adapters.rpc.store_sqlite import SqliteStore
 from nataterra_adapters.rpc.store_tools import (
     check_game,
@@ -46,17 +47,19 @@ from nataterra_adapters.rpc.store_tools import (
 from nataterra_core.game import verify_log
 from nataterra_core.kernel.registry import systems
 
-BACKENDS: dict[str, Callable[[Path], Store]] = {
-    "directory": lambda path: DirectoryStore(path / "games"),
-    "sqlite": lambda path: SqliteStore(path / "games.sqlite3"),
+BACKENDS: dict[str, Callable[[pytest.FixtureRequest, Path], Store]] = {
+    "directory": lambda request, path: DirectoryStore(path / "games"),
+    "sqlite": lambda request, path: SqliteStore(path / "games.sqlite3"),
+    "postgres": lambda request, path: PostgresStore(request.getfixturevalue("postgres_url")),
 }
 SECRET = Secret(b"\x01" * 32, {"a": "t"}, {"b": "random"})
 
 
 @pytest.fixture(params=BACKENDS.values(), ids=BACKENDS.keys())
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
-    made: Store = request.param(tmp_path)
-    return made
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    made: Store = request.param(request, tmp_path)
+    yield made
+    made.close()
 
 
 def test_open_store_picks_the_backend_by_its_name(tmp_path: Path) -> None:

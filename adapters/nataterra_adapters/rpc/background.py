@@ -44,6 +44,7 @@ from .errors import GameError, GameErrorCode
 from .held import Game
 from .lifecycle import GameHost
 from .protocol import Dispatcher, Method
+from .sharing import Sharing
 
 __all__ = [
     "DEFAULT_BOT_SECONDS",
@@ -89,21 +90,23 @@ class Background:
         self._work_seconds = work_seconds
         self._turns: dict[str, asyncio.Task[None]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._waking: asyncio.Task[None] | None = None
+        self._sharing = Sharing.of(host, bot_seconds=bot_seconds)
+        self._chores: list[asyncio.Task[None]] = []
 
     def start(self) -> None:
         """Take over the store's writes and the bots' turns (those already due first), and
         wake the stored games whose bots were to move; call on the running loop."""
-        self._loop = asyncio.get_running_loop()
+        loop = self._loop = asyncio.get_running_loop()
         self._host.serve()
         self._host.run_bots_with(self._turn)
-        self._waking = self._loop.create_task(self._host.wake(), name="waking stored games")
+        self._chores.append(loop.create_task(self._host.wake(), name="waking stored games"))
+        if self._sharing is not None:
+            self._chores.append(loop.create_task(self._sharing.sweep(self._turn), name="sweep"))
+            self._chores.append(loop.create_task(self._sharing.listen(), name="listen"))
 
     async def close(self) -> None:
         """Stop the bots' turns and let the pools go (a running decision ends on its own)."""
-        turns = list(self._turns.values())
-        if self._waking is not None:
-            turns.append(self._waking)
+        turns = [*self._turns.values(), *self._chores]
         for task in turns:
             task.cancel()
         for task in turns:
@@ -120,6 +123,8 @@ class Background:
         host = self._host
         named = getattr(params, "game_id", None)
         if isinstance(named, str):
+            if method.acts and self._sharing is not None:
+                await self._sharing.catch_up(named)
             await host.ready(named)
         mark = host.mark()
         result = await self._call(method, params)
@@ -163,14 +168,30 @@ class Background:
             del self._turns[game_id]
 
     async def _play(self, game: Game) -> None:
-        """The bots' commands, one decision at a time, until none of them may act."""
+        """The bots' commands, one decision at a time, until none of them may act (with a
+        shared store, under the game's lease, on the game as the store has it)."""
+        sharing = self._sharing
+        if sharing is None:
+            await self._decide(game)
+            return
+        try:
+            await self._decide(game, sharing)
+        finally:
+            await sharing.release(game)
+
+    async def _decide(self, game: Game, sharing: Sharing | None = None) -> None:
         loop = asyncio.get_running_loop()
         sent = 0
-        while (
-            sent < MAX_BOT_COMMANDS
-            and self._host.holds(game)
-            and (seat := game.bots.acting(game.session)) is not None
-        ):
+        game_id = game.game_id
+        while sent < MAX_BOT_COMMANDS:
+            if sharing is not None:
+                await sharing.catch_up(game_id)  # a copy behind is read again
+            held = self._host.held(game_id)  # (a copy dropped: the one read again)
+            if held is None or (seat := held.bots.acting(held.session)) is None:
+                return
+            if sharing is not None and not await sharing.lease(held):
+                return  # another process moves this game's bots
+            game = held
             version, state, decider = game.version, game.session.state, game.session.decider
             thinking = loop.run_in_executor(
                 self._bot_pool, game.bots.choose, game.system, decider, state, seat

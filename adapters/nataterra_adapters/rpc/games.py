@@ -106,15 +106,16 @@ class Games:
             "game.join": Method(JoinParams, self.join),
             "game.view": Method(ViewParams, self.view),
             "game.legal_commands": Method(SeatParams, self.legal_commands),
-            "game.apply": Method(ApplyParams, self.apply),
-            "game.undo": Method(ActParams, self.undo),
-            "game.redo": Method(ActParams, self.redo),
+            "game.apply": Method(ApplyParams, self.apply, acts=True),
+            "game.undo": Method(ActParams, self.undo, acts=True),
+            "game.redo": Method(ActParams, self.redo, acts=True),
             "game.wait": Method(WaitParams, self.wait, waits=self.wait_for_change),
             "game.log": Method(LogParams, self.log),
             "game.receipt": Method(ViewParams, self.receipt),
             "log.verify": Method(VerifyParams, self.verify, offload=True),
             "log.replay": Method(ReplayParams, self._replays.replay, offload=True),
             "server.info": Method(NoParams, self.info),
+            "server.health": Method(NoParams, self.health),
         }
         return table
 
@@ -411,6 +412,10 @@ class Games:
             "methods": sorted(self.methods()),
             "server_key": self.host.server_key.public,
         }
+
+    def health(self, params: NoParams) -> dict[str, Any]:
+        """For a load balancer: the process answers, without touching a game."""
+        return {"status": "ok", "games_in_play": self.host.games_in_play()}
 
     # -- internals --------------------------------------------------------------------------
 

@@ -111,6 +111,41 @@ class GameHost:
         """The live session of ``game_id`` (for embedding the server; clients never see it)."""
         return self.find(game_id, None)[0].session
 
+    @property
+    def store(self) -> Store | None:
+        """Where the games are kept (``None``: in memory only)."""
+        return self._store
+
+    @property
+    def writes(self) -> Writes | None:
+        """The store's thread and the records on their way to it."""
+        return self._writes
+
+    def games_in_play(self) -> int:
+        """Games held that count against ``--max-games`` (started or waiting, not over)."""
+        return len(self._games) + len(self._waiting)
+
+    def held_ids(self) -> list[str]:
+        """The ids of the started games in memory here."""
+        return [*self._games, *self._finished]
+
+    def held(self, game_id: str) -> Game | None:
+        """The game of ``game_id`` if it is in memory here (never read from the store)."""
+        return self._held(game_id)
+
+    def drop(self, game_id: str, reason: StoreError) -> None:
+        """Forget the copy held here (another process moved the game on): its records still
+        waiting are not written, and the next request reads the game again."""
+        for held in (self._games, self._finished):
+            game = held.pop(game_id, None)
+            if game is not None and game.log is not None and game.log.lost is None:
+                game.log.lost = reason
+                game.log.pending = []
+
+    def changed(self, game_id: str) -> None:
+        """Tell the watchers of ``game_id`` it changed (another process moved it on)."""
+        self._changed(game_id)
+
     def _held(self, game_id: str) -> Game | None:
         game = self._games.get(game_id)
         if game is None and game_id in self._finished:
@@ -367,7 +402,7 @@ class GameHost:
     def check_room(self) -> None:
         """Refuse a new game when the server holds its cap of games in play (``--max-games``;
         finished games do not count)."""
-        if len(self._games) + len(self._waiting) >= self._max_games:
+        if self.games_in_play() >= self._max_games:
             raise GameError(
                 GameErrorCode.SETUP_REJECTED,
                 f"the server holds {self._max_games} games, its cap (--max-games)",

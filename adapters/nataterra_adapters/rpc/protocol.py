@@ -51,6 +51,9 @@ class Method:
     waits: Callable[[Any], Awaitable[Any]] | None = None
     """What a server with an event loop awaits instead of ``handler`` (``game.wait``);
     ``handler`` is the answer without waiting."""
+    acts: bool = False
+    """Changes the game it names: a server whose store other processes write too reads
+    the game again first if its copy is behind."""
 
 
 Invoke = Callable[[Method, Any], Awaitable[Any]]

@@ -13,8 +13,9 @@ with the stale-version error). A game that cannot be read is set aside with its 
 (:meth:`Store.set_aside`), listed, and still exportable; every other game goes on.
 
 The backends: :class:`~.store_files.DirectoryStore` (two files a game, for the CLI and for
-anyone who wants plain files) and :class:`~.store_sqlite.SqliteStore` (one ``games.sqlite3``
-file, the servers' default). :func:`~.store_tools.open_store` picks one from a ``--store`` value.
+anyone who wants plain files), :class:`~.store_sqlite.SqliteStore` (one ``games.sqlite3``
+file, the servers' default) and :class:`~.store_postgres.PostgresStore` (several processes);
+:func:`~.store_tools.open_store` picks one from a ``--store`` value.
 """
 
 from __future__ import annotations
@@ -195,6 +196,9 @@ class Store(Protocol):
 
     location: str
     """Where it is, for messages (a path or a URL without its password)."""
+    shared: bool
+    """Whether other processes may write it too (a server then checks its copy of a game
+    against the store before acting, and plays a bot only under a lease)."""
 
     def create(self, game_id: str, secret: Secret, lines: Sequence[bytes]) -> None:
         """Store a new game's secret and first records (its header first), all or nothing;
@@ -212,12 +216,26 @@ class Store(Protocol):
         only the directory store can hold, cut off); :class:`UnknownStoredGame`."""
         ...
 
+    def records(self, game_id: str) -> int:
+        """How many records the game has in the store (0: none, or no such game): a
+        server sharing the store compares it with its copy before acting."""
+        ...
+
     def secret(self, game_id: str) -> Secret:
         """The game's secret; :class:`DamagedSecret`, :class:`UnknownStoredGame`."""
         ...
 
     def games(self) -> list[Listing]:
         """Every stored game with records, by id."""
+        ...
+
+    def lease(self, game_id: str, holder: str, seconds: float) -> bool:
+        """Take or renew the lease on the game's bot decisions for ``seconds``: ``False``
+        while another holder's lease has not expired."""
+        ...
+
+    def release(self, game_id: str, holder: str) -> None:
+        """Give the lease up (if ``holder`` has it)."""
         ...
 
     def set_aside(self, game_id: str, reason: str | None) -> None:

@@ -73,6 +73,7 @@ class DirectoryStore:
         self.directory.mkdir(parents=True, exist_ok=True)
         os.chmod(self.directory, 0o700)
         self.location = str(self.directory)
+        self.shared = False
         self._counts: dict[str, int] = {}  # records on disk, as this process wrote or read them
 
     def _log_path(self, game_id: str) -> Path:
@@ -118,6 +119,14 @@ class DirectoryStore:
         self._counts[game_id] = len(split.lines)
         return data
 
+    def records(self, game_id: str) -> int:
+        if game_id not in self._counts:
+            try:
+                self.log(game_id)
+            except UnknownStoredGame:
+                return 0
+        return self._counts[game_id]
+
     def secret(self, game_id: str) -> Secret:
         path = self.directory / f"{game_id}.secret"
         if not path.exists():
@@ -149,6 +158,13 @@ class DirectoryStore:
             return Listing(game_id, "set aside", len(lines), bots, reason)
         finished = bool(lines) and is_end(lines[-1])
         return Listing(game_id, "finished" if finished else "live", len(lines), bots)
+
+    def lease(self, game_id: str, holder: str, seconds: float) -> bool:
+        """One process per directory: its bots need no lease."""
+        return True
+
+    def release(self, game_id: str, holder: str) -> None:
+        """Nothing to give up."""
 
     def set_aside(self, game_id: str, reason: str | None) -> None:
         path = self.directory / f"{game_id}.aside"

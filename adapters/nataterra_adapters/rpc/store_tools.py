@@ -27,6 +27,7 @@ from .store import (
     read_game,
 )
 from .store_files import DirectoryStore
+from .store_postgres import PostgresStore
 from .store_sqlite import SqliteStore
 
 __all__ = [
@@ -51,12 +52,12 @@ def default_store() -> Path:
 
 
 def open_store(where: str | Path) -> Store:
-    """The store a ``--store`` value names: a path ending in ``.sqlite3`` (SQLite), or a
-    directory (the directory store). A ``postgresql://`` URL is refused with
-    :class:`StoreError` by this build."""
+    """The store a ``--store`` value names: a ``postgresql://`` URL (PostgreSQL; without the
+    ``postgres`` extra, :class:`~.store.StoreError` saying so), a path ending in ``.sqlite3``
+    (SQLite), or a directory (the directory store)."""
     text = str(where)
     if text.startswith(("postgresql://", "postgres://")):
-        raise StoreError("this build cannot open PostgreSQL stores (postgresql:// URLs)")
+        return PostgresStore(text)
     if text.endswith(".sqlite3"):
         return SqliteStore(Path(text))
     return DirectoryStore(Path(text))

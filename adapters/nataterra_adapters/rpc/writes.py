@@ -116,8 +116,8 @@ class Writes:
                 self.store.append(batch.log.game_id, batch.seq, batch.lines)
         except StoreError as exc:
             return exc
-        except (OSError, ValueError) as exc:  # a disk, a file or a database driver failing
-            return StoreError(f"the store failed: {exc}")
+        except Exception as exc:  # a disk or a driver failing: never the writer's end
+            return StoreError(f"the store failed: {type(exc).__name__}: {exc}")
         return None
 
     def _resolve(self, batch: _Batch, failure: StoreError | None) -> None:

@@ -28,7 +28,7 @@ import uvicorn
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse
+from starlette.responses import JSONResponse, PlainTextResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -42,8 +42,9 @@ from ..rpc.games import Games
 from ..rpc.protocol import DEFAULT_MAX_BATCH, Dispatcher
 from ..rpc.server import DEFAULT_GAMES_PER_CLIENT
 from ..rpc.store import Store
+from ..rpc.wire import NoParams
 from .connections import DEFAULT_HEADER_TIMEOUT, ConnectionGuard, GuardedServer
-from .hosts import LOOPBACK_NAMES, HostGuard, allowed_hosts
+from .hosts import HEALTH_PATH, LOOPBACK_NAMES, HostGuard, allowed_hosts
 
 __all__ = ["MAX_MESSAGE_BYTES", "create_app", "serve"]
 
@@ -228,9 +229,13 @@ def create_app(
             answering.abandon()
             hub.connections.discard(connection)
 
+    async def health(request: Request) -> JSONResponse:
+        return JSONResponse(games.health(NoParams()))
+
     client = StaticFiles(packages=[("nataterra_adapters.web", "static")], html=True)
     app = Starlette(
         routes=[
+            Route(HEALTH_PATH, health),
             WebSocketRoute("/rpc", rpc),
             Route("/how-to-play/{rules}.md", how_to_play),
             Mount("/", app=client),

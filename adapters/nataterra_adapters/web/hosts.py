@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["LOOPBACK_NAMES", "HostGuard", "allowed_hosts", "host_name"]
+__all__ = ["HEALTH_PATH", "LOOPBACK_NAMES", "HostGuard", "allowed_hosts", "host_name"]
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 """Names a loopback server answers to besides the one it listens on."""
@@ -70,6 +70,10 @@ def allowed_hosts(listen_host: str, extra: Iterable[str] = ()) -> frozenset[str]
     return frozenset(names)
 
 
+HEALTH_PATH = "/healthz"
+"""Answered whatever the ``Host``: it tells that the process serves, and nothing else."""
+
+
 class HostGuard:
     """ASGI middleware: HTTP and WebSocket requests whose ``Host`` or ``Origin`` names a
     host outside ``allowed`` are refused (``*`` in ``allowed``: every host)."""
@@ -82,8 +86,8 @@ class HostGuard:
         return host is not None and ("*" in self.allowed or host in self.allowed)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):
-            await self.app(scope, receive, send)
+        if scope["type"] not in ("http", "websocket") or scope.get("path") == HEALTH_PATH:
+            await self.app(scope, receive, send)  # a load balancer's check names no host of ours
             return
         headers = {key.lower(): value for key, value in scope["headers"]}
         host = headers.get(b"host", b"").decode("latin-1")

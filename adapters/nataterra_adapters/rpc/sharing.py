@@ -1,0 +1,167 @@
+"""A server's part in a store that other server processes write too (SQLite on one machine,
+PostgreSQL on several): any process serves any game.
+
+* **Catch-up before acting**: before a command is applied, the store's record count of the
+  game is compared with the copy held here; a copy that is behind is dropped and read again,
+  so the command is decided on the game as it stands. (A write that still loses the race is
+  refused by the store's ``(game_id, seq)`` key: the client gets ``version_conflict``.)
+* **Notifications**: with PostgreSQL, every append is announced on a channel
+  (``NOTIFY``); :meth:`Sharing.listen` hears the other processes' appends, reads the game
+  again and tells this process's watchers (the WebSocket's ``game.changed``), so a client
+  connected here sees a move made through another process at once. After a lost connection
+  every held game is checked again.
+* **Bot leases**: a bot's decision is taken by the process that holds the game's lease (a
+  row with an expiry in the store), renewed at each decision. A process that dies lets its
+  lease expire; the periodic sweep (:meth:`Sharing.sweep`) of any other process, or the
+  next request for the game there, then takes the game's bots over. The store's key still
+  guarantees that each record, a bot's included, is appended once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import secrets
+import socket
+import sys
+import time
+from collections.abc import Callable
+
+from .held import Game
+from .lifecycle import GameHost
+from .store import StaleAppend, StoreError
+
+__all__ = ["LEASE_MARGIN_SECONDS", "SWEEP_SECONDS", "Sharing"]
+
+SWEEP_SECONDS = 10.0
+"""How often a process looks for games in play whose bots nobody is moving."""
+LEASE_MARGIN_SECONDS = 15.0
+"""A bot lease lasts one decision's bound (``--bot-seconds``) and this much more."""
+RECONNECT_SECONDS = 1.0
+
+
+class Sharing:
+    """Catch-up, notifications and bot leases of one server over ``host``'s shared store."""
+
+    def __init__(self, host: GameHost, *, bot_seconds: float) -> None:
+        store, writes = host.store, host.writes
+        assert store is not None and writes is not None
+        self._host, self._store, self._writes = host, store, writes
+        self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        """This process, as its leases name it."""
+        self._lease_seconds = bot_seconds + LEASE_MARGIN_SECONDS
+        self._leased: dict[str, float] = {}  # game_id -> when this process took its lease
+
+    @staticmethod
+    def of(host: GameHost, *, bot_seconds: float) -> Sharing | None:
+        """A server's sharing, if its store is shared with other processes."""
+        store = host.store
+        if store is None or not store.shared:
+            return None
+        return Sharing(host, bot_seconds=bot_seconds)
+
+    async def catch_up(self, game_id: str) -> None:
+        """Read the game again if the store holds more records than the copy held here."""
+        game = self._host.held(game_id)
+        if game is None:
+            return
+        store = self._store
+        try:
+            stored = await self._writes.run(lambda: store.records(game_id))
+        except StoreError:
+            return  # the write that follows meets the same error and says it
+        await self._behind(game, stored)
+
+    async def _behind(self, game: Game, stored: int) -> None:
+        held = len(game.session.lines)
+        if stored <= held or not self._host.holds(game):
+            return
+        self._host.drop(game.game_id, StaleAppend(game.game_id, held, stored))
+        await self._host.ready(game.game_id)
+        self._host.changed(game.game_id)
+
+    async def told(self, game_id: str, stored: int) -> None:
+        """Another process (or this one) stored the game's records up to ``stored``."""
+        game = self._host.held(game_id)
+        if game is not None:
+            await self._behind(game, stored)
+
+    async def lease(self, game: Game) -> bool:
+        """Take or renew the lease on ``game``'s bot decisions (renewed in the store only
+        once half of it has gone by: a write per decision would cost a commit)."""
+        store, holder, seconds = self._store, self.holder, self._lease_seconds
+        now = time.monotonic()
+        taken = self._leased.get(game.game_id)
+        if taken is not None and now - taken < seconds / 2:
+            return True
+        try:
+            held = await self._writes.run(lambda: store.lease(game.game_id, holder, seconds))
+        except StoreError as exc:
+            _say(f"{game.game_id}: no bot lease ({exc}); the sweep tries again")
+            held = False
+        if held:
+            self._leased[game.game_id] = now
+        else:
+            self._leased.pop(game.game_id, None)
+        return held
+
+    async def release(self, game: Game) -> None:
+        """Give ``game``'s lease up (its bots have nothing to do)."""
+        if self._leased.pop(game.game_id, None) is None:
+            return
+        store, holder = self._store, self.holder
+        with contextlib.suppress(StoreError):
+            await self._writes.run(lambda: store.release(game.game_id, holder))
+
+    async def sweep(self, turn: Callable[[Game], None]) -> None:
+        """Every :data:`SWEEP_SECONDS`: each stored game in play with bots is read (caught
+        up) and its bots handed to ``turn`` when one may act, whoever moved them before."""
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            store = self._store
+            try:
+                listed = await self._writes.run(store.games)
+            except StoreError as exc:
+                _say(f"the sweep could not list the store: {exc}")
+                continue
+            for listing in listed:
+                if listing.status != "live" or not listing.bots:
+                    continue
+                await self.catch_up(listing.game_id)
+                await self._host.ready(listing.game_id)
+                game = self._host.held(listing.game_id)
+                if game is not None and game.bots.acting(game.session) is not None:
+                    turn(game)
+
+    async def listen(self) -> None:
+        """Hear the other processes' appends (PostgreSQL's LISTEN) until cancelled."""
+        from .store_postgres import CHANNEL, PostgresStore
+
+        if not isinstance(self._store, PostgresStore):
+            return
+        import psycopg
+
+        url, said = self._store.url, False
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(url, autocommit=True) as db:
+                    await db.execute(f"LISTEN {CHANNEL}")
+                    if said:
+                        _say("listening to the store again")
+                    said = False
+                    for game_id in self._host.held_ids():  # what came while we were away
+                        await self.catch_up(game_id)
+                    async for note in db.notifies():
+                        game_id, _, stored = note.payload.rpartition(" ")
+                        if stored.isdigit():
+                            asyncio.get_running_loop().create_task(self.told(game_id, int(stored)))
+            except (psycopg.Error, OSError) as exc:
+                if not said:
+                    _say(f"lost the store's notifications ({exc}); trying again")
+                    said = True
+                await asyncio.sleep(RECONNECT_SECONDS)
+
+
+def _say(line: str) -> None:
+    print(f"nataterra-rpc: {line}", file=sys.stderr)

@@ -1,0 +1,127 @@
+"""The PostgreSQL store: the games of several server processes, on one or more machines.
+
+psycopg 3 with its connection pool (the optional extra ``postgres``), the tables and
+queries of :mod:`.store_sql` (as SQLite): two processes can never both append record ``n``,
+and the loser learns it (:class:`~.store.StaleAppend`). Each append also sends
+``NOTIFY nataterra_games, '<game_id> <records>'``, delivered at its commit, which the other
+processes LISTEN for (:mod:`.sharing`). The schema is made under an advisory lock, so
+processes starting at once make it once. Every driver failure (the database down, a lost
+connection) is a :class:`~.store.StoreError` naming it; the pool reconnects on the next call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from .store import StoreError
+from .store_sql import SqlStore
+
+__all__ = ["CHANNEL", "PostgresStore", "redacted"]
+
+CHANNEL = "nataterra_games"
+"""The LISTEN/NOTIFY channel: ``<game_id> <records>`` after each append."""
+SCHEMA_LOCK = 0x6E617461  # any constant: one advisory lock while the schema is made
+POOL_SIZE = 4
+CONNECT_SECONDS = 10.0
+
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS games (
+        game_id TEXT PRIMARY KEY,
+        records INTEGER NOT NULL,
+        finished BOOLEAN NOT NULL DEFAULT FALSE,
+        bots BOOLEAN NOT NULL DEFAULT FALSE,
+        set_aside TEXT
+    )""",
+    """CREATE TABLE IF NOT EXISTS records (
+        game_id TEXT NOT NULL REFERENCES games (game_id),
+        seq INTEGER NOT NULL,
+        line BYTEA NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    )""",
+    """CREATE TABLE IF NOT EXISTS secrets (
+        game_id TEXT PRIMARY KEY REFERENCES games (game_id),
+        secret BYTEA NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS server (
+        name TEXT PRIMARY KEY,
+        value BYTEA NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS leases (
+        game_id TEXT PRIMARY KEY,
+        holder TEXT NOT NULL,
+        expires TIMESTAMPTZ NOT NULL
+    )""",
+)
+
+
+def redacted(url: str) -> str:
+    """``url`` without its password (for messages and logs)."""
+    return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", url)
+
+
+class PostgresStore(SqlStore):
+    """A PostgreSQL database of games (:class:`~.store.Store`)."""
+
+    def __init__(self, url: str) -> None:
+        try:
+            import psycopg
+            from psycopg_pool import ConnectionPool
+        except ImportError as exc:
+            raise StoreError(
+                f"PostgreSQL stores need the postgres extra ({exc.name} is missing): "
+                "pip install 'nataterra-core[postgres]'"
+            ) from None
+        self.url = url
+        self.location = redacted(url)
+        self._errors: tuple[type[Exception], ...] = (psycopg.Error,)
+        self._pool = ConnectionPool(
+            url, min_size=1, max_size=POOL_SIZE, open=False, timeout=CONNECT_SECONDS
+        )
+        try:
+            self._pool.open(wait=True, timeout=CONNECT_SECONDS)
+            with self._transaction() as db:
+                db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+                for statement in _SCHEMA:
+                    db.execute(statement)
+        except (StoreError, *self._errors) as exc:
+            self._pool.close()
+            raise StoreError(f"{self.location}: {exc}") from None
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Any]:
+        """One transaction on a pooled connection (committed at the end, rolled back on
+        an error); every driver error a :class:`~.store.StoreError`."""
+        try:
+            with self._pool.connection() as connection, connection.transaction():
+                yield connection
+        except StoreError:
+            raise
+        except self._errors as exc:
+            raise StoreError(f"the database: {str(exc).strip() or type(exc).__name__}") from None
+        except TimeoutError as exc:  # no connection within the pool's timeout
+            raise StoreError(f"the database: {exc}") from None
+
+    def _sql(self, query: str) -> str:
+        return query.replace("?", "%s")
+
+    def _notify(self, db: Any, game_id: str, records: int) -> None:
+        db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game_id} {records}"))
+
+    def lease(self, game_id: str, holder: str, seconds: float) -> bool:
+        """The database's clock decides expiry (the servers' clocks may differ)."""
+        with self._transaction() as db:
+            taken = db.execute(
+                "INSERT INTO leases (game_id, holder, expires) "
+                "VALUES (%s, %s, now() + make_interval(secs => %s)) "
+                "ON CONFLICT (game_id) DO UPDATE SET holder = EXCLUDED.holder, "
+                "expires = EXCLUDED.expires WHERE leases.holder = EXCLUDED.holder "
+                "OR leases.expires < now()",
+                (game_id, holder, seconds),
+            )
+            return bool(taken.rowcount == 1)
+
+    def close(self) -> None:
+        self._pool.close()

@@ -1,0 +1,189 @@
+"""What the SQL stores (SQLite, PostgreSQL) share: their tables and every query but how a
+transaction is opened and how a lease's clock is read.
+
+``games`` (one row a game: its record count, finished, whether it has bots, why it is set
+aside), ``records`` (one row a record under the unique key ``(game_id, seq)``, the line's
+exact bytes), ``secrets`` (the secret, apart from the log), ``server`` (the identity key) and
+``leases`` (who moves a game's bots, until when). An append is one transaction that first
+moves the game's record count from ``seq`` on: no row moves when another writer got there
+first (:class:`~.store.StaleAppend`), and the insert under the unique key is the backstop.
+Queries are written with ``?`` placeholders; a backend with another style converts them
+(:meth:`SqlStore._sql`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
+from typing import Any
+
+from .store import (
+    DamagedSecret,
+    GameExists,
+    KeyFileError,
+    Listing,
+    Secret,
+    StaleAppend,
+    Status,
+    StoreError,
+    UnknownStoredGame,
+    is_end,
+)
+
+__all__ = ["SqlStore"]
+
+
+class SqlStore:
+    """The queries of a SQL store (:class:`~.store.Store`) over a backend's transactions."""
+
+    location: str
+    shared = True
+    """Other processes may open the same database."""
+
+    def _transaction(self) -> AbstractContextManager[Any]:
+        """One transaction: a connection whose ``execute`` takes ``?`` queries converted by
+        :meth:`_sql`, committed at the end, rolled back on an error."""
+        raise NotImplementedError
+
+    def _sql(self, query: str) -> str:
+        """``query`` in the backend's placeholder style."""
+        return query
+
+    def _run(self, db: Any, query: str, *args: object) -> Any:
+        return db.execute(self._sql(query), args)
+
+    def _rows(self, query: str, *args: object) -> list[tuple[Any, ...]]:
+        with self._transaction() as db:
+            rows: list[tuple[Any, ...]] = self._run(db, query, *args).fetchall()
+            return rows
+
+    def _notify(self, db: Any, game_id: str, records: int) -> None:
+        """Tell the other processes a game has ``records`` records now (if the backend can)."""
+
+    def create(self, game_id: str, secret: Secret, lines: Sequence[bytes]) -> None:
+        with self._transaction() as db:
+            row = self._run(db, "SELECT records FROM games WHERE game_id = ?", game_id).fetchone()
+            if row is not None and row[0] > 0:
+                raise GameExists(f"game {game_id!r} is in the store already")
+            self._run(
+                db,
+                "INSERT INTO games (game_id, records, finished, bots) VALUES (?, 0, FALSE, ?) "
+                "ON CONFLICT (game_id) DO UPDATE SET bots = excluded.bots",
+                game_id,
+                bool(secret.bots),
+            )
+            self._run(
+                db,
+                "INSERT INTO secrets (game_id, secret) VALUES (?, ?) "
+                "ON CONFLICT (game_id) DO UPDATE SET secret = excluded.secret",
+                game_id,
+                secret.encode(),
+            )
+            try:
+                self._insert(db, game_id, 0, lines)
+            except StaleAppend:  # another process's create of this id committed first
+                raise GameExists(f"game {game_id!r} is in the store already") from None
+
+    def append(self, game_id: str, seq: int, lines: Sequence[bytes]) -> None:
+        with self._transaction() as db:
+            self._insert(db, game_id, seq, lines)
+
+    def _insert(self, db: Any, game_id: str, seq: int, lines: Sequence[bytes]) -> None:
+        records = seq + len(lines)
+        moved = self._run(
+            db,
+            "UPDATE games SET records = ?, finished = (finished OR ?) "
+            "WHERE game_id = ? AND records = ?",
+            records,
+            any(map(is_end, lines)),
+            game_id,
+            seq,
+        )
+        if moved.rowcount != 1:
+            row = self._run(db, "SELECT records FROM games WHERE game_id = ?", game_id).fetchone()
+            if row is None:
+                raise UnknownStoredGame(f"no game {game_id!r} in the store")
+            raise StaleAppend(game_id, seq, int(row[0]))
+        for offset, line in enumerate(lines):
+            self._run(
+                db,
+                "INSERT INTO records (game_id, seq, line) VALUES (?, ?, ?)",
+                game_id,
+                seq + offset,
+                line,
+            )
+        self._notify(db, game_id, records)
+
+    def log(self, game_id: str) -> bytes:
+        rows = self._rows("SELECT line FROM records WHERE game_id = ? ORDER BY seq", game_id)
+        if not rows:
+            raise UnknownStoredGame(f"no game {game_id!r} in {self.location}")
+        return b"".join(_bytes(row[0], "a stored record") + b"\n" for row in rows)
+
+    def records(self, game_id: str) -> int:
+        rows = self._rows("SELECT records FROM games WHERE game_id = ?", game_id)
+        return int(rows[0][0]) if rows else 0
+
+    def secret(self, game_id: str) -> Secret:
+        rows = self._rows("SELECT secret FROM secrets WHERE game_id = ?", game_id)
+        if not rows:
+            raise UnknownStoredGame(f"no secret of {game_id!r} in {self.location}")
+        if not isinstance(rows[0][0], bytes | memoryview):
+            raise DamagedSecret("the secret is not stored as bytes")
+        return Secret.decode(bytes(rows[0][0]))
+
+    def games(self) -> list[Listing]:
+        rows = self._rows(
+            "SELECT game_id, records, finished, bots, set_aside FROM games "
+            "WHERE records > 0 ORDER BY game_id"
+        )
+        listed = []
+        for game_id, records, finished, bots, aside in rows:
+            status: Status = (
+                "set aside" if aside is not None else "finished" if finished else "live"
+            )
+            reason = None if aside is None else str(aside)
+            listed.append(Listing(str(game_id), status, int(records), bool(bots), reason))
+        return listed
+
+    def release(self, game_id: str, holder: str) -> None:
+        with self._transaction() as db:
+            self._run(db, "DELETE FROM leases WHERE game_id = ? AND holder = ?", game_id, holder)
+
+    def set_aside(self, game_id: str, reason: str | None) -> None:
+        with self._transaction() as db:
+            self._run(db, "UPDATE games SET set_aside = ? WHERE game_id = ?", reason, game_id)
+
+    def server_key(self) -> bytes | None:
+        rows = self._rows("SELECT value FROM server WHERE name = 'key'")
+        if not rows:
+            return None
+        value = rows[0][0]
+        if not isinstance(value, bytes | memoryview) or len(value) != 32:
+            raise KeyFileError(
+                f"{self.location}: the server's identity key is not 32 bytes; restore it "
+                "from a backup (a new key would be another server to the players)"
+            )
+        return bytes(value)
+
+    def keep_server_key(self, secret: bytes) -> bytes:
+        with self._transaction() as db:
+            self._run(
+                db,
+                "INSERT INTO server (name, value) VALUES ('key', ?) ON CONFLICT DO NOTHING",
+                secret,
+            )
+        kept = self.server_key()
+        assert kept is not None
+        return kept
+
+
+def _bytes(value: object, what: str) -> bytes:
+    if not isinstance(value, bytes | memoryview):
+        raise StoreError(f"{what} is not bytes")
+    return bytes(value)
+
+
+def statements(schema: str) -> Iterator[str]:
+    """The statements of a schema script, one by one."""
+    return (statement for statement in schema.split(";") if statement.strip())

@@ -1,0 +1,215 @@
+"""Several server processes on one PostgreSQL database (issue 33 item 2): any process serves
+any game; a process whose copy is behind catches up before acting; a move made through one
+process reaches the WebSocket clients of another at once (LISTEN/NOTIFY); two processes
+racing on one record: exactly one append wins; bots are moved under a lease that another
+process takes over when its holder dies; ``/healthz`` and ``server.health``. Each test runs
+on a throwaway cluster (``pg_cluster.py``) and skips, saying why, without PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+from urllib.request import urlopen
+
+import msgspec
+import pytest
+from nataterra_adapters.rpc.errors import GameErrorCode
+from nataterra_adapters.rpc.games import ApplyParams, CreateParams, Games, SeatParams
+from nataterra_adapters.rpc.store_postgres import PostgresStore
+from pg_cluster import Cluster
+from rpc_helpers import Client, start_server, stop_server
+
+from nataterra_core.game import verify_log
+
+NATATERRA = str(Path(sys.executable).with_name("nataterra"))
+
+
+def _listen(url: str, *more: str) -> tuple[subprocess.Popen[bytes], Client, socket.socket]:
+    process = start_server("--listen", "127.0.0.1:0", "--store", url, *more)
+    assert process.stderr is not None
+    announced = process.stderr.readline().decode()
+    assert "listening on" in announced, announced
+    sock = socket.create_connection(("127.0.0.1", int(announced.rsplit(":", 1)[1])), timeout=30)
+    return process, Client(sock.makefile("rb"), sock.makefile("wb")), sock
+
+
+def _first_legal(client: Client, game_id: str, token: str) -> Any:
+    return client.ok("game.legal_commands", game_id=game_id, token=token)["commands"][0]
+
+
+def test_any_process_serves_any_game_and_catches_up_before_acting(postgres_url: str) -> None:
+    one, first, sock_one = _listen(postgres_url)
+    two, second, sock_two = _listen(postgres_url)
+    try:
+        game = first.ok("game.create", rules="liars-dice", players=2, seed=11)
+        game_id, seat = game["game_id"], game["acting"][0]
+        token = game["tokens"][seat]
+        assert second.ok("game.view", game_id=game_id)["version"] == game["version"]
+        moved = second.ok(
+            "game.apply",
+            game_id=game_id,
+            token=token,
+            command=_first_legal(second, game_id, token),
+            expected_version=game["version"],
+        )
+        # The first process's copy is behind: it reads the game again before acting.
+        acting = game["tokens"][moved["acting"][0]]
+        answer = first.ok(
+            "game.apply",
+            game_id=game_id,
+            token=acting,
+            command=_first_legal(second, game_id, acting),
+            expected_version=moved["version"],
+        )
+        assert answer["version"] > moved["version"]
+        assert first.ok("server.health")["status"] == "ok"
+        assert PostgresStore(postgres_url).records(game_id) == answer["version"] + 1
+    finally:
+        for sock in (sock_one, sock_two):
+            sock.close()
+        stop_server(one)
+        stop_server(two)
+
+
+def test_two_servers_racing_on_one_record_append_it_once(postgres_url: str) -> None:
+    """Both copies at the same version, both act: exactly one append wins, the other server
+    answers version_conflict and drops its copy; the log verifies."""
+    one = Games(test_seeds=True, store=PostgresStore(postgres_url))
+    two = Games(test_seeds=True, store=PostgresStore(postgres_url))
+    made = one.create(CreateParams(rules="kaladan", seed=4))
+    seat = made.acting[0]
+    token = made.tokens[seat]
+    legal = two.legal_commands(SeatParams(game_id=made.game_id, token=token)).commands
+    command = msgspec.to_builtins(legal[0])
+    one.apply(ApplyParams(game_id=made.game_id, token=token, command=command))
+    with pytest.raises(Exception) as lost:
+        two.apply(ApplyParams(game_id=made.game_id, token=token, command=command))
+    assert getattr(lost.value, "code", None) == GameErrorCode.VERSION_CONFLICT
+    store = PostgresStore(postgres_url)
+    log = store.log(made.game_id)
+    assert len(log.splitlines()) == made.version + 2
+    assert verify_log(log).status == "incomplete"
+
+
+def test_a_move_through_one_process_reaches_websocket_clients_of_another(
+    postgres_url: str,
+) -> None:
+    websockets = pytest.importorskip("websockets.sync.client")
+    servers = [_serve(postgres_url), _serve(postgres_url)]
+    try:
+        (_, url_one), (_, url_two) = servers
+        with (
+            websockets.connect(url_one.replace("http", "ws") + "rpc") as left,
+            websockets.connect(url_two.replace("http", "ws") + "rpc") as right,
+        ):
+            game = _ws(left, "game.create", rules="liars-dice", players=2, seed=5)
+            game_id, seat = game["game_id"], game["acting"][0]
+            token = game["tokens"][seat]
+            _ws(right, "game.view", game_id=game_id)  # the right client watches the game
+            legal = _ws(left, "game.legal_commands", game_id=game_id, token=token)
+            moved = _ws(
+                left, "game.apply", game_id=game_id, token=token, command=legal["commands"][0]
+            )
+            deadline = time.monotonic() + 10
+            while True:
+                note = json.loads(right.recv(timeout=max(0.1, deadline - time.monotonic())))
+                if note.get("method") == "game.changed":
+                    told = note["params"]
+                    assert (told["game_id"], told["version"]) == (game_id, moved["version"])
+                    break
+        health = json.loads(urlopen(url_two + "healthz", timeout=10).read())
+        assert health["status"] == "ok"
+    finally:
+        for process, _ in servers:
+            process.terminate()
+            process.wait(timeout=20)
+
+
+def _serve(url: str) -> tuple[subprocess.Popen[str], str]:
+    process = subprocess.Popen(
+        [NATATERRA, "serve", "--listen", "127.0.0.1:0", "--store", url, "--test-seeds"],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stderr is not None
+    line = process.stderr.readline()
+    match = re.search(r"open (http://127\.0\.0\.1:\d+/) in a browser", line)
+    assert match, line
+    return process, match.group(1)
+
+
+_next_id = iter(range(1, 10**9))
+
+
+def _ws(connection: Any, method: str, **params: Any) -> Any:
+    request_id = next(_next_id)
+    connection.send(
+        json.dumps({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+    )
+    while True:
+        message = json.loads(connection.recv(timeout=20))
+        if message.get("id") == request_id:
+            assert "result" in message, message
+            return message["result"]
+
+
+def test_a_killed_servers_bots_are_taken_over_by_another(postgres_url: str) -> None:
+    """kill -9 of the process moving a game's bots: another process's sweep takes the
+    lease once it expires and finishes the game; the log verifies."""
+    one, first, sock_one = _listen(postgres_url, "--bot-seconds", "1")
+    bots = {"velathi": "random", "beasts": "random"}
+    options = {"max_turns": 40}  # seconds of bot play: the kill comes in the middle
+    game = first.ok("game.create", rules="nataterra", seed=21, bots=bots, options=options)
+    store = PostgresStore(postgres_url)
+    while store.records(game["game_id"]) < 6:
+        time.sleep(0.01)
+    one.kill()
+    one.communicate(timeout=10)
+    sock_one.close()
+    [listing] = [g for g in store.games() if g.game_id == game["game_id"]]
+    assert listing.status == "live", listing
+    two, _, sock_two = _listen(postgres_url, "--bot-seconds", "1")
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            [listing] = [g for g in store.games() if g.game_id == game["game_id"]]
+            if listing.status == "finished":
+                break
+            time.sleep(0.5)
+        log = store.log(game["game_id"])
+        assert verify_log(log).valid, verify_log(log)
+    finally:
+        sock_two.close()
+        stop_server(two)
+
+
+def test_the_store_stopped_and_started_again_mid_game(
+    postgres_cluster: Cluster,
+    postgres_url: str,
+) -> None:
+    """Clean errors while PostgreSQL is down, then the game goes on with nothing lost."""
+    process, client, sock = _listen(postgres_url)
+    try:
+        game = client.ok("game.create", rules="liars-dice", players=2, seed=8)
+        game_id = game["game_id"]
+        postgres_cluster.stop()
+        seat = game["acting"][0]
+        token = game["tokens"][seat]
+        command = _first_legal(client, game_id, token)
+        refused = client.call("game.apply", game_id=game_id, token=token, command=command)
+        assert getattr(refused, "code", None) == GameErrorCode.STORE_FAILED, refused
+        postgres_cluster.start()
+        answer = client.ok("game.apply", game_id=game_id, token=token, command=command)
+        assert answer["version"] == game["version"] + 1
+        log = PostgresStore(postgres_url).log(game_id)
+        assert len(log.splitlines()) == answer["version"] + 1
+        assert verify_log(log).status == "incomplete"
+    finally:
+        sock.close()
+        stop_server(process)
