@@ -261,3 +261,26 @@ def test_migrate_copies_every_game_verified_between_any_two_stores(tmp_path: Pat
     back = DirectoryStore(tmp_path / "back")
     assert all(c.verified for c in copy_games(target, back))
     assert back.log(made[0].game_id) == source.log(made[0].game_id)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_servers_starting_at_once_make_the_schema_once(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """Eight stores opened at the same moment on one new database: each opens, one server
+    key is kept, and a game created through one is read through all."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    where = (
+        str(tmp_path / "games.sqlite3")
+        if backend == "sqlite"
+        else request.getfixturevalue("postgres_url")
+    )
+    with ThreadPoolExecutor(8) as pool:
+        stores = list(pool.map(lambda _: open_store(where), range(8)))
+    keys = {store.keep_server_key(bytes([n]) * 32) for n, store in enumerate(stores)}
+    assert len(keys) == 1
+    stores[3].create("g", SECRET, [b"h"])
+    assert all(store.log("g") == b"h\n" for store in stores)
+    for store in stores:
+        store.close()
