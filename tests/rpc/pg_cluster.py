@@ -50,18 +50,7 @@ class Cluster:
             os.chown(root, entry.pw_uid, entry.pw_gid)
         self._run("mkdir", "-p", str(self.socket))
         self._run(str(binaries / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres")
-        options = f"-k {self.socket} -c listen_addresses='' -c fsync=off -c max_connections=200"
-        self._run(
-            str(binaries / "pg_ctl"),
-            "-D",
-            str(self.data),
-            "-o",
-            options,
-            "-w",
-            "-l",
-            str(root / "server.log"),
-            "start",
-        )
+        self.start()
 
     def _run(self, *command: str) -> None:
         prefix = ["runuser", "-u", self.user, "--"] if self.user else []

@@ -1,9 +1,9 @@
 """Several server processes on one PostgreSQL database (issue 33 item 2): any process serves
 any game; a process whose copy is behind catches up before acting; a move made through one
-process reaches the WebSocket clients of another at once (LISTEN/NOTIFY); two processes
-racing on one record: exactly one append wins; bots are moved under a lease that another
-process takes over when its holder dies; ``/healthz`` and ``server.health``. Each test runs
-on a throwaway cluster (``pg_cluster.py``) and skips, saying why, without PostgreSQL."""
+process reaches the WebSocket clients of another at once (LISTEN/NOTIFY); bots are moved
+under a lease that another process takes over when its holder dies; ``/healthz`` and
+``server.health``. (Two processes racing on one record: ``test_rpc_stores.py``.) Each test
+runs on a throwaway cluster (``pg_cluster.py``) and skips, saying why, without PostgreSQL."""
 
 from __future__ import annotations
 
@@ -17,10 +17,8 @@ from pathlib import Path
 from typing import Any
 from urllib.request import urlopen
 
-import msgspec
 import pytest
 from nataterra_adapters.rpc.errors import GameErrorCode
-from nataterra_adapters.rpc.games import ApplyParams, CreateParams, Games, SeatParams
 from nataterra_adapters.rpc.store_postgres import PostgresStore
 from pg_cluster import Cluster
 from rpc_helpers import Client, start_server, stop_server
@@ -75,26 +73,6 @@ def test_any_process_serves_any_game_and_catches_up_before_acting(postgres_url: 
             sock.close()
         stop_server(one)
         stop_server(two)
-
-
-def test_two_servers_racing_on_one_record_append_it_once(postgres_url: str) -> None:
-    """Both copies at the same version, both act: exactly one append wins, the other server
-    answers version_conflict and drops its copy; the log verifies."""
-    one = Games(test_seeds=True, store=PostgresStore(postgres_url))
-    two = Games(test_seeds=True, store=PostgresStore(postgres_url))
-    made = one.create(CreateParams(rules="kaladan", seed=4))
-    seat = made.acting[0]
-    token = made.tokens[seat]
-    legal = two.legal_commands(SeatParams(game_id=made.game_id, token=token)).commands
-    command = msgspec.to_builtins(legal[0])
-    one.apply(ApplyParams(game_id=made.game_id, token=token, command=command))
-    with pytest.raises(Exception) as lost:
-        two.apply(ApplyParams(game_id=made.game_id, token=token, command=command))
-    assert getattr(lost.value, "code", None) == GameErrorCode.VERSION_CONFLICT
-    store = PostgresStore(postgres_url)
-    log = store.log(made.game_id)
-    assert len(log.splitlines()) == made.version + 2
-    assert verify_log(log).status == "incomplete"
 
 
 def test_a_move_through_one_process_reaches_websocket_clients_of_another(

@@ -141,29 +141,33 @@ def test_every_game_served_from_sqlite_exports_the_log_byte_for_byte(
     assert resumed.session(made.game_id).lines == lines
 
 
-def test_a_server_whose_cached_session_is_behind_loses_its_append_and_reads_again(
-    tmp_path: Path,
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_two_servers_racing_on_one_record_append_it_once(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
-    """Two servers on one SQLite file: the second acts on a picture the first has moved on
-    from; its write is refused (stale version), nothing is doubled, and its next answer is
-    read from the store."""
-    path = tmp_path / "games.sqlite3"
-    one = Games(test_seeds=True, store=SqliteStore(path))
-    two = Games(test_seeds=True, store=SqliteStore(path))
+    """Two servers on one database, both copies at the same version, both act: exactly one
+    append wins, the other answers version_conflict and drops its copy (its next answer is
+    read from the store); nothing is doubled and the game re-executes."""
+    where = (
+        str(tmp_path / "games.sqlite3")
+        if backend == "sqlite"
+        else request.getfixturevalue("postgres_url")
+    )
+    one = Games(test_seeds=True, store=open_store(where))
+    two = Games(test_seeds=True, store=open_store(where))
     made = one.create(CreateParams(rules="kaladan", seed=4))
-    seat = made.acting[0]
-    token = made.tokens[seat]
+    token = made.tokens[made.acting[0]]
     legal = two.legal_commands(SeatParams(game_id=made.game_id, token=token)).commands
     command = msgspec.to_builtins(legal[0])
     one.apply(ApplyParams(game_id=made.game_id, token=token, command=command))
     with pytest.raises(GameError) as refused:
         two.apply(ApplyParams(game_id=made.game_id, token=token, command=command))
     assert refused.value.code == GameErrorCode.VERSION_CONFLICT
-    stored = SqliteStore(path).log(made.game_id)
+    store = open_store(where)
+    stored = store.log(made.game_id)
+    assert len(stored.splitlines()) == made.version + 2
     assert two.log(LogParams(game_id=made.game_id)).version == len(stored.splitlines()) - 1
-    assert (
-        check_game(StoredGame(made.game_id, SqliteStore(path).secret(made.game_id), stored)) is None
-    )
+    assert check_game(StoredGame(made.game_id, store.secret(made.game_id), stored)) is None
 
 
 def _unknown_version(store: Store, game_id: str) -> None:
