@@ -31,10 +31,11 @@ class StoredServer:
 
     def start(self) -> None:
         uvicorn = pytest.importorskip("uvicorn")
+        from nataterra_adapters.rpc.store_files import DirectoryStore
         from nataterra_adapters.web import create_app
 
         sock = socket.create_server(("127.0.0.1", self.port))  # SO_REUSEADDR on POSIX
-        config = uvicorn.Config(create_app(store=self.store), log_level="warning")
+        config = uvicorn.Config(create_app(store=DirectoryStore(self.store)), log_level="warning")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(
             target=self.server.run, kwargs={"sockets": [sock]}, daemon=True
