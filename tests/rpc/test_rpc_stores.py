@@ -288,3 +288,54 @@ def test_servers_starting_at_once_make_the_schema_once(
     assert all(store.log("g") == b"h\n" for store in stores)
     for store in stores:
         store.close()
+
+
+_WRITER = """
+import sys, time
+from nataterra_adapters.rpc.store import Secret
+from nataterra_adapters.rpc.store_sql import SqlStore
+from nataterra_adapters.rpc.store_tools import open_store
+
+store = open_store(sys.argv[1])
+store.create("g", Secret(b"\\x01" * 32, {"a": "t"}), [b"h"])
+run = SqlStore._run
+
+def run_then_hang(self, db, query, *args):
+    answer = run(self, db, query, *args)
+    if query.startswith("INSERT INTO records") and args[1] == 2:
+        print("inside", flush=True)  # record 1 written, record 2 too: the commit never comes
+        time.sleep(60)
+    return answer
+
+SqlStore._run = run_then_hang
+store.append("g", 1, [b"one", b"two", b"three"])
+"""
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_a_writer_killed_inside_its_transaction_leaves_no_half_append(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """kill -9 of a process in the middle of a three-record append: none of them is stored,
+    and the next append at that seq is taken (a torn append cannot exist)."""
+    import subprocess
+    import sys
+
+    where = (
+        str(tmp_path / "games.sqlite3")
+        if backend == "sqlite"
+        else request.getfixturevalue("postgres_url")
+    )
+    writer = subprocess.Popen(
+        [sys.executable, "-c", _WRITER, where], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert writer.stdout is not None and writer.stdout.readline() == "inside\n"
+    finally:
+        writer.kill()
+        writer.wait(timeout=10)
+    store = open_store(where)
+    assert store.log("g") == b"h\n" and store.records("g") == 1
+    store.append("g", 1, [b"again"])
+    assert store.log("g") == b"h\nagain\n"
+    store.close()
