@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import msgspec
+
 from .decider import Decider, Outcome
 from .log import CommandRecord, EndRecord, Header, Record, RevealRecord, StartRecord, UndoRecord
 from .registry import RuleSystem
@@ -59,7 +61,16 @@ def describe_record(
     secret is public); with ``before`` (the state before the record) and the log's
     ``decider``, worded in context."""
     if isinstance(record, Header):
-        options = ", ".join(f"{k}={v}" for k, v in record.options.items()) or "none"
+        shown = dict(record.options)
+        if not revealed:
+            # An option may hold hidden facts (a starting position's hands and deck orders):
+            # worded as the reader sees it, as its log view cuts it.
+            cutter = decider if decider is not None else record_system.decider(None)
+            shown = {
+                k: v if v == record.options.get(k) or isinstance(v, str) else _json(v)
+                for k, v in cutter.redact_options(record.options, reader).items()
+            }
+        options = ", ".join(f"{k}={v}" for k, v in shown.items()) or "none"
         pack = f"{record.content.id} {record.content.sha256[:12]}" if record.content else "none"
         return (
             f"game {record.game_id}: {', '.join(record.seats)}; rules {record.rules.id} "
@@ -85,6 +96,11 @@ def describe_record(
     if isinstance(record, EndRecord):
         return f"result: {record_system.presenter.outcome(record.result)}", ()
     raise TypeError(f"not a log record: {type(record).__name__}")
+
+
+def _json(value: Any) -> str:
+    """A cut option worded as the option's own JSON text would be (compact, keys sorted)."""
+    return msgspec.json.encode(value, order="sorted").decode()
 
 
 def worded(
