@@ -196,3 +196,54 @@ def test_log_view_cuts_every_record_until_the_reveal_then_gives_the_log_whole() 
     nothing = Messages()
     nothing.command_types = nothing.event_types = ()
     assert log_view(session.lines, None, nothing).records == whole.records
+
+
+def test_a_cut_marker_says_no_more_than_the_declaration() -> None:
+    """``redacted`` names every declared cut field, whether or not the value has it: a field
+    left out as a default would otherwise tell a seat something about what was cut (a bonus
+    that found no tech card to draw, issue 30 item 4)."""
+    rule = hide_from_others("card", when=("kind", ("draw",)))
+    found = {"type": "bonus.v1", "seat": "ann", "kind": "draw", "card": "swarm"}
+    none_found = without(found, "card")
+    assert rule.redact(found, "bob", "ann") == rule.redact(none_found, "bob", "ann")
+    order = hidden_order("before", "after", size_of="after")
+    assert order.redact({"after": ["a"]}, None, None) == {
+        "redacted": ["after", "before"],
+        "size": 1,
+    }
+
+
+def _placeholder(info: Any) -> Any:
+    if info.default is not msgspec.NODEFAULT:
+        return msgspec.to_builtins(info.default)
+    if info.default_factory is not msgspec.NODEFAULT:
+        return msgspec.to_builtins(info.default_factory())
+    return "x"
+
+
+@pytest.mark.parametrize("name", sorted(DECIDERS))
+def test_no_cut_form_depends_on_whether_a_cut_field_was_left_out(name: str) -> None:
+    """For every class of every registered system: a value whose cut field holds its default
+    (left out of the line) and one whose field holds something else are cut to forms that
+    differ in nothing but the public fields, for a seat that is not the owner and a spectator."""
+    decider = DECIDERS[name]
+    for cls in (*decider.command_types, *decider.event_types):
+        visibility = visibility_of(cls)
+        cut_fields = getattr(visibility, "fields", ())
+        info = {f.name: f for f in msgspec.structs.fields(cls)}
+        value = {"type": cls.__struct_config__.tag, **{n: _placeholder(f) for n, f in info.items()}}
+        when = getattr(visibility, "when", None)
+        if when is not None:
+            value[when[0]] = sorted(when[1])[0]
+        value[getattr(visibility, "owner", "seat")] = "owner"
+        for field in cut_fields:
+            if info[field].default is msgspec.NODEFAULT and info[field].default_factory is (
+                msgspec.NODEFAULT
+            ):
+                continue  # always in the line
+            left_out = {k: v for k, v in value.items() if k != field}
+            held = {**value, field: "secret"}
+            for viewer in ("someone-else", None):
+                assert visibility.redact(left_out, viewer, "owner") == visibility.redact(
+                    held, viewer, "owner"
+                ), f"{name} {cls.__name__}: the cut form says whether {field} was left out"

@@ -126,8 +126,10 @@ def hidden_order(*fields: str, size_of: str) -> Visibility:
 
 
 def _without(value: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
+    # The marker names every declared field, not those the value has: a field left out of
+    # the line as its default (no card found to draw) would otherwise say what was cut.
     kept = {k: v for k, v in value.items() if k not in fields}
-    return {**kept, "redacted": sorted(f for f in fields if f in value)}
+    return {**kept, "redacted": sorted(fields)}
 
 
 class MessageTypes(Protocol):

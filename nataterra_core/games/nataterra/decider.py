@@ -101,7 +101,7 @@ from .state import GameState
 
 __all__ = ["RULES", "Nataterra"]
 
-RULES = RulesRef(id="nataterra", version=7)
+RULES = RulesRef(id="nataterra", version=8)
 
 _STRUCTURED_CACHE = 16
 """Contexts of structured maps kept per decider (N-MAP-4: every structured game has its own
