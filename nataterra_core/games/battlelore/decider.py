@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -40,8 +40,11 @@ RULES = RulesRef(id="battlelore", version=1)
 class GameOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """BattleLore's header options."""
 
-    scenario: str = "agincourt"
-    """B-SCN-1: which scenario of the pack."""
+    scenario: Annotated[
+        str, msgspec.Meta(examples=["agincourt", "hired-swords", "war-council"])
+    ] = "agincourt"
+    """B-SCN-1: which scenario of the pack (the examples are the own pack's: what the leak
+    test's sweep plays)."""
     max_turns: int = 0
     """B-TURN-2: player turns before the side with more medals wins (0: no limit)."""
 

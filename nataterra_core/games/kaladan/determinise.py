@@ -5,8 +5,9 @@ The public part is copied from the seat view; the hidden part (K-HID-1) is sampl
 seed's own stream (never the game's): the other seats' magic hands and captured cards are
 dealt, in their public sizes, from the magic cards the seat has not seen, the rest is the
 magic deck in a random order; the event deck is the cards not yet drawn, those the seat
-scouted on top in the order it knows, the others shuffled. So the seat's view of the sampled
-state is the view it came from, and so is its decision.
+scouted on top in the order it knows, the others shuffled; cards another seat scouted are the
+sampled deck's top cards, in their public number. So the seat's view of the sampled state is
+the view it came from, and so is its decision.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ def determinise(view: Any, pack: Any, seed: int) -> GameState:
         )
     left = _without(list(pack.events), (*view.event_discard, *view.scouted))
     events = (*view.scouted, *dice.shuffle(left))
+    scout = view.scouted or events[: view.scouted_count]  # another seat's: sampled too
     return GameState(
         seats=view.seats,
         map_id=view.map_id,
@@ -80,8 +82,8 @@ def determinise(view: Any, pack: Any, seed: int) -> GameState:
         magic_played=view.magic_played,
         placed_empty=view.placed_empty,
         pending=view.pending,
-        scout=view.scouted,
-        scout_seat=view.seat or "" if view.scouted else "",
+        scout=scout,
+        scout_seat=view.scout_seat,
         combat=view.combat,
         deck_out_by=view.deck_out_by,
         final_order=view.final_order,

@@ -62,6 +62,11 @@ class SeatView(msgspec.Struct, frozen=True, kw_only=True):
     scores: dict[str, int]
     reason: str
     scouted: tuple[str, ...] = ()
+    """The event cards on top of the deck the viewer scouted (K-CARD-2 Scout), in order."""
+    scout_seat: str = ""
+    """Who scouted the top event cards still on the deck (public: the card was played)."""
+    scouted_count: int = 0
+    """How many scouted cards are still on top of the event deck (public, as the deck's size)."""
 
 
 def seat_view(state: GameState, seat: str | None) -> SeatView:
@@ -110,4 +115,6 @@ def seat_view(state: GameState, seat: str | None) -> SeatView:
         scores=dict(state.scores),
         reason=state.reason,
         scouted=state.scout if seat is not None and seat == state.scout_seat else (),
+        scout_seat=state.scout_seat,
+        scouted_count=len(state.scout),
     )

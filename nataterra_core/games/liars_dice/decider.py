@@ -8,7 +8,7 @@ undone at the table: a bid once said is heard by everyone.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -44,7 +44,7 @@ class LiarsOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     ``wild_ones`` (L-BID-3), ``spot_on`` (L-SPOT-1). The kernel's ``tournament`` is every
     system's (nothing is undone in this game anyway)."""
 
-    dice: int = MAX_DICE
+    dice: Annotated[int, msgspec.Meta(examples=[1])] = MAX_DICE
     wild_ones: bool = True
     spot_on: bool = False
 

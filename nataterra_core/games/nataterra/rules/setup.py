@@ -14,7 +14,7 @@ from the first player, discards 1 of them (:class:`DiscardOpeningTactic`) before
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -69,13 +69,15 @@ MODES: tuple[str, ...] = ("learning", "advanced")
 class GameOptions(msgspec.Struct, frozen=True, kw_only=True):
     """The header options this rule system reads."""
 
-    mode: str = "learning"
+    mode: Annotated[str, msgspec.Meta(examples=list(MODES))] = "learning"
     map: str | None = None
     max_turns: int = 0
     dominance_cubes: int = 4
     conquest: bool = False
     """Conquest mode (N-WIN-5): bases are conquered, not destroyed, and can be retaken."""
-    teams: tuple[str, ...] = ()
+    teams: Annotated[
+        tuple[str, ...], msgspec.Meta(examples=[["velathi+humans", "beasts+naga"]])
+    ] = ()
     """Team play (N-TURN-3, §10a): one string per team, its seats joined by ``+``
     (``["velathi+humans", "beasts+naga"]``); empty: every player for themselves."""
 
