@@ -221,7 +221,10 @@ def test_a_bots_decision_is_cut_at_max_bot_time_and_its_thinking_is_reported() -
             if answer["result"] is not None:
                 break
         assert answer["result"] is not None and answer["thinking"] == []
-        assert ["velathi"] in seen and [] in seen, seen
+        # Which seat meets an unforced decision first depends on the unseeded game's draw
+        # of the first player, so either bot's thinking counts.
+        assert any(thinking in (["velathi"], ["beasts"]) for thinking in seen), seen
+        assert [] in seen, seen
     finally:
         stop_server(process)
 

@@ -124,6 +124,8 @@ class ConnectionGuard:
         line at a bounded rate (asyncio writes a traceback for each, up to ``backlog`` a
         second); anything else goes to the default handler."""
         exc = context.get("exception")
+        if _retry_after_close(context):
+            return
         if not isinstance(exc, OSError) or exc.errno not in _OUT_OF_DESCRIPTORS:
             loop.default_exception_handler(context)
             return
@@ -143,6 +145,21 @@ class ConnectionGuard:
         http = type("GuardedHTTPProtocol", (_GuardedHTTP, AutoHTTPProtocol), {"guard": self})
         ws = type("GuardedWebSocketProtocol", (_GuardedWebSocket, websocket), {"guard": self})
         return http, ws
+
+
+def _retry_after_close(context: dict[str, Any]) -> bool:
+    """Whether this is asyncio's retry of ``accept`` firing after the server was closed.
+
+    Out of descriptors, asyncio stops listening and schedules ``_start_serving`` a second
+    later; if the server shuts down in that second, the retry finds the listening socket
+    closed (descriptor -1) and raises ``ValueError``. Nothing is lost by dropping it: the
+    server is gone on purpose.
+    """
+    handle = context.get("handle")
+    callback = getattr(handle, "_callback", None)
+    return isinstance(context.get("exception"), ValueError) and (
+        getattr(callback, "__name__", "") == "_start_serving"
+    )
 
 
 class _GuardedHTTP(asyncio.Protocol):
