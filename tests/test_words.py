@@ -28,6 +28,7 @@ from nataterra_adapters.cli.words import worded
 from nataterra_core.game import new_game
 from nataterra_core.kernel import Command, Event, Outcome
 from nataterra_core.kernel.registry import RuleSystem, systems
+from nataterra_core.kernel.wording import reason_words
 
 QUICK: dict[str, dict[str, Any]] = {"nataterra": {"max_turns": 6}, "pig": {"target": 20}}
 
@@ -130,7 +131,7 @@ def test_every_command_and_event_type_has_a_sentence(rules_id: str) -> None:
     assert walked == len(decider.command_types) + len(decider.event_types)
     for reason in ("target_reached", "turn_limit"):
         text = presenter.outcome(Outcome(winners=(), reason=reason))
-        assert reason in text and "Outcome(" not in text
+        assert reason_words(reason) in text and "Outcome(" not in text
 
 
 @pytest.mark.parametrize("seed", (1, 2))
@@ -176,5 +177,5 @@ def test_a_research_names_the_tech_its_cost_and_effect() -> None:
     text = presenter.command(Research(tech="velathi_06", option="b"), "velathi")
     assert text == (
         "velathi researches Zealot: Stone Vow (option B: Zealot group card side B), "
-        "costs 2 food, 1 wood, 2 metal; bonus: draw tech card no. 9, 3 unit(s) to the pool"
+        "costs 2 food, 1 wood, 2 metal; bonus: draw tech card no. 9, 3 units to the pool"
     )

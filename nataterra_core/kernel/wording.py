@@ -14,7 +14,7 @@ points at.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -25,23 +25,34 @@ from .registry import RuleSystem
 from .replay import replay_states
 from .seen import as_seen
 
-__all__ = ["describe_record", "log_words", "outcome_text", "worded"]
+__all__ = [
+    "article",
+    "counted",
+    "describe_record",
+    "log_words",
+    "options_words",
+    "outcome_text",
+    "plural",
+    "reason_words",
+    "worded",
+]
 
 Words = tuple[str, tuple[str, ...]]
 """A record's one-line summary and its events' sentences."""
 
 
 def outcome_text(result: Outcome) -> str:
-    """``won by ann (target_reached)``, ``drawn (turn_limit)``, ``no winner (abandoned)``,
+    """``won by ann (target reached)``, ``drawn (turn limit)``, ``no winner (abandoned)``,
     with any scores: the kernel's words for a result, which a presenter may use as its own.
     Only a draw (``Outcome.draw``) is worded a draw; a game without winners that is not one,
     an abandoned game, has no winner."""
+    why = reason_words(result.reason)
     if result.winners:
-        text = f"won by {', '.join(result.winners)} ({result.reason})"
+        text = f"won by {', '.join(result.winners)} ({why})"
     elif result.draw:
-        text = f"drawn ({result.reason})"
+        text = f"drawn ({why})"
     else:
-        text = f"no winner ({result.reason})"
+        text = f"no winner ({why})"
     if result.scores:
         text += "; scores " + ", ".join(f"{s} {n}" for s, n in result.scores.items())
     return text
@@ -70,7 +81,7 @@ def describe_record(
                 k: v if v == record.options.get(k) or isinstance(v, str) else _json(v)
                 for k, v in cutter.redact_options(record.options, reader).items()
             }
-        options = ", ".join(f"{k}={v}" for k, v in shown.items()) or "none"
+        options = options_words(shown, record_system) or "none"
         pack = f"{record.content.id} {record.content.sha256[:12]}" if record.content else "none"
         return (
             f"game {record.game_id}: {', '.join(record.seats)}; rules {record.rules.id} "
@@ -161,3 +172,99 @@ def log_words(
         )
         for record in records
     ]
+
+
+OPTION_LABELS = {"max_turns": "turn limit"}
+"""Words for the header options every front end sets the same way (``--turns``)."""
+
+
+def options_words(options: Mapping[str, Any], record_system: RuleSystem | None = None) -> str:
+    """A game's header options as a player reads them: ``turn limit 100``, ``no turn
+    limit``, ``conquest``, ``scenario The Battle of Fergus Grove``; an option holding a whole
+    document (a battle, a position) is named, not printed.
+
+    >>> options_words({"max_turns": 100, "wild_ones": False, "mode": "learning"})
+    'turn limit 100, no wild ones, mode learning'
+    """
+    scenarios = record_system.hooks.scenarios if record_system is not None else None
+    said = []
+    for key, value in options.items():
+        label = OPTION_LABELS.get(key, reason_words(key))
+        if isinstance(value, bool):
+            said.append(label if value else f"no {label}")
+        elif key == "max_turns" and value == 0:
+            said.append("no turn limit")
+        elif isinstance(value, str) and value.lstrip().startswith(("{", "[")):
+            said.append(f"{label} as the header gives it")
+        elif isinstance(value, str) and scenarios is not None and value in scenarios:
+            said.append(f"{label} {getattr(scenarios[value], 'title', reason_words(value))}")
+        elif isinstance(value, list | tuple):
+            said.append(f"{label} {', '.join(reason_words(str(v)) for v in value) or 'none'}")
+        else:
+            said.append(f"{label} {reason_words(str(value))}")
+    return ", ".join(said)
+
+
+# -- grammar: what every presenter needs to write English -------------------------------------
+
+_IRREGULAR = {"man": "men", "woman": "women", "figure": "figures", "die": "dice"}
+_NOT_MEN = ("human", "shaman", "talisman", "caiman", "german")
+
+
+def plural(noun: str, count: int = 2) -> str:
+    """``noun`` for ``count`` of it: ``Zealot`` -> ``Zealots``, ``Swordsman`` ->
+    ``Swordsmen``, ``hex`` -> ``hexes``, ``army`` -> ``armies``; unchanged for one.
+
+    >>> [plural(n) for n in ("Orc", "Swordsman", "hex", "army", "Human", "die", "Velathi")]
+    ['Orcs', 'Swordsmen', 'hexes', 'armies', 'Humans', 'dice', 'Velathi']
+    >>> plural("crown", 1)
+    'crown'
+    """
+    if count == 1 or noun.endswith(("ed", "i", "a")):
+        return noun
+    head, _, last = noun.rpartition(" ")
+    prefix = f"{head} " if head else ""
+    lower = last.lower()
+    if lower in _IRREGULAR:
+        return prefix + last[0] + _IRREGULAR[lower][1:]
+    if lower.endswith("man") and not lower.endswith(_NOT_MEN):
+        return prefix + last[:-3] + last[-3] + "en"
+    if lower.endswith(("s", "x", "z", "ch", "sh")):
+        return prefix + last + "es"
+    if lower.endswith("y") and lower[-2:-1] not in ("a", "e", "i", "o", "u"):
+        return prefix + last[:-1] + "ies"
+    return prefix + last + "s"
+
+
+def counted(count: int, noun: str, *, zero: str = "0") -> str:
+    """``count`` and ``noun`` agreeing: ``1 crown``, ``3 crowns``; ``zero`` is how none
+    reads (``no``: ``no units``).
+
+    >>> counted(1, "crown"), counted(0, "crown"), counted(0, "unit", zero="no")
+    ('1 crown', '0 crowns', 'no units')
+    """
+    return f"{zero if count == 0 else count} {plural(noun, count)}"
+
+
+def article(noun: str) -> str:
+    """``noun`` with its indefinite article by its sound: ``an Orc``, ``a Goblin``, ``an
+    upgraded Archer``, ``a unit``, ``a one-eyed Giant``, ``an hour``.
+
+    >>> [article(n) for n in ("Orc", "Goblin", "upgraded Archer", "unit", "Hero", "X")]
+    ['an Orc', 'a Goblin', 'an upgraded Archer', 'a unit', 'a Hero', 'an X']
+    """
+    word = noun.lower()
+    vowel = word[:1] in ("a", "e", "i", "o", "u")
+    if word.startswith(("uni", "use", "usu", "eu", "one", "ewe")):
+        vowel = False
+    elif word.startswith(("hour", "honest", "honou", "heir")):
+        vowel = True
+    elif len(word.split(" ")[0]) == 1:  # a letter said by its name: an X, a B
+        vowel = word[0] in "aefhilmnorsx"
+    return f"{'an' if vowel else 'a'} {noun}"
+
+
+def reason_words(reason: str) -> str:
+    """A result's or a choice's reason, an id, as words: ``base_destroyed`` -> ``base
+    destroyed``."""
+    return reason.replace("_", " ")

@@ -207,7 +207,7 @@ def test_a_valid_verdict_states_the_result_in_the_systems_words(
     assert plain.endswith(
         "records, won by "
         + ", ".join(verdict.result.winners)
-        + " (battle_won)"
+        + " (battle won)"
         + "; scores "
         + ", ".join(f"{s} {n}" for s, n in verdict.result.scores.items())
     )

@@ -150,7 +150,7 @@ def test_play_to_the_turn_limit(tmp_path: Path) -> None:
         session.apply("beasts", commands[-1])
     output, out = played(tmp_path, picks, "--turns", "1")
     assert "the resources phase begins" in output
-    assert "result: drawn (turn_limit)" in output
+    assert "result: drawn (turn limit)" in output
     assert verify_log(out.read_bytes()).valid
 
 
@@ -176,7 +176,7 @@ def test_show_defaults_to_the_spectator_after_the_last_record(game_log: Path) ->
     result = runner.invoke(app, ["show", str(game_log)])
     assert result.exit_code == 0, result.output
     assert "(as seen by spectator)" in result.output
-    assert "game over after turn 4: drawn (turn_limit)" in result.output
+    assert "game over after turn 4: drawn (turn limit)" in result.output
     assert set(hands(result.output).values()) == {"3 hidden"}
 
 
@@ -223,7 +223,7 @@ def test_replay_describes_every_record_without_spoiling_decks(game_log: Path) ->
     assert "beasts is drawn to play first" in text
     assert "the tactic:velathi deck is shuffled (15 cards)" in text
     assert "beasts ends the movement phase" in text and "the resources phase begins" in text
-    assert "the server seed is revealed" in text and "result: drawn (turn_limit)" in text
+    assert "the server seed is revealed" in text and "result: drawn (turn limit)" in text
     first_card = b'"after":["'
     data = game_log.read_bytes()
     card = data[data.index(first_card) + len(first_card) :].split(b'"')[0].decode()
@@ -268,7 +268,7 @@ def test_sentences() -> None:
     play = PlayTactic(card="in_this_together", option=2, discard="unstoppable")
     assert describe_command(play, "velathi") == (
         "velathi plays In This Together, option 3 (development): discard a tactic card; "
-        "draw 2 tactic cards; costs 1 other tactic card(s) [discarding Unstoppable]"
+        "draw 2 tactic cards; costs 1 other tactic card [discarding Unstoppable]"
     )
     played = TacticOptionPlayed(
         seat="naga", card="chosen", option=2, phase="development", cost=Resources(metal=1)

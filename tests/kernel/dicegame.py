@@ -33,6 +33,7 @@ from nataterra_core.kernel import (
 from nataterra_core.kernel.encoding import Block, FactoredCodec, Layout, Segment
 from nataterra_core.kernel.registry import Hooks, RuleSystem
 from nataterra_core.kernel.visibility import PUBLIC
+from nataterra_core.kernel.wording import reason_words
 
 
 class Start(Command, frozen=True, tag="start.v1"):
@@ -312,7 +313,7 @@ class PigPresenter:
         raise TypeError(f"not a Pig event: {type(event).__name__}")
 
     def outcome(self, outcome: Outcome) -> str:
-        return f"{', '.join(outcome.winners) or 'nobody'} won ({outcome.reason})"
+        return f"{', '.join(outcome.winners) or 'nobody'} won ({reason_words(outcome.reason)})"
 
     def view(self, view: Any) -> str:
         state = view.state

@@ -339,7 +339,7 @@ def test_a_finished_games_log_comes_in_words(rpc: Rpc) -> None:
     assert log["revealed"] and len(log["words"]) == len(log["records"])
     assert log["words"][2][0] == f"{acting} ends the movement phase"
     assert "the resources phase begins" in log["words"][2]
-    assert log["words"][-1][0].startswith("result: drawn (turn_limit)")
+    assert log["words"][-1][0].startswith("result: drawn (turn limit)")
 
 
 def test_apply_answers_with_what_happened_in_words(rpc: Rpc) -> None:

@@ -7,16 +7,45 @@ from typing import Any
 
 from nataterra_core.kernel import Command, Event, Outcome
 from nataterra_core.kernel.seen import Cut, cut_of
-from nataterra_core.kernel.wording import outcome_text
+from nataterra_core.kernel.wording import counted, outcome_text, reason_words
 
 from . import messages as m
 from .board import Point, to_hex, to_offset
+from .content import BattleLorePack, load_pack
 from .rules.world import World, world_in_play
 from .views import SeatView
 
 __all__ = ["BattleLorePresenter", "board_text", "hex_name"]
 
 KIND_LETTER = {"foot": "F", "archers": "A", "mounted": "M", "creature": "C"}
+
+
+def _pack_of(view: Any) -> BattleLorePack:
+    """The pack a view's game is played with (the provisional one without a view)."""
+    sha = getattr(view, "pack", None)
+    return load_pack.in_play(sha) if isinstance(sha, str) else load_pack()
+
+
+def card_title(card: str, view: Any = None) -> str:
+    """A command or lore card's name in the pack (``Probe Centre``); an id the pack does not
+    know (a forged record's) as words."""
+    pack = _pack_of(view)
+    found = pack.cards.get(card) or pack.lore.get(card)
+    return found.name if found is not None else card.replace("_", " ")
+
+
+def _titles(cards: tuple[str, ...], view: Any) -> str:
+    return ", ".join(card_title(c, view) for c in cards) or "none"
+
+
+def _unit(unit: str, view: Any) -> str:
+    """A unit by its label, with what and where it is when the view shows it (``e1, green
+    archers at 2,6``)."""
+    found = next((u for u in getattr(view, "units", ()) if u.id == unit), None)
+    if found is None or not isinstance(view, SeatView):
+        return unit
+    kind = world_in_play(view.pack, view.scenario).type_of(found)
+    return f"{unit} ({kind.name} at {hex_name(found.hex)})"
 
 
 def hex_name(hex_: Point) -> str:
@@ -51,6 +80,7 @@ def board_text(view: SeatView, world: World) -> list[str]:
         f"{bottom}'s edge is row {rules.rows - 1}, {top}'s row 0; sections are named "
         f"from each side's own view ({bottom}'s left is the low columns)"
     )
+    lines.append(legend(view, world))
     return lines
 
 
@@ -63,6 +93,42 @@ def _cut_event(event: Cut[Event]) -> str:
     if cut_of(event, m.CardKept):
         return f"{event.seat} keeps a {event.deck} card"
     raise TypeError(f"no words for a cut {event.tag}")
+
+
+def legend(view: SeatView, world: World) -> str:
+    """What the board's marks mean: a unit's four letters, the terrain in play, ``:``."""
+    sides = ", ".join(f"{side[0]} {side}" for side in world.scenario.sides)
+    kinds = ", ".join(f"{letter} {kind}" for kind, letter in KIND_LETTER.items())
+    banners = sorted({world.type_of(u).banner for u in view.units})
+    rules = world.pack.rules
+    seen = {
+        world.terrain_at((to_hex(c, r).q, to_hex(c, r).r))
+        for r in range(rules.rows)
+        for c in range(rules.columns - r % 2)
+    }
+    ground = ", ".join(
+        f"{t.symbol * 4} {t.name}" for t in sorted(seen, key=lambda t: t.name) if t.symbol != "."
+    )
+    return (
+        f"(a unit eAg4: side ({sides}), kind ({kinds}), banner "
+        f"({', '.join(f'{b[0]} {b}' for b in banners)}), figures; .... open ground"
+        + (f", {ground}" if ground else "")
+        + "; : a hex on a section line)"
+    )
+
+
+OFFERS: dict[type[Command], str] = {
+    m.FinishOrders: "give no more orders",
+    m.FinishMoves: "move no more units",
+    m.FinishBattles: "end the battles",
+    m.IgnoreFlag: "ignore a flag (bold)",
+    m.AcceptFlags: "take the flags",
+    m.TakeGround: "take ground",
+    m.BattleBack: "battle back",
+    m.Decline: "decline",
+    m.SkipCard: "play no command card (lore instead)",
+}
+"""The offers with nothing to name, as imperatives."""
 
 
 class BattleLorePresenter:
@@ -84,7 +150,7 @@ class BattleLorePresenter:
             case m.Start():
                 return "the battle is set up"
             case m.PlayCard(card=card):
-                return f"{who} plays {card}"
+                return f"{who} plays {card_title(card, view)}"
             case m.OrderUnit(unit=unit):
                 return f"{who} orders {unit}"
             case m.MoveUnit(unit=unit, to=to):
@@ -98,10 +164,10 @@ class BattleLorePresenter:
             case m.BonusBattle(target=target):
                 return f"{who} makes a bonus battle against {target}"
             case m.KeepCard(card=card) | m.KeepLore(card=card):
-                return f"{who} keeps {card}"
+                return f"{who} keeps {card_title(card, view)}"
             case m.PlayLore(card=card, unit=unit, to=to):
                 aim = f" on {unit}" if unit else ""
-                return f"{who} plays the lore card {card}{aim}" + (
+                return f"{who} plays the lore card {card_title(card, view)}{aim}" + (
                     f" to {hex_name(to)}" if to else ""
                 )
         words = {
@@ -118,9 +184,30 @@ class BattleLorePresenter:
         return f"{who} {words.get(type(command), type(command).__name__)}"
 
     def offer(self, command: Command, seat: str, view: Any = None) -> str:
-        """``command`` in ``seat``'s menu, as that seat's own (the sentence names the seat
-        until an imperative is written for each command)."""
-        return self.command(command, seat, view)
+        """``command`` in ``seat``'s menu, as that seat's own: an imperative (``play Probe
+        Centre``, ``order e1 (green archers at 2,6)``)."""
+        match command:
+            case m.PlayCard(card=card):
+                return f"play {card_title(card, view)}"
+            case m.OrderUnit(unit=unit):
+                return f"order {_unit(unit, view)}"
+            case m.MoveUnit(unit=unit, to=to):
+                return f"move {_unit(unit, view)} to {hex_name(to)}"
+            case m.BattleUnit(unit=unit, target=target):
+                return f"battle {_unit(target, view)} with {_unit(unit, view)}"
+            case m.Retreat(to=to):
+                return f"retreat to {hex_name(to)}"
+            case m.Pursue(to=to):
+                return f"pursue to {hex_name(to)}"
+            case m.BonusBattle(target=target):
+                return f"make a bonus battle against {_unit(target, view)}"
+            case m.KeepCard(card=card) | m.KeepLore(card=card):
+                return f"keep {card_title(card, view)}"
+            case m.PlayLore(card=card, unit=unit, to=to):
+                aim = f" on {_unit(unit, view)}" if unit else ""
+                where = f" to {hex_name(to)}" if to else ""
+                return f"play the lore card {card_title(card, view)}{aim}{where}"
+        return OFFERS.get(type(command)) or self.command(command, seat, view)
 
     def event(self, event: Event | Cut[Event], view: Any = None) -> str:
         """One sentence for an event as its reader sees it (a reader who may not see a card
@@ -131,18 +218,19 @@ class BattleLorePresenter:
             case m.DeckShuffled(deck=deck, after=after):
                 return f"the {deck} deck is shuffled ({len(after)} cards)"
             case m.CardsDrawn(seat=seat, deck=deck, cards=cards):
-                return f"{seat} draws {len(cards)} {deck} card(s)"
+                return f"{seat} draws {counted(len(cards), f'{deck} card')}"
             case m.CardPlayed(seat=seat, card=card, acts_as=acts_as):
-                extra = f" as {acts_as}" if acts_as != card else ""
-                return f"{seat} plays {card}{extra}"
+                extra = f" as {card_title(acts_as, view)}" if acts_as != card else ""
+                return f"{seat} plays {card_title(card, view)}{extra}"
             case m.CardsDiscarded(seat=seat, cards=cards):
-                return f"{seat} discards {', '.join(cards)}"
+                return f"{seat} discards {_titles(cards, view)}"
             case m.CardKept(seat=seat, deck=deck):
                 return f"{seat} keeps a {deck} card"
             case m.UnitOrdered(unit=unit):
                 return f"{unit} is ordered"
             case m.StepEnded(step=step, lost=lost):
-                return f"the {step} step ends" + (f" ({lost} order(s) lost)" if lost else "")
+                lost_orders = f" ({counted(lost, 'order')} lost)" if lost else ""
+                return f"the {reason_words(step)} step ends{lost_orders}"
             case m.UnitMoved(unit=unit, path=path, why=why, may_battle=may):
                 via = f" through {', '.join(hex_name(h) for h in path[:-1])}" if path[:-1] else ""
                 how = {
@@ -159,21 +247,22 @@ class BattleLorePresenter:
                 how = "in melee" if melee else "at range"
                 return f"{unit} battles {target} {how} with {dice} dice ({kind.replace('_', ' ')})"
             case m.DiceRolled(faces=faces, purpose=purpose, unit=unit):
-                return f"{purpose.replace('_', ' ')} roll for {unit}: {', '.join(faces)}"
+                rolled = ", ".join(reason_words(face) for face in faces)
+                return f"{reason_words(purpose)} roll for {unit}: {rolled}"
             case m.FiguresLost(unit=unit, count=count, cause=cause):
-                return f"{unit} loses {count} figure(s) ({cause.replace('_', ' ')})"
+                return f"{unit} loses {counted(count, 'figure')} ({reason_words(cause)})"
             case m.FiguresRegained(unit=unit, count=count):
-                return f"{unit} regains {count} figure(s)"
+                return f"{unit} regains {counted(count, 'figure')}"
             case m.UnitDestroyed(unit=unit, medal_to=side):
                 return f"{unit} is destroyed; {side} gains a medal"
             case m.FlagIgnored(unit=unit, forced=forced):
                 return f"{unit} ignores a flag" + (" (it must)" if forced else "")
             case m.FlagsRolled(unit=unit, flags=flags, ignorable=ignorable):
-                return f"{unit} faces {flags} flag(s)" + (
+                return f"{unit} faces {counted(flags, 'flag')}" + (
                     f" and may ignore {ignorable}" if ignorable else ""
                 )
             case m.RetreatBegun(unit=unit, hexes=hexes):
-                return f"{unit} must retreat {hexes} hex(es)"
+                return f"{unit} must retreat {counted(hexes, 'hex')}"
             case m.CombatStage(stage=stage):
                 return f"the battle waits for a choice: {stage.replace('_', ' ')}"
             case m.CombatEnded():
@@ -181,21 +270,22 @@ class BattleLorePresenter:
             case m.OrderCancelled(unit=unit):
                 return f"{unit} will lose its next order"
             case m.MedalsChanged(side=side, objectives=n, reason=reason):
-                return f"{side}: {reason} ({n} objective medal(s))"
+                medals = counted(n, "objective medal")
+                return f"{side}: {reason_words(reason)} ({medals})"
             case m.LoreTokens(side=side, tokens=tokens, reason=reason):
-                return f"{side} has {tokens} lore token(s) ({reason})"
+                return f"{side} has {counted(tokens, 'lore token')} ({reason_words(reason)})"
             case m.LorePlayed(seat=seat, card=card):
-                return f"{seat} plays the lore card {card}"
+                return f"{seat} plays the lore card {card_title(card, view)}"
             case m.CardSkipped(seat=seat):
                 return f"{seat} plays no command card: no units are ordered"
             case m.RollRead(unit=unit, hits=hits, flags=flags):
-                return f"the roll against {unit}: {hits} hit(s), {flags} flag(s)"
+                return f"the roll against {unit}: {counted(hits, 'hit')}, {counted(flags, 'flag')}"
             case m.CouncilSeated(side=side, level=level, keep=keep, hand_limit=limit):
                 return f"{side}'s war council (level {level}): keeps {keep}, holds at most {limit}"
             case m.RandomDiscard(seat=seat, card=card):
-                return f"{seat} discards {card}, drawn at random"
+                return f"{seat} discards {card_title(card, view)}, drawn at random"
             case m.ExtraOrders(count=count):
-                return f"{count} more unit(s) may be ordered in any section"
+                return f"{counted(count, 'more unit')} may be ordered in any section"
             case m.Ambush(unit=unit):
                 return f"{unit} may battle back even if not bold"
             case m.LoreWindowClosed(window=window):
@@ -203,9 +293,8 @@ class BattleLorePresenter:
             case m.TurnEnded(next_seat=seat, turn=turn):
                 return f"turn {turn}: {seat} to play"
             case m.GameEnded(winner=winner, reason=reason):
-                return (
-                    f"the battle is won by {winner} ({reason})" if winner else f"a draw ({reason})"
-                )
+                ended = reason_words(reason)
+                return f"the battle is won by {winner} ({ended})" if winner else f"a draw ({ended})"
         return type(event).__name__
 
     def outcome(self, outcome: Outcome) -> str:
@@ -219,15 +308,17 @@ class BattleLorePresenter:
         world = world_in_play(view.pack, view.scenario)
         head = f"{world.scenario.name}: turn {view.turn}, {view.active} to play ({view.phase})"
         if view.card:
-            head += f", card {view.card}"
+            head += f", card {card_title(view.card, view)}"
         lines = [head, *board_text(view, world)]
         for side in view.sides:
             hand = (
-                f"hand {', '.join(side.hand)}"
+                f"hand {_titles(side.hand, view)}"
                 if side.hand is not None
-                else f"{side.hand_size} cards"
+                else counted(side.hand_size, "card")
             )
             lore = f", lore tokens {side.lore_tokens}" if world.scenario.lore else ""
+            if world.scenario.lore and side.lore_hand is not None:
+                lore += f", lore hand {_titles(side.lore_hand, view)}"
             lines.append(f"{side.seat}: {side.medals}/{world.scenario.medals} medals, {hand}{lore}")
         for unit in view.units:
             kind = world.type_of(unit)
@@ -248,5 +339,5 @@ class BattleLorePresenter:
                 + (f" ({', '.join(marks)})" if marks else "")
             )
         if view.winner or view.ended:
-            lines.append(f"over: {view.winner or 'draw'} ({view.ended})")
+            lines.append(f"over: {view.winner or 'draw'} ({reason_words(view.ended)})")
         return "\n".join(lines)

@@ -13,7 +13,7 @@ from typing import Any
 
 from nataterra_core.kernel import Command, Event, Outcome
 from nataterra_core.kernel.seen import Cut, cut_of
-from nataterra_core.kernel.wording import outcome_text
+from nataterra_core.kernel.wording import article, counted, outcome_text, plural, reason_words
 
 from . import messages as m
 from .board import board_for
@@ -41,10 +41,6 @@ def unit_name(unit: str) -> str:
     return f"upgraded {title}" if is_upgraded(unit) else title
 
 
-def _a(name: str) -> str:
-    return f"an {name}" if name[:1].lower() in "aeiou" else f"a {name}"
-
-
 def _units(units: tuple[str, ...]) -> str:
     return ", ".join(unit_name(u) for u in units) or "nothing"
 
@@ -54,17 +50,47 @@ def _magic(card: str) -> str:
     return found.title if found is not None else card
 
 
+STAGES = {
+    "attack_magic": "the attacker may play magic",
+    "defence_magic": "the defender may play magic",
+    "loss": "a loss to choose",
+    "continue": "fight on or withdraw",
+    "move_in": "the winner moves in",
+}
+"""A fight's stages (K-FIG-2..5) in words."""
+
+CHOICES = {
+    "revive": "may bring back a unit from a graveyard",
+    "upgrade": "may upgrade a unit for free",
+    "lose_unit": "must give up a unit",
+    "scout": "looks at the top of the event deck",
+    "garrison": "may garrison the castle",
+}
+"""What an awaited choice asks (K-EV-3, K-EV-4, K-EV-6, K-CAS-7), in words."""
+
+
+def _card(card: str) -> str:
+    """An event or magic card's title (a choice names either)."""
+    pack = _pack()
+    found = pack.events.get(card) or pack.magic.get(card)
+    return found.title if found is not None else card.replace("_", " ")
+
+
 def _event_card(card: str) -> str:
     found = _pack().events.get(card)
     return f"{found.title} ({found.text})" if found is not None else card
 
 
-def describe_command(command: Command, seat: str | None = None) -> str:
+def describe_command(command: Command, seat: str | None = None, view: Any = None) -> str:
     """What ``seat`` asks for, as a sentence (``red moves ...``); without a seat, the bare
-    imperative (``move ...``), as a list of choices reads."""
+    imperative (``move ...``), as a list of choices reads. With ``view`` (the position it
+    applies to), a move-in names the tile it goes into."""
     if isinstance(command, m.StartGame):
         return "the game starts: decks shuffled, first player drawn, magic cards dealt"
     verb, rest = _command_words(command)
+    fight = getattr(view, "combat", None)
+    if isinstance(command, m.MoveIn) and fight is not None:
+        rest = f"{_units(command.units)} into {fight.target}"
     if seat is None:
         return f"{verb} {rest}".rstrip()
     first, _, tail = verb.partition(" ")
@@ -78,7 +104,7 @@ def _command_words(command: Command) -> tuple[str, str]:
     if isinstance(command, m.EndPhase):
         return "end", f"the {command.phase} phase"
     if isinstance(command, m.Recruit):
-        return "recruit", f"{_a(unit_name(command.unit))} onto the castle at {command.castle}"
+        return "recruit", f"{article(unit_name(command.unit))} onto the castle at {command.castle}"
     if isinstance(command, m.DeclineRecruit):
         return "decline", f"the free recruit at {command.castle}"
     if isinstance(command, m.Move):
@@ -92,7 +118,7 @@ def _command_words(command: Command) -> tuple[str, str]:
     if isinstance(command, m.Fight):
         return "attack", f"{command.target} from {command.source} with {_units(command.units)}"
     if isinstance(command, m.Place):
-        return "buy", f"{_a(unit_name(command.unit))} onto {command.tile}"
+        return "buy", f"{article(unit_name(command.unit))} onto {command.tile}"
     if isinstance(command, m.Upgrade):
         return "upgrade", f"the {unit_name(command.unit)} on {command.tile}"
     if isinstance(command, m.UpgradeCastle):
@@ -108,7 +134,7 @@ def _command_words(command: Command) -> tuple[str, str]:
         target = " ".join(x for x in named if x)
         return "play", f"{_magic(command.card)}{' on ' + target if target else ''}"
     if isinstance(command, m.Revive):
-        return "revive", f"{_a(unit_name(command.unit))} from {command.source}'s graveyard"
+        return "revive", f"{article(unit_name(command.unit))} from {command.source}'s graveyard"
     if isinstance(command, m.FreeUpgrade):
         return "take", f"the free upgrade on the {unit_name(command.unit)} at {command.tile}"
     if isinstance(command, m.LoseUnit):
@@ -118,13 +144,13 @@ def _command_words(command: Command) -> tuple[str, str]:
     if isinstance(command, m.Pass):
         return "play", "no magic card"
     if isinstance(command, m.TakeLoss):
-        return "lose", _a(unit_name(command.unit))
+        return "lose", article(unit_name(command.unit))
     if isinstance(command, m.ContinueFight):
         return "fight on", ""
     if isinstance(command, m.Withdraw):
         return "withdraw", ""
     if isinstance(command, m.MoveIn):
-        return "move", f"{_units(command.units)} in"
+        return "move", f"{_units(command.units)} into the conquered tile"
     return "send", type(command).__name__
 
 
@@ -151,7 +177,7 @@ def describe_event(event: Event) -> str:
     if isinstance(event, m.FirstPlayerDrawn):
         return f"{event.seat} goes first (drawn: d{event.m} = {event.value + 1})"
     if isinstance(event, m.MagicDrawn):
-        return f"{event.seat} draws {len(event.cards)} magic card(s)"
+        return f"{event.seat} draws {counted(len(event.cards), 'magic card')}"
     if isinstance(event, m.TurnStarted):
         return f"turn {event.turn}: {event.seat}{' (last round)' if event.final else ''}"
     if isinstance(event, m.PhaseStarted):
@@ -164,17 +190,21 @@ def describe_event(event: Event) -> str:
         return f"{event.seat} draws the event {_event_card(event.card)}{last}"
     if isinstance(event, m.ChoiceAwaited):
         c = event.choice
-        card = f" ({c.card})" if c.card else ""
-        return f"{c.seat} must choose: {c.kind.replace('_', ' ')}{card}"
+        card = f" ({_card(c.card)})" if c.card else ""
+        asks = CHOICES.get(c.kind, reason_words(c.kind))
+        if c.kind == "garrison" and c.tile:
+            asks += f" at {c.tile}"
+        return f"{c.seat} {asks}{card}"
     if isinstance(event, m.ChoiceMade):
         return f"{event.seat}'s choice is settled"
     if isinstance(event, m.Recruited):
         if not event.unit:
             return f"{event.seat} recruits nothing at {event.castle}"
-        return f"{_a(unit_name(event.unit))} of {event.seat} joins at {event.castle} for free"
+        return f"{article(unit_name(event.unit))} of {event.seat} joins at {event.castle} for free"
     if isinstance(event, m.UnitsMoved):
+        go = "goes" if len(event.units) == 1 else "go"
         return (
-            f"{event.seat}'s {_units(event.units)} go from {event.source} to {event.target} "
+            f"{event.seat}'s {_units(event.units)} {go} from {event.source} to {event.target} "
             f"({event.rule})"
         )
     if isinstance(event, m.UnitsSwapped):
@@ -184,8 +214,8 @@ def describe_event(event: Event) -> str:
         )
     if isinstance(event, m.UnitPlaced):
         return (
-            f"{event.seat} places {_a(unit_name(event.unit))} on {event.tile} for {event.cost} "
-            f"gold ({event.rule})"
+            f"{event.seat} places {article(unit_name(event.unit))} on {event.tile} for "
+            f"{event.cost} gold ({event.rule})"
         )
     if isinstance(event, m.UnitUpgraded):
         cost = f"for {event.cost} gold" if event.cost else "for free (K-EV-4)"
@@ -202,7 +232,8 @@ def describe_event(event: Event) -> str:
         )
         return f"{event.owner}'s {unit_name(event.unit)} on {event.tile} falls: {where}"
     if isinstance(event, m.UnitRevived):
-        return f"{event.seat} revives {_a(unit_name(event.unit))} from {event.source}'s graveyard"
+        revived = article(unit_name(event.unit))
+        return f"{event.seat} revives {revived} from {event.source}'s graveyard"
     if isinstance(event, m.MagicPlayed):
         played = _pack().magic.get(event.card)
         return f"{event.seat} plays {_magic(event.card)}" + (f": {played.text}" if played else "")
@@ -217,7 +248,7 @@ def describe_event(event: Event) -> str:
     if isinstance(event, m.ScoutOrdered):
         return f"{event.seat} puts the scouted cards back"
     if isinstance(event, m.MovesGranted):
-        return f"{event.seat} may make {event.amount} extra move(s)"
+        return f"{event.seat} may make {counted(event.amount, 'extra move')}"
     if isinstance(event, m.AssassinRolled):
         a, d = (*event.values, 0, 0)[:2]  # (the assassin's die, the target's)
         result = "kills" if a > d else "misses"
@@ -234,7 +265,7 @@ def describe_event(event: Event) -> str:
         return f"a d{event.die} joins the {event.side} pool"
     if isinstance(event, m.CombatStep):
         loser = f" ({event.loser})" if event.loser else ""
-        return f"the fight: {event.stage.replace('_', ' ')}{loser}"
+        return f"the fight: {STAGES.get(event.stage, reason_words(event.stage))}{loser}"
     if isinstance(event, m.CombatRolled):
         dropped = f", {event.dropped} dropped" if event.dropped else ""
         return (
@@ -254,7 +285,9 @@ def describe_event(event: Event) -> str:
         faces = [v + 1 for v in event.values]
         return f"{event.seat} rolls {faces} = {event.total} to break the tie"
     if isinstance(event, m.GameEnded):
-        return f"the game ends ({event.reason}): {', '.join(event.winners) or 'nobody'} wins"
+        wins = "win" if len(event.winners) > 1 else "wins"
+        who = ", ".join(event.winners) or "nobody"
+        return f"the game ends ({reason_words(event.reason)}): {who} {wins}"
     return type(event).__name__
 
 
@@ -294,19 +327,21 @@ def view_text(view: Any) -> str:
             else f" {p.hand_count} magic"
         )
         out = " OUT" if p.eliminated else ""
-        reserve = ", ".join(f"{n} {u}" for u, n in sorted(p.reserve.items()) if n)
+        reserve = ", ".join(
+            f"{n} {plural(unit_name(u), n)}" for u, n in sorted(p.reserve.items()) if n
+        )
         lines.append(
-            f"{p.seat}{out}: {p.gold} gold, {len(p.graveyard)} scalps, {p.crowns} crowns;"
-            f"{hand}; reserve {reserve}"
+            f"{p.seat}{out}: {p.gold} gold, {counted(len(p.graveyard), 'scalp')}, "
+            f"{counted(p.crowns, 'crown')};{hand}; reserve {reserve or 'empty'}"
         )
     lines.append(f"event deck {view.event_deck_count}, magic deck {view.magic_deck_count}")
     if view.scouted:
-        lines.append(f"you scouted: {', '.join(view.scouted)}")
+        lines.append(f"you scouted: {', '.join(_card(c) for c in view.scouted)}")
     if view.combat is not None:
         c = view.combat
         lines.append(
             f"fight: {c.attacker} from {c.source} on {c.target} ({c.defender}) with "
-            f"{_units(c.committed)}; {c.stage}"
+            f"{_units(c.committed)}; {STAGES.get(c.stage, reason_words(c.stage))}"
         )
     return "\n".join(lines)
 
@@ -332,10 +367,11 @@ def running_scores(view: Any) -> dict[str, int]:
 def _price(command: Command, pack: KaladanPack) -> int:
     """What ``command`` costs in the buy phase (K-BUY-1); 0 for anything free."""
     economy = pack.economy
-    if isinstance(command, m.Place):
-        return pack.units[base_of(command.unit)].place_cost
-    if isinstance(command, m.Upgrade):
-        return pack.units[base_of(command.unit)].upgrade_cost
+    if isinstance(command, m.Place | m.Upgrade):
+        kind = pack.units.get(base_of(command.unit))
+        if kind is None:  # not the pack's: a forged record's unit has no price
+            return 0
+        return kind.place_cost if isinstance(command, m.Place) else kind.upgrade_cost
     if isinstance(command, m.UpgradeCastle):
         return economy.castle_upgrade_cost
     if isinstance(command, m.ExchangeMagic):
@@ -369,13 +405,13 @@ class KaladanPresenter:
         every command is public)."""
         if isinstance(command, Cut):
             raise TypeError(f"no words for a cut {command.tag}: every command is public")
-        return describe_command(command, seat)
+        return describe_command(command, seat, view)
 
     def offer(self, command: Command, seat: str, view: Any = None) -> str:
         """``command`` in ``seat``'s menu: the imperative (``move ...``), with its price in
         gold when it costs any (K-BUY-1)."""
         price = _price(command, _pack_of(view) if view is not None else _pack())
-        return describe_command(command) + (f" ({price} gold)" if price else "")
+        return describe_command(command, None, view) + (f" ({price} gold)" if price else "")
 
     def event(self, event: Event | Cut[Event], view: Any = None) -> str:
         """One sentence for an event as its reader sees it (whole or cut)."""

@@ -13,6 +13,7 @@ from typing import Any
 
 from nataterra_core.kernel import Command, Event, Outcome
 from nataterra_core.kernel.seen import Cut, cut_of
+from nataterra_core.kernel.wording import reason_words
 
 from . import messages as m
 from .views import SeatView
@@ -97,8 +98,8 @@ def describe_event(event: Event) -> str:
 def describe_outcome(outcome: Outcome) -> str:
     """The result in words."""
     if outcome.winners:
-        return f"won by {', '.join(outcome.winners)} ({outcome.reason})"
-    return f"no winner ({outcome.reason})"
+        return f"won by {', '.join(outcome.winners)} ({reason_words(outcome.reason)})"
+    return f"no winner ({reason_words(outcome.reason)})"
 
 
 def view_text(view: Any) -> str:

@@ -20,6 +20,7 @@ import msgspec
 
 from nataterra_core.kernel import Command, Event, Wire
 from nataterra_core.kernel.seen import Cut
+from nataterra_core.kernel.wording import plural
 
 from ..content import ContentPack, load_pack
 from ..content.units import Cost
@@ -36,7 +37,6 @@ __all__ = [
     "fallback",
     "group_name",
     "pack",
-    "plural",
     "possessive",
     "resources_text",
     "structure_title",
@@ -126,17 +126,6 @@ def cost_text(amount: Resources | Cost) -> str:
     """``costs 2 food`` or ``free``."""
     text = resources_text(amount)
     return "free" if text == "nothing" else f"costs {text}"
-
-
-def plural(title: str, count: int) -> str:
-    """``Zealot`` -> ``Zealots`` for a count other than one (English's common endings)."""
-    if count == 1 or title.endswith(("ed", "i", "a")):
-        return title
-    if title.endswith(("s", "x", "ch", "sh")):
-        return title + "es"
-    if title.endswith("y") and title[-2:-1] not in "aeiou":
-        return title[:-1] + "ies"
-    return title + "s"
 
 
 def unit_title(unit: str) -> str:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from nataterra_core.kernel.wording import article, plural
+
 from ..content.cards import BiomeEffect
 from ..messages.combat import (
     Attack,
@@ -61,14 +63,14 @@ def forces_text(forces: tuple[Force, ...], owner: str) -> str:
 _EFFECTS = {
     "smite_each_round": "at the end of each round each group takes {n} smite damage",
     "no_retreat": "no retreat",
-    "discard_tactic": "discard {n} tactic card(s)",
+    "discard_tactic": "discard {n} tactic {cards}",
     "no_tactics_at_start": "no tactic cards at the start of the combat",
     "move_after_win": "the winner may move its units one zone",
     "ambush": "an ambushing unit joins the combat",
     "raise_initiative": "raise an initiative marker by {n}",
     "attack_bonus": "+{n} attack bonus",
-    "draw_tactic_if_win": "draw {n} tactic card(s) on a win",
-    "draw_tactic": "draw {n} tactic card(s)",
+    "draw_tactic_if_win": "draw {n} tactic {cards} on a win",
+    "draw_tactic": "draw {n} tactic {cards}",
     "choose_player_discards": "choose a player who discards a tactic card",
     "no_backstab": "no backstab",
     "damage_per_group": "{n} damage to each group",
@@ -78,7 +80,9 @@ _EFFECTS = {
 
 
 def _effect(effect: BiomeEffect) -> str:
-    return _EFFECTS.get(effect.kind, effect.kind.replace("_", " ")).format(n=effect.amount)
+    return _EFFECTS.get(effect.kind, effect.kind.replace("_", " ")).format(
+        n=effect.amount, cards=plural("card", effect.amount)
+    )
 
 
 def biome_card_text(card: str) -> str:
@@ -184,7 +188,7 @@ def _(command: DeployGroup, seat: str | None = None, view: Any = None) -> str:
     origin = f" (from {command.origin})" if command.origin else ""
     return (
         f"{subject(seat, 'deploys', 'deploy')} a group of "
-        f"{units_text(command.size, command.unit)}{origin} in a {command.slot} slot"
+        f"{units_text(command.size, command.unit)}{origin} in {article(command.slot)} slot"
     )
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from nataterra_core.kernel.wording import article, counted
+
 from ..messages.combat import (
     AbilityGranted,
     ActivationEnded,
@@ -95,7 +97,7 @@ def _(event: GroupDeployed, view: Any = None) -> str:
     origin = f" (from {event.origin})" if event.origin else ""
     return (
         f"{event.seat} deploys group {event.group}: {units_text(event.units, event.unit)}"
-        f"{origin} in a {event.slot} slot"
+        f"{origin} in {article(event.slot)} slot"
     )
 
 
@@ -136,7 +138,11 @@ def _(event: BiomeTargetFixed, view: Any = None) -> str:
 def _(event: EffectDamage, view: Any = None) -> str:
     kind = "smite damage (armor ignored)" if event.smite else "damage"
     text = f"{group_name(view, event.group)} takes {event.amount} {kind}"
-    text += f"; {event.deaths} unit(s) die" if event.deaths else ""
+    text += (
+        f"; {counted(event.deaths, 'unit')} {'dies' if event.deaths == 1 else 'die'}"
+        if event.deaths
+        else ""
+    )
     text += f"; Bloodthirst +{event.bloodthirst}" if event.bloodthirst else ""
     return text
 
@@ -250,7 +256,8 @@ def _(event: UnitsMovedAfterWin, view: Any = None) -> str:
 def _(event: RoundClosing, view: Any = None) -> str:
     text = f"the end-of-round effects of round {event.round} are due"
     if event.heal:
-        text += f"; {', '.join(event.heal)} choose(s) a group to heal"
+        verb = "chooses" if len(event.heal) == 1 else "choose"
+        text += f"; {', '.join(event.heal)} {verb} a group to heal"
     return text
 
 
@@ -303,7 +310,7 @@ def _(event: AttackRolled, view: Any = None) -> str:
     again = "re-rolls" if event.reroll else "rolls"
     return (
         f"{group_name(view, event.group)} {again} against {group_name(view, event.target)}: "
-        f"face {event.face + 1}, {event.swords} sword(s) (draw({event.m}) = {event.value})"
+        f"face {event.face + 1}, {counted(event.swords, 'sword')} (draw({event.m}) = {event.value})"
     )
 
 
@@ -311,12 +318,16 @@ def _(event: AttackRolled, view: Any = None) -> str:
 def _(event: AttackResolved, view: Any = None) -> str:
     text = (
         f"{group_name(view, event.group)} hits {group_name(view, event.target)} with "
-        f"{event.total} attack: {event.damage} damage, {event.target_deaths} unit(s) killed"
+        f"{event.total} attack: {event.damage} damage, "
+        f"{counted(event.target_deaths, 'unit', zero='no')} killed"
     )
     if event.face is not None:
-        text += f" (face {event.face + 1}, {event.swords} sword(s))"
+        text += f" (face {event.face + 1}, {counted(event.swords, 'sword')})"
     if event.retaliation or event.attacker_deaths:
-        text += f"; retaliation {event.retaliation}, {event.attacker_deaths} attacker(s) killed"
+        text += (
+            f"; retaliation {event.retaliation}, "
+            f"{counted(event.attacker_deaths, 'attacker', zero='no')} killed"
+        )
     if event.bloodthirst:
         text += f"; Bloodthirst +{event.bloodthirst}"
     if event.flare:

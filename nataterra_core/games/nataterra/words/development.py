@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from nataterra_core.kernel.seen import Cut
+from nataterra_core.kernel.wording import article, counted
 
 from ..content.cards import Bonus, TechEffect
 from ..messages.development import (
@@ -47,12 +48,12 @@ def bonus_text(bonus: Bonus) -> str:
     """A tech's bonus effect (N-DEV-4) in words."""
     n = bonus.amount
     return {
-        "draw_tactic": f"draw {n} tactic card(s)",
+        "draw_tactic": f"draw {counted(n, 'tactic card')}",
         "draw_tech": f"draw tech card no. {n}",
-        "add_workers": f"{n} worker(s) to the pool",
+        "add_workers": f"{counted(n, 'worker')} to the pool",
         "unlock_tile": f"unlock the next civilisation tile ({n} of each unit to the pool)",
         "unlock_structure": "unlock a structure",
-        "add_units": f"{n} unit(s) to the pool",
+        "add_units": f"{counted(n, 'unit')} to the pool",
     }.get(bonus.kind, f"{bonus.kind.replace('_', ' ')} {n}")
 
 
@@ -99,7 +100,7 @@ def tech_text(tech: str, option: str | None) -> str:
 def _(command: Recruit, seat: str | None = None, view: Any = None) -> str:
     unit = pack().units.get(command.unit)
     cost = f" ({cost_text(unit.cost)})" if unit is not None else ""
-    return f"{subject(seat, 'recruits', 'recruit')} a {unit_title(command.unit)}{cost}"
+    return f"{subject(seat, 'recruits', 'recruit')} {article(unit_title(command.unit))}{cost}"
 
 
 @describe_command.register
@@ -121,7 +122,7 @@ def _(command: Build, seat: str | None = None, view: Any = None) -> str:
 @describe_event.register
 def _(event: Recruited, view: Any = None) -> str:
     return (
-        f"{event.seat} recruits a {unit_title(event.unit)} in {event.zone}, "
+        f"{event.seat} recruits {article(unit_title(event.unit))} in {event.zone}, "
         f"paying {resources_text(event.cost)}"
     )
 
@@ -184,7 +185,7 @@ def _(event: StructureBuilt, view: Any = None) -> str:
 
 @describe_event.register
 def _(event: StructureDestroyed, view: Any = None) -> str:
-    cubes = f" ({event.cubes} cube(s) freed)" if event.cubes else ""
+    cubes = f" ({counted(event.cubes, 'cube')} freed)" if event.cubes else ""
     return (
         f"{event.owner}'s {structure_title(event.structure)} in {event.zone} is destroyed "
         f"({event.rule}){cubes}"

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from nataterra_core.kernel.wording import article, counted
+
 from ..messages.scenarios import (
     MarkerControlled,
     MarkerDestroyed,
@@ -36,7 +38,9 @@ def _(command: MoveMarker, seat: str | None = None, view: Any = None) -> str:
 @describe_command.register
 def _(command: RecruitOnMarker, seat: str | None = None, view: Any = None) -> str:
     what = unit_title(command.unit)
-    return f"{subject(seat, 'recruits', 'recruit')} a {what} onto the marker in {command.zone}"
+    return (
+        f"{subject(seat, 'recruits', 'recruit')} {article(what)} onto the marker in {command.zone}"
+    )
 
 
 @describe_command.register
@@ -82,7 +86,7 @@ def _(event: RecruitedOnMarker, view: Any = None) -> str:
     if event.flare:
         paid.append(f"{event.flare} flare")
     price = f" for {' and '.join(paid)}" if paid else " for free"
-    return f"{event.seat} recruits a {unit_title(event.unit)} onto {event.zone}{price}"
+    return f"{event.seat} recruits {article(unit_title(event.unit))} onto {event.zone}{price}"
 
 
 @describe_event.register
@@ -91,6 +95,6 @@ def _(event: WorkerSacrificed, view: Any = None) -> str:
         [resources_text(event.gain)] if event.gain.food + event.gain.wood + event.gain.metal else []
     )
     if event.points:
-        gains.append(f"{event.points} point{'s' * (event.points != 1)}")
+        gains.append(counted(event.points, "point"))
     worker = unit_title(event.unit)
-    return f"{event.seat} sacrifices a {worker} in {event.zone} for {' and '.join(gains)}"
+    return f"{event.seat} sacrifices {article(worker)} in {event.zone} for {' and '.join(gains)}"

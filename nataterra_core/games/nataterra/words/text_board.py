@@ -23,9 +23,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from nataterra_core.kernel.wording import plural
+
 from ..rules.hexmap import GameMap
 from ..state import PlacedStructure, UnitStack
-from .base import plural, possessive, structure_title, unit_title
+from .base import possessive, structure_title, unit_title
 
 __all__ = ["map_drawing", "short_zone", "zone_lines"]
 

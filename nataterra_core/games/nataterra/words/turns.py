@@ -16,7 +16,7 @@ from typing import Any
 
 from nataterra_core.kernel import Outcome
 from nataterra_core.kernel.seen import Cut
-from nataterra_core.kernel.wording import outcome_text
+from nataterra_core.kernel.wording import article, counted, outcome_text
 
 from ..messages.combat import PassTactics, PlayTactic, StandingPass, StandingPassGiven
 from ..messages.development import ResourcesGathered
@@ -106,7 +106,7 @@ def tactic_option_text(card: str, option: int) -> str:
     chosen = found.options[option]
     paid = [resources_text(chosen.cost)] if resources_text(chosen.cost) != "nothing" else []
     paid += [f"{chosen.flare} flare"] if chosen.flare else []
-    paid += [f"{chosen.discards} other tactic card(s)"] if chosen.discards else []
+    paid += [counted(chosen.discards, "other tactic card")] if chosen.discards else []
     window = chosen.window.replace("_", " ")
     text = f"{head} ({window})" + (f": {chosen.text}" if chosen.text else "")
     return text + (f"; costs {' and '.join(paid)}" if paid else "")
@@ -187,7 +187,7 @@ def _(command: PlacePlayerTile, seat: str | None = None, view: Any = None) -> st
 @describe_command.register
 def _(command: PlaceModifier, seat: str | None = None, view: Any = None) -> str:
     spot = _modifier_spot(command.zone, command.at)
-    return f"{subject(seat, 'places', 'place')} a {command.side} modifier {spot}"
+    return f"{subject(seat, 'places', 'place')} {article(command.side)} modifier {spot}"
 
 
 def _placed(at: tuple[int, int], rotation: int) -> str:
@@ -243,7 +243,9 @@ def _(event: PlayerTilePlaced, view: Any = None) -> str:
 
 @describe_event.register
 def _(event: ModifierPlaced, view: Any = None) -> str:
-    return f"{event.seat} places a {event.side} modifier {_modifier_spot(event.zone, event.at)}"
+    return (
+        f"{event.seat} places {article(event.side)} modifier {_modifier_spot(event.zone, event.at)}"
+    )
 
 
 @describe_event.register
@@ -289,8 +291,8 @@ def _(event: MovementGranted, view: Any = None) -> str:
 @describe_event.register
 def _(event: UnitReplaced, view: Any = None) -> str:
     return (
-        f"{event.seat} returns a {unit_title(event.removed)} in {event.zone} to its pool and "
-        f"recruits a {unit_title(event.recruited)} there"
+        f"{event.seat} returns {article(unit_title(event.removed))} in {event.zone} to its pool "
+        f"and recruits {article(unit_title(event.recruited))} there"
     )
 
 
