@@ -3,6 +3,7 @@ the board drawn as hexes (sections, terrain, units with banners and figures)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from nataterra_core.kernel import Command, Event, Outcome
@@ -117,6 +118,34 @@ def legend(view: SeatView, world: World) -> str:
     )
 
 
+def _phrase(command: Command, view: Any, unit: Callable[[str], str]) -> tuple[str, str]:
+    """A command's verb (an imperative: ``play``) and the rest of its sentence, units named by
+    ``unit`` (bare in the log, described in a menu)."""
+    match command:
+        case m.PlayCard(card=card):
+            return "play", card_title(card, view)
+        case m.OrderUnit(unit=ordered):
+            return "order", unit(ordered)
+        case m.MoveUnit(unit=moved, to=to):
+            return "move", f"{unit(moved)} to {hex_name(to)}"
+        case m.BattleUnit(unit=attacker, target=target):
+            return "battle", f"{unit(target)} with {unit(attacker)}"
+        case m.Retreat(to=to):
+            return "retreat", f"to {hex_name(to)}"
+        case m.Pursue(to=to):
+            return "pursue", f"to {hex_name(to)}"
+        case m.BonusBattle(target=target):
+            return "make", f"a bonus battle against {unit(target)}"
+        case m.KeepCard(card=card) | m.KeepLore(card=card):
+            return "keep", card_title(card, view)
+        case m.PlayLore(card=card, unit=aimed, to=to):
+            aim = f" on {unit(aimed)}" if aimed else ""
+            where = f" to {hex_name(to)}" if to else ""
+            return "play", f"the lore card {card_title(card, view)}{aim}{where}"
+    verb, _, rest = OFFERS.get(type(command), f"send {type(command).__name__}").partition(" ")
+    return verb, rest
+
+
 OFFERS: dict[type[Command], str] = {
     m.FinishOrders: "give no more orders",
     m.FinishMoves: "move no more units",
@@ -137,8 +166,9 @@ class BattleLorePresenter:
     def command(
         self, command: Command | Cut[Command], seat: str | None = None, view: Any = None
     ) -> str:
-        """One sentence for a command (ids and hexes are words enough: ``view`` unused); a
-        kept card is named only to its keeper (others are handed the cut form)."""
+        """One sentence for a command (``english battles f2 with e3``; cards by their title
+        in ``view``'s pack); a kept card is named only to its keeper (others are handed the
+        cut form)."""
         who = seat or "the system"
         if isinstance(command, Cut):
             if cut_of(command, m.KeepCard):
@@ -146,68 +176,16 @@ class BattleLorePresenter:
             if cut_of(command, m.KeepLore):
                 return f"{who} keeps a lore card"
             raise TypeError(f"no words for a cut {command.tag}")
-        match command:
-            case m.Start():
-                return "the battle is set up"
-            case m.PlayCard(card=card):
-                return f"{who} plays {card_title(card, view)}"
-            case m.OrderUnit(unit=unit):
-                return f"{who} orders {unit}"
-            case m.MoveUnit(unit=unit, to=to):
-                return f"{who} moves {unit} to {hex_name(to)}"
-            case m.BattleUnit(unit=unit, target=target):
-                return f"{who}: {unit} battles {target}"
-            case m.Retreat(to=to):
-                return f"{who} retreats to {hex_name(to)}"
-            case m.Pursue(to=to):
-                return f"{who} pursues to {hex_name(to)}"
-            case m.BonusBattle(target=target):
-                return f"{who} makes a bonus battle against {target}"
-            case m.KeepCard(card=card) | m.KeepLore(card=card):
-                return f"{who} keeps {card_title(card, view)}"
-            case m.PlayLore(card=card, unit=unit, to=to):
-                aim = f" on {unit}" if unit else ""
-                return f"{who} plays the lore card {card_title(card, view)}{aim}" + (
-                    f" to {hex_name(to)}" if to else ""
-                )
-        words = {
-            m.FinishOrders: "gives no more orders",
-            m.FinishMoves: "moves no more units",
-            m.FinishBattles: "ends the battles",
-            m.IgnoreFlag: "ignores a flag (bold)",
-            m.AcceptFlags: "takes the flags",
-            m.TakeGround: "takes ground",
-            m.BattleBack: "battles back",
-            m.Decline: "declines",
-            m.SkipCard: "plays no command card (lore instead)",
-        }
-        return f"{who} {words.get(type(command), type(command).__name__)}"
+        if isinstance(command, m.Start):
+            return "the battle is set up"
+        verb, rest = _phrase(command, view, lambda unit: unit)
+        return f"{who} {verb}s {rest}".rstrip()
 
     def offer(self, command: Command, seat: str, view: Any = None) -> str:
         """``command`` in ``seat``'s menu, as that seat's own: an imperative (``play Probe
         Centre``, ``order e1 (green archers at 2,6)``)."""
-        match command:
-            case m.PlayCard(card=card):
-                return f"play {card_title(card, view)}"
-            case m.OrderUnit(unit=unit):
-                return f"order {_unit(unit, view)}"
-            case m.MoveUnit(unit=unit, to=to):
-                return f"move {_unit(unit, view)} to {hex_name(to)}"
-            case m.BattleUnit(unit=unit, target=target):
-                return f"battle {_unit(target, view)} with {_unit(unit, view)}"
-            case m.Retreat(to=to):
-                return f"retreat to {hex_name(to)}"
-            case m.Pursue(to=to):
-                return f"pursue to {hex_name(to)}"
-            case m.BonusBattle(target=target):
-                return f"make a bonus battle against {_unit(target, view)}"
-            case m.KeepCard(card=card) | m.KeepLore(card=card):
-                return f"keep {card_title(card, view)}"
-            case m.PlayLore(card=card, unit=unit, to=to):
-                aim = f" on {_unit(unit, view)}" if unit else ""
-                where = f" to {hex_name(to)}" if to else ""
-                return f"play the lore card {card_title(card, view)}{aim}{where}"
-        return OFFERS.get(type(command)) or self.command(command, seat, view)
+        verb, rest = _phrase(command, view, lambda unit: _unit(unit, view))
+        return f"{verb} {rest}".rstrip()
 
     def event(self, event: Event | Cut[Event], view: Any = None) -> str:
         """One sentence for an event as its reader sees it (a reader who may not see a card
