@@ -197,7 +197,7 @@ def options_words(options: Mapping[str, Any], record_system: RuleSystem | None =
         elif isinstance(value, str) and value.lstrip().startswith(("{", "[")):
             said.append(f"{label} as the header gives it")
         elif isinstance(value, str) and scenarios is not None and value in scenarios:
-            said.append(f"{label} {getattr(scenarios[value], 'title', reason_words(value))}")
+            said.append(f"{label} {scenarios[value].title}")  # every scenario has a title
         elif isinstance(value, list | tuple):
             said.append(f"{label} {', '.join(reason_words(str(v)) for v in value) or 'none'}")
         else:
@@ -215,8 +215,8 @@ def plural(noun: str, count: int = 2) -> str:
     """``noun`` for ``count`` of it: ``Zealot`` -> ``Zealots``, ``Swordsman`` ->
     ``Swordsmen``, ``hex`` -> ``hexes``, ``army`` -> ``armies``; unchanged for one.
 
-    >>> [plural(n) for n in ("Orc", "Swordsman", "hex", "army", "Human", "die", "Velathi")]
-    ['Orcs', 'Swordsmen', 'hexes', 'armies', 'Humans', 'dice', 'Velathi']
+    >>> [plural(n) for n in ("Orc", "Swordsman", "hex", "army", "Human", "die", "alumni")]
+    ['Orcs', 'Swordsmen', 'hexes', 'armies', 'Humans', 'dice', 'alumni']
     >>> plural("crown", 1)
     'crown'
     """

@@ -27,7 +27,7 @@ def test_demo_plays_writes_and_verifies_a_game(tmp_path: Path) -> None:
     result = runner.invoke(app, ["demo", "--seed", "3", "--out", str(out), "--turns", "8"])
     assert result.exit_code == 0, result.output
     assert "VALID" in result.output
-    assert "turn_limit" in result.output
+    assert "turn limit" in result.output
     lines = out.read_bytes().splitlines()
     assert b'"kind":"reveal"' in lines[-2] and b'"kind":"end"' in lines[-1]
     assert runner.invoke(app, ["verify", str(out)]).exit_code == 0

@@ -211,7 +211,7 @@ def test_a_game_against_a_bot_played_on_the_board_then_replayed(
     assert undone == 1
     status = page.inner_text("#status")
     assert status.startswith("Game over: result: ")
-    assert "turn_limit" in status or "won by" in status
+    assert "turn limit" in status or "won by" in status
     page.screenshot(path=str(screenshots / "play-game-over.png"))
 
     page.click("#open-replay")
