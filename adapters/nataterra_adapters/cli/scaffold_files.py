@@ -335,6 +335,7 @@ from typing import Any
 
 from nataterra_core.kernel import Command, Event, Outcome
 from nataterra_core.kernel.seen import Cut
+from nataterra_core.kernel.wording import reason_words
 
 from . import messages as m
 from .views import ${Class}View
@@ -379,7 +380,7 @@ class ${Class}Presenter:
 
     def outcome(self, outcome: Outcome) -> str:
         """The result in words."""
-        return f"won by {', '.join(outcome.winners)} ({outcome.reason})"
+        return f"won by {', '.join(outcome.winners)} ({reason_words(outcome.reason)})"
 
     def view(self, view: Any) -> str:
         """A seat's view as text."""
