@@ -39,6 +39,7 @@ from typing import Any
 import attrs
 import msgspec
 import pytest
+from leak_rpc import HostedTwins
 from nataterra_adapters.record_words import appended_words
 
 from nataterra_core.game import GameSession, new_game
@@ -64,6 +65,10 @@ class Counts:
     reveals: int = 0
     other_dice: int = 0
     """Next commands also decided with other dice that gave the seat the same lines."""
+    rpc_twins: int = 0
+    """Twins also asked over JSON-RPC (``tests/leak_rpc.py``)."""
+    rpc_replies: int = 0
+    """RPC replies compared byte for byte between twins."""
 
     def add(self, other: Counts) -> None:
         """Add ``other``'s counts to these."""
@@ -220,17 +225,26 @@ def check_leaks(
     limit: int,
     every: int = 3,
     options: dict[str, Any] | None = None,
+    *,
+    rpc: bool = False,
+    served: RuleSystem | None = None,
 ) -> Counts:
     """Play a random game of ``record`` and check every ``every``-th position's twins; an
-    ``AssertionError`` names the seat, the position and what differed."""
+    ``AssertionError`` names the seat, the position and what differed. With ``rpc`` the game
+    is hosted on an in-process JSON-RPC server (``served``: the record it serves, a mutated
+    copy in a test) and each twin is also asked over it (``tests/leak_rpc.py``)."""
     options = dict(record.default_options) if options is None else options
-    session = new_game(seats, game=record.id, seed=seed, options=options)
+    hosted = HostedTwins(record, seats, seed, options, served) if rpc else None
+    if hosted is not None:
+        session = hosted.session
+    else:
+        session = new_game(seats, game=record.id, seed=seed, options=options)
     rng = random.Random(seed)
     counts = Counts()
     played: list[Any] = []
     for n, state in enumerate(_positions(session, rng, limit, played)):
         if n % every == 0:
-            _check_position(record, session, seed, state, played, rng, counts)
+            _check_position(record, session, seed, state, played, rng, counts, hosted)
     assert counts.positions > 0
     return counts
 
@@ -243,6 +257,7 @@ def _check_position(
     played: list[Any],
     rng: random.Random,
     counts: Counts,
+    hosted: HostedTwins | None = None,
 ) -> None:
     counts.positions += 1
     decision = session.decider.decision(state)
@@ -256,6 +271,7 @@ def _check_position(
             f"{where}: view, words or legal list depend on what the seat may not see"
         )
         others = [s for s in decision.acting if s != seat]
+        probes: list[Any] = []
         if seat is not None:
             probes = [c for s in others for c in decision.legal(s)][:PROBES] + played[-PROBES:]
             for command in probes:
@@ -263,6 +279,8 @@ def _check_position(
                 assert _answer(session, seed, twin, seat, command) == _answer(
                     session, seed, state, seat, command
                 ), f"{where}: the answer to {command!r} depends on what the seat may not see"
+        if hosted is not None:
+            _check_over_rpc(hosted, state, twin, seat, probes, where, counts)
         if not others:
             continue
         other = others[0]
@@ -280,6 +298,12 @@ def _check_position(
             assert twins_ == ours, (
                 f"{where}: {other}'s {command!r} gives the seat other lines, words or receipt head"
             )
+            if hosted is not None:
+                ours_rpc = hosted.after(state, seat, other, command)
+                assert hosted.after(twin, seat, other, command) == ours_rpc, (
+                    f"{where}: over RPC, {other}'s {command!r} gives the seat other answers"
+                )
+                counts.rpc_replies += len(ours_rpc)
         other_seed = seed_from_number(seed + OTHER_DICE)[0]
         _, dice_ = _after(record, session, state, seat, other, command, other_seed)
         if dice_[0] == ours[0]:
@@ -294,6 +318,32 @@ OTHER_DICE = 10_007
 """Added to a game's seed for the other dice of a next command."""
 
 
+def _check_over_rpc(
+    hosted: HostedTwins,
+    state: Any,
+    twin: Any,
+    seat: str | None,
+    probes: list[Any],
+    where: str,
+    counts: Counts,
+) -> None:
+    """The same server, hosting either twin, answers ``seat`` byte for byte the same: its
+    view, legal list, last record in words, receipt, and every refusal of the probes."""
+    counts.rpc_twins += 1
+    ours = hosted.looking(state, seat)
+    assert hosted.looking(twin, seat) == ours, (
+        f"{where}: over RPC, the view, legal list, words or receipt differ"
+    )
+    counts.rpc_replies += len(ours)
+    for command in probes:
+        assert seat is not None
+        refused = hosted.refusal(state, seat, command)
+        assert hosted.refusal(twin, seat, command) == refused, (
+            f"{where}: over RPC, the answer to {command!r} differs"
+        )
+        counts.rpc_replies += 1
+
+
 SMOKE_LIMIT = 60
 
 
@@ -302,7 +352,7 @@ def test_no_seat_learns_what_it_may_not_see(rules_id: str) -> None:
     """Smoke run: one seed, the default seats, every third of the first positions."""
     record = _system(rules_id)
     seats = tuple(record.default_seats[min(record.default_seats)])
-    counts = check_leaks(record, 1, seats, SMOKE_LIMIT)
+    counts = check_leaks(record, 1, seats, SMOKE_LIMIT, rpc=True)
     if not record.perfect_information:
         assert counts.changed, f"{rules_id}: no twin differed from its position"
     print(f"{rules_id}: {counts}")
@@ -341,7 +391,9 @@ def test_no_seat_learns_what_it_may_not_see_sweep(
     two seeds, every position of games up to ``SWEEP_LIMIT`` positions long."""
     record = _system(rules_id)
     options = dict(setting.options)
-    counts = check_leaks(record, seed, setting.seats, SWEEP_LIMIT, every=1, options=options)
+    counts = check_leaks(
+        record, seed, setting.seats, SWEEP_LIMIT, every=1, options=options, rpc=True
+    )
     print(f"{rules_id} {setting.name} seed {seed}: {counts}")
 
 
@@ -402,3 +454,14 @@ def test_a_view_leaking_a_field_is_caught(rules_id: str) -> None:
     seats = tuple(record.default_seats[min(record.default_seats)])
     with pytest.raises(AssertionError, match="view, words or legal list"):
         check_leaks(leaky, 1, seats, SMOKE_LIMIT)
+
+
+@pytest.mark.parametrize("rules_id", _secret_systems()[:1])
+def test_a_server_leaking_a_field_is_caught_over_rpc(rules_id: str) -> None:
+    """The server's answers are compared too: a server whose view leaks (the library's is
+    sound) is caught over RPC."""
+    record = _system(rules_id)
+    leaky = attrs.evolve(record, seat_view=_leaky_view(record))
+    seats = tuple(record.default_seats[min(record.default_seats)])
+    with pytest.raises(AssertionError, match="over RPC, the view"):
+        check_leaks(record, 1, seats, SMOKE_LIMIT, rpc=True, served=leaky)
