@@ -47,9 +47,24 @@ def _lore_side(world: World, side: SideView, discards: Counter[str], dice: DiceS
     )
 
 
+_WORLDS: dict[tuple[str, str], World] = {}
+"""Worlds built for a given pack, by its SHA-256 and the scenario (a search determinises
+thousands of times a decision; building the board each time cost a tenth of it)."""
+
+
+def _world(pack: BattleLorePack, scenario: str) -> World:
+    key = (pack.sha256, scenario)
+    found = _WORLDS.get(key)
+    if found is None:
+        if len(_WORLDS) >= 64:  # a long-lived process meeting many packs: start afresh
+            _WORLDS.clear()
+        found = _WORLDS[key] = World(pack, scenario)
+    return found
+
+
 def determinise(view: SeatView, pack: BattleLorePack | None, seed: int) -> BattleLoreState:
     """A state whose view for ``view.seat`` is ``view``, its hidden parts dealt at random."""
-    world = World(pack, view.scenario) if pack else world_in_play(view.pack, view.scenario)
+    world = _world(pack, view.scenario) if pack else world_in_play(view.pack, view.scenario)
     dice = sampling_dice(seed, "battlelore")
     full = [c.id for c in world.pack.cards.values() for _ in range(c.copies)]
     known = [s.hand for s in view.sides if s.hand is not None]
