@@ -30,9 +30,10 @@ playout per move picks by luck. So:
   prior), else in an order drawn from the search's dice; up to ``max_branching`` of them from
   the start, and more as the rounds go by (progressive widening: ``max_branching +
   root_widening * sqrt(rounds)``), so a decision with hundreds of commands (a bidding game's
-  bids) is searched among the policy's best, widening with the time given. An iteration
-  budget too small to try each candidate twice narrows the candidates to half the budget
-  (below two, the policy answers alone);
+  bids) is searched among the policy's best, widening with the time given. A budget too
+  small to try each candidate twice (an iteration budget, or a time budget at the pace of the
+  player's last decision) narrows the candidates to half of it (below two, the policy answers
+  alone), and a move tried once never overrides the policy's choice;
 * the candidates are tried in rounds, each once per round on the round's shared
   determinisation and dice (common random numbers: the moves are compared on the same luck);
 * below the root the rollout policy's own choice is tried first and other moves are admitted
@@ -154,15 +155,17 @@ class SearchPlayer:
         self.stickiness = stickiness
         self.rollout_limit = rollout_limit
         self._decisions = 0
+        self._rate: float | None = None
         self.stats = SearchStats()
 
     def choose(self, view: Any, legal_commands: Sequence[Command]) -> Command:
         """The root move with the best mean score once the budget is spent."""
         if len(legal_commands) == 1:
             return legal_commands[0]  # forced: no thinking, no time
-        deadline = None
+        start = deadline = None
         if self.seconds is not None and self._clock is not None:
-            deadline = self._clock() + self.seconds
+            start = self._clock()
+            deadline = start + self.seconds
         self._decisions += 1
         decision = self._decisions
         sample = self._sample(view, decision, 0)
@@ -170,9 +173,10 @@ class SearchPlayer:
         order = DiceStream(self._key, f"search-{decision}-order", "")
         ranking = _Ranking(self._policy(seat), view, legal_commands, self.max_branching, order)
         first = min(len(legal_commands), self.max_branching)
-        if self.iterations is not None and len(legal_commands) > first:
+        expected = self._expected()
+        if expected is not None and expected // 2 < first:
             # Each candidate tried twice at least, or the policy answers alone.
-            first = min(first, self.iterations // 2)
+            first = expected // 2
             if first < 2:
                 return ranking.top(1)[0]
         self.stats.decisions += 1
@@ -186,6 +190,7 @@ class SearchPlayer:
             state = sample if rounds == 0 else self._sample(view, decision, rounds)
             for command in candidates:
                 if done >= limit or (done and self._past(deadline)):
+                    self._measure(start, done)
                     return self._best(root, candidates)
                 dice = _Dice(self._key, f"search-{decision}-{rounds}")
                 child = root.children.get(command)
@@ -195,10 +200,27 @@ class SearchPlayer:
                 self.stats.iterations += 1
                 done += 1
             rounds += 1
+        self._measure(start, done)
         return self._best(root, candidates)
 
     def _past(self, deadline: float | None) -> bool:
         return deadline is not None and self._clock is not None and self._clock() >= deadline
+
+    def _expected(self) -> int | None:
+        """The iterations this decision will have, as far as known: the iteration budget, or
+        what the time budget gave at the last decision's pace (``None``: not known yet)."""
+        expected = self.iterations
+        if self.seconds is not None and self._rate is not None:
+            timed = int(self._rate * self.seconds)
+            expected = timed if expected is None else min(expected, timed)
+        return expected
+
+    def _measure(self, start: float | None, done: int) -> None:
+        """Keep this decision's pace (iterations per second on the clock) for the next."""
+        if start is not None and self._clock is not None:
+            elapsed = self._clock() - start
+            if elapsed > 0:
+                self._rate = done / elapsed
 
     # -- one iteration ---------------------------------------------------------------------
 
@@ -320,11 +342,12 @@ class SearchPlayer:
 
     def _best(self, root: _Node, order: Sequence[Command]) -> Command:
         """The best mean (the policy's choice, ``order[0]``, with its bonus), then the most
-        visits, then the earlier in ``order``."""
+        visits, then the earlier in ``order``. Another move needs two playouts at least: one
+        is luck, and never overrides the policy."""
 
         def rank(n: int) -> tuple[float, int, int]:
             child = root.children.get(order[n])
-            if child is None or child.visits == 0:
+            if child is None or child.visits < (1 if n == 0 else 2):
                 return (-1.0, 0, -n)
             bonus = self.stickiness if n == 0 else 0.0
             return (child.reward / child.visits + bonus, child.visits, -n)

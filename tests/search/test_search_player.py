@@ -95,9 +95,9 @@ def test_bot_fairness_hidden_information_changes_no_choice() -> None:
         twin = twins(state, seat, rng)
         assert twin != state
         for seed in (1, 2):
-            ours = _choose(search_player(record, seed, iterations=3, rollout="random"), state, seat)
+            ours = _choose(search_player(record, seed, iterations=4, rollout="random"), state, seat)
             theirs = _choose(
-                search_player(record, seed, iterations=3, rollout="random"), twin, seat
+                search_player(record, seed, iterations=4, rollout="random"), twin, seat
             )
             assert ours == theirs
             compared += 1
@@ -159,7 +159,7 @@ def test_the_search_player_plays_every_system_that_determinises(rules_id: str) -
         options["max_turns"] = 6
     session = new_game(min(record.player_counts), game=rules_id, seed=1, options=options)
     seats = session.header.seats
-    bots = {s: make_player(record, "search:2:random" if i == 0 else "random", i)
+    bots = {s: make_player(record, "search:4:random" if i == 0 else "random", i)
             for i, s in enumerate(seats)}  # fmt: skip
     assert play(session, bots, record.seat_view, max_commands=300) > 0
     session.close()

@@ -43,7 +43,7 @@ def test_smoke_two_short_games_of_search_against_heuristic_per_game(game: str) -
     for n in range(2):
         session = new_game(2, game=game, seed=n, options={**record.default_options, **SHORT[game]})
         seats = session.header.seats
-        search = make_player(record, "search:2", 10 + n)
+        search = make_player(record, "search:4", 10 + n)
         assert isinstance(search, SearchPlayer)
         bots = {
             s: search if s == seats[n % 2] else make_player(record, "heuristic", n) for s in seats
