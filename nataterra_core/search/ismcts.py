@@ -32,8 +32,9 @@ playout per move picks by luck. So:
   root_widening * sqrt(rounds)``), so a decision with hundreds of commands (a bidding game's
   bids) is searched among the policy's best, widening with the time given. A budget too
   small to try each candidate twice (an iteration budget, or a time budget at the pace of the
-  player's last decision) narrows the candidates to half of it (below two, the policy answers
-  alone), and a move tried once never overrides the policy's choice;
+  player's last decision) narrows the candidates to half of it (below two, an iteration
+  budget lets the policy answer alone, a time budget tries two), and a move tried once never
+  overrides the policy's choice;
 * the candidates are tried in rounds, each once per round on the round's shared
   determinisation and dice (common random numbers: the moves are compared on the same luck);
 * below the root the rollout policy's own choice is tried first and other moves are admitted
@@ -175,8 +176,10 @@ class SearchPlayer:
         first = min(len(legal_commands), self.max_branching)
         expected = self._expected()
         if expected is not None and expected // 2 < first:
-            # Each candidate tried twice at least, or the policy answers alone.
-            first = expected // 2
+            # Each candidate tried twice at least. Below two candidates an iteration budget
+            # lets the policy answer alone; a time budget still tries two (so its pace is
+            # measured again: a slow first decision must not stop the search for good).
+            first = max(2, expected // 2) if deadline is not None else expected // 2
             if first < 2:
                 return ranking.top(1)[0]
         self.stats.decisions += 1

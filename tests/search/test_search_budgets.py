@@ -220,3 +220,22 @@ def test_systems_without_an_evaluation_play_their_playouts_out() -> None:
     without = [r.id for r in systems() if r.hooks.determiniser and r.hooks.evaluate is None]
     assert "nataterra-combat-sandbox" in without
     assert set(EVALUATED) <= {r.id for r in systems() if r.hooks.evaluate is not None}
+
+
+def test_a_time_budget_at_a_slow_pace_still_searches_and_measures_it_again() -> None:
+    """A first decision that fitted one iteration in its time must not stop the search for
+    good: the next decisions try two candidates (a move tried once never overrides the
+    policy's choice), and their pace is measured again."""
+    record = system("liars-dice")
+    player = search_player(record, 1, seconds=1.0, clock=_ticking())
+    decider = record.decider(None)
+    asked = 0
+    for state, seat in _decisions(record):
+        if decider.outcome(state) is not None:
+            break
+        legal = decider.decision(state).legal(seat)
+        if len(legal) > 1 and asked < 3:
+            policy = record.players["heuristic"](0).choose(record.seat_view(state, seat), legal)
+            assert player.choose(record.seat_view(state, seat), legal) == policy
+            asked += 1
+    assert asked == 3 and player.stats.decisions == 3
