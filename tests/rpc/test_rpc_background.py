@@ -146,7 +146,12 @@ def test_a_person_answers_at_once_and_the_bot_follows(
 
 
 def test_a_bot_overrunning_its_bound_gives_its_seat_to_the_random_player() -> None:
-    process = start_server("--listen", "127.0.0.1:0", "--no-store", "--bot-seconds", "0.001")
+    # A bot that cannot finish within the bound: a million iterations, cut only at
+    # --max-bot-time's 0.5 s. (With search:2 a decision sometimes ended before the loop
+    # started its 1 ms timer, so no seat was handed over and the test failed under load.)
+    process = start_server(
+        "--listen", "127.0.0.1:0", "--no-store", "--bot-seconds", "0.001", "--max-bot-time", "0.5"
+    )
     try:
         assert process.stderr is not None
         port = int(process.stderr.readline().decode().rsplit(":", 1)[1])
@@ -155,7 +160,7 @@ def test_a_bot_overrunning_its_bound_gives_its_seat_to_the_random_player() -> No
             "game.create",
             players=2,
             options={"max_turns": 2},
-            bots={"velathi": "search:2", "beasts": "search:2"},
+            bots={"velathi": "search:1000000", "beasts": "search:1000000"},
         )
         end = follow(client, made["game_id"], made["version"])
         assert end["result"] is not None
