@@ -216,9 +216,7 @@ class Session(Generic[S, C, E]):
             except ReplayDiverged:
                 raise
             except Exception as exc:  # a log the rules cannot even run is still just a bad log
-                raise ReplayDiverged(
-                    seq, "$", None, None, f"re-execution failed: {type(exc).__name__}: {exc}"
-                ) from exc
+                raise ReplayDiverged(seq, "$", None, None, _failure(exc, revealed)) from exc
             # A reveal record makes the session write reveal and end together.
             while seq < len(session._lines):
                 if seq >= len(lines):
@@ -493,6 +491,18 @@ def well_typed(command: C) -> C:
     except (msgspec.ValidationError, TypeError) as exc:
         tag = type(command).__struct_config__.tag
         raise MalformedCommand(f"{tag}: {exc}") from exc
+
+
+def _failure(exc: Exception, revealed: bool) -> str:
+    """Why re-executing a record raised ``exc``: its class always, its text only once the log
+    is revealed (an arbitrary exception's text may hold a hidden value, a card or a deck's
+    order, that no declaration can cut)."""
+    if revealed:
+        return f"re-execution failed: {type(exc).__name__}: {exc}"
+    return (
+        f"re-execution failed: {type(exc).__name__} (its message is not shown before the "
+        "seed is revealed: it may hold a hidden value)"
+    )
 
 
 def _kind(records: Sequence[Record], seq: int) -> str | None:

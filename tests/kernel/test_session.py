@@ -4,6 +4,7 @@ play."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import msgspec
 import pytest
@@ -19,6 +20,7 @@ from nataterra_core.kernel import (
     LogError,
     MalformedCommand,
     NotYourTurn,
+    ReplayDiverged,
     Session,
     UndoRecord,
     UndoRefused,
@@ -277,3 +279,41 @@ def test_seed_never_appears_before_reveal() -> None:
     assert secret not in repr(session.state)
     session.close()
     assert secret in session.lines[-2].decode()
+
+
+class _BrokenPig(Pig):
+    """Pig whose rules now crash on a roll, with an exception whose text holds a secret."""
+
+    def decide(self, state: Any, command: Command, dice: Any, **kwargs: Any) -> Any:
+        if isinstance(command, Roll):
+            raise RuntimeError("the hidden deck is 7, 3, 9")
+        return super().decide(state, command, dice, **kwargs)
+
+
+def _rolled_log(*, closed: bool) -> tuple[bytes, bytes]:
+    session = new_session(5)
+    seat = session.acting_seats()[0]
+    session.apply(seat, Roll())
+    if closed:
+        session.close()
+    return session.log_bytes(), (5).to_bytes(32, "big")
+
+
+def test_a_crashing_re_execution_names_the_exception_class_not_its_text_before_the_reveal() -> None:
+    """Issue 30 item 2: errors name the record, never a hidden value; an arbitrary exception's
+    text may hold one, so before the reveal only its class is named."""
+    data, seed = _rolled_log(closed=False)
+    log = read_log(data, pig_factory)
+    with pytest.raises(ReplayDiverged) as raised:
+        Session.from_log(_BrokenPig(), log.header, log.records, log.lines, seed)
+    said = str(raised.value)
+    assert raised.value.seq == 2 and "RuntimeError" in said, said
+    assert "7, 3, 9" not in said, said
+
+
+def test_a_crashing_re_execution_of_a_revealed_log_shows_the_exception_text() -> None:
+    data, seed = _rolled_log(closed=True)
+    log = read_log(data, pig_factory)
+    with pytest.raises(ReplayDiverged) as raised:
+        Session.from_log(_BrokenPig(), log.header, log.records, log.lines, seed)
+    assert "RuntimeError: the hidden deck is 7, 3, 9" in str(raised.value)
