@@ -11,9 +11,11 @@ name, no ``field=``, no id-like token (``x#2``) and none of the hidden fields' v
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
+import attrs
 import msgspec
 import pytest
 from test_words import positions, sample
@@ -162,3 +164,42 @@ def test_a_cut_form_names_the_record_and_field_it_lacks() -> None:
         _ = seen.card
     assert "ace_of_spades" not in str(e.value)
     assert as_seen(Drawn(seat="ann", card="ace"), "ann", None) == Drawn(seat="ann", card="ace")
+
+
+@pytest.mark.parametrize("rules_id", _ids())
+def test_a_readers_words_are_made_from_that_readers_view(rules_id: str) -> None:
+    """Issue 30 item 2: a seat's sentences are worded against that seat's view, a
+    spectator's against a spectator's, never another reader's."""
+    record = _system(rules_id)
+    handed: list[Any] = []
+
+    class Recording:
+        """The system's presenter, noting every view it is handed."""
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(record.presenter, name)
+
+        def command(self, command: Any, seat: str | None = None, view: Any = None) -> str:
+            handed.append(view)
+            return str(record.presenter.command(command, seat, view.view))
+
+        def event(self, event: Any, view: Any = None) -> str:
+            handed.append(view)
+            return str(record.presenter.event(event, view.view))
+
+    @attrs.frozen
+    class Tagged:
+        reader: str | None
+        view: Any
+
+    recording = attrs.evolve(
+        record,
+        presenter=Recording(),
+        seat_view=lambda state, seat: Tagged(seat, record.seat_view(state, seat)),
+    )
+    seats = record.default_seats[min(record.default_seats)]
+    for before, command, seat, decider, events in itertools.islice(positions(record, 3), 20):
+        for reader in (*seats, None):
+            handed.clear()
+            worded(recording, command, seat, events, before, decider, reader=reader, revealed=False)
+            assert handed and {tagged.reader for tagged in handed} == {reader}

@@ -7,9 +7,9 @@ records around them (header, undo, reveal) read the same in every game. Every se
 made for one reader (a seat, or ``None`` for a spectator) from the record as that reader may
 see it (:func:`~nataterra_core.kernel.seen.as_seen`): the presenter never holds a field the
 reader may not see. Given the state before a record and the log's decider, each command is
-worded against a spectator's view of the position it applies to, and each event against the
-view of the state it applies to (folded event by event), so a sentence can name what an id
-points at.
+worded against the reader's view (a seat's own, a spectator's for ``None``) of the position
+it applies to, and each event against the reader's view of the state it applies to (folded
+event by event), so a sentence can name what an id points at.
 """
 
 from __future__ import annotations
@@ -128,9 +128,9 @@ def worded(
     """A command sent by ``seat`` and the events it caused in the system's words, as
     ``reader`` (``None``: a spectator) may read them: the presenter is handed each message
     as :func:`~.seen.as_seen` cuts it for ``reader`` (whole once ``revealed``), never a
-    field it may not see. Each is worded against a spectator's view of the position it
-    applies to when ``before`` and ``decider`` are given (the events folded whole, one by
-    one, to find the next position)."""
+    field it may not see. Each is worded against the reader's view (a spectator's for
+    ``None``) of the position it applies to when ``before`` and ``decider`` are given
+    (the events folded whole, one by one, to find the next position)."""
     presenter, view_of = record_system.presenter, record_system.seat_view
 
     def seen(message: Any) -> Any:
@@ -140,11 +140,11 @@ def worded(
         return presenter.command(seen(command), seat), tuple(
             presenter.event(seen(e)) for e in events
         )
-    summary = presenter.command(seen(command), seat, view_of(before, None))
+    summary = presenter.command(seen(command), seat, view_of(before, reader))
     sentences = []
     state = before
     for event in events:
-        sentences.append(presenter.event(seen(event), view_of(state, None)))
+        sentences.append(presenter.event(seen(event), view_of(state, reader)))
         state = decider.evolve(state, event)
     return summary, tuple(sentences)
 
