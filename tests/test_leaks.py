@@ -40,6 +40,7 @@ import attrs
 import msgspec
 import pytest
 from leak_rpc import HostedTwins
+from leak_web import WebTwins
 from nataterra_adapters.record_words import appended_words
 
 from nataterra_core.game import GameSession, new_game
@@ -227,14 +228,33 @@ def check_leaks(
     options: dict[str, Any] | None = None,
     *,
     rpc: bool = False,
+    web: bool = False,
     served: RuleSystem | None = None,
 ) -> Counts:
     """Play a random game of ``record`` and check every ``every``-th position's twins; an
     ``AssertionError`` names the seat, the position and what differed. With ``rpc`` the game
     is hosted on an in-process JSON-RPC server (``served``: the record it serves, a mutated
-    copy in a test) and each twin is also asked over it (``tests/leak_rpc.py``)."""
+    copy in a test) and each twin is also asked over it (``tests/leak_rpc.py``); with
+    ``web`` over the web server's WebSocket instead (``tests/leak_web.py``)."""
     options = dict(record.default_options) if options is None else options
-    hosted = HostedTwins(record, seats, seed, options, served) if rpc else None
+    hosting = WebTwins if web else HostedTwins
+    hosted = hosting(record, seats, seed, options, served) if rpc or web else None
+    try:
+        return _check_game(record, seats, seed, limit, every, options, hosted)
+    finally:
+        if isinstance(hosted, WebTwins):
+            hosted.close()
+
+
+def _check_game(
+    record: RuleSystem,
+    seats: tuple[str, ...],
+    seed: int,
+    limit: int,
+    every: int,
+    options: dict[str, Any],
+    hosted: HostedTwins | None,
+) -> Counts:
     if hosted is not None:
         session = hosted.session
     else:
@@ -465,3 +485,26 @@ def test_a_server_leaking_a_field_is_caught_over_rpc(rules_id: str) -> None:
     seats = tuple(record.default_seats[min(record.default_seats)])
     with pytest.raises(AssertionError, match="over RPC, the view"):
         check_leaks(record, 1, seats, SMOKE_LIMIT, rpc=True, served=leaky)
+
+
+@pytest.mark.parametrize("rules_id", _secret_systems())
+def test_no_seat_learns_over_the_websocket_what_it_may_not_see(rules_id: str) -> None:
+    """Smoke run over the browser's WebSocket: the web server, hosting either twin, sends a
+    seat's connection the same replies byte for byte (``tests/leak_web.py``)."""
+    record = _system(rules_id)
+    seats = tuple(record.default_seats[min(record.default_seats)])
+    counts = check_leaks(record, 1, seats, WEB_LIMIT, every=6, web=True)
+    assert counts.changed and counts.rpc_replies, f"{rules_id}: {counts}"
+
+
+WEB_LIMIT = 24
+"""Positions of the WebSocket smoke run (each answer is a round trip to a thread)."""
+
+
+@pytest.mark.parametrize("rules_id", _secret_systems()[:1])
+def test_a_server_leaking_a_field_is_caught_over_the_websocket(rules_id: str) -> None:
+    record = _system(rules_id)
+    leaky = attrs.evolve(record, seat_view=_leaky_view(record))
+    seats = tuple(record.default_seats[min(record.default_seats)])
+    with pytest.raises(AssertionError, match="over RPC, the view"):
+        check_leaks(record, 1, seats, WEB_LIMIT, every=6, web=True, served=leaky)
