@@ -67,8 +67,10 @@ __all__ = [
     "game_map",
     "group_piece",
     "seated",
+    "slot_name",
     "slot_names",
     "stack_piece",
+    "zone_name",
 ]
 
 BIOME_COLOURS = {
@@ -179,7 +181,7 @@ def _colours(seats: tuple[str, ...]) -> dict[str, str]:
 
 def _map_board(view: SeatView, pack: ContentPack) -> Board:
     found = game_map(view.map_id, view.pack)
-    cells = tuple(_zones(found)) if found is not None else ()
+    cells = tuple(_zones(found, pack)) if found is not None else ()
     on_map = {cell.id for cell in cells}
     pieces = tuple(
         Piece(
@@ -219,7 +221,36 @@ def _map_board(view: SeatView, pack: ContentPack) -> Board:
     )
 
 
-def _zones(found: GameMap) -> Iterator[Cell]:
+def zone_name(pack: ContentPack, zone_id: str, modifier: str | None = None) -> str:
+    """A zone as players read it: ``"tile 1, zone 4"`` for ``t1.z4``, ``"centre tile, zone 2"``
+    on the shared tile, ``"velathi's tile, zone 3"`` on a player tile; a modifier token beyond
+    the map's edge by its terrain (``"mountain beyond the edge"``). The pack names no zones, so
+    these come from the tile (an id it does not know is kept as it is).
+
+    >>> zone_name(load_pack(), "t1.z4"), zone_name(load_pack(), "velathi.z3")
+    ('tile 1, zone 4', "velathi's tile, zone 3")
+    """
+    tile_id, _, key = zone_id.rpartition(".")
+    tile = pack.map_tiles.get(tile_id)
+    if tile is None or not key.startswith("z") or not key[1:].isdigit():
+        return f"{modifier} beyond the edge" if modifier else zone_id
+    if tile.kind == "shared":
+        on = "centre tile"
+    elif tile.kind == "player":
+        on = f"{tile.civ}'s tile"
+    else:
+        on = f"tile {tile.number}"
+    return f"{on}, zone {key[1:]}"
+
+
+def slot_name(owner: str, slot: str) -> str:
+    """A combat slot as players read it: ``melee1`` of velathi -> ``"velathi's melee 1"``."""
+    kind = slot.rstrip("0123456789")
+    number = slot[len(kind) :]
+    return f"{owner}'s {kind} {number}".rstrip()
+
+
+def _zones(found: GameMap, pack: ContentPack) -> Iterator[Cell]:
     for zone_id in found.zone_ids:
         zone = found.zones[zone_id]
         x, y = hex_centre(zone.hex)
@@ -239,7 +270,7 @@ def _zones(found: GameMap) -> Iterator[Cell]:
             outline=hex_outline(zone.hex),
             hex=(zone.hex.q, zone.hex.r),
             terrain=zone.biome,
-            label=zone_id,
+            label=zone_name(pack, zone_id, zone.modifier if zone.tile is None else None),
             neighbours=found.neighbours(zone_id),
             owner=zone.base_owner,
             markers=tuple(markers),
@@ -304,7 +335,7 @@ def combat_board(combat: Combat, pack: ContentPack) -> Board:
                     kind=force.unit,
                     count=force.count,
                     label=f"{force.count} {_unit_title(pack, force.unit)} in reserve"
-                    + (f" (from {force.origin})" if force.origin else ""),
+                    + (f" (from {zone_name(pack, force.origin)})" if force.origin else ""),
                     glyph=short_name(_unit_title(pack, force.unit)),
                 )
             )
@@ -315,7 +346,7 @@ def combat_board(combat: Combat, pack: ContentPack) -> Board:
         notes.append(f"biome card: {card.title if card is not None else combat.biome_card}")
     return Board(
         id="combat",
-        title=f"combat in {combat.zone} ({combat.biome})",
+        title=f"combat in {zone_name(pack, combat.zone)} ({combat.biome})",
         cells=tuple(cells),
         pieces=tuple(pieces),
         palette=BIOME_COLOURS,
@@ -362,7 +393,7 @@ def _rect(
         y=round(top + SLOT_HEIGHT / 2, 4),
         outline=((left, top), (right, top), (right, bottom), (left, bottom)),
         terrain=kind,
-        label=f"{owner} {label}",
+        label=slot_name(owner, label),
     )
 
 
