@@ -74,3 +74,16 @@ def test_battlelore_counts_agree_and_cards_have_titles() -> None:
         "english plays Probe centre"
     )
     assert words.offer(bl.PlayCard(card="probe_centre"), "english") == "play Probe centre"
+
+
+def test_a_liars_dice_call_names_the_bid_and_how_many_counted() -> None:
+    """It read ``blue calls "liar!" on red's a one; ...: one count``."""
+    from nataterra_core.games.liars_dice import messages as ld
+
+    words = system("liars-dice").presenter
+    called = ld.CupsRevealed(
+        caller="blue", call="liar", bidder="red", quantity=1, face=1, cups={"red": (1,)}, count=1
+    )
+    assert words.event(called) == (
+        'blue calls "liar!" on red\'s bid of a one; the cups show red 1: one counted'
+    )

@@ -82,9 +82,9 @@ def describe_event(event: Event) -> str:
         call = '"liar!"' if event.call == "liar" else '"spot on!"'
         cups = "; ".join(f"{seat} {cup_words(cup)}" for seat, cup in event.cups.items())
         return (
-            f"{event.caller} calls {call} on {event.bidder}'s "
+            f"{event.caller} calls {call} on {event.bidder}'s bid of "
             f"{bid_words(event.quantity, event.face)}; the cups show {cups or 'nothing'}: "
-            f"{_number(event.count)} count"
+            f"{_number(event.count)} counted"
         )
     if isinstance(event, m.DieLost):
         if event.left == 0:
