@@ -31,7 +31,6 @@ teeth: a copy of a presenter whose sentences leak, and a copy of a view with a l
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -39,7 +38,7 @@ from typing import Any
 import attrs
 import msgspec
 import pytest
-from leak_rpc import HostedTwins
+from leak_rpc import HostedTwins, fork
 from leak_web import WebTwins
 from nataterra_adapters.record_words import appended_words
 
@@ -140,16 +139,6 @@ def _dice(session: GameSession, seed: int, state: Any) -> DiceStream:
     return DiceStream(server_seed, game_id, session.header.client_seed, counter)
 
 
-def _fork(session: GameSession, state: Any) -> GameSession:
-    """A copy of ``session`` (same header, key and log) standing at ``state``."""
-    fork = copy.copy(session)
-    fork._lines = list(session._lines)
-    fork._undoable, fork._redoable = [], []
-    fork._decision, fork._sink = None, None
-    fork.state = state
-    return fork
-
-
 def _answer(session: GameSession, seed: int, state: Any, seat: str, command: Any) -> str:
     """The answer ``seat`` is told (a refusal as the session tells it, ``refusal_for``)."""
     try:
@@ -191,19 +180,19 @@ def _after(
     """What ``seat`` gets when ``other`` plays ``command`` from ``state`` (with the dice of
     ``server_seed`` when given): its redacted state after it, and its record lines, their
     words and its receipt head."""
-    fork = _fork(session, state)
+    forked = fork(session, state)
     if server_seed is not None:
-        fork._seed = server_seed
-    first = len(fork.lines)
-    fork.apply(other, command)
-    decider = fork.decider
+        forked._seed = server_seed
+    first = len(forked.lines)
+    forked.apply(other, command)
+    decider = forked.decider
     chain = SPECTATOR if seat is None else seat
-    lines = view_lines(fork.lines, chain, decider)
+    lines = view_lines(forked.lines, chain, decider)
     words = appended_words(
-        record, decider, fork.lines, seat, revealed=False, first=first, before=state
+        record, decider, forked.lines, seat, revealed=False, first=first, before=state
     )
-    head = view_heads(fork.header.game_id, chain, lines)[-1]
-    return redact(fork.state, seat), [lines[first:], words, head]
+    head = view_heads(forked.header.game_id, chain, lines)[-1]
+    return redact(forked.state, seat), [lines[first:], words, head]
 
 
 def _positions(
