@@ -6,6 +6,8 @@ from typing import Annotated
 
 import typer
 
+from nataterra_core.search.budget import MAX_SECONDS
+
 from ..rpc.admission import DEFAULT_CONNECTIONS_PER_ADDRESS, DEFAULT_MAX_CONNECTIONS
 from ..rpc.bots import DEFAULT_MAX_BOT_TIME
 from ..rpc.server import open_chosen_store, parse_listen
@@ -83,7 +85,7 @@ def serve(
         float,
         typer.Option(
             min=0.001,
-            max=3600,
+            max=MAX_SECONDS,
             help="The longest a bot thinks per decision, in seconds: a search bot's time "
             "budget and its iteration budget are cut there.",
         ),
