@@ -138,6 +138,49 @@ def test_a_tampered_log_is_marked_invalid_in_the_replay_view(
     page.screenshot(path=str(screenshots / "replay-invalid.png"))
 
 
+def unfinished_log(commands: int) -> bytes:
+    """A Liar's Dice game of random legal commands, stopped after ``commands`` of them: not
+    over, so its seed is not revealed and its log verifies as incomplete."""
+    session = new_game(("red", "blue"), game="liars-dice", seed=7, options={"dice": 3})
+    rng = random.Random(7)
+    for _ in range(commands):
+        seat = session.acting_seats()[0]
+        session.apply(seat, rng.choice(list(session.legal_commands(seat))))
+    assert session.outcome() is None
+    return session.log_bytes()
+
+
+def test_an_unfinished_games_log_is_marked_incomplete_and_still_replayed(
+    page: Any, server_url: str, screenshots: Path, tmp_path: Path
+) -> None:
+    """Issue 31 item 6: a log of a game not over (from a file, read as it is) gets the
+    verdict "incomplete" with the reason, and its records are still stepped through."""
+    log = tmp_path / "unfinished.jsonl"
+    log.write_bytes(unfinished_log(4))
+    records = len(log.read_bytes().splitlines())
+    page.goto(server_url + "/#/replay")
+    page.set_input_files("#log-file", str(log))
+    page.click("#open-log")
+    page.wait_for_selector("#replay-verdict:not([hidden])")
+    assert page.get_attribute("#replay-verdict", "data-status") == "incomplete"
+    verdict = page.inner_text("#replay-verdict")
+    assert verdict.startswith(f"Incomplete at record {records}: "), verdict
+    assert "seed is not published yet" in verdict
+    assert page.inner_text("#replay-note") == ""  # a file is read as it is
+    slider = page.wait_for_selector("#replay-slider")
+    assert slider.get_attribute("max") == str(records - 1)
+    assert page.inner_text("#replay-result").endswith(
+        "The log has no result (the game was not finished)."
+    )
+    page.wait_for_selector("[data-board='table'] g.cell[data-cell='red']")
+    page.click("#replay-back")
+    page.wait_for_function(
+        "at => document.querySelector('.replay').dataset.at === String(at)", arg=records - 2
+    )
+    assert page.inner_text("#replay-sentence").startswith(f"{records - 2}. ")
+    page.screenshot(path=str(screenshots / "replay-incomplete.png"), full_page=True)
+
+
 def test_a_games_how_to_play_page_opens_from_the_lobby(
     page: Any, server_url: str, screenshots: Path
 ) -> None:

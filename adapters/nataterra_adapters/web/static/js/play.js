@@ -17,6 +17,8 @@ import { ownHand, seatPanels } from "./panels.js";
 
 const FEED_RECORDS = 60;
 
+const capital = (text) => text[0].toUpperCase() + text.slice(1);
+
 function randomContribution() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
@@ -315,7 +317,8 @@ export async function playPage(root, rpc, gameId, token) {
     const others = view.acting.filter((seat) => seat !== view.seat);
     const busy = others.filter((seat) => thinking.includes(seat));
     const waiting = others.length ? `${others.join(" and ")} to act` : "nobody to act";
-    return `${you} ${waiting[0].toUpperCase()}${waiting.slice(1)}${stage}.${busy.length ? ` ${busy.join(" and ")} ${busy.length === 1 ? "is" : "are"} thinking…` : ""}`;
+    const thinks = busy.length ? ` ${capital(busy.join(" and "))} ${busy.length === 1 ? "is" : "are"} thinking…` : "";
+    return `${you} ${capital(waiting)}${stage}.${thinks}`;
   }
 
   function decisions(view) {
