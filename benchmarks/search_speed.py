@@ -1,6 +1,7 @@
-"""Search-player iterations per CPU second, before and after cutting playouts, per game.
+"""Search-player iterations per CPU second, before and after a change, per game.
 
     python benchmarks/search_speed.py [--iterations N] [--positions P] [--rounds R] [--game ID]
+    python benchmarks/search_speed.py --against REF [...]
 
 For each game with an evaluation (``Hooks.evaluate``: Nataterra, Kaladan, BattleLore, Liar's
 Dice) it takes ``--positions`` decisions (two or more legal commands) spread over a seeded
@@ -16,12 +17,27 @@ Both search the same decisions with the same seeds (the root's candidates, the t
 policy are the same code). Rates are iterations per second of this process's CPU time; the
 ratio is after / before. One line per game, ``game=<id> before=<it/cpu s> after=<it/cpu s>
 ratio=<after/before>``. Figures are printed, never asserted (these machines are noisy).
+
+``--against REF`` compares code instead: the search as it plays (cut playouts) in the
+repository's tree at the git revision ``REF`` (*before*, extracted with ``git archive`` into a
+temporary folder) and in this tree (*after*), each round one child process per tree,
+alternately. Both search the same decisions with the same seeds, so a change meant only to
+make iterations cheaper must give the same choices: the line ends ``same_choices=yes``
+(``no`` says the change altered what the player does, and the rates compare two players).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 from nataterra_core.game import new_game
@@ -71,14 +87,76 @@ def searcher(record: RuleSystem, iterations: int, cut: bool) -> SearchPlayer:
 
 def run(
     record: RuleSystem, found: list[tuple[Any, str]], iterations: int, cut: bool
-) -> tuple[int, float]:
-    """Iterations run and CPU seconds spent searching every position once."""
+) -> tuple[int, float, str]:
+    """Iterations run, CPU seconds spent searching every position once, and a digest of
+    the commands chosen."""
     player = searcher(record, iterations, cut)
     decider = record.decider(None)
+    chosen = hashlib.sha256()
     start = time.process_time()
     for state, seat in found:
-        player.choose(record.seat_view(state, seat), decider.decision(state).legal(seat))
-    return player.stats.iterations, time.process_time() - start
+        command = player.choose(record.seat_view(state, seat), decider.decision(state).legal(seat))
+        chosen.update(repr(command).encode())
+    return player.stats.iterations, time.process_time() - start, chosen.hexdigest()
+
+
+def measure(game: str, iterations: int, count: int) -> None:
+    """One child's measurement (``--measure``): the cut search of this process's tree on
+    ``game``, printed as a JSON line."""
+    record = system(game)
+    done, cpu, chosen = run(record, positions(record, count), iterations, True)
+    print(json.dumps({"iterations": done, "cpu": cpu, "chosen": chosen}), flush=True)
+
+
+def tree_at(ref: str, into: Path) -> Path:
+    """The repository's files at ``ref`` (``git archive``), under ``into``."""
+    root = Path(__file__).resolve().parent.parent
+    archive = subprocess.run(
+        ["git", "-C", str(root), "archive", "--format=tar", ref],
+        check=True,
+        capture_output=True,
+    ).stdout
+    tree = into / "tree"
+    tree.mkdir()
+    tar = into / "tree.tar"
+    tar.write_bytes(archive)
+    with tarfile.open(tar) as opened:
+        opened.extractall(tree, filter="data")
+    return tree
+
+
+def child(tree: Path, game: str, args: argparse.Namespace) -> dict[str, Any]:
+    """Run ``--measure`` in a child process importing ``tree``'s ``nataterra_core``."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(tree), str(tree / "adapters")))}
+    command = [sys.executable, __file__, "--measure", "--game", game]
+    command += ["--iterations", str(args.iterations), "--positions", str(args.positions)]
+    out = subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout
+    found: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+    return found
+
+
+def against(ref: str, args: argparse.Namespace) -> None:
+    """Before (``ref``'s tree) and after (this tree), alternately, one line per game."""
+    here = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory(prefix="search-speed-") as folder:
+        before_tree = tree_at(ref, Path(folder))
+        for game in args.game or GAMES:
+            totals = {"before": [0, 0.0], "after": [0, 0.0]}
+            chosen: dict[str, set[str]] = {"before": set(), "after": set()}
+            for _ in range(args.rounds):
+                for name, tree in (("before", before_tree), ("after", here)):
+                    found = child(tree, game, args)
+                    totals[name][0] += found["iterations"]
+                    totals[name][1] += found["cpu"]
+                    chosen[name].add(found["chosen"])
+            before = totals["before"][0] / totals["before"][1]
+            after = totals["after"][0] / totals["after"][1]
+            same = "yes" if chosen["before"] == chosen["after"] else "no"
+            print(
+                f"game={game} against={ref} before={before:.1f} after={after:.1f} "
+                f"ratio={after / before:.2f} same_choices={same}",
+                flush=True,
+            )
 
 
 def main() -> None:
@@ -87,14 +165,22 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=6)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--game", choices=GAMES, action="append")
+    parser.add_argument("--against", metavar="REF", help="compare with the tree at git REF")
+    parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.measure:
+        measure(args.game[0], args.iterations, args.positions)
+        return
+    if args.against:
+        against(args.against, args)
+        return
     for game in args.game or GAMES:
         record = system(game)
         found = positions(record, args.positions)
         totals = {False: [0, 0.0], True: [0, 0.0]}
         for _ in range(args.rounds):
             for cut in (False, True):
-                done, cpu = run(record, found, args.iterations, cut)
+                done, cpu, _ = run(record, found, args.iterations, cut)
                 totals[cut][0] += done
                 totals[cut][1] += cpu
         before = totals[False][0] / totals[False][1]

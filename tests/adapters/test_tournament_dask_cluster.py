@@ -129,3 +129,49 @@ def test_a_worker_killed_mid_run_loses_and_doubles_no_game(
     on_cluster = _finished(process)
     local = _finished(_tournament(tmp_path, "--games", "8", "--workers", "2", "--out", "local"))
     assert _same_games(on_cluster, folder) == _same_games(local, tmp_path / "local")
+
+
+def _scheduler_tasks(address: str) -> int:
+    """Tasks the scheduler still holds (a client's futures, running or waiting)."""
+    with distributed.Client(address, timeout=60) as client:
+        return int(client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)))
+
+
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM], ids=["sigint", "sigterm"])
+def test_an_interrupted_cluster_tournament_stops_cleanly(
+    cluster: Cluster, tmp_path: Path, number: int
+) -> None:
+    """Ctrl-C or SIGTERM while games are in flight on the cluster: the tournament exits at
+    once with the table of the games finished, ``summary.json`` says ``interrupted``, every
+    log written is whole and valid, nothing leaks, and the games it had sent are dropped
+    (the scheduler holds no task of it; its workers, the cluster's, go on)."""
+    remote = ["--dask-scheduler", cluster.address, "--out", "cut"]
+    process = _tournament(tmp_path, "--games", "8", *remote)
+    folder = tmp_path / "cut"
+    try:
+        deadline = time.monotonic() + 300
+        while not list(folder.glob("*.jsonl")):  # a game is done, others are in flight
+            assert process.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        process.send_signal(number)
+        out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 128 + number, err
+    assert "Traceback" not in err and "leaked" not in err, err
+    summary = json.loads(out)
+    assert summary["interrupted"] is True and summary["games_planned"] == 8
+    assert summary == json.loads((folder / "summary.json").read_text())
+    assert not list(folder.glob(".*partial")), list(folder.iterdir())
+    logs = sorted(folder.glob("*.jsonl"))
+    assert 1 <= len(summary["games"]) == len(logs) < 8
+    assert sorted(g["log"] for g in summary["games"]) == [log.name for log in logs]
+    for log in logs:
+        assert verify_log(log.read_bytes()).valid, log
+    assert all(worker.poll() is None for worker in cluster.workers)
+    deadline = time.monotonic() + 60
+    while _scheduler_tasks(cluster.address):  # the client's futures were released
+        assert time.monotonic() < deadline, "the interrupted games still run on the cluster"
+        time.sleep(0.5)

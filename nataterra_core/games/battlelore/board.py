@@ -21,6 +21,8 @@ Point = tuple[int, int]
 """An axial hex as commands and events carry it: ``(q, r)``."""
 
 SECTIONS: tuple[Section, ...] = ("left", "centre", "right")
+MAX_KEPT = 4096
+"""Answers a board keeps (its hexes and their neighbours off the board, for both sides)."""
 
 
 def to_hex(column: int, row: int) -> Hex:
@@ -50,6 +52,10 @@ class Board:
             for r in range(rules.rows)
             for c in range(rules.columns - (r % 2))
         )
+        # Answers kept per hex (a board has about a hundred): the bots ask them hundreds of
+        # thousands of times a search.
+        self._neighbours: dict[Point, tuple[Point, ...]] = {}
+        self._sections: dict[tuple[Point, str], tuple[Section, ...]] = {}
 
     def on_board(self, hex_: Point) -> bool:
         """Whether ``hex_`` is a hex of the board."""
@@ -57,11 +63,24 @@ class Board:
 
     def neighbours(self, hex_: Point) -> tuple[Point, ...]:
         """The board hexes next to ``hex_``, in ascending order (canonical path search)."""
-        return tuple(sorted(n for n in _around(hex_) if n in self.hexes))
+        found = self._neighbours.get(hex_)
+        if found is None:
+            found = tuple(sorted(n for n in _around(hex_) if n in self.hexes))
+            if len(self._neighbours) < MAX_KEPT:
+                self._neighbours[hex_] = found
+        return found
 
     def sections(self, hex_: Point, side: str) -> tuple[Section, ...]:
         """The sections ``hex_`` is in, named from ``side``'s point of view; a hex whose
         centre a section line crosses is in both (B-BOARD-1)."""
+        found = self._sections.get((hex_, side))
+        if found is None:
+            found = self._sections_of(hex_, side)
+            if len(self._sections) < MAX_KEPT:
+                self._sections[hex_, side] = found
+        return found
+
+    def _sections_of(self, hex_: Point, side: str) -> tuple[Section, ...]:
         column, row = to_offset(hex_)
         x = 2 * column + row % 2
         lines = self.rules.section_lines

@@ -23,7 +23,7 @@ from . import messages as m
 from .board import distance
 from .content import load_pack
 from .content.schema import BattleLorePack
-from .determinise import determinise
+from .determinise import public_state
 from .rules.world import World
 from .state import BattleLoreState, Unit
 from .views import SeatView
@@ -31,10 +31,10 @@ from .views import SeatView
 __all__ = ["HeuristicPlayer", "evaluate", "state_of_view"]
 
 
-def state_of_view(view: SeatView, pack: BattleLorePack | None = None) -> BattleLoreState:
+def state_of_view(view: SeatView) -> BattleLoreState:
     """A state the rules' queries accept, built from what the seat sees (the hidden parts
-    dealt by the determiniser with a fixed seed; the player never reads them)."""
-    return determinise(view, pack, 0)
+    left empty: the player never reads them, and dealing them cost a tenth of its time)."""
+    return public_state(view)
 
 
 LORE_BONUS = {
@@ -68,8 +68,9 @@ class HeuristicPlayer:
     def choose(self, view: SeatView, legal_commands: Sequence[Command]) -> Command:
         """The best-looking legal command (ties broken at random)."""
         world = self._world(view.scenario)
-        state = state_of_view(view, self._pack)
-        scored = [(self._score(world, state, view, c), n) for n, c in enumerate(legal_commands)]
+        state = state_of_view(view)
+        memo = _Memo(world, state)
+        scored = [(self._score(memo, view, c), n) for n, c in enumerate(legal_commands)]
         best = max(score for score, _ in scored)
         ties = [n for score, n in scored if score >= best - 1e-9]
         return legal_commands[ties[self._dice.draw(len(ties))] if len(ties) > 1 else ties[0]]
@@ -78,16 +79,16 @@ class HeuristicPlayer:
         """The legal commands, best-looking first (ties in the list's order; no dice drawn):
         the search player's prior at the root."""
         world = self._world(view.scenario)
-        state = state_of_view(view, self._pack)
-        values = [self._score(world, state, view, c) for c in legal_commands]
+        state = state_of_view(view)
+        memo = _Memo(world, state)
+        values = [self._score(memo, view, c) for c in legal_commands]
         order = sorted(range(len(legal_commands)), key=lambda n: -values[n])
         return [legal_commands[n] for n in order]
 
     # --- judging ------------------------------------------------------------------------
 
-    def _score(
-        self, world: World, state: BattleLoreState, view: SeatView, command: Command
-    ) -> float:
+    def _score(self, memo: _Memo, view: SeatView, command: Command) -> float:
+        world, state = memo.world, memo.state
         me = view.seat or state.seat
         match command:
             case m.PlayCard(card=card) | m.KeepCard(card=card):
@@ -102,8 +103,14 @@ class HeuristicPlayer:
                 if unit is None:
                     return -1.0
                 moved = _moved(unit, to)
-                gain = self._position(world, state, moved) - self._position(world, state, unit)
-                path = world.destinations(state, unit)[to]
+                here = memo.position.get(unit_id)
+                if here is None:
+                    here = memo.position[unit_id] = self._position(world, state, unit)
+                gain = self._position(world, state, moved) - here
+                paths = memo.destinations.get(unit_id)
+                if paths is None:
+                    paths = memo.destinations[unit_id] = world.destinations(state, unit)
+                path = paths[to]
                 if not world.may_battle_after(state, unit, path) and self._targets(
                     world, state, moved
                 ):
@@ -160,12 +167,9 @@ class HeuristicPlayer:
                 self._card_value(world, state, me, last) - 0.1 if last and last != card_id else 0.5
             )
         trial = _with(state, me, card_id)
+        orderable = world.orderable(trial)
         units = sorted(
-            (
-                self._threat(world, trial, u) + 1.0
-                for u in trial.units
-                if u.side == me and u.id in world.orderable(trial)
-            ),
+            (self._threat(world, trial, u) + 1.0 for u in trial.units if u.id in orderable),
             reverse=True,
         )
         value = sum(units[: world.order_capacity(trial)])
@@ -209,6 +213,19 @@ class HeuristicPlayer:
         if world.type_of(enemy).critical_only:
             hits /= 6
         return hits * (1 + 1 / max(1, enemy.figures)) + dice / 12
+
+
+class _Memo:
+    """One decision's position and the answers judging its commands asks more than once
+    (a unit's moves are judged against the same paths and the same starting hex)."""
+
+    __slots__ = ("destinations", "position", "state", "world")
+
+    def __init__(self, world: World, state: BattleLoreState) -> None:
+        self.world = world
+        self.state = state
+        self.destinations: dict[str, dict[tuple[int, int], tuple[tuple[int, int], ...]]] = {}
+        self.position: dict[str, float] = {}
 
 
 def _moved(unit: Unit, to: tuple[int, int]) -> Unit:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from msgspec.structs import replace
+
 from nataterra_core.kernel import DiceStream
 from nataterra_core.kernel.determinise import deal, sampling_dice, unseen
 
@@ -18,7 +20,7 @@ from .rules.world import World, world_in_play
 from .state import BattleLoreState, Side
 from .views import SeatView, SideView
 
-__all__ = ["determinise"]
+__all__ = ["determinise", "public_state"]
 
 
 def _lore_side(world: World, side: SideView, discards: Counter[str], dice: DiceStream) -> Side:
@@ -33,14 +35,32 @@ def _lore_side(world: World, side: SideView, discards: Counter[str], dice: DiceS
         side.lore_offer_size if side.lore_offer is None else 0,
     ]
     (hand, offer), rest = deal(pool, sizes, dice)
-    return Side(
-        seat=side.seat,
-        kills=side.kills,
-        objectives=side.objectives,
-        last_card=side.last_card,
+    return _side(
+        side,
         lore_hand=side.lore_hand if side.lore_hand is not None else hand,
         lore_offer=side.lore_offer if side.lore_offer is not None else offer,
         lore_deck=rest[: side.lore_deck_size],
+    )
+
+
+def _side(
+    side: SideView,
+    *,
+    hand: tuple[str, ...] = (),
+    lore_hand: tuple[str, ...] = (),
+    lore_offer: tuple[str, ...] = (),
+    lore_deck: tuple[str, ...] = (),
+) -> Side:
+    """A side as ``side`` shows it, with these cards."""
+    return Side(
+        seat=side.seat,
+        hand=hand,
+        kills=side.kills,
+        objectives=side.objectives,
+        last_card=side.last_card,
+        lore_hand=lore_hand,
+        lore_offer=lore_offer,
+        lore_deck=lore_deck,
         lore_keep=side.lore_keep,
         lore_tokens=side.lore_tokens,
         lore_limit=side.lore_limit,
@@ -78,10 +98,30 @@ def determinise(view: SeatView, pack: BattleLorePack | None, seed: int) -> Battl
     deck = rest[: view.deck_size]
     discards = Counter(view.lore_discard)
     sides = [_lore_side(world, s, discards, dice) for s in view.sides]
+    sides = [replace(s, hand=hands[s.seat]) for s in sides]
+    return _state(view, sides, deck, drawn)
+
+
+def public_state(view: SeatView) -> BattleLoreState:
+    """A state with what ``view`` shows and nothing else: the cards the seat cannot see are
+    left out (empty hands, decks and draws), so only questions about the public position
+    and the seat's own cards may be asked of it (the heuristic player's: no dealing, a tenth
+    of its time)."""
     sides = [
-        Side(**{**{f: getattr(s, f) for f in s.__struct_fields__}, "hand": hands[s.seat]})
-        for s in sides
+        _side(
+            s,
+            hand=s.hand or (),
+            lore_hand=s.lore_hand or (),
+            lore_offer=s.lore_offer or (),
+        )
+        for s in view.sides
     ]
+    return _state(view, sides, (), view.drawn or ())
+
+
+def _state(
+    view: SeatView, sides: list[Side], deck: tuple[str, ...], drawn: tuple[str, ...]
+) -> BattleLoreState:
     seats = (sides[0].seat, sides[1].seat)
     return BattleLoreState(
         scenario=view.scenario,

@@ -189,19 +189,26 @@ class World:
 
     def sight(self, state: BattleLoreState, a: Point, b: Point) -> bool:
         """B-BAT-2: no unit and no blocking terrain between ``a`` and ``b``."""
-        occupied = frozenset(u.hex for u in state.units)
+        return self._sight(frozenset(u.hex for u in state.units), a, b)
+
+    def _sight(self, occupied: frozenset[Point], a: Point, b: Point) -> bool:
         return self.board.sight(a, b, lambda h: h in occupied or self.terrain_at(h).blocks_sight)
 
     def targets(self, state: BattleLoreState, unit: Unit) -> tuple[str, ...]:
         """Enemy units ``unit`` may battle from where it stands."""
         reach = self.range_of(unit)
-        return tuple(
-            other.id
-            for other in state.units
-            if other.side != unit.side
-            and 1 <= (d := distance(unit.hex, other.hex)) <= reach
-            and (d == 1 or self.sight(state, unit.hex, other.hex))
-        )
+        occupied: frozenset[Point] | None = None  # built once, if a target needs sight
+        found = []
+        for other in state.units:
+            if other.side == unit.side or not 1 <= (d := distance(unit.hex, other.hex)) <= reach:
+                continue
+            if d > 1:
+                if occupied is None:
+                    occupied = frozenset(u.hex for u in state.units)
+                if not self._sight(occupied, unit.hex, other.hex):
+                    continue
+            found.append(other.id)
+        return tuple(found)
 
     def dice(self, state: BattleLoreState, unit: Unit, target: Unit, *, card_bonus: bool) -> int:
         """Battle dice: banner or type, terrain caps, the ranged penalty, then card bonuses."""
