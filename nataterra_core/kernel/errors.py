@@ -177,7 +177,12 @@ class ReplayDiverged(LogError):
 
 class ReplayFailed(LogError):
     """The logged events cannot be folded (a forged or damaged log): replaying, which checks
-    no rules, stops at the record named; verification calls it a ``replay`` failure."""
+    no rules, stops at the record named; verification calls it a ``replay`` failure.
+    ``event`` is the index of the record's first event that does not fold, when known."""
+
+    def __init__(self, message: str, seq: int | None = None, *, event: int | None = None):
+        super().__init__(message, seq)
+        self.event = event
 
 
 class UnsupportedVersion(LogError):

@@ -303,7 +303,9 @@ class _Fold(Generic[S]):
                 state = self.folds.get(type(event), self.evolve)(state, event)
             except Exception as error:  # the same failure, now with its event in hand
                 where = f"event {index} ({event.__struct_config__.tag})"
-                return ReplayFailed(f"{where} cannot be folded: {_named(error)}", record.seq)
+                return ReplayFailed(
+                    f"{where} cannot be folded: {_named(error)}", record.seq, event=index
+                )
         return ReplayFailed(f"the record cannot be folded: {_named(exc)}", record.seq)
 
     def events(self, events: Sequence[Any]) -> S:

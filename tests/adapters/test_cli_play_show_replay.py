@@ -200,8 +200,9 @@ def test_show_reads_the_intact_part_of_a_torn_log(game_log: Path, tmp_path: Path
     torn = tmp_path / "torn.jsonl"
     torn.write_bytes(game_log.read_bytes()[:-5])
     result = runner.invoke(app, ["show", str(torn)])
-    assert result.exit_code == 0, result.output
-    assert "torn record" in result.output
+    assert result.exit_code == EXIT_CODES["torn"], result.output  # once shown, as verify
+    assert result.output.startswith("INVALID at record ")
+    assert "torn record" in result.output and "after record" in result.output
 
 
 def test_show_names_an_unreadable_log(tmp_path: Path) -> None:

@@ -58,10 +58,14 @@ def test_an_edited_record_is_invalid_where_it_is_and_the_rest_still_shown(
     lines[seq] = lines[seq].replace(b'"target":"B4"', b'"target":"B5"')
     code, printed = replayed(tmp_path, b"\n".join(lines))
     assert code in (EXIT_CODES["chain"], EXIT_CODES["replay"])
-    assert printed[0].startswith(f"INVALID at record {seq} (chain): its hash does not match")
+    assert printed[0].startswith(
+        f"INVALID at record {seq} (chain): the record breaks the chain of hashes that links "
+        "the records: the log was edited (its hash does not match"
+    )
     assert printed[0].endswith("the records are shown as logged, not as verified")
     marked = printed.index(
-        f"        !! INVALID here: its hash does not match record {seq + 1}'s prev"
+        "        !! INVALID here: the record breaks the chain of hashes that links the records: "
+        f"the log was edited (its hash does not match record {seq + 1}'s prev)"
     )
     assert any(line.startswith(f"{seq:>5} ") for line in printed[:marked])
     assert any(line.startswith(f"{seq + 1:>5} ") for line in printed[marked:])

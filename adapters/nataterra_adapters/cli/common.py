@@ -30,6 +30,7 @@ from nataterra_core.kernel import (
     split_lines,
 )
 from nataterra_core.kernel.bounded import LOG_BYTES, read_regular_file
+from nataterra_core.kernel.failure_words import failure_words, stopped_words
 from nataterra_core.kernel.registry import RuleSystem, system, system_for, system_ids, systems
 
 from ..local_files import data_dir
@@ -232,7 +233,8 @@ def log_failed(path: Path, exc: LogError) -> NoReturn:
         if isinstance(exc, HeaderRefused)
         else "read"
     )
-    err_console.print(f"[red]cannot read {path}[/] ({failure}): {escape(str(exc))}")
+    said = failure_words(failure, exc.seq, exc.reason)
+    err_console.print(f"[red]cannot read {path}[/] ({failure}): {escape(said)}")
     raise typer.Exit(EXIT_CODES[failure]) from exc
 
 
@@ -248,7 +250,8 @@ def stopped(path: Path, failure: LogError, failure_class: str = "replay") -> NoR
     fold; ``read``: it cannot be read)."""
     err_console.print(
         f"[red]cannot {failure_class} {path} past record {(failure.seq or 1) - 1}[/] "
-        f"({failure_class}): {escape(str(failure))}"
+        f"({failure_class}): "
+        f"{escape(stopped_words(failure, failure_class))}"
     )
     raise typer.Exit(EXIT_CODES[failure_class]) from failure
 
@@ -257,7 +260,7 @@ def unshowable(path: Path, seq: int, exc: Exception) -> NoReturn:
     """A record whose position folded but cannot be shown or worded (a forged log's events
     can fold into a state the views do not expect): name it, exit as :func:`stopped`."""
     err_console.print(
-        f"[red]cannot show record {seq} of {path}[/] (replay: does the log verify?): "
-        f"{escape(f'{type(exc).__name__}: {exc}')}"
+        f"[red]cannot show record {seq} of {path}[/] (replay): the game it leads to cannot "
+        f"be shown, so the log was forged or damaged ({escape(f'{type(exc).__name__}: {exc}')})"
     )
     raise typer.Exit(EXIT_CODES["replay"]) from exc

@@ -7,15 +7,17 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
 from rich.text import Text
 
 from nataterra_adapters.batch_verify import EXIT_CODES, bundle_pack, verify_source
 from nataterra_core.kernel import CommandRecord, RevealRecord, Verdict
+from nataterra_core.kernel.failure_words import failure_words
 
 from .common import ContentOption, LogArgument, console, read_shown, states, stopped, unshowable
 from .words import describe_record
 
-__all__ = ["replay", "verdict_said"]
+__all__ = ["exit_if_invalid", "replay", "verdict_said", "verify_first"]
 
 
 def replay(
@@ -39,9 +41,8 @@ def replay(
     before it, and that record is named (exit code 10, as ``verify`` gives a ``replay``
     failure); so is one whose records stop being readable (exit code 6, ``read``).
     """
-    verdict = _verify(log, content)
+    verdict = verify_first(log, content)
     record, log_read, unread = read_shown(log, content)
-    console.print(Text(verdict_said(verdict)), soft_wrap=True)
     after, failure = states(log_read)  # undo records that do not fit stop it too
     stop = len(log_read.records) - 1 if stop is None else stop
     # A spectator's words until the seed is revealed: replaying a game in progress spoils
@@ -63,18 +64,28 @@ def replay(
         for event in events:
             console.print(Text(f"        -> {event}"), soft_wrap=True)
         if verdict.status == "invalid" and verdict.seq == entry.seq:
-            console.print(Text(f"        !! INVALID here: {verdict.reason}", style="red"))
+            said = failure_words(verdict.failure, verdict.seq, verdict.reason, named=False)
+            console.print(Text(f"        !! INVALID here: {said}", style="red"), soft_wrap=True)
     if failure is not None:
         stopped(log, failure)
     if unread is not None:
         stopped(log, unread, "read")
+    exit_if_invalid(verdict)
+
+
+def verify_first(log: Path, content: Path | None, *, out: Console = console) -> Verdict:
+    """Verify ``log`` as ``verify`` does and print the verdict (:func:`verdict_said`) to
+    ``out``: the first line of ``replay`` and ``show``, before what can be shown."""
+    bundle = bundle_pack(content) if content is not None else None
+    verdict = verify_source(log, bundle)
+    out.print(Text(verdict_said(verdict)), soft_wrap=True)
+    return verdict
+
+
+def exit_if_invalid(verdict: Verdict) -> None:
+    """Once what can be shown is shown: exit with the code ``verify`` gives an invalid log."""
     if verdict.status == "invalid" and verdict.failure is not None:
         raise typer.Exit(EXIT_CODES[verdict.failure])
-
-
-def _verify(log: Path, content: Path | None) -> Verdict:
-    bundle = bundle_pack(content) if content is not None else None
-    return verify_source(log, bundle)
 
 
 def verdict_said(verdict: Verdict) -> str:
@@ -90,7 +101,8 @@ def verdict_said(verdict: Verdict) -> str:
             "be checked yet (a game in progress)"
         )
     where = f"at record {verdict.seq}" if verdict.seq is not None else "as a whole"
+    said = failure_words(verdict.failure, verdict.seq, verdict.reason, named=False)
     return (
-        f"INVALID {where} ({verdict.failure}): {verdict.reason}; the records are shown as "
-        "logged, not as verified"
+        f"INVALID {where} ({verdict.failure}): {said}; the records are shown as logged, not "
+        "as verified"
     )

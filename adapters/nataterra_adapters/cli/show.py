@@ -18,11 +18,13 @@ from .common import (
     LogArgument,
     check_out,
     console,
+    err_console,
     read_shown,
     states,
     stopped,
     unshowable,
 )
+from .replay import exit_if_invalid, verify_first
 from .words import describe_record, view_text
 
 __all__ = ["show"]
@@ -51,16 +53,21 @@ def show(
         ),
     ] = False,
 ) -> None:
-    """Print the position after a record of LOG as one seat sees it (no verification).
+    """Verify LOG, say so, then print the position after one of its records as one seat
+    sees it.
 
-    Any registered game: the log's header names it. Only that seat's view is printed: its
-    own hands, counts of everything hidden. ``--svg FILE`` draws the same view's boards.
+    The first line is the verdict, as ``replay`` prints it (``verified``, ``incomplete``,
+    or ``INVALID at record N`` with the reason, and then the exit code ``verify`` would
+    give once the position is shown; with ``--position``, on stderr). Any registered game:
+    the log's header names it. Only that seat's view is printed: its own hands, counts of
+    everything hidden. ``--svg FILE`` draws the same view's boards.
     ``--position`` prints the position instead, in the game's position format
     (``new_game(position=...)`` starts from it). A log whose events stop folding at some
     record (a forged one) is shown at the last record before it at the latest, and that
     record is named (exit code 10, as ``verify`` gives a ``replay`` failure); so is one
     whose records stop being readable (exit code 6, ``read``).
     """
+    verdict = verify_first(log, content, out=err_console if position else console)
     record, log_read, unread = read_shown(log, content)
     last = len(log_read.records) - 1
     seq = last if at is None else at
@@ -85,6 +92,7 @@ def show(
         stopped(log, failure)
     if unread is not None:
         stopped(log, unread, "read")
+    exit_if_invalid(verdict)
 
 
 def _show(

@@ -12,6 +12,7 @@ from typing import Any
 from rich.text import Text
 
 from nataterra_core.kernel import Verdict
+from nataterra_core.kernel.failure_words import failure_words
 from nataterra_core.kernel.registry import Presenter, RuleSystem
 from nataterra_core.kernel.secrets import redact
 from nataterra_core.kernel.wording import describe_record, worded
@@ -30,9 +31,10 @@ def verdict_line(name: str, verdict: Verdict, presenter: Presenter | None = None
         words = presenter.outcome if presenter is not None else plain_outcome
         outcome = escape(words(result)) if result else "no result"
         return f"[green]VALID[/] {name}: {verdict.records} records, {outcome}"
-    where = f"record {verdict.seq}" if verdict.seq is not None else "log"
-    label = "INCOMPLETE" if verdict.status == "incomplete" else f"INVALID ({verdict.failure})"
-    return f"[red]{label}[/] {name}: {where}: {escape(verdict.reason)}"
+    if verdict.status == "incomplete":
+        return f"[red]INCOMPLETE[/] {name}: {escape(verdict.reason)}"
+    said = failure_words(verdict.failure, verdict.seq, verdict.reason)
+    return f"[red]INVALID ({verdict.failure})[/] {name}: {escape(said)}"
 
 
 def view_text(record: RuleSystem, state: Any, seat: str | None) -> Text:

@@ -1,0 +1,75 @@
+"""Why a log does not verify or replay, in words a player reads, the auditor's detail after.
+
+A verdict's reason (:attr:`Verdict.reason <nataterra_core.kernel.replay.Verdict.reason>`)
+and a log error's are written for an auditor: a JSON path and both values, an event's tag,
+an exception. What a player reads first says what went wrong in words (``record 23 is not
+what the rules give``); the auditor's detail follows in one parenthesis
+(``($.events[0].path[0]: logged None, recomputed [5, 4])``). Machine output (``verify
+--json``, the RPC server's ``stopped``) keeps the reason as it is.
+"""
+
+from __future__ import annotations
+
+from .errors import LogError, ReplayFailed
+
+__all__ = ["failure_words", "stopped_words"]
+
+_SAID = {
+    "torn": "{r} is cut short (a write that did not finish)",
+    "read": "{r} cannot be read",
+    "version": "{r} is written for another version of the rules or of the log format",
+    "content": "{r} needs a content pack that is not available here",
+    "header": "the rules refuse the players or the options of {r}",
+    "chain": "{r} breaks the chain of hashes that links the records: the log was edited",
+    "seed": "the seed revealed at {r} is not the one promised at the start, so the dice "
+    "cannot be trusted",
+    "replay": "{r} is not what the rules give",
+    "head": "the log does not end at the published head",
+    "receipt": "a player's signed receipt does not match {r}",
+}
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def failure_words(failure: str | None, seq: int | None, reason: str, *, named: bool = True) -> str:
+    """A failure of class ``failure`` at record ``seq`` in words, then ``reason`` as the
+    auditor's detail in a parenthesis: ``record 23 is not what the rules give
+    ($.events[0].path[0]: logged None, recomputed [5, 4])``. ``named=False`` when the
+    record is named just before (``INVALID at record 23 (replay): the record is ...``);
+    ``seq`` ``None``: the log as a whole.
+
+    >>> failure_words("read", 4, "unreadable record: missing field `seat`")
+    'record 4 cannot be read (unreadable record: missing field `seat`)'
+    >>> failure_words("replay", 4, "$.result: logged None, recomputed 1", named=False)
+    'the record is not what the rules give ($.result: logged None, recomputed 1)'
+    """
+    where = f"record {seq}" if seq is not None and named else "the record"
+    if seq is None:
+        where = "the log"
+    said = _SAID.get(failure or "", "{r} does not verify").format(r=where)
+    return f"{said} ({reason})" if reason else said
+
+
+def stopped_words(failure: LogError, failure_class: str) -> str:
+    """Why replaying stopped at ``failure``'s record, in words, the detail after: a record
+    whose events do not fold (a :class:`ReplayFailed`, ``replay``) names the event by its
+    place, its tag only in the parenthesis; one that cannot be read (``read``) says so.
+
+    >>> stopped_words(ReplayFailed("event 1 (moved.v1) cannot be folded", 7, event=1), "replay")
+    'the second event of record 7 does not fit the game before it, so the log was forged or damaged (event 1 (moved.v1) cannot be folded)'
+    """  # noqa: E501 (a doctest's output is one line)
+    seq = failure.seq if failure.seq is not None else 0
+    if isinstance(failure, ReplayFailed):
+        index = failure.event
+        what = (
+            f"the {_ordinal(index)} event of record {seq} does not fit"
+            if index is not None
+            else f"record {seq} does not fit"
+        )
+        return f"{what} the game before it, so the log was forged or damaged ({failure.reason})"
+    return failure_words(failure_class, seq, failure.reason)
+
+
+def _ordinal(index: int) -> str:
+    """``first`` for event 0, …; ``number 12`` past the words."""
+    return _ORDINALS[index] if index < len(_ORDINALS) else f"number {index + 1}"
