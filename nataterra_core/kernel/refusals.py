@@ -18,7 +18,7 @@ from .dice import DiceStream
 from .errors import CommandRejected, IllegalCommand, NotYourTurn
 from .secrets import redact
 
-__all__ = ["refusal_for"]
+__all__ = ["refusal_for", "rule_only"]
 
 
 def refusal_for(
@@ -45,11 +45,12 @@ def refusal_for(
             return told
     except Exception:  # a blanked secret the rules cannot read: tell only the rule
         pass
-    return _rule_only(refused, seat)
+    return rule_only(refused, seat)
 
 
-def _rule_only(refused: CommandRejected, seat: str) -> CommandRejected:
-    """A refusal of the same kind and rule that says nothing more."""
+def rule_only(refused: CommandRejected, seat: str) -> CommandRejected:
+    """A refusal of the same kind and rule as ``refused`` (of ``seat``'s command) that says
+    nothing more: what a reader who may not see the state it was decided on is told."""
     rule = refused.rule_id
     if isinstance(refused, IllegalCommand) and rule is not None:
         return IllegalCommand(rule, "the command breaks this rule")

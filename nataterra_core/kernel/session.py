@@ -56,7 +56,7 @@ from .log import (
     line_hash,
 )
 from .messages import Command, Event, encode
-from .refusals import refusal_for
+from .refusals import refusal_for, rule_only
 
 __all__ = ["LineSink", "Session", "well_typed"]
 
@@ -211,7 +211,7 @@ class Session(Generic[S, C, E]):
                     )
             except CommandRejected as exc:
                 raise ReplayDiverged(
-                    seq, "$", "accepted", "rejected", f"the logged action is rejected now: {exc}"
+                    seq, "$", "accepted", "rejected", _rejected_now(exc, record, revealed)
                 ) from exc
             except ReplayDiverged:
                 raise
@@ -503,6 +503,15 @@ def _failure(exc: Exception, revealed: bool) -> str:
         f"re-execution failed: {type(exc).__name__} (its message is not shown before the "
         "seed is revealed: it may hold a hidden value)"
     )
+
+
+def _rejected_now(exc: CommandRejected, record: Record, revealed: bool) -> str:
+    """Why a logged action is refused now: the refusal's text once the log is revealed;
+    before, its kind and rule only (:func:`~.refusals.rule_only`), since the rules word a
+    refusal from the whole state, which may name a hidden card or a deck's order."""
+    seat = record.seat if isinstance(record, CommandRecord | UndoRecord) else ""
+    told = exc if revealed else rule_only(exc, seat)
+    return f"the logged action is rejected now: {type(told).__name__}: {told}"
 
 
 def _kind(records: Sequence[Record], seq: int) -> str | None:

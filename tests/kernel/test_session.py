@@ -299,21 +299,42 @@ def _rolled_log(*, closed: bool) -> tuple[bytes, bytes]:
     return session.log_bytes(), (5).to_bytes(32, "big")
 
 
-def test_a_crashing_re_execution_names_the_exception_class_not_its_text_before_the_reveal() -> None:
-    """Issue 30 item 2: errors name the record, never a hidden value; an arbitrary exception's
-    text may hold one, so before the reveal only its class is named."""
+class _RefusingPig(Pig):
+    """Pig whose rules now refuse a roll, in words made from a hidden value."""
+
+    def decide(self, state: Any, command: Command, dice: Any, **kwargs: Any) -> Any:
+        if isinstance(command, Roll):
+            raise IllegalCommand("PIG-9", "the hidden deck is 7, 3, 9")
+        return super().decide(state, command, dice, **kwargs)
+
+
+RE_EXECUTION_ERRORS = [(_BrokenPig, "RuntimeError"), (_RefusingPig, "IllegalCommand: PIG-9")]
+"""Rules whose re-execution of a logged roll raises, and how the error names it before the
+reveal: a crash by its class, a refusal (worded from the whole state) by its kind and rule."""
+
+
+@pytest.mark.parametrize("rules,named", RE_EXECUTION_ERRORS)
+def test_a_re_execution_error_names_the_record_never_its_text_before_the_reveal(
+    rules: type[Pig], named: str
+) -> None:
+    """Issue 30 item 2: errors name the record, never a hidden value; an exception's or a
+    refusal's text may hold one, so before the reveal only its class and rule are named."""
     data, seed = _rolled_log(closed=False)
     log = read_log(data, pig_factory)
     with pytest.raises(ReplayDiverged) as raised:
-        Session.from_log(_BrokenPig(), log.header, log.records, log.lines, seed)
+        Session.from_log(rules(), log.header, log.records, log.lines, seed)
     said = str(raised.value)
-    assert raised.value.seq == 2 and "RuntimeError" in said, said
+    assert raised.value.seq == 2 and named in said, said
     assert "7, 3, 9" not in said, said
 
 
-def test_a_crashing_re_execution_of_a_revealed_log_shows_the_exception_text() -> None:
+@pytest.mark.parametrize("rules,named", RE_EXECUTION_ERRORS)
+def test_a_re_execution_error_of_a_revealed_log_shows_its_text(
+    rules: type[Pig], named: str
+) -> None:
     data, seed = _rolled_log(closed=True)
     log = read_log(data, pig_factory)
     with pytest.raises(ReplayDiverged) as raised:
-        Session.from_log(_BrokenPig(), log.header, log.records, log.lines, seed)
-    assert "RuntimeError: the hidden deck is 7, 3, 9" in str(raised.value)
+        Session.from_log(rules(), log.header, log.records, log.lines, seed)
+    said = str(raised.value)
+    assert named in said and "the hidden deck is 7, 3, 9" in said, said
