@@ -6,6 +6,10 @@ server about a twin, :meth:`HostedTwins.hosting` swaps the game's session for a 
 at the twin's state (same game id, header and receipt key; a fresh receipt chain grown from
 the same lines) and puts the game back afterwards, so every answer a seat gets of either
 twin comes from the same server through the same method table, byte for byte.
+
+Every answer list ends with what the server pushed to the seat meanwhile (:meth:`told`):
+nothing here, since JSON-RPC over TCP pushes no notification (a client asks ``game.wait``,
+which is compared as an answer); the WebSocket's ``game.changed`` notes in ``leak_web.py``.
 """
 
 from __future__ import annotations
@@ -85,10 +89,15 @@ class HostedTwins:
         assert reply is not None and b'"code":-326' not in reply, reply  # game answers only
         return reply
 
+    def told(self, seat: str | None) -> list[bytes]:
+        """The notifications ``seat``'s connection got while a twin was hosted, called last
+        in the hosting: none here (JSON-RPC over TCP pushes nothing)."""
+        return []
+
     def looking(self, state: Any, seat: str | None) -> list[bytes]:
         """What ``seat`` (``None``: a spectator) gets of ``state`` without moving: its view,
-        legal list (with words and targets; a seat's only), the last record in words and its
-        receipt."""
+        legal list (with words and targets; a seat's only), the last record in words, its
+        receipt, ``game.wait``'s answer and every notification."""
         with self.hosting(fork(self.session, state)):
             last = len(self.session.lines) - 1
             return [
@@ -96,18 +105,23 @@ class HostedTwins:
                 *([self.call("game.legal_commands", seat)] if seat is not None else []),
                 self.call("game.log", seat, words=True, since=last),
                 self.call("game.receipt", seat),
+                self.call("game.wait", seat, version=last - 1),
+                *self.told(seat),
             ]
 
-    def refusal(self, state: Any, seat: str, command: Any) -> bytes | None:
-        """The server's answer to ``seat`` sending ``command`` at ``state`` when refused
-        (``None``: accepted, whose records may show the seat what it drew)."""
+    def refusal(self, state: Any, seat: str, command: Any) -> list[bytes] | None:
+        """The server's answer to ``seat`` sending ``command`` at ``state`` when refused, and
+        the notifications it got (``None``: accepted, whose records, and the notifications
+        of a game it ended, may show the seat what it drew)."""
         with self.hosting(fork(self.session, state)):
             reply = self.call("game.apply", seat, command=msgspec.to_builtins(command))
-        return None if b'"error"' not in reply else reply
+            told = self.told(seat)
+        return None if b'"error"' not in reply else [reply, *told]
 
     def after(self, state: Any, seat: str | None, other: str, command: Any) -> list[bytes]:
         """``other`` plays ``command`` at ``state`` over RPC; then what ``seat`` gets: the
-        game's view, the new records in words and lines, its receipt."""
+        game's view, the new records in words and lines, its receipt, ``game.wait``'s answer
+        and every notification (``game.changed`` of the move, on the WebSocket)."""
         moved = fork(self.session, state)
         first = len(moved.lines)
         with self.hosting(moved):
@@ -117,4 +131,6 @@ class HostedTwins:
                 self.call("game.view", seat),
                 self.call("game.log", seat, words=True, since=first),
                 self.call("game.receipt", seat),
+                self.call("game.wait", seat, version=first - 1),
+                *self.told(seat),
             ]

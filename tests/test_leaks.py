@@ -18,8 +18,13 @@ an event that says too much is caught. In both twins the seat must get byte-iden
   dice, cannot catch it. (An event declared public that shows such a fresh draw is not
   caught here: what is fresh is in no state yet, so the state declarations cannot judge it.)
 
+Both twins are also hosted in one JSON-RPC server, and in one web server asked over its
+WebSocket: every reply and every notification the seat's connection is pushed
+(``game.changed``) must be the same bytes (``tests/leak_rpc.py``, ``tests/leak_web.py``).
+
 A spectator is checked as a seat is (no legal list, no probes). The smoke run plays one seed
-of each system's smallest seating; the ``soak`` sweep plays every player count with the
+of each system's smallest seating (two short ones over the WebSocket); the ``soak`` sweep,
+in process and over the WebSocket, plays every player count with the
 default options, every option value the system's options schema names (enum values,
 booleans, ``examples``; each at every player count that accepts it) and every scenario of
 its ``scenarios`` hook.
@@ -32,6 +37,7 @@ teeth: a copy of a presenter whose sentences leak, and a copy of a view with a l
 from __future__ import annotations
 
 import random
+import zlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -41,6 +47,7 @@ import pytest
 from leak_rpc import HostedTwins, fork
 from leak_web import WebTwins
 from nataterra_adapters.record_words import appended_words
+from nataterra_adapters.rpc.games import Games
 
 from nataterra_core.game import GameSession, new_game
 from nataterra_core.kernel import CommandRejected, DiceStream, seed_from_number, wording
@@ -69,6 +76,8 @@ class Counts:
     """Twins also asked over JSON-RPC (``tests/leak_rpc.py``)."""
     rpc_replies: int = 0
     """RPC replies compared byte for byte between twins."""
+    notes: int = 0
+    """Of those, notifications the server pushed (the WebSocket's ``game.changed``)."""
 
     def add(self, other: Counts) -> None:
         """Add ``other``'s counts to these."""
@@ -309,10 +318,12 @@ def _check_position(
             )
             if hosted is not None:
                 ours_rpc = hosted.after(state, seat, other, command)
-                assert hosted.after(twin, seat, other, command) == ours_rpc, (
-                    f"{where}: over RPC, {other}'s {command!r} gives the seat other answers"
+                twins_rpc = hosted.after(twin, seat, other, command)
+                assert twins_rpc == ours_rpc, (
+                    f"{where}: over RPC, {other}'s {command!r} gives the seat other answers: "
+                    + _difference(ours_rpc, twins_rpc)
                 )
-                counts.rpc_replies += len(ours_rpc)
+                _count_replies(counts, ours_rpc)
         other_seed = seed_from_number(seed + OTHER_DICE)[0]
         _, dice_ = _after(record, session, state, seat, other, command, other_seed)
         if dice_[0] == ours[0]:
@@ -340,17 +351,38 @@ def _check_over_rpc(
     view, legal list, last record in words, receipt, and every refusal of the probes."""
     counts.rpc_twins += 1
     ours = hosted.looking(state, seat)
-    assert hosted.looking(twin, seat) == ours, (
-        f"{where}: over RPC, the view, legal list, words or receipt differ"
+    theirs = hosted.looking(twin, seat)
+    assert theirs == ours, (
+        f"{where}: over RPC, the view, legal list, words, receipt or notes differ: "
+        + _difference(ours, theirs)
     )
-    counts.rpc_replies += len(ours)
+    _count_replies(counts, ours)
     for command in probes:
         assert seat is not None
         refused = hosted.refusal(state, seat, command)
-        assert hosted.refusal(twin, seat, command) == refused, (
-            f"{where}: over RPC, the answer to {command!r} differs"
+        twins_refused = hosted.refusal(twin, seat, command)
+        assert twins_refused == refused, (
+            f"{where}: over RPC, the answer to {command!r} differs: "
+            + _difference(refused or [], twins_refused or [])
         )
-        counts.rpc_replies += 1
+        _count_replies(counts, refused or [])
+
+
+def _count_replies(counts: Counts, replies: list[bytes]) -> None:
+    counts.rpc_replies += len(replies)
+    counts.notes += sum(reply.startswith(NOTE) for reply in replies)
+
+
+NOTE = b'{"jsonrpc":"2.0","method":'
+"""How a notification the server pushes begins (a reply has no ``method``)."""
+
+
+def _difference(ours: list[bytes], theirs: list[bytes]) -> str:
+    """The first answer that differs between twins, both ways, cut short."""
+    for one, other in zip(ours, theirs, strict=False):
+        if one != other:
+            return f"{one[:300]!r} against {other[:300]!r}"
+    return f"{len(ours)} answers against {len(theirs)}"
 
 
 SMOKE_LIMIT = 60
@@ -387,23 +419,31 @@ def _sweep() -> list[Any]:
 
 
 SWEEP_LIMIT = 300
-"""Positions of each game of the sweep (every one checked)."""
+"""Positions of each game of the sweep."""
+
+SWEEP_EVERY = {"rpc": 1, "websocket": 3}
+"""Which positions the sweep checks, by how the twins are hosted: every one on the
+in-process JSON-RPC server, every third over the WebSocket (each answer a round trip)."""
 
 
 @pytest.mark.soak
+@pytest.mark.parametrize("over", SWEEP_EVERY)
 @pytest.mark.parametrize("seed", (1, 2))
 @pytest.mark.parametrize("rules_id,setting", _sweep())
 def test_no_seat_learns_what_it_may_not_see_sweep(
-    rules_id: str, setting: Setting, seed: int
+    rules_id: str, setting: Setting, seed: int, over: str
 ) -> None:
     """The sweep: every setting of every system (player counts, option values, scenarios),
-    two seeds, every position of games up to ``SWEEP_LIMIT`` positions long."""
+    two seeds, games up to ``SWEEP_LIMIT`` positions long, hosted on the JSON-RPC server or
+    asked over the WebSocket."""
     record = _system(rules_id)
     options = dict(setting.options)
+    web = over == "websocket"
+    every = SWEEP_EVERY[over]
     counts = check_leaks(
-        record, seed, setting.seats, SWEEP_LIMIT, every=1, options=options, rpc=True
+        record, seed, setting.seats, SWEEP_LIMIT, every, options, rpc=not web, web=web
     )
-    print(f"{rules_id} {setting.name} seed {seed}: {counts}")
+    print(f"{rules_id} {setting.name} seed {seed} over {over}: {counts}")
 
 
 class _LeakyPresenter:
@@ -479,15 +519,20 @@ def test_a_server_leaking_a_field_is_caught_over_rpc(rules_id: str) -> None:
 @pytest.mark.parametrize("rules_id", _secret_systems())
 def test_no_seat_learns_over_the_websocket_what_it_may_not_see(rules_id: str) -> None:
     """Smoke run over the browser's WebSocket: the web server, hosting either twin, sends a
-    seat's connection the same replies byte for byte (``tests/leak_web.py``)."""
+    seat's connection the same replies and notifications byte for byte
+    (``tests/leak_web.py``); two seeds, every sixth of the first positions."""
     record = _system(rules_id)
     seats = tuple(record.default_seats[min(record.default_seats)])
-    counts = check_leaks(record, 1, seats, WEB_LIMIT, every=6, web=True)
-    assert counts.changed and counts.rpc_replies, f"{rules_id}: {counts}"
+    counts = Counts()
+    for seed in (1, 2):
+        counts.add(check_leaks(record, seed, seats, WEB_LIMIT, every=WEB_EVERY, web=True))
+    assert counts.changed and counts.rpc_replies and counts.notes, f"{rules_id}: {counts}"
+    print(f"{rules_id} over the WebSocket: {counts}")
 
 
-WEB_LIMIT = 24
-"""Positions of the WebSocket smoke run (each answer is a round trip to a thread)."""
+WEB_LIMIT, WEB_EVERY = 12, 6
+"""Positions of each WebSocket smoke game, and which are checked (each answer is a round
+trip to the server's thread)."""
 
 
 @pytest.mark.parametrize("rules_id", _secret_systems()[:1])
@@ -496,4 +541,28 @@ def test_a_server_leaking_a_field_is_caught_over_the_websocket(rules_id: str) ->
     leaky = attrs.evolve(record, seat_view=_leaky_view(record))
     seats = tuple(record.default_seats[min(record.default_seats)])
     with pytest.raises(AssertionError, match="over RPC, the view"):
-        check_leaks(record, 1, seats, WEB_LIMIT, every=6, web=True, served=leaky)
+        check_leaks(record, 1, seats, WEB_LIMIT, every=WEB_EVERY, web=True, served=leaky)
+
+
+@pytest.mark.parametrize("rules_id", _secret_systems()[:1])
+def test_a_server_leaking_through_a_notification_is_caught_over_the_websocket(
+    rules_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The notes a connection is pushed are compared too: a web server whose ``game.changed``
+    carries a digest of the whole state in its ``version`` (the library's carries the
+    version and thinking seats only) is caught: the first answer that differs is the note."""
+    record = _system(rules_id)
+    seats = tuple(record.default_seats[min(record.default_seats)])
+    version_of = Games.version_of
+
+    def leaky_version_of(games: Games, game_id: str) -> int | None:
+        version, game = version_of(games, game_id), games.host._games.get(game_id)
+        if version is None or game is None:
+            return version
+        return version * 1000 + zlib.crc32(msgspec.json.encode(game.session.state)) % 1000
+
+    monkeypatch.setattr(Games, "version_of", leaky_version_of)
+    with pytest.raises(
+        AssertionError, match=r"other answers: b'\{\"jsonrpc\":\"2.0\",\"method\":\"game.changed\""
+    ):
+        check_leaks(record, 1, seats, WEB_LIMIT, every=WEB_EVERY, web=True)

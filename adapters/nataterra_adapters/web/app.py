@@ -90,6 +90,11 @@ class _Hub:
             self._changed = False
             await self.notify()
 
+    def quiet(self) -> bool:
+        """Whether every change has been told: no round of notifications is under way or
+        due (a test hosting a game waits for it before it looks at what was sent)."""
+        return not self._changed and (self._telling is None or self._telling.done())
+
     def connect(self, websocket: WebSocket) -> _Connection:
         methods = self.games.methods(games_per_client=self.games_per_client)
         connection = _Connection(websocket, Dispatcher(methods, max_batch=self.max_batch))
@@ -244,6 +249,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.games = games
+    app.state.hub = hub  # its connections and notifications (the leak test compares them)
     return app
 
 
