@@ -8,11 +8,14 @@ import socket
 import subprocess
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from jsonrpcclient import Error, Ok
+from nataterra_adapters.rpc.store_tools import open_store
 from rpc_helpers import Client, start_server, stop_server
+from served_games import GAMES, SEATS, listen
 from test_rpc_games import Rpc
 
 from nataterra_core.game import verify_log
@@ -239,3 +242,42 @@ def test_max_bot_time_out_of_bounds_is_refused(bad: str) -> None:
     process = start_server("--no-store", "--max-bot-time", bad)
     _, said = process.communicate(timeout=60)
     assert process.returncode == 2 and b"--max-bot-time" in said
+
+
+@pytest.mark.parametrize("rules", GAMES)
+def test_a_bot_seat_handed_to_the_random_player_stays_so_after_a_restart(
+    rules: str, tmp_path: Path
+) -> None:
+    """Issue 33 item 2: the hand-over is kept in the store (the game's secret), so a restart
+    (or another process on the store) does not bring the slow bot back."""
+    where = str(tmp_path / "games.sqlite3")
+    slow = ("--bot-seconds", "0.001", "--max-bot-time", "0.5")
+    process, client, sock = listen(where, *slow)
+    try:
+        person, bot = SEATS[rules][:2]
+        made = client.ok(
+            "game.create", rules=rules, players=2, bots={bot: "search:1000000"}, seed=2
+        )
+        game_id, token = made["game_id"], made["tokens"][person]
+        store = open_store(where)
+        version = made["version"]
+        for _ in range(200):  # the person plays until the bot has had a decision to make
+            if store.secret(game_id).bots[bot] == "random":
+                break
+            view = client.ok("game.wait", game_id=game_id, version=version, timeout=0.2)
+            version = view["version"]
+            if view["result"] is not None:
+                break
+            if person in view["acting"]:
+                legal = client.ok("game.legal_commands", game_id=game_id, token=token)
+                client.ok("game.apply", game_id=game_id, token=token, command=legal["commands"][0])
+        assert store.secret(game_id).bots == {bot: "random"}
+    finally:
+        sock.close()
+        stop_server(process)
+    process, client, sock = listen(where)  # a restart, bound at the defaults
+    try:
+        assert client.ok("game.view", game_id=game_id)["bots"] == {bot: "random"}
+    finally:
+        sock.close()
+        stop_server(process)

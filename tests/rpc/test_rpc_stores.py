@@ -22,12 +22,17 @@ from nataterra_adapters.rpc.games import (
     ApplyParams,
     CreateParams,
     Games,
+    JoinParams,
     LogParams,
     SeatParams,
     ViewParams,
 )
 from nataterra_adapters.rpc.store import (
+    ANSWERS_KEPT,
+    Answer,
     GameExists,
+    NotWaiting,
+    Pending,
     Secret,
     StaleAppend,
     Store,
@@ -339,3 +344,91 @@ def test_a_writer_killed_inside_its_transaction_leaves_no_half_append(
     store.append("g", 1, [b"again"])
     assert store.log("g") == b"h\nagain\n"
     store.close()
+
+
+def test_a_waiting_game_takes_each_seats_contribution_once_and_goes_when_it_starts(
+    store: Store,
+) -> None:
+    """Issue 33 item 2: a game waiting for its seats is kept in the store (secret, apart from
+    any log); a contribution is added once, whoever asks; the first records replace it."""
+    pending = Pending("liars-dice", ("a", "b"), {"dice": 3}, SECRET, {"b": "bot-1"})
+    store.wait("w", pending)
+    assert store.pending("w") == pending
+    with pytest.raises(GameExists):
+        store.wait("w", pending)
+    after, added = store.contribute("w", "a", "mine")
+    assert added and after.complete and after.contributions == {"b": "bot-1", "a": "mine"}
+    again, added = store.contribute("w", "a", "other")
+    assert not added and again.contributions["a"] == "mine"
+    assert store.games() == []  # no records yet: not a game to list or export
+    other = Secret(b"\x09" * 32, {"a": "t"})
+    with pytest.raises(GameExists):  # another game cannot take the waiting game's id
+        store.create("w", other, [b"h"])
+    store.create("w", SECRET, [b"h"])
+    assert store.pending("w") is None
+    with pytest.raises(NotWaiting):
+        store.contribute("w", "b", "late")
+    with pytest.raises(GameExists):
+        store.wait("w", pending)
+
+
+def test_answers_are_kept_with_their_records_for_the_last_records(store: Store) -> None:
+    """Answers for command_id retries go in the append of the records they answer; those of
+    acts older than the last ANSWERS_KEPT records are let go."""
+    first = Answer("a", "c-0", 1, b'["apply"]', b'{"version":1}')
+    store.create("g", SECRET, [b"h", b"r1"], [first])
+    assert store.answers("g") == [first]
+    for seq in range(2, ANSWERS_KEPT + 3):
+        answer = Answer("a", f"c-{seq}", seq, b"[]", b"{}")
+        store.append("g", seq, [b"r"], [answer])
+    records = ANSWERS_KEPT + 3
+    kept = store.answers("g")  # the acts of the last ANSWERS_KEPT records
+    assert [answer.version for answer in kept] == list(range(records - ANSWERS_KEPT, records))
+    assert kept[-1].command_id == f"c-{records - 1}"
+    assert b"c-" not in store.log("g")  # never through the log
+
+
+def test_a_bot_seat_given_up_is_kept_in_the_secret(store: Store) -> None:
+    store.create("g", SECRET, [b"h"])
+    store.give_up("g", "b", "random")
+    store.give_up("g", "c", "random")
+    assert store.secret("g").bots == {"b": "random", "c": "random"}
+    assert store.secret("g").server_seed == SECRET.server_seed
+
+
+def test_a_waiting_game_and_a_kept_answer_outlive_the_process(tmp_path: Path) -> None:
+    """Embedded, on SQLite: a second Games on the file (a restart, or another process)
+    completes a game created waiting by the first, and answers a retry of a command_id
+    applied through the first with the first answer, applying nothing twice."""
+    where = str(tmp_path / "games.sqlite3")
+    one = Games(store=open_store(where))
+    made = one.create(CreateParams(rules="kaladan", players=2, seat_seeds=True))
+    seats = list(made.seats)
+    one.join(JoinParams(game_id=made.game_id, token=made.tokens[seats[0]], client_seed="x1"))
+    two = Games(store=open_store(where))
+    with pytest.raises(GameError) as twice:
+        two.join(JoinParams(game_id=made.game_id, token=made.tokens[seats[0]], client_seed="x2"))
+    assert twice.value.code == GameErrorCode.SETUP_REJECTED
+    joined = two.join(
+        JoinParams(game_id=made.game_id, token=made.tokens[seats[1]], client_seed="y1")
+    )
+    assert joined.started
+    client_seed = msgspec.json.decode(open_store(where).log(made.game_id).splitlines()[0])
+    assert client_seed["client_seed"] == f"{seats[0]}:x1;{seats[1]}:y1"
+    acting = joined.acting[0]
+    token = made.tokens[acting]
+    legal = two.legal_commands(SeatParams(game_id=made.game_id, token=token)).commands
+    params = ApplyParams(
+        game_id=made.game_id,
+        token=token,
+        command=msgspec.to_builtins(legal[0]),
+        expected_version=joined.version,
+        command_id="c-1",
+    )
+    first = two.apply(params)
+    three = Games(store=open_store(where))
+    assert three.apply(params) == first
+    assert open_store(where).records(made.game_id) == first.version + 1
+    with pytest.raises(GameError) as reused:
+        three.apply(msgspec.structs.replace(params, command={"type": "other.v1"}))
+    assert reused.value.code == GameErrorCode.COMMAND_ID_REUSED

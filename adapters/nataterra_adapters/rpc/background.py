@@ -22,7 +22,8 @@ watchers when it starts and when it ends. A search bot thinks within its budget,
 the server's ``--max-bot-time`` (:data:`~.bots.DEFAULT_MAX_BOT_TIME`, wall clock).
 
 Bounds: a bot decision that overruns ``bot_seconds`` is dropped and the seat is played by the
-random legal player for the rest of the game (a thread cannot be stopped: its late answer is
+random legal player for the rest of the game, which the store keeps (a restart or another
+process does not bring the slow bot back; a thread cannot be stopped: its late answer is
 ignored; its decision has a bounded size anyway, the search player's iterations); a slow
 method that overruns ``work_seconds`` is answered with ``too_long``; a game's bots send at
 most :data:`~.bots.MAX_BOT_COMMANDS` commands after a person's.
@@ -204,7 +205,7 @@ class Background:
                     f"{game.game_id}: {seat}'s bot overran {self._bot_seconds:g} s; "
                     "the random legal player takes the seat"
                 )
-                game.bots.give_up(seat)
+                self._host.give_up(game, seat)
                 continue
             except Exception as exc:  # a bot's failure stops its game's bots, not the server
                 _say(f"{game.game_id}: {seat}'s bot failed ({exc!r}); its bots stop")

@@ -28,10 +28,12 @@ from nataterra_core.search.catalogue import parse_player, players_of
 
 from .errors import GameError, GameErrorCode
 
-__all__ = ["DEFAULT_MAX_BOT_TIME", "MAX_BOT_COMMANDS", "Bots"]
+__all__ = ["DEFAULT_MAX_BOT_TIME", "GIVEN_UP", "MAX_BOT_COMMANDS", "Bots"]
 
 MAX_BOT_COMMANDS = 10_000
 """Commands the bots may send in one go (a game of bots only plays to its end in one call)."""
+GIVEN_UP = "random"
+"""The player of a bot seat whose player overran the server's bound on a decision."""
 DEFAULT_MAX_BOT_TIME = 5.0
 """The longest a bot's decision may think, in seconds of wall time (``--max-bot-time``)."""
 
@@ -40,7 +42,7 @@ DEFAULT_MAX_BOT_TIME = 5.0
 class Bots:
     """A game's bot seats: the player name and the player of each."""
 
-    names: Mapping[str, str] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
     players: dict[str, Player] = field(default_factory=dict)
 
     @classmethod
@@ -104,6 +106,19 @@ class Bots:
         return command
 
     def give_up(self, seat: str) -> None:
-        """Let the random legal player act for ``seat`` from now on (its player overran the
-        time bound of a decision; the late answer is dropped)."""
+        """Let the random legal player (:data:`GIVEN_UP`) act for ``seat`` from now on (its
+        player overran the time bound of a decision; the late answer is dropped)."""
         self.players[seat] = RandomPlayer(secrets.randbits(63))
+        self.names[seat] = GIVEN_UP
+
+    def given_up(self, names: Mapping[str, str]) -> list[str]:
+        """Give up the seats that ``names`` (as the store keeps them) has handed to the
+        random player since this game was read (by another process): those seats."""
+        seats = [
+            seat
+            for seat, name in names.items()
+            if name == GIVEN_UP and self.names.get(seat, GIVEN_UP) != GIVEN_UP
+        ]
+        for seat in seats:
+            self.give_up(seat)
+        return seats

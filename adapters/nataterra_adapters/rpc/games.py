@@ -40,7 +40,7 @@ from .checks import (
     system_named,
 )
 from .errors import GameError, GameErrorCode
-from .held import Game
+from .held import Game, Waiting
 from .lifecycle import DEFAULT_MAX_GAMES, GameHost
 from .protocol import Method
 from .replays import Replays
@@ -103,7 +103,7 @@ class Games:
             create = self._quota(games_per_client)
         table: dict[str, Method] = {
             "game.create": Method(CreateParams, create),
-            "game.join": Method(JoinParams, self.join),
+            "game.join": Method(JoinParams, self.join, waits=self.join_async),
             "game.view": Method(ViewParams, self.view),
             "game.legal_commands": Method(SeatParams, self.legal_commands),
             "game.apply": Method(ApplyParams, self.apply, acts=True),
@@ -210,17 +210,12 @@ class Games:
 
         No seat learns another's contribution before the header shows them all.
         """
-        waiting, game = self.host.join(params.game_id, params.token, params.client_seed)
-        if game is None:
-            return JoinResult(
-                waiting_for=waiting.ceremony.waiting_for, started=False, version=0, acting=()
-            )
-        return JoinResult(
-            waiting_for=(),
-            started=True,
-            version=game.version,
-            acting=tuple(game.session.acting_seats()),
-        )
+        return _joined(*self.host.join(params.game_id, params.token, params.client_seed))
+
+    async def join_async(self, params: JoinParams) -> JoinResult:
+        """``game.join`` in a server: the contribution is added in the store off the loop."""
+        joined = await self.host.join_async(params.game_id, params.token, params.client_seed)
+        return _joined(*joined)
 
     def view(self, params: ViewParams) -> ViewResult:
         """What the seat (or a spectator) sees of the position."""
@@ -504,3 +499,16 @@ class Games:
         )
         game.remember(seat, command_id, key, answer)
         return answer
+
+
+def _joined(waiting: Waiting, game: Game | None) -> JoinResult:
+    if game is None:
+        return JoinResult(
+            waiting_for=waiting.ceremony.waiting_for, started=False, version=0, acting=()
+        )
+    return JoinResult(
+        waiting_for=(),
+        started=True,
+        version=game.version,
+        acting=tuple(game.session.acting_seats()),
+    )

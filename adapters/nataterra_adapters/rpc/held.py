@@ -5,8 +5,11 @@ gets when the store refuses a game's records (:func:`store_refused`)."""
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from nataterra_core.game import GameSession
 from nataterra_core.kernel.receipts import KeyPair
@@ -16,11 +19,13 @@ from nataterra_core.kernel.seed_ceremony import SeedCeremony
 from .bots import Bots
 from .errors import GameError, GameErrorCode
 from .receipts import GameReceipts
-from .store import GameExists, StaleAppend, StoreError
+from .store import ANSWERS_KEPT, MAX_ANSWER_BYTES, Answer, GameExists, StaleAppend, StoreError
 from .wire import ActResult
 from .writes import GameLog
 
 __all__ = ["Game", "Waiting", "store_refused"]
+
+_ANSWERS = msgspec.json.Encoder()
 
 
 def store_refused(exc: StoreError, version: int | None = None) -> GameError:
@@ -53,6 +58,8 @@ class Waiting:
     bots: Bots
     key: KeyPair
     """The game's receipt key, drawn at creation (its public half goes into the header)."""
+    log: GameLog | None = None
+    """How it is kept in the store until it starts (``None``: a server without a store)."""
 
 
 @dataclass
@@ -98,9 +105,34 @@ class Game:
         return answer
 
     def remember(self, seat: str, command_id: str | None, key: bytes, answer: ActResult) -> None:
-        """Keep a successful act's answer for a retry with the same ``command_id``."""
-        if command_id is not None:
-            self.done[seat, command_id] = (key, answer)
+        """Keep a successful act's answer for a retry with the same ``command_id``: here,
+        and in the store with the act's records (any process serving the game answers the
+        retry), for the acts of the last :data:`~.store.ANSWERS_KEPT` records."""
+        if command_id is None:
+            return
+        self.done[seat, command_id] = (key, answer)
+        if len(self.done) > 2 * ANSWERS_KEPT:
+            oldest = self.version - ANSWERS_KEPT
+            self.done = {k: v for k, v in self.done.items() if v[1].version >= oldest}
+        if self.log is not None:
+            data = _ANSWERS.encode(answer)
+            if len(data) <= MAX_ANSWER_BYTES:
+                self.log.answer(Answer(seat, command_id, answer.version, key, data))
+
+    def recall(self, answers: tuple[Answer, ...]) -> None:
+        """The answers the store kept for this game's retries (one that does not decode,
+        which only a damaged store holds, is said on stderr and left out)."""
+        for kept in answers:
+            try:
+                answer = msgspec.json.decode(kept.answer, type=ActResult)
+            except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+                print(
+                    f"nataterra-rpc: {self.game_id}: the kept answer of {kept.seat}'s "
+                    f"command_id {kept.command_id!r} is damaged ({exc}); left out",
+                    file=sys.stderr,
+                )
+                continue
+            self.done[kept.seat, kept.command_id] = (kept.request, answer)
 
     def check_version(self, expected: int | None) -> None:
         """Refuse an act based on another version than the game's (a stale picture)."""

@@ -1,13 +1,13 @@
 """The games one server holds and their lifecycle, below the method table (:mod:`.games`).
 
 A game is created started (a public test seed, or a client seed given at once) or waiting
-for every seat's hidden contribution to the dice (docs/DICE.md), which the last
-``game.join`` completes; it is resumed from the store when the server starts again. Every
+for every seat's hidden contribution to the dice (:mod:`.waiting`, kept in the store too);
+it is resumed from the store when the server starts again. Every
 change goes through the game's :class:`~nataterra_core.game.GameSession` (which writes the
 store's log); after it the server's bot seats act, and a game whose rules have ended is
 closed at once (the ``reveal`` and ``end`` records). Each game also keeps the answers of its
-successful acts by ``command_id`` (a retry gets the first answer) and refuses a stale
-``expected_version``.
+successful acts by ``command_id``, in the store too (a retry through any process gets the
+first answer), and refuses a stale ``expected_version``.
 
 Stored games are read when first asked for (:meth:`GameHost.ready` in a server, off its
 loop; :meth:`GameHost.find` embedded), not when the server starts: a server listens at once
@@ -28,7 +28,6 @@ follows through :meth:`GameHost.bot_move`. Every change is told to the watchers
 from __future__ import annotations
 
 import asyncio
-import secrets
 import sys
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -44,27 +43,29 @@ from nataterra_core.kernel import (
 )
 from nataterra_core.kernel.receipts import KeyPair
 from nataterra_core.kernel.registry import RuleSystem, system_for
-from nataterra_core.kernel.seed_ceremony import SeedCeremony
 
-from .bots import DEFAULT_MAX_BOT_TIME, Bots
+from .bots import DEFAULT_MAX_BOT_TIME, GIVEN_UP, Bots
 from .checks import seat_of
 from .errors import GameError, GameErrorCode, rejected
 from .held import Game, Waiting, store_refused
 from .receipts import GameReceipts, server_key
 from .store import (
     DamagedGame,
+    Pending,
     Secret,
     Store,
     StoredGame,
     StoreError,
     read_game,
 )
+from .waiting import WaitingGames
 from .writes import GameLog, Writes
 
 __all__ = ["DEFAULT_MAX_GAMES", "GameHost"]
 
 DEFAULT_MAX_GAMES = 1000
 """Games in play one server holds at once (``--max-games``)."""
+JoinAnswer = tuple[Waiting, Game | None]
 FINISHED_KEPT = 64
 """Finished games kept in memory after their end (the others are read again on demand)."""
 
@@ -89,10 +90,12 @@ class GameHost:
         self.max_bot_time = max_bot_time
         self._games: dict[str, Game] = {}  # in play
         self._finished: OrderedDict[str, Game] = OrderedDict()  # the last few to end
-        self._waiting: dict[str, Waiting] = {}
         self._max_games = max_games
         self._store = store
         self._writes = None if store is None else Writes(store, stored=self._stored)
+        self._seeds = WaitingGames(
+            store, self._writes, max_bot_time=max_bot_time, start=self._begin
+        )
         if self._writes is not None:
             self._writes.lost = self._lost
         self._loading: dict[str, asyncio.Future[None]] = {}
@@ -123,7 +126,7 @@ class GameHost:
 
     def games_in_play(self) -> int:
         """Games held that count against ``--max-games`` (started or waiting, not over)."""
-        return len(self._games) + len(self._waiting)
+        return len(self._games) + len(self._seeds)
 
     def held_ids(self) -> list[str]:
         """The ids of the started games in memory here."""
@@ -140,7 +143,7 @@ class GameHost:
             game = held.pop(game_id, None)
             if game is not None and game.log is not None and game.log.lost is None:
                 game.log.lost = reason
-                game.log.pending = []
+                game.log.pending, game.log.answers = [], []
 
     def changed(self, game_id: str) -> None:
         """Tell the watchers of ``game_id`` it changed (another process moved it on)."""
@@ -161,7 +164,7 @@ class GameHost:
     def version_of(self, game_id: str) -> int | None:
         """The version of a game held here (0 while it waits for seat seeds; ``None``: no
         such game in memory), for servers that tell watching clients about changes."""
-        if game_id in self._waiting:
+        if game_id in self._seeds:
             return 0
         game = self._held(game_id)
         return None if game is None else game.version
@@ -173,16 +176,17 @@ class GameHost:
 
     def waiting(self, game_id: str) -> Waiting | None:
         """The game ``game_id`` if it waits for seat seeds."""
-        return self._waiting.get(game_id)
+        return self._seeds.get(game_id)
 
     def find(self, game_id: str, token: str | None) -> tuple[Game, str | None]:
         """A started game and the seat of ``token`` (``None``: a spectator), or an error."""
         game = self._held(game_id)
-        if game is None and game_id not in self._waiting:
+        if game is None and game_id not in self._seeds:
             game = self._load_now(game_id)
         if game is None:
-            if game_id in self._waiting:
-                waiting = self._waiting[game_id].ceremony.waiting_for
+            waiting_game = self._seeds.get(game_id)
+            if waiting_game is not None:
+                waiting = waiting_game.ceremony.waiting_for
                 raise GameError(
                     GameErrorCode.SETUP_REJECTED,
                     f"the game waits for the contributions of {list(waiting)} (game.join)",
@@ -206,19 +210,34 @@ class GameHost:
         loop, in :meth:`ready`)."""
         if self._store is None or game_id in self.set_aside:
             return None
-        stored = read_game(self._store, game_id)
-        if stored is None:
-            return None
+        stored = self._read(self._store, game_id)
+        if stored is None or isinstance(stored, Pending):
+            return self._seeds.load(game_id, stored)
         return self._adopt(
             game_id, stored if isinstance(stored, DamagedGame) else self._rebuild(stored)
         )
 
+    def _read(self, store: Store, game_id: str) -> StoredGame | DamagedGame | Pending | None:
+        """The game ``game_id`` in the store, started or waiting (``None``: neither)."""
+        stored = read_game(store, game_id)
+        return self._seeds.read(store, game_id) if stored is None else stored
+
     async def ready(self, game_id: str) -> None:
         """Have ``game_id`` in memory if it is stored: read in the store's thread, its log
         re-executed in a worker thread, so the loop goes on meanwhile."""
-        if self._writes is None or self._held(game_id) is not None:
+        store = self._store
+        if self._writes is None or store is None or self._held(game_id) is not None:
             return
-        if game_id in self._waiting or game_id in self.set_aside:
+        if game_id in self._seeds:
+            if not store.shared:
+                return
+            # Another process may have added a contribution, or started the game.
+            pending = await self._writes.run(lambda: self._seeds.read(store, game_id))
+            if pending is not None:
+                self._seeds.load(game_id, pending)
+                return
+            self._seeds.load(game_id, None)
+        if game_id in self.set_aside:
             return
         loading = self._loading.get(game_id)
         if loading is not None:
@@ -227,10 +246,10 @@ class GameHost:
         loop = asyncio.get_running_loop()
         loading = self._loading[game_id] = loop.create_future()
         try:
-            store = self._store
-            assert store is not None
-            stored = await self._writes.run(lambda: read_game(store, game_id))
-            if isinstance(stored, StoredGame):
+            stored = await self._writes.run(lambda: self._read(store, game_id))
+            if stored is None or isinstance(stored, Pending):
+                self._seeds.load(game_id, stored)
+            elif isinstance(stored, StoredGame):
                 rebuilt: Game | DamagedGame = await loop.run_in_executor(
                     None, self._rebuild, stored
                 )
@@ -273,7 +292,9 @@ class GameHost:
             receipts = self.receipts(session, key)
         record = system_for(log.header)
         bots = Bots.named(record, log.header.seats, secret.bots, max_seconds=self.max_bot_time)
-        return Game(stored.game_id, record, session, secret.tokens, bots, receipts)
+        game = Game(stored.game_id, record, session, secret.tokens, bots, receipts)
+        game.recall(stored.answers)
+        return game
 
     def _adopt(self, game_id: str, rebuilt: Game | DamagedGame) -> Game | None:
         """Serve a game read from the store (unless one of its id came meanwhile)."""
@@ -281,7 +302,7 @@ class GameHost:
             self._set_aside(game_id, rebuilt.reason)
             return None
         held = self._held(game_id)
-        if held is not None or game_id in self._waiting:
+        if held is not None or game_id in self._seeds:
             return held
         assert self._writes is not None
         session = rebuilt.session
@@ -320,11 +341,12 @@ class GameHost:
 
     def _leave_if_finished(self, game: Game) -> None:
         log = game.log
-        if log is not None and game.session.closed and not log.pending and not log.lost:
+        if log is not None and game.session.closed and not log.dirty and not log.lost:
             self._keep_finished(game)
 
     def _lost(self, log: GameLog) -> None:
         """The store refused a write: the game's session is dropped (read again next time)."""
+        self._seeds.lost(log)
         for held in (self._games, self._finished):
             game = held.get(log.game_id)
             if game is not None and game.log is log:
@@ -410,7 +432,7 @@ class GameHost:
 
     def check_new(self, game_id: str) -> None:
         """Refuse an id a game held here, or set aside in the store, has already."""
-        if self._held(game_id) or game_id in self._waiting or game_id in self.set_aside:
+        if self._held(game_id) or game_id in self._seeds or game_id in self.set_aside:
             raise GameError(GameErrorCode.GAME_EXISTS, f"game {game_id!r} exists already")
 
     def start(
@@ -463,42 +485,32 @@ class GameHost:
     ) -> tuple[Waiting, Game | None]:
         """A game that waits for every seat's contribution (the bots' are sent now), and the
         started game if no person has a seat."""
-        ceremony = SeedCeremony(secrets.token_bytes(32), seats)
-        for seat in bots.names:  # the server's own seats contribute at once
-            ceremony.contribute(seat, secrets.token_hex(16))
-        tokens = {seat: secrets.token_hex(16) for seat in seats}
-        waiting = Waiting(record, seats, options, ceremony, tokens, bots, KeyPair.generate())
-        self._waiting[game_id] = waiting
-        return waiting, self._begin(game_id, waiting) if ceremony.complete else None
+        return self._seeds.add(record, game_id, seats, options, bots)
 
-    def join(self, game_id: str, token: str, client_seed: str) -> tuple[Waiting, Game | None]:
-        """A seat's contribution to the dice; the game, started once every seat has sent one.
+    def join(self, game_id: str, token: str, client_seed: str) -> JoinAnswer:
+        """A seat's contribution to the dice; the game, started once every seat has sent one
+        (no seat learns another's contribution before the header shows them all)."""
+        if game_id not in self._seeds:
+            self._load_now(game_id)
+        self._check_started(game_id)
+        return self._seeds.join(game_id, token, client_seed)
 
-        No seat learns another's contribution before the header shows them all.
-        """
-        waiting = self._waiting.get(game_id)
-        if waiting is None:
-            if game_id in self._games:
-                game = self._games[game_id]
-                raise GameError(
-                    GameErrorCode.SETUP_REJECTED, "the game has started", version=game.version
-                )
-            raise GameError(GameErrorCode.UNKNOWN_GAME, f"no game {game_id!r}")
-        seat = seat_of(waiting.tokens, token, 0)
-        if seat in waiting.bots.names:
-            raise GameError(GameErrorCode.SETUP_REJECTED, f"the server plays {seat!r}")
-        try:
-            waiting.ceremony.contribute(seat, client_seed)
-        except ValueError as exc:
-            raise GameError(GameErrorCode.SETUP_REJECTED, str(exc)) from exc
-        if not waiting.ceremony.complete:
-            return waiting, None
-        return waiting, self._begin(game_id, waiting)
+    async def join_async(self, game_id: str, token: str, client_seed: str) -> JoinAnswer:
+        """:meth:`join` in a server (the store is asked off the loop)."""
+        self._check_started(game_id)
+        return await self._seeds.join_async(game_id, token, client_seed)
+
+    def _check_started(self, game_id: str) -> None:
+        game = self._held(game_id)
+        if game is not None and game_id not in self._seeds:
+            raise GameError(
+                GameErrorCode.SETUP_REJECTED, "the game has started", version=game.version
+            )
 
     def _begin(self, game_id: str, waiting: Waiting) -> Game:
         """Start a game whose seats have all contributed, and let its bots act."""
         ceremony = waiting.ceremony
-        game = self.start(
+        return self.start(
             waiting.system,
             waiting.seats,
             ceremony.server_seed,
@@ -509,8 +521,6 @@ class GameHost:
             waiting.bots,
             waiting.key,
         )
-        del self._waiting[game_id]
-        return game
 
     def receipts(self, session: GameSession, key: KeyPair) -> GameReceipts:
         """A game's receipts: its key, certified by this server's identity key."""
@@ -560,6 +570,14 @@ class GameHost:
         due, self._bots_due = self._bots_due, {}
         for game in due.values():
             turns(game)
+
+    def give_up(self, game: Game, seat: str) -> None:
+        """``seat``'s bot overran its bound: the random player takes the seat, here and in
+        the store (so neither a restart nor another process brings the slow bot back)."""
+        game.bots.give_up(seat)
+        if self._writes is not None:
+            game_id = game.game_id
+            self._writes.later(lambda store: store.give_up(game_id, seat, GIVEN_UP))
 
     def bot_move(self, game: Game, seat: str, command: Command, version: int) -> bool:
         """Apply a bot's command chosen at ``version``; ``False`` (nothing done) when the

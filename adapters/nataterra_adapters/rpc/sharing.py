@@ -86,24 +86,32 @@ class Sharing:
         game = self._host.held(game_id)
         if game is not None:
             await self._behind(game, stored)
+        elif self._host.waiting(game_id) is not None:  # started through another process
+            await self._host.ready(game_id)
+            self._host.changed(game_id)
 
     async def lease(self, game: Game) -> bool:
         """Take or renew the lease on ``game``'s bot decisions (renewed in the store only
-        once half of it has gone by: a write per decision would cost a commit)."""
+        once half of it has gone by: a write per decision would cost a commit). Taking it
+        afresh, the bot seats another holder handed to the random player are read too."""
         store, holder, seconds = self._store, self.holder, self._lease_seconds
+        game_id = game.game_id
         now = time.monotonic()
-        taken = self._leased.get(game.game_id)
+        taken = self._leased.get(game_id)
         if taken is not None and now - taken < seconds / 2:
             return True
         try:
-            held = await self._writes.run(lambda: store.lease(game.game_id, holder, seconds))
+            held = await self._writes.run(lambda: store.lease(game_id, holder, seconds))
+            if held and taken is None:
+                secret = await self._writes.run(lambda: store.secret(game_id))
+                game.bots.given_up(secret.bots)
         except StoreError as exc:
-            _say(f"{game.game_id}: no bot lease ({exc}); the sweep tries again")
+            _say(f"{game_id}: no bot lease ({exc}); the sweep tries again")
             held = False
         if held:
-            self._leased[game.game_id] = now
+            self._leased[game_id] = now
         else:
-            self._leased.pop(game.game_id, None)
+            self._leased.pop(game_id, None)
         return held
 
     async def release(self, game: Game) -> None:

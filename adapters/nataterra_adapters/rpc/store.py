@@ -6,6 +6,13 @@ lines are the log's exact bytes), and its secret, kept apart from the log: the s
 the private half of its receipt key (never revealed). The store also keeps the server's
 long-term identity key, which certifies each game's receipt key.
 
+Everything else a game needs lives there too, so that any process sharing the store can
+serve it: a game still waiting for its seats' contributions to the dice (:class:`Pending`,
+secret as a whole: its server seed, tokens and the contributions so far) and the answers kept
+for ``command_id`` retries (:class:`Answer`, each a seat's view of what its act appended),
+stored in the transaction of the records they answer and kept for the game's last
+:data:`ANSWERS_KEPT` records. Neither is ever readable through a log or exported with one.
+
 Records are appended at a given seq, all of one call or none (:meth:`Store.append`): an
 append at a seq the store has passed already is refused with :class:`StaleAppend`, so two
 writers can never both append record ``n`` and the loser learns it (the server answers it
@@ -24,16 +31,20 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 import msgspec
 
 __all__ = [
+    "ANSWERS_KEPT",
+    "Answer",
     "DamagedGame",
     "DamagedSecret",
     "GameExists",
     "KeyFileError",
     "Listing",
+    "NotWaiting",
+    "Pending",
     "Secret",
     "StaleAppend",
     "Store",
@@ -46,6 +57,13 @@ __all__ = [
 
 MAX_SECRET_BYTES = 64 * 1024
 """A secret is a few hundred bytes; anything much larger is not one of ours."""
+MAX_PENDING_BYTES = 256 * 1024
+"""A waiting game: a secret, its seats and its options (a client's, within a request's size)."""
+MAX_ANSWER_BYTES = 1024 * 1024
+"""An act's answer kept for retries (a larger one is not kept: the retry is told the game
+moved on, through ``expected_version``)."""
+ANSWERS_KEPT = 256
+"""Answers are kept for the acts of the game's last this many records (a retry comes soon)."""
 
 Status = Literal["live", "finished", "set aside"]
 
@@ -78,6 +96,10 @@ class DamagedSecret(StoreError):
     """A stored secret that is not what :meth:`Secret.encode` writes."""
 
 
+class NotWaiting(StoreError):
+    """No game of that id waits for contributions (none, or it has started)."""
+
+
 @dataclass(frozen=True)
 class Secret:
     """What a game keeps out of its log."""
@@ -91,6 +113,9 @@ class Secret:
 
     def encode(self) -> bytes:
         """The stored form (JSON, as the directory store's ``.secret`` files have it)."""
+        return json.dumps(self._fields()).encode()
+
+    def _fields(self) -> dict[str, object]:
         kept: dict[str, object] = {
             "server_seed": self.server_seed.hex(),
             "tokens": self.tokens,
@@ -98,23 +123,15 @@ class Secret:
         }
         if self.receipt_key is not None:
             kept["receipt_key"] = self.receipt_key.hex()
-        return json.dumps(kept).encode()
+        return kept
 
     @classmethod
     def decode(cls, data: bytes) -> Secret:
         """The secret stored as ``data``, or :class:`DamagedSecret` saying what is wrong."""
-        if not data:
-            raise DamagedSecret("the secret is empty (a crash while it was written)")
-        if len(data) > MAX_SECRET_BYTES:
-            raise DamagedSecret(f"the secret is over {MAX_SECRET_BYTES} bytes")
-        try:
-            kept = json.loads(data.decode("utf-8"))
-        except UnicodeDecodeError:
-            raise DamagedSecret("the secret is not UTF-8") from None
-        except ValueError as exc:
-            raise DamagedSecret(f"the secret is not JSON ({exc})") from None
-        if not isinstance(kept, dict):
-            raise DamagedSecret("the secret is not a JSON object")
+        return cls._from_fields(_json_object(data, "secret", MAX_SECRET_BYTES))
+
+    @classmethod
+    def _from_fields(cls, kept: dict[str, Any]) -> Secret:
         if "server_seed" not in kept:
             raise DamagedSecret("the secret has no server_seed")
         if "tokens" not in kept:
@@ -126,6 +143,84 @@ class Secret:
             _names(kept.get("bots", {}), "bots"),
             None if receipt_key is None else _hex(receipt_key, "receipt_key"),
         )
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A game waiting for its seats' contributions to the dice (docs/DICE.md): its header is
+    written once every seat has sent one. Secret as a whole."""
+
+    rules: str
+    """The rule system's registry id."""
+    seats: tuple[str, ...]
+    options: dict[str, Any] | None
+    secret: Secret
+    """Its server seed (committed to), seat tokens, bot seats and receipt key."""
+    contributions: dict[str, str] = field(default_factory=dict)
+    """The contributions sent so far, by seat (the bots' at once)."""
+
+    def encode(self) -> bytes:
+        """The stored form (JSON)."""
+        kept = {
+            "rules": self.rules,
+            "seats": list(self.seats),
+            "options": self.options,
+            "secret": self.secret._fields(),
+            "contributions": self.contributions,
+        }
+        return json.dumps(kept).encode()
+
+    @classmethod
+    def decode(cls, data: bytes) -> Pending:
+        """The waiting game stored as ``data``, or :class:`DamagedSecret` saying what is wrong."""
+        kept = _json_object(data, "waiting game", MAX_PENDING_BYTES)
+        rules, seats, options = kept.get("rules"), kept.get("seats"), kept.get("options")
+        if not isinstance(rules, str):
+            raise DamagedSecret("the waiting game names no rules")
+        if not isinstance(seats, list) or not all(isinstance(seat, str) for seat in seats):
+            raise DamagedSecret("the waiting game's seats are not a list of names")
+        if options is not None and not isinstance(options, dict):
+            raise DamagedSecret("the waiting game's options are not an object")
+        secret = kept.get("secret")
+        if not isinstance(secret, dict):
+            raise DamagedSecret("the waiting game has no secret")
+        contributions = _names(kept.get("contributions", {}), "contributions")
+        return cls(rules, tuple(seats), options, Secret._from_fields(secret), contributions)
+
+    @property
+    def complete(self) -> bool:
+        """Whether every seat has contributed."""
+        return all(seat in self.contributions for seat in self.seats)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An act's answer, kept for a retry of its ``command_id`` (the seat's view only)."""
+
+    seat: str
+    command_id: str
+    version: int
+    """The game's version after the act (its last record's seq): kept while it is recent."""
+    request: bytes
+    """What was asked (another request under the same id is refused, not answered)."""
+    answer: bytes
+    """The answer, as JSON."""
+
+
+def _json_object(data: bytes, what: str, limit: int) -> dict[str, Any]:
+    if not data:
+        raise DamagedSecret(f"the {what} is empty (a crash while it was written)")
+    if len(data) > limit:
+        raise DamagedSecret(f"the {what} is over {limit} bytes")
+    try:
+        kept = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise DamagedSecret(f"the {what} is not UTF-8") from None
+    except ValueError as exc:
+        raise DamagedSecret(f"the {what} is not JSON ({exc})") from None
+    if not isinstance(kept, dict):
+        raise DamagedSecret(f"the {what} is not a JSON object")
+    return kept
 
 
 def _hex(value: object, name: str) -> bytes:
@@ -152,6 +247,8 @@ class StoredGame:
     game_id: str
     secret: Secret
     log: bytes
+    answers: tuple[Answer, ...] = ()
+    """The answers kept for ``command_id`` retries."""
 
 
 @dataclass(frozen=True)
@@ -200,15 +297,47 @@ class Store(Protocol):
     """Whether other processes may write it too (a server then checks its copy of a game
     against the store before acting, and plays a bot only under a lease)."""
 
-    def create(self, game_id: str, secret: Secret, lines: Sequence[bytes]) -> None:
-        """Store a new game's secret and first records (its header first), all or nothing;
-        :class:`GameExists` when the id has records already (a secret left without records
-        by a crash belongs to no game and is replaced)."""
+    def create(
+        self, game_id: str, secret: Secret, lines: Sequence[bytes], answers: Sequence[Answer] = ()
+    ) -> None:
+        """Store a new game's secret and first records (its header first), and the answers
+        of its acts among them, all or nothing; :class:`GameExists` when the id has records
+        already, or waits for contributions with another server seed (a secret left without
+        records by a crash belongs to no game and is replaced). The game's :class:`Pending`
+        form, if it waited, is gone with the same commit."""
         ...
 
-    def append(self, game_id: str, seq: int, lines: Sequence[bytes]) -> None:
-        """Append records ``seq, seq+1, …``, all or none, durably before returning;
-        :class:`StaleAppend` when the store holds another number of records than ``seq``."""
+    def append(
+        self, game_id: str, seq: int, lines: Sequence[bytes], answers: Sequence[Answer] = ()
+    ) -> None:
+        """Append records ``seq, seq+1, …`` and the answers of the acts that made them, all
+        or none, durably before returning (answers older than the last
+        :data:`ANSWERS_KEPT` records are let go); :class:`StaleAppend` when the store holds
+        another number of records than ``seq``."""
+        ...
+
+    def answers(self, game_id: str) -> list[Answer]:
+        """The answers kept for the game's ``command_id`` retries."""
+        ...
+
+    def wait(self, game_id: str, pending: Pending) -> None:
+        """Keep a game that waits for its seats' contributions; :class:`GameExists` when
+        the id has records or waits already."""
+        ...
+
+    def pending(self, game_id: str) -> Pending | None:
+        """The game of that id if it waits for contributions; :class:`DamagedSecret`."""
+        ...
+
+    def contribute(self, game_id: str, seat: str, contribution: str) -> tuple[Pending, bool]:
+        """Add ``seat``'s contribution unless it has one (whichever process is asked): the
+        waiting game after it, and whether this call added it. :class:`NotWaiting` when
+        no game of that id waits (it has started, or never was)."""
+        ...
+
+    def give_up(self, game_id: str, seat: str, player: str) -> None:
+        """From now on ``player`` plays ``seat``, a bot seat (its bot overran the server's
+        bound on a decision): kept in the game's secret, so no process brings it back."""
         ...
 
     def log(self, game_id: str) -> bytes:
@@ -261,7 +390,8 @@ def read_game(store: Store, game_id: str) -> StoredGame | DamagedGame | None:
     """A stored game, or the reason it cannot be read (``None``: no such game)."""
     try:
         secret = store.secret(game_id)
-        return StoredGame(game_id, secret, store.log(game_id))
+        log = store.log(game_id)  # the answers after the log: those of every record read
+        return StoredGame(game_id, secret, log, tuple(store.answers(game_id)))
     except UnknownStoredGame:
         return None
     except (StoreError, OSError) as exc:

@@ -2,7 +2,12 @@
 
 ``<game_id>.jsonl`` is the game's log, appended record by record with one ``fsync`` per
 record; ``<game_id>.secret`` (mode 0600) its :class:`~.store.Secret`. ``server.key`` (0600)
-is the server's identity key and ``<game_id>.aside`` the reason a game is set aside. A crash
+is the server's identity key and ``<game_id>.aside`` the reason a game is set aside. A game
+waiting for its seats' contributions is ``<game_id>.waiting`` (0600, replaced atomically at
+each contribution, removed once the game has started); the answers kept for ``command_id``
+retries are ``<game_id>.answers`` (0600, JSON Lines, appended after the records they answer:
+a crash between the two loses the answer, never a record; rewritten without the old ones
+once it holds twice :data:`~.store.ANSWERS_KEPT`). A crash
 can tear the last record of a log (never acknowledged: its reply was not sent), which
 :meth:`DirectoryStore.log` cuts off. Secrets are written atomically (a temporary file in the
 store, fsync, rename, fsync of the directory), so a crash leaves the old secret or the new
@@ -15,19 +20,28 @@ their own writes (use SQLite or PostgreSQL for that).
 
 from __future__ import annotations
 
+import base64
+import json
 import os
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from nataterra_core.kernel.log import split_lines
 
 from ..local_files import write_private
 from .store import (
+    ANSWERS_KEPT,
+    MAX_ANSWER_BYTES,
+    MAX_PENDING_BYTES,
     MAX_SECRET_BYTES,
+    Answer,
     DamagedSecret,
     GameExists,
     KeyFileError,
     Listing,
+    NotWaiting,
+    Pending,
     Secret,
     StaleAppend,
     UnknownStoredGame,
@@ -75,21 +89,34 @@ class DirectoryStore:
         self.location = str(self.directory)
         self.shared = False
         self._counts: dict[str, int] = {}  # records on disk, as this process wrote or read them
+        self._answer_lines: dict[str, int] = {}  # lines in each .answers file
 
     def _log_path(self, game_id: str) -> Path:
         return self.directory / f"{game_id}.jsonl"
 
-    def create(self, game_id: str, secret: Secret, lines: Sequence[bytes]) -> None:
-        """Write the secret (first, so any log on disk can be resumed), then the records."""
+    def create(
+        self, game_id: str, secret: Secret, lines: Sequence[bytes], answers: Sequence[Answer] = ()
+    ) -> None:
+        """Write the secret (first, so any log on disk can be resumed), then the records;
+        the waiting game's file goes last (a crash before leaves it, started or not, and
+        the log wins)."""
         log_path = self._log_path(game_id)
         if log_path.is_dir() or (log_path.exists() and log_path.stat().st_size > 0):
             raise GameExists(f"game {game_id!r} is in the store already")
+        waiting = self.pending(game_id)
+        if waiting is not None and waiting.secret.server_seed != secret.server_seed:
+            raise GameExists(f"game {game_id!r} waits for its seats in the store already")
         write_atomically(self.directory / f"{game_id}.secret", secret.encode())
         self._write(log_path, lines)
         self._counts[game_id] = len(lines)
+        self._keep_answers(game_id, answers)
+        self._path(game_id, "waiting").unlink(missing_ok=True)
 
-    def append(self, game_id: str, seq: int, lines: Sequence[bytes]) -> None:
-        """Append with an fsync per record (a crash tears at most the last one)."""
+    def append(
+        self, game_id: str, seq: int, lines: Sequence[bytes], answers: Sequence[Answer] = ()
+    ) -> None:
+        """Append with an fsync per record (a crash tears at most the last one), then the
+        answers."""
         stored = self._counts.get(game_id)
         if stored is None:
             stored = len(split_lines(self.log(game_id)).lines)
@@ -97,6 +124,69 @@ class DirectoryStore:
             raise StaleAppend(game_id, seq, stored)
         self._write(self._log_path(game_id), lines)
         self._counts[game_id] = seq + len(lines)
+        self._keep_answers(game_id, answers)
+
+    def _path(self, game_id: str, suffix: str) -> Path:
+        return self.directory / f"{game_id}.{suffix}"
+
+    def _keep_answers(self, game_id: str, answers: Sequence[Answer]) -> None:
+        if not answers:
+            return
+        path = self._path(game_id, "answers")
+        if not path.exists():
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+        self._write(path, [_answer_line(answer) for answer in answers])
+        written = self._answer_lines.get(game_id)
+        if written is None:
+            written = len(split_lines(path.read_bytes()).lines)
+        else:
+            written += len(answers)
+        if written > 2 * ANSWERS_KEPT:
+            kept = self.answers(game_id)
+            write_atomically(path, b"".join(_answer_line(a) + b"\n" for a in kept))
+            written = len(kept)
+        self._answer_lines[game_id] = written
+
+    def answers(self, game_id: str) -> list[Answer]:
+        """The answers of the last :data:`~.store.ANSWERS_KEPT` records (a torn or damaged
+        line, which only a crash leaves, is skipped)."""
+        path = self._path(game_id, "answers")
+        if not path.exists():
+            return []
+        answers = [_answer(line) for line in split_lines(path.read_bytes()).lines]
+        newest = self._counts.get(game_id, 0)
+        return [a for a in answers if a is not None and a.version >= newest - ANSWERS_KEPT]
+
+    def wait(self, game_id: str, pending: Pending) -> None:
+        log_path = self._log_path(game_id)
+        if log_path.is_dir() or (log_path.exists() and log_path.stat().st_size > 0):
+            raise GameExists(f"game {game_id!r} is in the store already")
+        try:
+            write_private(self._path(game_id, "waiting"), pending.encode())
+        except FileExistsError:
+            raise GameExists(f"game {game_id!r} waits for its seats in the store already") from None
+
+    def pending(self, game_id: str) -> Pending | None:
+        path = self._path(game_id, "waiting")
+        if not path.exists():
+            return None
+        with path.open("rb") as file:
+            return Pending.decode(file.read(MAX_PENDING_BYTES + 1))
+
+    def contribute(self, game_id: str, seat: str, contribution: str) -> tuple[Pending, bool]:
+        pending = self.pending(game_id)
+        if pending is None:
+            raise NotWaiting(f"no game {game_id!r} waits for contributions")
+        if seat in pending.contributions:
+            return pending, False
+        pending = replace(pending, contributions={**pending.contributions, seat: contribution})
+        write_atomically(self._path(game_id, "waiting"), pending.encode())
+        return pending, True
+
+    def give_up(self, game_id: str, seat: str, player: str) -> None:
+        secret = self.secret(game_id)
+        secret = replace(secret, bots={**secret.bots, seat: player})
+        write_atomically(self._path(game_id, "secret"), secret.encode())
 
     @staticmethod
     def _write(path: Path, lines: Sequence[bytes]) -> None:
@@ -199,3 +289,30 @@ class DirectoryStore:
 
     def close(self) -> None:
         """Nothing is held open between calls."""
+
+
+def _answer_line(answer: Answer) -> bytes:
+    kept = {
+        "seat": answer.seat,
+        "command_id": answer.command_id,
+        "version": answer.version,
+        "request": base64.b64encode(answer.request).decode(),
+        "answer": base64.b64encode(answer.answer).decode(),
+    }
+    return json.dumps(kept).encode()
+
+
+def _answer(line: bytes) -> Answer | None:
+    if len(line) > 2 * MAX_ANSWER_BYTES:
+        return None
+    try:
+        kept = json.loads(line)
+        return Answer(
+            str(kept["seat"]),
+            str(kept["command_id"]),
+            int(kept["version"]),
+            base64.b64decode(kept["request"], validate=True),
+            base64.b64decode(kept["answer"], validate=True),
+        )
+    except (ValueError, TypeError, KeyError):
+        return None

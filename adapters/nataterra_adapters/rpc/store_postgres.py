@@ -45,6 +45,19 @@ _SCHEMA = (
         game_id TEXT PRIMARY KEY REFERENCES games (game_id),
         secret BYTEA NOT NULL
     )""",
+    """CREATE TABLE IF NOT EXISTS waiting (
+        game_id TEXT PRIMARY KEY,
+        pending BYTEA NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS answers (
+        game_id TEXT NOT NULL REFERENCES games (game_id),
+        seat TEXT NOT NULL,
+        command_id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        request BYTEA NOT NULL,
+        answer BYTEA NOT NULL,
+        PRIMARY KEY (game_id, seat, command_id)
+    )""",
     """CREATE TABLE IF NOT EXISTS server (
         name TEXT PRIMARY KEY,
         value BYTEA NOT NULL
@@ -103,6 +116,8 @@ class PostgresStore(SqlStore):
             raise StoreError(f"the database: {str(exc).strip() or type(exc).__name__}") from None
         except TimeoutError as exc:  # no connection within the pool's timeout
             raise StoreError(f"the database: {exc}") from None
+
+    _for_update = " FOR UPDATE"
 
     def _sql(self, query: str) -> str:
         return query.replace("?", "%s")

@@ -3,10 +3,13 @@ transaction is opened and how a lease's clock is read.
 
 ``games`` (one row a game: its record count, finished, whether it has bots, why it is set
 aside), ``records`` (one row a record under the unique key ``(game_id, seq)``, the line's
-exact bytes), ``secrets`` (the secret, apart from the log), ``server`` (the identity key) and
-``leases`` (who moves a game's bots, until when). An append is one transaction that first
-moves the game's record count from ``seq`` on: no row moves when another writer got there
-first (:class:`~.store.StaleAppend`), and the insert under the unique key is the backstop.
+exact bytes), ``secrets`` (the secret, apart from the log), ``waiting`` (a game waiting for
+its seats' contributions, as secret), ``answers`` (the answers kept for ``command_id``
+retries, each a seat's view, written in the transaction of the records they answer),
+``server`` (the identity key) and ``leases`` (who moves a game's bots, until when). An append
+is one transaction that first moves the game's record count from ``seq`` on: no row moves
+when another writer got there first (:class:`~.store.StaleAppend`), and the insert under the
+unique key is the backstop.
 Queries are written with ``?`` placeholders; a backend with another style converts them
 (:meth:`SqlStore._sql`).
 """
@@ -15,13 +18,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import replace
 from typing import Any
 
 from .store import (
+    ANSWERS_KEPT,
+    Answer,
     DamagedSecret,
     GameExists,
     KeyFileError,
     Listing,
+    NotWaiting,
+    Pending,
     Secret,
     StaleAppend,
     Status,
@@ -45,6 +53,10 @@ class SqlStore:
         :meth:`_sql`, committed at the end, rolled back on an error."""
         raise NotImplementedError
 
+    _for_update = ""
+    """What locks a row read for a change until the transaction ends (SQLite's
+    ``BEGIN IMMEDIATE`` locks the whole file already)."""
+
     def _sql(self, query: str) -> str:
         """``query`` in the backend's placeholder style."""
         return query
@@ -60,11 +72,17 @@ class SqlStore:
     def _notify(self, db: Any, game_id: str, records: int) -> None:
         """Tell the other processes a game has ``records`` records now (if the backend can)."""
 
-    def create(self, game_id: str, secret: Secret, lines: Sequence[bytes]) -> None:
+    def create(
+        self, game_id: str, secret: Secret, lines: Sequence[bytes], answers: Sequence[Answer] = ()
+    ) -> None:
         with self._transaction() as db:
             row = self._run(db, "SELECT records FROM games WHERE game_id = ?", game_id).fetchone()
             if row is not None and row[0] > 0:
                 raise GameExists(f"game {game_id!r} is in the store already")
+            waiting = self._waiting(db, game_id)
+            if waiting is not None and waiting.secret.server_seed != secret.server_seed:
+                raise GameExists(f"game {game_id!r} waits for its seats in the store already")
+            self._run(db, "DELETE FROM waiting WHERE game_id = ?", game_id)
             self._run(
                 db,
                 "INSERT INTO games (game_id, records, finished, bots) VALUES (?, 0, FALSE, ?) "
@@ -80,15 +98,19 @@ class SqlStore:
                 secret.encode(),
             )
             try:
-                self._insert(db, game_id, 0, lines)
+                self._insert(db, game_id, 0, lines, answers)
             except StaleAppend:  # another process's create of this id committed first
                 raise GameExists(f"game {game_id!r} is in the store already") from None
 
-    def append(self, game_id: str, seq: int, lines: Sequence[bytes]) -> None:
+    def append(
+        self, game_id: str, seq: int, lines: Sequence[bytes], answers: Sequence[Answer] = ()
+    ) -> None:
         with self._transaction() as db:
-            self._insert(db, game_id, seq, lines)
+            self._insert(db, game_id, seq, lines, answers)
 
-    def _insert(self, db: Any, game_id: str, seq: int, lines: Sequence[bytes]) -> None:
+    def _insert(
+        self, db: Any, game_id: str, seq: int, lines: Sequence[bytes], answers: Sequence[Answer]
+    ) -> None:
         records = seq + len(lines)
         moved = self._run(
             db,
@@ -112,7 +134,96 @@ class SqlStore:
                 seq + offset,
                 line,
             )
+        for answer in answers:
+            self._run(
+                db,
+                "INSERT INTO answers (game_id, seat, command_id, version, request, answer) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat, command_id) DO NOTHING",
+                game_id,
+                answer.seat,
+                answer.command_id,
+                answer.version,
+                answer.request,
+                answer.answer,
+            )
+        if answers:
+            self._run(
+                db,
+                "DELETE FROM answers WHERE game_id = ? AND version < ?",
+                game_id,
+                records - ANSWERS_KEPT,
+            )
         self._notify(db, game_id, records)
+
+    def answers(self, game_id: str) -> list[Answer]:
+        rows = self._rows(
+            "SELECT seat, command_id, version, request, answer FROM answers "
+            "WHERE game_id = ? ORDER BY version",
+            game_id,
+        )
+        return [
+            Answer(
+                str(seat),
+                str(command_id),
+                int(version),
+                _bytes(asked, "a request"),
+                _bytes(answer, "an answer"),
+            )
+            for seat, command_id, version, asked, answer in rows
+        ]
+
+    def wait(self, game_id: str, pending: Pending) -> None:
+        with self._transaction() as db:
+            row = self._run(db, "SELECT records FROM games WHERE game_id = ?", game_id).fetchone()
+            if row is not None and row[0] > 0:
+                raise GameExists(f"game {game_id!r} is in the store already")
+            added = self._run(
+                db,
+                "INSERT INTO waiting (game_id, pending) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                game_id,
+                pending.encode(),
+            )
+            if added.rowcount != 1:
+                raise GameExists(f"game {game_id!r} waits for its seats in the store already")
+
+    def pending(self, game_id: str) -> Pending | None:
+        with self._transaction() as db:
+            return self._waiting(db, game_id)
+
+    def _waiting(self, db: Any, game_id: str, lock: str = "") -> Pending | None:
+        row = self._run(
+            db, f"SELECT pending FROM waiting WHERE game_id = ?{lock}", game_id
+        ).fetchone()
+        return None if row is None else Pending.decode(_bytes(row[0], "a waiting game"))
+
+    def contribute(self, game_id: str, seat: str, contribution: str) -> tuple[Pending, bool]:
+        with self._transaction() as db:
+            pending = self._waiting(db, game_id, self._for_update)
+            if pending is None:
+                raise NotWaiting(f"no game {game_id!r} waits for contributions")
+            if seat in pending.contributions:
+                return pending, False
+            pending = replace(pending, contributions={**pending.contributions, seat: contribution})
+            self._run(
+                db,
+                "UPDATE waiting SET pending = ? WHERE game_id = ?",
+                pending.encode(),
+                game_id,
+            )
+            return pending, True
+
+    def give_up(self, game_id: str, seat: str, player: str) -> None:
+        with self._transaction() as db:
+            row = self._run(
+                db, f"SELECT secret FROM secrets WHERE game_id = ?{self._for_update}", game_id
+            ).fetchone()
+            if row is None:
+                raise UnknownStoredGame(f"no secret of {game_id!r} in {self.location}")
+            secret = Secret.decode(_bytes(row[0], "a secret"))
+            secret = replace(secret, bots={**secret.bots, seat: player})
+            self._run(
+                db, "UPDATE secrets SET secret = ? WHERE game_id = ?", secret.encode(), game_id
+            )
 
     def log(self, game_id: str) -> bytes:
         rows = self._rows("SELECT line FROM records WHERE game_id = ? ORDER BY seq", game_id)

@@ -24,8 +24,9 @@ from .store_sql import SqlStore, statements
 
 __all__ = ["SCHEMA_VERSION", "SqliteStore"]
 
-SCHEMA_VERSION = 1
-"""``PRAGMA user_version`` of the schema below; a file with a newer one is refused."""
+SCHEMA_VERSION = 2
+"""``PRAGMA user_version`` of the schema below; a file with a newer one is refused (version
+1 had no ``waiting`` and ``answers``: they are added to it)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -45,6 +46,19 @@ CREATE TABLE IF NOT EXISTS secrets (
     game_id TEXT PRIMARY KEY REFERENCES games (game_id),
     secret BLOB NOT NULL
 );
+CREATE TABLE IF NOT EXISTS waiting (
+    game_id TEXT PRIMARY KEY,
+    pending BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS answers (
+    game_id TEXT NOT NULL REFERENCES games (game_id),
+    seat TEXT NOT NULL,
+    command_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    request BLOB NOT NULL,
+    answer BLOB NOT NULL,
+    PRIMARY KEY (game_id, seat, command_id)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS server (
     name TEXT PRIMARY KEY,
     value BLOB NOT NULL

@@ -41,6 +41,9 @@ __all__ = [
 
 Seed = Annotated[int, msgspec.Meta(ge=0)]  # and below 2**64: msgspec bounds stop at int64
 Version = Annotated[int, msgspec.Meta(ge=0)]
+CommandId = Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
+"""A client's id for an act, so that a retry is answered, not acted on twice (kept in the
+store with the answer: bounded)."""
 
 
 class _Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -105,7 +108,7 @@ class ApplyParams(_Params, frozen=True, kw_only=True):
     token: str
     command: Any
     expected_version: Version | None = None
-    command_id: str | None = None
+    command_id: CommandId | None = None
 
 
 class ActParams(_Params, frozen=True, kw_only=True):
@@ -114,7 +117,7 @@ class ActParams(_Params, frozen=True, kw_only=True):
     game_id: str
     token: str
     expected_version: Version | None = None
-    command_id: str | None = None
+    command_id: CommandId | None = None
 
 
 class LogParams(_Params, frozen=True, kw_only=True):

@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from .store import Secret, Store, StoreError
+from .store import Answer, Pending, Secret, Store, StoreError
 
 __all__ = ["GameLog", "StoreLost", "Writes"]
 
@@ -45,14 +45,34 @@ class GameLog:
     secret: Secret | None = None
     """Set until the game's first records are stored (a new game: they create it)."""
     pending: list[bytes] = field(default_factory=list)
+    answers: list[Answer] = field(default_factory=list)
+    """Answers to keep for retries, stored with the records waiting (or after them)."""
+    waiting: Pending | None = None
+    """A game waiting for contributions, to be kept until it is (then ``None``)."""
     lost: StoreError | None = None
 
     def write(self, line: bytes) -> None:
         """The session's sink: one more line of this game."""
-        if self.lost is not None:
-            raise StoreLost(f"game {self.game_id!r} was dropped: {self.lost}")
+        self._check()
         self.pending.append(line)
         self.writes.queued(self)
+
+    def answer(self, answer: Answer) -> None:
+        """Keep ``answer`` for a retry, in the transaction of the records it answers (they
+        wait here still, in a server: an act queues its answer after its records, within
+        one call of the loop, so both go in one batch)."""
+        self._check()
+        self.answers.append(answer)
+        self.writes.queued(self)
+
+    def _check(self) -> None:
+        if self.lost is not None:
+            raise StoreLost(f"game {self.game_id!r} was dropped: {self.lost}")
+
+    @property
+    def dirty(self) -> bool:
+        """Whether something waits to be written."""
+        return bool(self.pending or self.answers or self.waiting)
 
 
 @dataclass(frozen=True)
@@ -61,6 +81,8 @@ class _Batch:
     secret: Secret | None
     seq: int
     lines: list[bytes]
+    answers: list[Answer]
+    waiting: Pending | None
 
 
 class Writes:
@@ -86,6 +108,13 @@ class Writes:
         secret, stored with its first lines)."""
         return GameLog(self, game_id, stored, secret)
 
+    def wait(self, game_id: str, pending: Pending) -> GameLog:
+        """Keep a game that waits for its seats' contributions (the log it will start with
+        is another one, made when it starts)."""
+        log = GameLog(self, game_id, 0, waiting=pending)
+        self.queued(log)
+        return log
+
     # -- embedded: each line at once ----------------------------------------------------
 
     def queued(self, log: GameLog) -> None:
@@ -103,17 +132,20 @@ class Writes:
 
     @staticmethod
     def _take(log: GameLog) -> _Batch:
-        batch = _Batch(log, log.secret, log.stored, log.pending)
-        log.pending = []
+        batch = _Batch(log, log.secret, log.stored, log.pending, log.answers, log.waiting)
+        log.pending, log.answers, log.waiting = [], [], None
         return batch
 
     def _write(self, batch: _Batch) -> StoreError | None:
         """Write one game's lines (in the store thread when deferred); the refusal, if any."""
+        game_id = batch.log.game_id
         try:
-            if batch.secret is not None:
-                self.store.create(batch.log.game_id, batch.secret, batch.lines)
+            if batch.waiting is not None:
+                self.store.wait(game_id, batch.waiting)
+            elif batch.secret is not None:
+                self.store.create(game_id, batch.secret, batch.lines, batch.answers)
             else:
-                self.store.append(batch.log.game_id, batch.seq, batch.lines)
+                self.store.append(game_id, batch.seq, batch.lines, batch.answers)
         except StoreError as exc:
             return exc
         except Exception as exc:  # a disk or a driver failing: never the writer's end
@@ -124,12 +156,13 @@ class Writes:
         log = batch.log
         if failure is None:
             log.stored = batch.seq + len(batch.lines)
-            log.secret = None
+            if batch.waiting is None:
+                log.secret = None
             self._stored(log)
             return
         if log.lost is None:
             log.lost = failure
-            log.pending = []
+            log.pending, log.answers = [], []
             self._failures[log.game_id] = (self._resolved, failure)
             self.lost(log)
 
@@ -185,7 +218,7 @@ class Writes:
         assert self._thread is not None and self._progress is not None
         loop = asyncio.get_running_loop()
         while self._dirty:
-            batches = [self._take(log) for log in self._dirty if log.pending and not log.lost]
+            batches = [self._take(log) for log in self._dirty if log.dirty and not log.lost]
             self._dirty.clear()
             upto = self._queued
             failures = await loop.run_in_executor(self._thread, self._write_all, batches)

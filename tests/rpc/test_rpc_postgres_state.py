@@ -1,0 +1,87 @@
+"""Everything a game needs lives in the store, not in one process's memory (issue 33 item 2),
+checked through two ``nataterra-rpc`` processes on one PostgreSQL database, for every
+registered rule system: a game created waiting for its seats' contributions on one process
+is joined through the other; a command applied with a ``command_id`` through one process and
+retried through the other gets the first answer, applied once. Each test runs on a throwaway
+cluster (``pg_cluster.py``) and skips, saying why, without PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from nataterra_adapters.rpc.errors import GameErrorCode
+from nataterra_adapters.rpc.store_postgres import PostgresStore
+from rpc_helpers import Client, stop_server
+from served_games import GAMES, SEATS, listen
+
+from nataterra_core.game import verify_log
+
+
+@pytest.fixture
+def two_servers(postgres_url: str) -> Iterator[tuple[Client, Client]]:
+    """Two server processes on one fresh database."""
+    started = [listen(postgres_url), listen(postgres_url)]
+    try:
+        yield started[0][1], started[1][1]
+    finally:
+        for process, _, sock in started:
+            sock.close()
+            stop_server(process)
+
+
+@pytest.mark.parametrize("rules", GAMES)
+def test_a_game_created_waiting_on_one_process_is_joined_through_another(
+    rules: str, two_servers: tuple[Client, Client], postgres_url: str
+) -> None:
+    first, second = two_servers
+    made = first.ok("game.create", rules=rules, players=len(SEATS[rules]), seat_seeds=True)
+    game_id, seats = made["game_id"], made["seats"]
+    joined = second.ok(
+        "game.join", game_id=game_id, token=made["tokens"][seats[0]], client_seed="b-0"
+    )
+    assert joined["started"] is False and joined["waiting_for"] == seats[1:]
+    view = first.ok("game.view", game_id=game_id)  # the contribution through B counts on A
+    assert view["waiting_for"] == seats[1:]
+    refused = first.call(
+        "game.join", game_id=game_id, token=made["tokens"][seats[0]], client_seed="a-0"
+    )
+    assert getattr(refused, "code", None) == GameErrorCode.SETUP_REJECTED, refused
+    for number, seat in enumerate(seats[1:], 1):
+        server = (first, second)[number % 2]
+        last = server.ok("game.join", game_id=game_id, token=made["tokens"][seat], client_seed="s")
+    assert last["started"] is True
+    for server in (first, second):  # both serve the started game
+        assert server.ok("game.view", game_id=game_id)["version"] >= last["version"]
+    log = PostgresStore(postgres_url).log(game_id)
+    assert verify_log(log).status == "incomplete"  # the game goes on, its seed still secret
+    assert f"{seats[0]}:b-0".encode() in log.splitlines()[0]  # B's contribution, not A's
+
+
+@pytest.mark.parametrize("rules", GAMES)
+def test_a_command_id_retried_through_another_process_gets_the_first_answer(
+    rules: str, two_servers: tuple[Client, Client], postgres_url: str
+) -> None:
+    first, second = two_servers
+    made = first.ok("game.create", rules=rules, players=len(SEATS[rules]), seed=3)
+    game_id = made["game_id"]
+    token = made["tokens"][made["acting"][0]]
+    command = first.ok("game.legal_commands", game_id=game_id, token=token)["commands"][0]
+    asked: dict[str, Any] = {
+        "game_id": game_id,
+        "token": token,
+        "command": command,
+        "expected_version": made["version"],
+        "command_id": "c-1",
+    }
+    answer = first.ok("game.apply", **asked)
+    store = PostgresStore(postgres_url)
+    stored = store.records(game_id)
+    assert second.ok("game.apply", **asked) == answer  # the answer was lost; same request
+    assert first.ok("game.apply", **asked) == answer
+    assert store.records(game_id) == stored == answer["version"] + 1  # applied once
+    other = {**asked, "command": {"type": "not-that.v1"}}
+    reused = second.call("game.apply", **other)
+    assert getattr(reused, "code", None) == GameErrorCode.COMMAND_ID_REUSED, reused
+    assert verify_log(store.log(game_id)).status != "invalid"
