@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -21,20 +20,12 @@ import pytest
 from nataterra_adapters.rpc.errors import GameErrorCode
 from nataterra_adapters.rpc.store_postgres import PostgresStore
 from pg_cluster import Cluster
-from rpc_helpers import Client, start_server, stop_server
+from rpc_helpers import Client, stop_server
+from served_games import listen
 
 from nataterra_core.game import verify_log
 
 NATATERRA = str(Path(sys.executable).with_name("nataterra"))
-
-
-def _listen(url: str, *more: str) -> tuple[subprocess.Popen[bytes], Client, socket.socket]:
-    process = start_server("--listen", "127.0.0.1:0", "--store", url, *more)
-    assert process.stderr is not None
-    announced = process.stderr.readline().decode()
-    assert "listening on" in announced, announced
-    sock = socket.create_connection(("127.0.0.1", int(announced.rsplit(":", 1)[1])), timeout=30)
-    return process, Client(sock.makefile("rb"), sock.makefile("wb")), sock
 
 
 def _first_legal(client: Client, game_id: str, token: str) -> Any:
@@ -42,8 +33,8 @@ def _first_legal(client: Client, game_id: str, token: str) -> Any:
 
 
 def test_any_process_serves_any_game_and_catches_up_before_acting(postgres_url: str) -> None:
-    one, first, sock_one = _listen(postgres_url)
-    two, second, sock_two = _listen(postgres_url)
+    one, first, sock_one = listen(postgres_url)
+    two, second, sock_two = listen(postgres_url)
     try:
         game = first.ok("game.create", rules="liars-dice", players=2, seed=11)
         game_id, seat = game["game_id"], game["acting"][0]
@@ -140,7 +131,7 @@ def _ws(connection: Any, method: str, **params: Any) -> Any:
 def test_a_killed_servers_bots_are_taken_over_by_another(postgres_url: str) -> None:
     """kill -9 of the process moving a game's bots: another process's sweep takes the
     lease once it expires and finishes the game; the log verifies."""
-    one, first, sock_one = _listen(postgres_url, "--bot-seconds", "1")
+    one, first, sock_one = listen(postgres_url, "--bot-seconds", "1")
     bots = {"velathi": "random", "beasts": "random"}
     options = {"max_turns": 40}  # seconds of bot play: the kill comes in the middle
     game = first.ok("game.create", rules="nataterra", seed=21, bots=bots, options=options)
@@ -152,7 +143,7 @@ def test_a_killed_servers_bots_are_taken_over_by_another(postgres_url: str) -> N
     sock_one.close()
     [listing] = [g for g in store.games() if g.game_id == game["game_id"]]
     assert listing.status == "live", listing
-    two, _, sock_two = _listen(postgres_url, "--bot-seconds", "1")
+    two, _, sock_two = listen(postgres_url, "--bot-seconds", "1")
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
@@ -172,7 +163,7 @@ def test_the_store_stopped_and_started_again_mid_game(
     postgres_url: str,
 ) -> None:
     """Clean errors while PostgreSQL is down, then the game goes on with nothing lost."""
-    process, client, sock = _listen(postgres_url)
+    process, client, sock = listen(postgres_url)
     try:
         game = client.ok("game.create", rules="liars-dice", players=2, seed=8)
         game_id = game["game_id"]

@@ -428,7 +428,7 @@ class Games:
         self.host.check_new(game_id)
         chosen = checked_seats(record, params, seats, game_id)
         bots = Bots.named(record, chosen, params.bots, max_seconds=self.host.max_bot_time)
-        waiting, started = self.host.wait_for_seeds(record, game_id, chosen, params.options, bots)
+        waiting, started = self.host.seeds.add(record, game_id, chosen, params.options, bots)
         return CreateResult(
             game_id=game_id,
             seats=chosen,

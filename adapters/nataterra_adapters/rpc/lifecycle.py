@@ -93,9 +93,7 @@ class GameHost:
         self._max_games = max_games
         self._store = store
         self._writes = None if store is None else Writes(store, stored=self._stored)
-        self._seeds = WaitingGames(
-            store, self._writes, max_bot_time=max_bot_time, start=self._begin
-        )
+        self.seeds = WaitingGames(store, self._writes, max_bot_time=max_bot_time, start=self._begin)
         if self._writes is not None:
             self._writes.lost = self._lost
         self._loading: dict[str, asyncio.Future[None]] = {}
@@ -126,7 +124,7 @@ class GameHost:
 
     def games_in_play(self) -> int:
         """Games held that count against ``--max-games`` (started or waiting, not over)."""
-        return len(self._games) + len(self._seeds)
+        return len(self._games) + len(self.seeds)
 
     def held_ids(self) -> list[str]:
         """The ids of the started games in memory here."""
@@ -164,7 +162,7 @@ class GameHost:
     def version_of(self, game_id: str) -> int | None:
         """The version of a game held here (0 while it waits for seat seeds; ``None``: no
         such game in memory), for servers that tell watching clients about changes."""
-        if game_id in self._seeds:
+        if game_id in self.seeds:
             return 0
         game = self._held(game_id)
         return None if game is None else game.version
@@ -176,15 +174,15 @@ class GameHost:
 
     def waiting(self, game_id: str) -> Waiting | None:
         """The game ``game_id`` if it waits for seat seeds."""
-        return self._seeds.get(game_id)
+        return self.seeds.get(game_id)
 
     def find(self, game_id: str, token: str | None) -> tuple[Game, str | None]:
         """A started game and the seat of ``token`` (``None``: a spectator), or an error."""
         game = self._held(game_id)
-        if game is None and game_id not in self._seeds:
+        if game is None and game_id not in self.seeds:
             game = self._load_now(game_id)
         if game is None:
-            waiting_game = self._seeds.get(game_id)
+            waiting_game = self.seeds.get(game_id)
             if waiting_game is not None:
                 waiting = waiting_game.ceremony.waiting_for
                 raise GameError(
@@ -212,7 +210,7 @@ class GameHost:
             return None
         stored = self._read(self._store, game_id)
         if stored is None or isinstance(stored, Pending):
-            return self._seeds.load(game_id, stored)
+            return self.seeds.load(game_id, stored)
         return self._adopt(
             game_id, stored if isinstance(stored, DamagedGame) else self._rebuild(stored)
         )
@@ -220,7 +218,7 @@ class GameHost:
     def _read(self, store: Store, game_id: str) -> StoredGame | DamagedGame | Pending | None:
         """The game ``game_id`` in the store, started or waiting (``None``: neither)."""
         stored = read_game(store, game_id)
-        return self._seeds.read(store, game_id) if stored is None else stored
+        return self.seeds.read(store, game_id) if stored is None else stored
 
     async def ready(self, game_id: str) -> None:
         """Have ``game_id`` in memory if it is stored: read in the store's thread, its log
@@ -228,15 +226,15 @@ class GameHost:
         store = self._store
         if self._writes is None or store is None or self._held(game_id) is not None:
             return
-        if game_id in self._seeds:
+        if game_id in self.seeds:
             if not store.shared:
                 return
             # Another process may have added a contribution, or started the game.
-            pending = await self._writes.run(lambda: self._seeds.read(store, game_id))
+            pending = await self._writes.run(lambda: self.seeds.read(store, game_id))
             if pending is not None:
-                self._seeds.load(game_id, pending)
+                self.seeds.load(game_id, pending)
                 return
-            self._seeds.load(game_id, None)
+            self.seeds.load(game_id, None)
         if game_id in self.set_aside:
             return
         loading = self._loading.get(game_id)
@@ -248,7 +246,7 @@ class GameHost:
         try:
             stored = await self._writes.run(lambda: self._read(store, game_id))
             if stored is None or isinstance(stored, Pending):
-                self._seeds.load(game_id, stored)
+                self.seeds.load(game_id, stored)
             elif isinstance(stored, StoredGame):
                 rebuilt: Game | DamagedGame = await loop.run_in_executor(
                     None, self._rebuild, stored
@@ -302,7 +300,7 @@ class GameHost:
             self._set_aside(game_id, rebuilt.reason)
             return None
         held = self._held(game_id)
-        if held is not None or game_id in self._seeds:
+        if held is not None or game_id in self.seeds:
             return held
         assert self._writes is not None
         session = rebuilt.session
@@ -346,7 +344,7 @@ class GameHost:
 
     def _lost(self, log: GameLog) -> None:
         """The store refused a write: the game's session is dropped (read again next time)."""
-        self._seeds.lost(log)
+        self.seeds.lost(log)
         for held in (self._games, self._finished):
             game = held.get(log.game_id)
             if game is not None and game.log is log:
@@ -432,7 +430,7 @@ class GameHost:
 
     def check_new(self, game_id: str) -> None:
         """Refuse an id a game held here, or set aside in the store, has already."""
-        if self._held(game_id) or game_id in self._seeds or game_id in self.set_aside:
+        if self._held(game_id) or game_id in self.seeds or game_id in self.set_aside:
             raise GameError(GameErrorCode.GAME_EXISTS, f"game {game_id!r} exists already")
 
     def start(
@@ -475,34 +473,22 @@ class GameHost:
         self._change(game, lambda: None)
         return game
 
-    def wait_for_seeds(
-        self,
-        record: RuleSystem,
-        game_id: str,
-        seats: tuple[str, ...],
-        options: dict[str, Any] | None,
-        bots: Bots,
-    ) -> tuple[Waiting, Game | None]:
-        """A game that waits for every seat's contribution (the bots' are sent now), and the
-        started game if no person has a seat."""
-        return self._seeds.add(record, game_id, seats, options, bots)
-
     def join(self, game_id: str, token: str, client_seed: str) -> JoinAnswer:
         """A seat's contribution to the dice; the game, started once every seat has sent one
         (no seat learns another's contribution before the header shows them all)."""
-        if game_id not in self._seeds:
+        if game_id not in self.seeds:
             self._load_now(game_id)
         self._check_started(game_id)
-        return self._seeds.join(game_id, token, client_seed)
+        return self.seeds.join(game_id, token, client_seed)
 
     async def join_async(self, game_id: str, token: str, client_seed: str) -> JoinAnswer:
         """:meth:`join` in a server (the store is asked off the loop)."""
         self._check_started(game_id)
-        return await self._seeds.join_async(game_id, token, client_seed)
+        return await self.seeds.join_async(game_id, token, client_seed)
 
     def _check_started(self, game_id: str) -> None:
         game = self._held(game_id)
-        if game is not None and game_id not in self._seeds:
+        if game is not None and game_id not in self.seeds:
             raise GameError(
                 GameErrorCode.SETUP_REJECTED, "the game has started", version=game.version
             )
