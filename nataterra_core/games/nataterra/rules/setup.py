@@ -76,7 +76,13 @@ class GameOptions(msgspec.Struct, frozen=True, kw_only=True):
     conquest: bool = False
     """Conquest mode (N-WIN-5): bases are conquered, not destroyed, and can be retaken."""
     teams: Annotated[
-        tuple[str, ...], msgspec.Meta(examples=[["velathi+humans", "beasts+naga"]])
+        tuple[str, ...],
+        msgspec.Meta(
+            title="teams",
+            examples=[["velathi+humans", "beasts+naga"]],
+            # A lobby offers a team per seat and sends the teams so joined (docs/RPC.md).
+            extra_json_schema={"x-picker": {"kind": "seat-groups", "joiner": "+"}},
+        ),
     ] = ()
     """Team play (N-TURN-3, §10a): one string per team, its seats joined by ``+``
     (``["velathi+humans", "beasts+naga"]``); empty: every player for themselves."""
@@ -90,7 +96,14 @@ class GameOptions(msgspec.Struct, frozen=True, kw_only=True):
     (the default) follows the mode: advanced set-up includes it (N-SETUP-8) unless a
     ``map`` is given; learning mode plays a scenario map."""
 
-    position: str | None = None
+    position: Annotated[
+        str | None,
+        msgspec.Meta(
+            title="start from a position",
+            # A lobby offers a box to paste it into or fill from a file (docs/RPC.md).
+            extra_json_schema={"x-picker": {"kind": "text", "accept": ".json,.toml"}},
+        ),
+    ] = None
     """A position to start from (``nataterra-position`` v1 as canonical JSON,
     ``docs/POSITIONS.md``): it carries the map, mode and the rest, so no other option of
     the rules is given with it (the kernel's ``tournament`` may be)."""

@@ -1,32 +1,16 @@
 // The lobby: create a game of any registered rule system (server.info), with pickers built
-// from the system's options schema and its option choices (mode, scenario, map, turn limit),
-// who plays each seat (you play the first; the others are people with their own links unless
-// a bot is chosen), and the options as JSON under "advanced" (what the pickers set, editable).
+// from the system's options schema and its option choices (mode, scenario, map, turn limit,
+// a starting position to paste or read from a file: pickers.js), who plays each seat (you
+// play the first; the others are people with their own links unless a bot is chosen) and,
+// for a system with teams, each seat's team; the options as JSON under "advanced" (what the
+// pickers set, editable).
 
 import { errorText, h } from "./dom.js";
+import { groupSelect, groupsOf, optionRows, seatGroupsOption } from "./pickers.js";
 
 const PERSON = "";
 
-// Words for an option's name: `max_turns` -> "turn limit"; otherwise its words.
-function optionLabel(name) {
-  if (name === "max_turns") return "turn limit (0: none)";
-  return name.replace(/_/g, " ");
-}
-
-function properties(system) {
-  const schema = system.options_schema || {};
-  const ref = schema.$ref ? schema.$ref.split("/").pop() : null;
-  const body = ref && schema.$defs ? schema.$defs[ref] : schema;
-  return body.properties || {};
-}
-
-function kindOf(property) {
-  if (property.type) return property.type;
-  const types = (property.anyOf || []).map((option) => option.type).filter((type) => type !== "null");
-  return types.length === 1 ? types[0] : "other";
-}
-
-function seatRows(system, count) {
+function seatRows(system, count, grouped) {
   const seats = system.default_seats[String(count)] || [];
   const bots = system.players || [];
   return seats.map((seat, index) => {
@@ -34,7 +18,8 @@ function seatRows(system, count) {
       h("option", { value: PERSON }, index === 0 ? "you" : "a person (send them their link)"),
       ...bots.map((name) => h("option", { value: name }, `bot: ${name}`)));
     select.value = PERSON;
-    return h("label", { class: "seat-row" }, h("span", {}, seat), select);
+    return h("label", { class: "seat-row" }, h("span", {}, seat),
+      h("span", { class: "seat-controls" }, select, grouped ? groupSelect(seat, seats.length) : null));
   });
 }
 
@@ -49,7 +34,7 @@ export async function lobbyPage(root, rpc) {
   const pickers = h("fieldset", { class: "pickers" });
   const options = h("textarea", { name: "options", spellcheck: "false" });
   const howTo = h("a", { class: "how-to-play", id: "lobby-how-to-play", target: "_blank", rel: "noopener" }, "How to play");
-  const message = h("p", { class: "error" });
+  const message = h("p", { class: "error", id: "lobby-error" });
   const links = h("div", { class: "created" });
   const current = () => systems.find((system) => system.id === rules.value);
   let chosen = {};
@@ -58,41 +43,40 @@ export async function lobbyPage(root, rpc) {
     options.value = JSON.stringify(chosen, null, 1);
   }
 
-  // One picker per option a person sets: a list where the system gives choices, a number,
-  // or a box; other options (texts, lists) only in the JSON.
   function showPickers(system) {
-    const rows = [];
-    const choices = system.option_choices || {};
-    for (const [name, property] of Object.entries(properties(system))) {
-      const kind = kindOf(property);
-      let input = null;
-      if (choices[name]) {
-        input = h("select", { name: `option-${name}`, "data-option": name },
-          ...choices[name].map((choice) => h("option", { value: JSON.stringify(choice.value) }, choice.words)));
-        const start = name in chosen ? chosen[name] : property.default ?? choices[name][0].value;
-        input.value = JSON.stringify(start);
-        input.addEventListener("change", () => set(name, JSON.parse(input.value), property));
-      } else if (kind === "integer") {
-        input = h("input", { type: "number", name: `option-${name}`, "data-option": name, min: 0, value: chosen[name] ?? property.default ?? 0 });
-        input.addEventListener("change", () => set(name, Number(input.value), property));
-      } else if (kind === "boolean") {
-        input = h("input", { type: "checkbox", name: `option-${name}`, "data-option": name });
-        input.checked = Boolean(chosen[name] ?? property.default);
-        input.addEventListener("change", () => set(name, input.checked, property));
-      }
-      if (input) rows.push(h("label", { class: "seat-row" }, h("span", {}, optionLabel(name)), input));
-    }
+    const rows = optionRows(system, chosen, set);
     pickers.replaceChildren(h("legend", {}, "Options"), ...(rows.length ? rows : [h("span", { class: "muted" }, "This game has no options to pick.")]));
   }
 
   function set(name, value, property) {
-    if (value === property.default || (value === null && property.default === undefined)) delete chosen[name];
+    const unset = value === null && property.default === undefined;
+    if (unset || JSON.stringify(value) === JSON.stringify(property.default)) delete chosen[name];
     else chosen[name] = value;
     writeOptions();
   }
 
+  // Teams (the system's seat-groups option): a team select per seat, sent as the groups.
   function showSeats() {
-    seats.replaceChildren(...seatRows(current(), Number(players.value)));
+    const system = current();
+    const grouped = seatGroupsOption(system);
+    seats.replaceChildren(...seatRows(system, Number(players.value), grouped),
+      grouped ? h("p", { class: "muted", id: "group-note" }, "No teams: every player for themselves.") : null);
+    if (!grouped) return;
+    const [name, property] = grouped;
+    const joiner = property["x-picker"].joiner || "+";
+    if (name in chosen) set(name, property.default ?? null, property); // new seats: no teams yet
+    const selects = [...seats.querySelectorAll("select[data-group-seat]")];
+    const note = seats.querySelector("#group-note");
+    for (const select of selects) {
+      select.addEventListener("change", () => {
+        const { value, missing } = groupsOf(selects, joiner);
+        set(name, value ?? property.default ?? null, property);
+        note.className = missing.length ? "error" : "muted";
+        note.textContent = !value ? "No teams: every player for themselves."
+          : missing.length ? `Give ${missing.join(" and ")} a team too (or no seat one).`
+            : `Teams: ${value.map((group) => group.split(joiner).join(" and ")).join(" against ")}.`;
+      });
+    }
   }
   function showSystem() {
     const system = current();
@@ -120,7 +104,7 @@ export async function lobbyPage(root, rpc) {
       return;
     }
     const bots = {};
-    for (const select of seats.querySelectorAll("select")) {
+    for (const select of seats.querySelectorAll("select[data-seat]")) {
       if (select.value !== PERSON) bots[select.dataset.seat] = select.value;
     }
     try {
@@ -129,7 +113,7 @@ export async function lobbyPage(root, rpc) {
       });
       links.replaceChildren(createdLinks(game, current().title));
     } catch (error) {
-      message.textContent = errorText(error);
+      message.textContent = `The game was not created: ${errorText(error)}`;
     }
   }
 
