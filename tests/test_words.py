@@ -179,3 +179,16 @@ def test_a_research_names_the_tech_its_cost_and_effect() -> None:
         "velathi researches Zealot: Stone Vow (option B: Zealot group card side B), "
         "costs 2 food, 1 wood, 2 metal; bonus: draw tech card no. 9, 3 units to the pool"
     )
+
+
+def test_header_options_offered_by_a_lobby_read_as_it_offers_them() -> None:
+    """A record 0's options name a value the system's lobby offers by its words there
+    (``Hooks.option_choices``): a BattleLore scenario by its title, not its id."""
+    from nataterra_core.kernel.registry import system
+    from nataterra_core.kernel.wording import options_words
+
+    said = options_words({"scenario": "hired-swords", "max_turns": 3}, system("battlelore"))
+    assert said == "scenario Hired Swords (mercenaries and creatures), turn limit 3"
+    assert options_words({"map": "two_players"}, system("kaladan")) == "map for 2 players"
+    unknown = options_words({"scenario": "nowhere"}, system("battlelore"))
+    assert unknown == "scenario nowhere"  # a value no lobby offers: as it is

@@ -180,13 +180,15 @@ OPTION_LABELS = {"max_turns": "turn limit"}
 
 def options_words(options: Mapping[str, Any], record_system: RuleSystem | None = None) -> str:
     """A game's header options as a player reads them: ``turn limit 100``, ``no turn
-    limit``, ``conquest``, ``scenario The Battle of Fergus Grove``; an option holding a whole
-    document (a battle, a position) is named, not printed.
+    limit``, ``conquest``, ``scenario The Battle of Fergus Grove`` (a value the system's
+    lobby offers, by its words there: a BattleLore scenario's title); an option holding a
+    whole document (a battle, a position) is named, not printed.
 
     >>> options_words({"max_turns": 100, "wild_ones": False, "mode": "learning"})
     'turn limit 100, no wild ones, mode learning'
     """
     scenarios = record_system.hooks.scenarios if record_system is not None else None
+    choices = _choice_words(record_system)
     said = []
     for key, value in options.items():
         label = OPTION_LABELS.get(key, reason_words(key))
@@ -198,11 +200,25 @@ def options_words(options: Mapping[str, Any], record_system: RuleSystem | None =
             said.append(f"{label} as the header gives it")
         elif isinstance(value, str) and scenarios is not None and value in scenarios:
             said.append(f"{label} {scenarios[value].title}")  # every scenario has a title
+        elif isinstance(value, str) and value in choices.get(key, {}):
+            said.append(f"{label} {choices[key][value]}")  # as the lobby offers it
         elif isinstance(value, list | tuple):
             said.append(f"{label} {', '.join(reason_words(str(v)) for v in value) or 'none'}")
         else:
             said.append(f"{label} {reason_words(str(value))}")
     return ", ".join(said)
+
+
+def _choice_words(record_system: RuleSystem | None) -> dict[str, dict[str, str]]:
+    """The words of the option values a lobby offers (``Hooks.option_choices``: a BattleLore
+    scenario's title), by option and value."""
+    hook = record_system.hooks.option_choices if record_system is not None else None
+    if hook is None:
+        return {}
+    return {
+        key: {value: words for value, words in offered if isinstance(value, str)}
+        for key, offered in hook().items()
+    }
 
 
 # -- grammar: what every presenter needs to write English -------------------------------------

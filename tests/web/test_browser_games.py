@@ -20,6 +20,8 @@ from .test_browser import MAX_STEPS, board_move, decide_in_words, play_card, wai
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
+HIRED_SWORDS = {"scenario": "hired-swords"}
+
 
 def play_to_the_end(page: Any, shots: Path, name: str) -> dict[str, int]:
     """Take the seat's turns by clicking until the game is over: the board first, then a
@@ -179,6 +181,24 @@ def test_an_unfinished_games_log_is_marked_incomplete_and_still_replayed(
     )
     assert page.inner_text("#replay-sentence").startswith(f"{records - 2}. ")
     page.screenshot(path=str(screenshots / "replay-incomplete.png"), full_page=True)
+
+
+def test_a_replayed_battlelore_log_names_its_game_and_scenario_by_title(
+    page: Any, server_url: str
+) -> None:
+    """The replay view's header: the rules by their title, the scenario by its title (the
+    system's option choices, as the lobby offers it), not by their ids."""
+    session = new_game(("english", "french"), game="battlelore", seed=3, options=HIRED_SWORDS)
+    page.goto(server_url + "/#/replay")
+    page.fill("#log-text", session.log_bytes().decode())
+    page.click("#open-log")
+    page.wait_for_selector("#replay-slider")
+    assert page.inner_text("#replay-result").startswith("BattleLore: english, french; ")
+    page.click("#replay-back")
+    page.wait_for_function("() => document.querySelector('.replay').dataset.at === '0'")
+    header = page.inner_text("#replay-sentence")
+    assert "options scenario Hired Swords (mercenaries and creatures)" in header, header
+    assert "hired-swords" not in header
 
 
 def test_a_games_how_to_play_page_opens_from_the_lobby(

@@ -38,7 +38,7 @@ def _option_choices() -> dict[str, tuple[tuple[Any, str], ...]]:
     return {
         "map": (
             (None, "the pack's map for the player count"),
-            *((map_id, f"{map_id} ({found.players} players)") for map_id, found in maps.items()),
+            *((map_id, f"for {found.players} players") for map_id, found in maps.items()),
         )
     }
 

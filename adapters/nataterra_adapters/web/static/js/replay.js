@@ -52,6 +52,19 @@ export async function replayPage(root, rpc, gameId) {
     return found;
   }
 
+  // The registered systems (server.info), asked once: a log's rules named by their title.
+  let known = null;
+  async function systems() {
+    if (known === null) {
+      try {
+        known = (await rpc.call("server.info")).systems;
+      } catch (error) {
+        return []; // the id then; asked again next time
+      }
+    }
+    return known;
+  }
+
   async function show(log) {
     message.textContent = "";
     stage.replaceChildren();
@@ -74,8 +87,9 @@ export async function replayPage(root, rpc, gameId) {
     const board = h("div", { class: "board-area" });
     const text = h("pre", { id: "replay-text" });
     const end = first.result ? words[last][0] : null; // a finished log ends with its result
+    const system = (await systems()).find((entry) => entry.id === first.rules);
     stage.replaceChildren(
-      h("p", { id: "replay-result" }, `${first.rules}: ${first.seats.join(", ")}; ${first.records} records. `,
+      h("p", { id: "replay-result" }, `${system ? system.title : first.rules}: ${first.seats.join(", ")}; ${first.records} records. `,
         end || "The log has no result (the game was not finished)."),
       h("div", { class: "replay-controls" },
         h("button", { onclick: () => step(-1), id: "replay-back" }, "◀"), slider,
