@@ -181,7 +181,7 @@ OPTION_LABELS = {"max_turns": "turn limit"}
 def options_words(options: Mapping[str, Any], record_system: RuleSystem | None = None) -> str:
     """A game's header options as a player reads them: ``turn limit 100``, ``no turn
     limit``, ``conquest``, ``scenario The Battle of Fergus Grove`` (a value the system's
-    lobby offers, by its words there: a BattleLore scenario's title); an option holding a
+    lobby offers, by its words there: a scenario's title); an option holding a
     whole document (a battle, a position) is named, not printed.
 
     >>> options_words({"max_turns": 100, "wild_ones": False, "mode": "learning"})
@@ -210,7 +210,7 @@ def options_words(options: Mapping[str, Any], record_system: RuleSystem | None =
 
 
 def _choice_words(record_system: RuleSystem | None) -> dict[str, dict[str, str]]:
-    """The words of the option values a lobby offers (``Hooks.option_choices``: a BattleLore
+    """The words of the option values a lobby offers (``Hooks.option_choices``: a pack's
     scenario's title), by option and value."""
     hook = record_system.hooks.option_choices if record_system is not None else None
     if hook is None:
