@@ -178,6 +178,10 @@ class Background:
         try:
             await self._decide(game, sharing)
         finally:
+            # The lease goes only once the last move is stored: the next holder, reading
+            # the store after taking it, must see that move.
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._host.durable()
             await sharing.release(game)
 
     async def _decide(self, game: Game, sharing: Sharing | None = None) -> None:
@@ -185,13 +189,18 @@ class Background:
         sent = 0
         game_id = game.game_id
         while sent < MAX_BOT_COMMANDS:
-            if sharing is not None:
-                await sharing.catch_up(game_id)  # a copy behind is read again
-            held = self._host.held(game_id)  # (a copy dropped: the one read again)
+            held = self._host.held(game_id)
             if held is None or (seat := held.bots.acting(held.session)) is None:
                 return
-            if sharing is not None and not await sharing.lease(held):
-                return  # another process moves this game's bots
+            if sharing is not None:
+                if not await sharing.lease(held):
+                    return  # another process moves this game's bots
+                # Read the store after taking the lease, not before: the last holder may
+                # have moved the bot and let the lease go in between.
+                await sharing.catch_up(game_id)  # a copy behind is read again
+                held = self._host.held(game_id)  # (a copy dropped: the one read again)
+                if held is None or (seat := held.bots.acting(held.session)) is None:
+                    return
             game = held
             version, state, decider = game.version, game.session.state, game.session.decider
             thinking = loop.run_in_executor(

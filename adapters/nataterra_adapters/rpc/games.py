@@ -409,8 +409,10 @@ class Games:
         }
 
     def health(self, params: NoParams) -> dict[str, Any]:
-        """For a load balancer: the process answers, without touching a game."""
-        return {"status": "ok", "games_in_play": self.host.games_in_play()}
+        """For a load balancer: the process answers, without touching a game (with the bot
+        commands it has applied, so an operator sees which processes move the bots)."""
+        host = self.host
+        return {"status": "ok", "games_in_play": host.games_in_play(), "bot_moves": host.bot_moves}
 
     # -- internals --------------------------------------------------------------------------
 

@@ -105,6 +105,8 @@ class GameHost:
         self.set_aside: dict[str, str] = {}
         """Stored games that cannot be served, and why (what is stored is left as it is)."""
         self._aside_listed: set[str] = set()  # set aside in the store when woken
+        self.bot_moves = 0
+        """Bot commands this process has applied (``server.health``)."""
 
     # -- looking up -------------------------------------------------------------------------
 
@@ -572,6 +574,7 @@ class GameHost:
         if not self.holds(game) or game.version != version or seat not in session.acting_seats():
             return False
         session.apply(seat, command)
+        self.bot_moves += 1
         self._play_bots(game)
         return True
 
