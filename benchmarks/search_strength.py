@@ -2,7 +2,7 @@
 interval, and what each decision cost (iterations, CPU seconds). Resumable.
 
     python benchmarks/search_strength.py --budget 1s [--games 40] [--game ID ...]
-        [--results FILE] [--turns N]
+        [--results FILE] [--turns N] [--playout-depth N]
 
 For each game (default Nataterra, Kaladan and BattleLore, two players) it plays ``--games``
 games of the search player (``search:BUDGET``; a time is this process's CPU time, so the
@@ -16,6 +16,9 @@ was (the file is appended and flushed after every game). The last lines are one 
 game: ``game=<id> budget=<b> games=<n> wins=<w> rate=<r> low=<l> high=<h>
 iterations_per_decision=<i> cpu_s_per_decision=<s>``. Nothing is asserted here (the soak
 test ``tests/search/test_search_strength.py`` asserts the 75 % bar).
+
+``--playout-depth N`` plays the search player with playouts cut at N commands instead of
+the catalogue's ``PLAYOUT_DEPTH`` (a tuning run; the results file keeps each depth apart).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ import msgspec
 
 from nataterra_core.game import new_game, verify_log
 from nataterra_core.kernel.registry import system
-from nataterra_core.search.catalogue import make_player
+from nataterra_core.search.catalogue import PLAYOUT_DEPTH, make_player
 from nataterra_core.search.ismcts import SearchPlayer
 from nataterra_core.tools.stats import wilson_interval
 
@@ -54,9 +57,11 @@ class Played(msgspec.Struct, frozen=True, kw_only=True):
     iterations: int
     cpu_seconds: float
     """CPU seconds the search player spent on its decisions, forced ones included."""
+    playout_depth: int = PLAYOUT_DEPTH
+    """Commands a playout played before the evaluation scored it."""
 
 
-def play(game: str, budget: str, index: int, turns: int) -> Played:
+def play(game: str, budget: str, index: int, turns: int, depth: int = PLAYOUT_DEPTH) -> Played:
     """Game ``index`` of ``game``: the search player (``search:budget``) against the
     heuristic player, seats alternating, the log verified."""
     record = system(game)
@@ -68,6 +73,7 @@ def play(game: str, budget: str, index: int, turns: int) -> Played:
     mine = seats[index % 2]
     search = make_player(record, f"search:{budget}", 7 * index + 1, clock=time.process_time)
     assert isinstance(search, SearchPlayer)
+    search.playout_depth = depth
     other = make_player(record, "heuristic", 7 * index + 2)
     cpu = 0.0
     while session.outcome() is None:
@@ -94,6 +100,7 @@ def play(game: str, budget: str, index: int, turns: int) -> Played:
         decisions=search.stats.decisions,
         iterations=search.stats.iterations,
         cpu_seconds=round(cpu, 3),
+        playout_depth=depth,
     )
 
 
@@ -112,29 +119,34 @@ def load(path: Path | None) -> list[Played]:
 
 
 def run(
-    games: tuple[str, ...], budget: str, count: int, turns: int, results: Path | None
+    games: tuple[str, ...],
+    budget: str,
+    count: int,
+    turns: int,
+    results: Path | None,
+    depth: int = PLAYOUT_DEPTH,
 ) -> Iterator[Played]:
     """Every game of the run not yet in ``results``, played and appended to it."""
-    done = {(p.game, p.budget, p.index) for p in load(results)}
+    done = {(p.game, p.budget, p.playout_depth, p.index) for p in load(results)}
     for game in games:
         for index in range(count):
-            if (game, budget, index) in done:
+            if (game, budget, depth, index) in done:
                 continue
-            played = play(game, budget, index, turns)
+            played = play(game, budget, index, turns, depth)
             if results is not None:
                 with results.open("ab") as out:
                     out.write(msgspec.json.encode(played) + b"\n")
             yield played
 
 
-def row(game: str, budget: str, played: list[Played]) -> str:
+def row(game: str, budget: str, played: list[Played], depth: int = PLAYOUT_DEPTH) -> str:
     """The table row of one game's finished games."""
-    mine = [p for p in played if p.game == game and p.budget == budget]
+    mine = [p for p in played if p.game == game and p.budget == budget and p.playout_depth == depth]
     wins = sum(p.won for p in mine)
     low, high = wilson_interval(wins, len(mine)) if mine else (0.0, 1.0)
     decisions = sum(p.decisions for p in mine) or 1
     return (
-        f"game={game} budget={budget} games={len(mine)} wins={wins:g} "
+        f"game={game} budget={budget} playout_depth={depth} games={len(mine)} wins={wins:g} "
         f"rate={wins / max(1, len(mine)):.3f} low={low:.3f} high={high:.3f} "
         f"iterations_per_decision={sum(p.iterations for p in mine) / decisions:.1f} "
         f"cpu_s_per_decision={sum(p.cpu_seconds for p in mine) / decisions:.3f} "
@@ -149,10 +161,12 @@ def main() -> None:
     parser.add_argument("--game", choices=(*GAMES, "liars-dice"), action="append")
     parser.add_argument("--results", type=Path)
     parser.add_argument("--turns", type=int, default=TURNS)
+    parser.add_argument("--playout-depth", type=int, default=PLAYOUT_DEPTH)
     args = parser.parse_args()
+    depth = args.playout_depth
     games = tuple(args.game or GAMES)
     now: list[Played] = []
-    for played in run(games, args.budget, args.games, args.turns, args.results):
+    for played in run(games, args.budget, args.games, args.turns, args.results, depth):
         now.append(played)
         print(
             f"{played.game} #{played.index} search as {played.search_seat}: "
@@ -162,7 +176,7 @@ def main() -> None:
         )
     everything = load(args.results) if args.results is not None else now
     for game in games:
-        print(row(game, args.budget, everything), flush=True)
+        print(row(game, args.budget, everything, depth), flush=True)
 
 
 if __name__ == "__main__":
