@@ -48,6 +48,7 @@ from nataterra_adapters.rpc.store_tools import (
     open_store,
     survey,
 )
+from served_games import GAMES
 
 from nataterra_core.game import verify_log
 from nataterra_core.kernel.registry import systems
@@ -146,9 +147,10 @@ def test_every_game_served_from_sqlite_exports_the_log_byte_for_byte(
     assert resumed.session(made.game_id).lines == lines
 
 
+@pytest.mark.parametrize("rules", GAMES)
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 def test_two_servers_racing_on_one_record_append_it_once(
-    backend: str, request: pytest.FixtureRequest, tmp_path: Path
+    backend: str, rules: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
     """Two servers on one database, both copies at the same version, both act: exactly one
     append wins, the other answers version_conflict and drops its copy (its next answer is
@@ -160,7 +162,7 @@ def test_two_servers_racing_on_one_record_append_it_once(
     )
     one = Games(test_seeds=True, store=open_store(where))
     two = Games(test_seeds=True, store=open_store(where))
-    made = one.create(CreateParams(rules="kaladan", seed=4))
+    made = one.create(CreateParams(rules=rules, seed=4))
     token = made.tokens[made.acting[0]]
     legal = two.legal_commands(SeatParams(game_id=made.game_id, token=token)).commands
     command = msgspec.to_builtins(legal[0])
