@@ -216,28 +216,6 @@ def test_a_decision_with_many_bids_is_searched_among_the_policys_ranking() -> No
     assert tiny.choose(view, legal) == ranked[0] and tiny.stats.decisions == 0
 
 
-def test_nataterra_ranks_a_movement_by_its_heuristic_players_successive_choices() -> None:
-    """Nataterra's heuristic player offers ``rank``: its choice first, every legal command
-    once, and ranking leaves its own play (its dice) as it was."""
-    record = system("nataterra")
-    decider = record.decider(None)
-    ranked_any = False
-    for state, seat in _decisions(record):
-        if decider.outcome(state) is not None:
-            break
-        legal = decider.decision(state).legal(seat)
-        if len(legal) <= 10:
-            continue
-        view = record.seat_view(state, seat)
-        ranker, twin = record.players["heuristic"](5), record.players["heuristic"](5)
-        ranked = ranker.rank(view, legal)  # type: ignore[attr-defined]
-        assert sorted(map(repr, ranked)) == sorted(map(repr, legal))
-        assert ranked[0] == twin.choose(view, legal)
-        assert ranker.choose(view, legal) == ranked[0]  # its dice as they were
-        ranked_any = True
-    assert ranked_any, "no decision with more than ten commands"
-
-
 def test_systems_without_an_evaluation_play_their_playouts_out() -> None:
     without = [r.id for r in systems() if r.hooks.determiniser and r.hooks.evaluate is None]
     assert "nataterra-combat-sandbox" in without

@@ -5,7 +5,6 @@ Movement lives in :mod:`.movement`, the reading of the view in :mod:`.reading`.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -40,11 +39,7 @@ from .movement import MovementPlanner, end_phase
 from .reading import Board, Reading, counted, group_side, player_of
 from .scenario import guarded, scenario_choice
 
-__all__ = ["RANKED", "HeuristicPlayer", "effect_value_per"]
-
-RANKED = 24
-"""Commands :meth:`HeuristicPlayer.rank` orders by the player's own choices (each costs one
-choice; the search's root starts with ten candidates and widens slowly)."""
+__all__ = ["HeuristicPlayer", "effect_value_per"]
 
 
 class HeuristicPlayer(MovementPlanner):
@@ -139,24 +134,6 @@ class HeuristicPlayer(MovementPlanner):
         else:  # resources: only EndPhase; combat phase: every contested zone must fight
             choice = next((c for c in commands if isinstance(c, StartCombat)), commands[-1])
         return next((c for c in commands if c == choice), commands[0])
-
-    def rank(self, view: Any, legal_commands: Sequence[Command]) -> list[Command]:
-        """The legal commands, best first, as this player would pick them one after another
-        (its choice, then its choice among the rest, ...) for the first :data:`RANKED`, the
-        rest in the list's order: the search player's prior at the root. Its ties are drawn
-        from a copy of its dice, so ranking leaves its own play as it was."""
-        kept = self._dice
-        self._dice = copy.copy(kept)
-        try:
-            rest = list(legal_commands)
-            ranked: list[Command] = []
-            while len(rest) > 1 and len(ranked) < RANKED:
-                choice = self.choose(view, rest)
-                ranked.append(choice)
-                rest.remove(choice)
-        finally:
-            self._dice = kept
-        return [*ranked, *rest]
 
     def _board(self, map_id: str) -> Board:
         board = self._boards.get(map_id)

@@ -69,7 +69,7 @@ class MovementPlanner(Chooser):
         if any(s.unit not in workers for s in reading.mine.get(zone, ())):
             return None
         options = [
-            ((-float(reading.board.dist(origin, zone)),), dests[zone][min(dests[zone])])
+            ((-float(reading.board.dist(origin, zone)),), dests[zone][1])
             for (unit, origin), dests in moves.items()
             if unit not in workers and zone in dests and origin != reading.base
         ]
@@ -198,7 +198,7 @@ class MovementPlanner(Chooser):
                 if dest not in reading.enemy and reading.danger(dest) == 0
             ]
             dest = self._best(safe)
-            return None if dest is None else dests[dest][max(dests[dest])]
+            return None if dest is None else dests[dest][unmoved]
         taken = {z for z, stacks in reading.mine.items() if any(s.unit == unit for s in stacks)}
         home = reading.base or origin
         need = reading.need()
@@ -235,7 +235,7 @@ class MovementPlanner(Chooser):
             if dest not in reading.enemy and board.dist(dest, goal) < to_goal
         ]
         dest = self._best(steps)
-        return None if dest is None else dests[dest][min(dests[dest])]
+        return None if dest is None else dests[dest][1]
 
     @staticmethod
     def _worker_goals(reading: Reading, unit: str) -> dict[str, float]:
