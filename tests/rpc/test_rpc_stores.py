@@ -434,3 +434,36 @@ def test_a_waiting_game_and_a_kept_answer_outlive_the_process(tmp_path: Path) ->
     with pytest.raises(GameError) as reused:
         three.apply(msgspec.structs.replace(params, command={"type": "other.v1"}))
     assert reused.value.code == GameErrorCode.COMMAND_ID_REUSED
+
+
+class _Kept(SqliteStore):
+    """A SQLite store that notes the waiting games it is asked to keep."""
+
+    waited: list[str]
+
+    def wait(self, game_id: str, pending: Pending) -> None:
+        self.waited.append(game_id)
+        super().wait(game_id, pending)
+
+
+@pytest.mark.parametrize("rules", GAMES)
+def test_a_game_of_bots_alone_with_seat_seeds_starts_without_waiting_in_the_store(
+    rules: str, tmp_path: Path
+) -> None:
+    """Its seats all contribute at once: nothing waits, so nothing is kept as waiting (a
+    waiting row and the game's first records in one batch would race for the id), while
+    a game with a person's seat is kept."""
+    store = _Kept(tmp_path / "games.sqlite3")
+    store.waited = []
+    games = Games(store=store)
+    record = next(record for record in systems() if record.id == rules)
+    seats = record.default_seats[min(record.default_seats)]
+    made = games.create(
+        CreateParams(rules=rules, seat_seeds=True, bots=dict.fromkeys(seats, "random"))
+    )
+    assert store.waited == [] and store.pending(made.game_id) is None
+    assert store.records(made.game_id) == len(games.session(made.game_id).lines) > 1
+    person = games.create(
+        CreateParams(rules=rules, seat_seeds=True, bots=dict.fromkeys(seats[1:], "random"))
+    )
+    assert store.waited == [person.game_id] and store.pending(person.game_id) is not None

@@ -75,13 +75,15 @@ class WaitingGames:
         contributions = {seat: secrets.token_hex(16) for seat in bots.names}
         pending = Pending(record.id, seats, options, secret, contributions)
         waiting = Waiting(record, seats, options, _ceremony(pending), tokens, bots, key)
+        if waiting.ceremony.complete:  # no person has a seat: it starts at once, unkept
+            return waiting, self._start(game_id, waiting)
         if self._writes is not None:
             try:
                 waiting.log = self._writes.wait(game_id, pending)
             except StoreError as exc:  # embedded: the store refused it at once
                 raise store_refused(exc) from exc
         self._games[game_id] = waiting
-        return waiting, self._begin(game_id, waiting) if waiting.ceremony.complete else None
+        return waiting, None
 
     # -- joining ------------------------------------------------------------------------------
 
