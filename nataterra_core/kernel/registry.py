@@ -183,6 +183,12 @@ class Hooks:
     """The values a lobby offers for each option that takes one of a few (``{"map":
     (("small", "the small map"), ...)}``), each with its words; a function, so packs are
     read only when asked."""
+    setup_words: Callable[[Mapping[str, Any]], str] | None = None
+    """Header options (as a reader may see them) -> the game's setup in words, defaults
+    included: who attacks whom, where and with what; the scenario played and the turn
+    limit. The replay's header line, the browser feed's first line and ``play``'s opening
+    say it (:func:`~nataterra_core.kernel.wording.setup_words`); without it, the options
+    by their labels (``options turn limit 100``)."""
 
 
 def package_text(package: str, name: str) -> Callable[[], str]:

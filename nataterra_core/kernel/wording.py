@@ -34,6 +34,7 @@ __all__ = [
     "outcome_text",
     "plural",
     "reason_words",
+    "setup_words",
     "worded",
 ]
 
@@ -81,11 +82,10 @@ def describe_record(
                 k: v if v == record.options.get(k) or isinstance(v, str) else _json(v)
                 for k, v in cutter.redact_options(record.options, reader).items()
             }
-        options = options_words(shown, record_system) or "none"
         pack = f"{record.content.id} {record.content.sha256[:12]}" if record.content else "none"
         return (
             f"game {record.game_id}: {', '.join(record.seats)}; rules {record.rules.id} "
-            f"v{record.rules.version}; content {pack}; options {options}",
+            f"v{record.rules.version}; content {pack}; {setup_words(shown, record_system)}",
             (),
         )
     if isinstance(record, StartRecord | CommandRecord):
@@ -219,6 +219,20 @@ def _choice_words(record_system: RuleSystem | None) -> dict[str, dict[str, str]]
         key: {value: words for value, words in offered if isinstance(value, str)}
         for key, offered in hook().items()
     }
+
+
+def setup_words(options: Mapping[str, Any], record_system: RuleSystem) -> str:
+    """A game's setup as its header ``options`` (as the reader may see them) make it, in
+    words: the system's own (``Hooks.setup_words``: who attacks whom, where, with what;
+    the scenario played) or the options by their labels, ``options turn limit 100``. What
+    a log's header line, the browser feed's first line and ``play``'s opening say."""
+    hook = record_system.hooks.setup_words
+    if hook is not None:
+        try:
+            return hook(options)
+        except Exception:  # a forged header's options: word them as written, never raise
+            pass
+    return f"options {options_words(options, record_system) or 'none'}"
 
 
 # -- grammar: what every presenter needs to write English -------------------------------------

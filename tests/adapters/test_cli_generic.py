@@ -150,7 +150,7 @@ def test_option_sets_any_header_option(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert b'"dominance_cubes":2' in out.read_bytes().splitlines()[0]
-    assert "dominance_cubes=2" in result.output
+    assert "dominance cubes 2" in result.output
 
 
 def test_systems_add_their_own_commands_through_the_hook(monkeypatch: pytest.MonkeyPatch) -> None:

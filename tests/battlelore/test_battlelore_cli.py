@@ -18,7 +18,8 @@ def test_demo_plays_a_scenario_then_show_replay_and_verify_read_its_log(tmp_path
     args = ["demo", "--game", "battlelore", "--scenario", "war-council", "--seed", "3"]
     result = runner.invoke(app, [*args, "--turns", "12", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert "scenario=war-council" in result.output and "VALID" in result.output
+    said = " ".join(result.output.split())
+    assert "scenario The War Council (lore, scenario 5): " in said and "VALID" in said
     assert verify_log(out.read_bytes()).valid
     for command in (["show", str(out)], ["replay", str(out)], ["verify", str(out)]):
         shown = runner.invoke(app, command)

@@ -197,7 +197,7 @@ def test_a_replayed_battlelore_log_names_its_game_and_scenario_by_title(
     page.click("#replay-back")
     page.wait_for_function("() => document.querySelector('.replay').dataset.at === '0'")
     header = page.inner_text("#replay-sentence")
-    assert "options scenario Hired Swords (mercenaries and creatures)" in header, header
+    assert "scenario Hired Swords (mercenaries and creatures): " in header, header
     assert "hired-swords" not in header
 
 

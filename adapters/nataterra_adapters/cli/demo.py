@@ -10,6 +10,7 @@ from rich.text import Text
 
 from nataterra_core.game import DEFAULT_GAME, verify_log
 from nataterra_core.kernel import LogWriter
+from nataterra_core.kernel.wording import setup_words
 
 from .common import (
     ContentOption,
@@ -41,13 +42,6 @@ __all__ = ["demo"]
 
 DEMO_TURNS = 100
 """The turn limit of a demo game (of a system with one) when ``--turns`` is not given."""
-LONGEST_OPTION = 40
-"""Option values longer than this are summarised on the first line (``replay`` shows them)."""
-
-
-def _short(value: object) -> str:
-    text = str(value)
-    return text if len(text) <= LONGEST_OPTION else f"({len(text)} characters)"
 
 
 def demo(
@@ -112,13 +106,14 @@ def demo(
         commands = play_bots(record, session, bots)
         result = session.close()
     header = session.header
-    shown = ", ".join(f"{k}={_short(v)}" for k, v in header.options.items()) or "none"
+    # As replay's header says it (a spectator's cut of any hidden option).
+    shown = setup_words(session.decider.redact_options(header.options, None), record)
     console.print(
         Text.assemble(
             (record.title, "bold"),
             f" game {header.game_id}"
             f"{' (public test seed)' if seed is not None else ' (secret seed)'}: "
-            f"{', '.join(header.seats)}; options {shown}; "
+            f"{', '.join(header.seats)}; {shown}; "
             f"{commands} commands by {chosen} players",
         ),
         soft_wrap=True,

@@ -20,6 +20,7 @@ from nataterra_core.game import DEFAULT_GAME, GameSession
 from nataterra_core.kernel import Command, LogWriter, ReplayDiverged, Session, UndoRefused
 from nataterra_core.kernel.registry import Presenter, RuleSystem
 from nataterra_core.kernel.seen import as_seen
+from nataterra_core.kernel.wording import setup_words
 
 from ..local_files import write_private
 from .common import (
@@ -185,6 +186,8 @@ def _resume(log_file: Path, content: Path | None, plain: bool) -> None:
 def _finish(record: RuleSystem, session: GameSession, out: Path, plain: bool) -> None:
     """Play on until the game ends, is abandoned (closed) or suspended (left open)."""
     table = _table(plain)
+    options = session.decider.redact_options(session.header.options, None)
+    table.note(f"{record.title}: {setup_words(options, record)}")  # what is being played
     try:
         ending = _hot_seat(record, session, table)
     finally:

@@ -193,7 +193,8 @@ class ScreenTable:
         if seat != self.shown_seat:
             self.board_top = 0
             self.showing_moves = False
-            self.message = Text("")  # the last seat's "you: ..." is not for this one
+            if self.shown_seat is not None:  # the first screen keeps the game's opening
+                self.message = Text("")  # the last seat's "you: ..." is not for this one
         self.shown_seat = seat
         if restarted and not self.message.plain:
             self.message = Text("a new menu: the numbers start again", style="dim")

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from nataterra_core.kernel.registry import Hooks, RuleSystem, package_text
+from nataterra_core.kernel.wording import counted, reason_words
 
 from .bots import evaluate, make
 from .content import load_pack
@@ -30,6 +34,24 @@ def _option_choices() -> dict[str, tuple[tuple[Any, str], ...]]:
     return {"scenario": tuple((key, found.name) for key, found in load_pack().scenarios.items())}
 
 
+def setup_words(options: Mapping[str, Any]) -> str:
+    """The scenario played, by its title, who moves first, the medals that win, and the
+    turn limit (the defaults when the header leaves them out).
+
+    >>> setup_words({})
+    'scenario Agincourt (scenario 1): french moves first, 4 medals win; no turn limit'
+    """
+    chosen = msgspec.convert(dict(options), GameOptions)
+    limit = f"turn limit {chosen.max_turns}" if chosen.max_turns else "no turn limit"
+    scenario = load_pack().scenarios.get(chosen.scenario)
+    if scenario is None:  # a user pack's scenario: the header names it
+        return f"scenario {reason_words(chosen.scenario)}; {limit}"
+    return (
+        f"scenario {scenario.name}: {scenario.first} moves first, "
+        f"{counted(scenario.medals, 'medal')} win; {limit}"
+    )
+
+
 BATTLELORE = RuleSystem(
     rules=RULES,
     title="BattleLore",
@@ -47,6 +69,7 @@ BATTLELORE = RuleSystem(
         svg=board_svg,
         panels=panels,
         option_choices=_option_choices,
+        setup_words=setup_words,
         determiniser=determinise,
         evaluate=evaluate,
         observation=observation,

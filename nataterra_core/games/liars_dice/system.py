@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
+
+import msgspec
 
 from nataterra_core.kernel.registry import Hooks, RuleSystem, package_text
+from nataterra_core.kernel.wording import counted
 
 from .bots import HeuristicPlayer, evaluate
 from .coverage import coverage_spec
@@ -29,6 +34,18 @@ def _heuristic(seed: int, *, content: Path | None = None) -> HeuristicPlayer:
     return HeuristicPlayer(seed)
 
 
+def setup_words(options: Mapping[str, Any]) -> str:
+    """The dice each cup starts with and the two variants, the defaults included.
+
+    >>> setup_words({})
+    '5 dice in each cup; ones are wild; no spot-on calls'
+    """
+    chosen = msgspec.convert(dict(options), LiarsOptions)
+    wild = "ones are wild" if chosen.wild_ones else "ones are not wild"
+    spot = "spot-on calls allowed" if chosen.spot_on else "no spot-on calls"
+    return f"{counted(chosen.dice, 'die')} in each cup; {wild}; {spot}"
+
+
 LIARS_DICE = RuleSystem(
     rules=RULES,
     title="Liar's Dice",
@@ -41,6 +58,7 @@ LIARS_DICE = RuleSystem(
     players={"heuristic": _heuristic},
     hooks=Hooks(
         how_to_play=package_text("nataterra_core.games.liars_dice", "how_to_play.md"),
+        setup_words=setup_words,
         board_geometry=LiarsTable(),
         panels=panels,
         svg=table_svg,

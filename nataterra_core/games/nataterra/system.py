@@ -7,7 +7,7 @@ view, the presenter and the named players — is declared here once.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,11 +24,12 @@ from .encoding import nataterra_codec, nataterra_observation, sandbox_codec, san
 from .geometry import NataterraBoards
 from .panels import panels
 from .rules.combat.sandbox import SANDBOX_RULES, Sandbox
-from .rules.combat.sandbox_model import battle_option
+from .rules.combat.sandbox_model import Battle, battle_option
 from .rules.positions import POSITIONS
 from .rules.scenarios import SCENARIOS
 from .rules.setup import GameOptions
 from .views import sandbox_view, seat_view
+from .words.combat import battle_text
 from .words.presenter import NataterraPresenter
 
 if TYPE_CHECKING:
@@ -147,6 +148,11 @@ class SandboxOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     battle: str
 
 
+def _battle_words(options: Mapping[str, Any]) -> str:
+    """The sandbox's setup: the battle its header describes, in words (``battle_text``)."""
+    return battle_text(msgspec.json.decode(options["battle"], type=Battle))
+
+
 STANDARD_BATTLE = standard_battle()
 """The battle a sandbox game fights when none is described (``battles.STANDARD_BATTLE_FILE``)."""
 
@@ -169,6 +175,7 @@ SANDBOX = RuleSystem(
         observation=sandbox_observation,
         action_codec=sandbox_codec,
         determiniser=determinise_sandbox,
+        setup_words=_battle_words,
     ),
     perfect_information=True,  # a battle deals no hands (sandbox_view shows all)
 )

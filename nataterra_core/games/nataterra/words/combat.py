@@ -40,6 +40,7 @@ from ..messages.combat import (
 )
 from ..messages.sandbox import StartBattle
 from ..rules.combat.model import Force
+from ..rules.combat.sandbox_model import Battle, ForceSpec
 from .base import (
     combat_of,
     describe_command,
@@ -52,12 +53,33 @@ from .base import (
     units_text,
 )
 
-__all__ = ["biome_card_text", "forces_text"]
+__all__ = ["battle_text", "biome_card_text", "forces_text"]
 
 
-def forces_text(forces: tuple[Force, ...], owner: str) -> str:
+def forces_text(forces: tuple[Force, ...] | tuple[ForceSpec, ...], owner: str) -> str:
     """``3 Zealots, 2 Hunters`` of one owner (``no units``)."""
     return ", ".join(units_text(f.count, f.unit) for f in forces if f.owner == owner) or "no units"
+
+
+def battle_text(battle: Battle) -> str:
+    """A sandbox battle as its reader meets it: who attacks whom, where, with what.
+
+    >>> from nataterra_core.games.nataterra.battles import standard_battle
+    >>> battle_text(standard_battle())  # doctest: +NORMALIZE_WHITESPACE
+    'velathi attacks beasts in the hills with 3 Disciples, 3 Zealots, 2 Cave Golems,
+    3 Hunters; beasts defends with 3 Orcs, 4 Goblins, 3 Ditchers, 3 Woodcutters'
+    """
+    where = f"in the {battle.biome}"
+    if battle.map:  # the combat zone is one of a small map's: name it
+        where += f" (zone {battle.zone} of a map of {len(battle.map)} zones)"
+    said = (
+        f"{battle.attacker} attacks {battle.defender} {where} with "
+        f"{forces_text(battle.forces, battle.attacker)}; {battle.defender} defends with "
+        f"{forces_text(battle.forces, battle.defender)}"
+    )
+    if battle.biome_card is not None:
+        said += f"; the biome card is {biome_card_text(battle.biome_card)}"
+    return said
 
 
 _EFFECTS = {
