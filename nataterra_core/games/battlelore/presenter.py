@@ -39,14 +39,16 @@ def _titles(cards: tuple[str, ...], view: Any) -> str:
     return ", ".join(card_title(c, view) for c in cards) or "none"
 
 
-def _unit(unit: str, view: Any) -> str:
-    """A unit by its label, with what and where it is when the view shows it (``e1, green
-    archers at 2,6``)."""
+def _unit(unit: str, view: Any, seat: str) -> str:
+    """A unit as ``seat`` finds it on the board, when the view shows it: its kind and banner
+    and its hex by the board's label, ``seat``'s own as ``the green archers at 2,6``,
+    another side's as ``french's red heavy cavalry at 4,1``; else by its label (``e1``)."""
     found = next((u for u in getattr(view, "units", ()) if u.id == unit), None)
     if found is None or not isinstance(view, SeatView):
         return unit
     kind = world_in_play(view.pack, view.scenario).type_of(found)
-    return f"{unit} ({kind.name} at {hex_name(found.hex)})"
+    whose = "the" if found.side == seat else f"{found.side}'s"
+    return f"{whose} {kind.name} at {hex_name(found.hex)}"
 
 
 def hex_name(hex_: Point) -> str:
@@ -183,8 +185,10 @@ class BattleLorePresenter:
 
     def offer(self, command: Command, seat: str, view: Any = None) -> str:
         """``command`` in ``seat``'s menu, as that seat's own: an imperative (``play Probe
-        Centre``, ``order e1 (green archers at 2,6)``)."""
-        verb, rest = _phrase(command, view, lambda unit: _unit(unit, view))
+        Centre``, ``order the green archers at 2,6``, ``battle french's red heavy cavalry
+        at 4,1 with the blue foot at 4,2``): units by kind, banner and the board's label of
+        their hex, never by their ids."""
+        verb, rest = _phrase(command, view, lambda unit: _unit(unit, view, seat))
         return f"{verb} {rest}".rstrip()
 
     def event(self, event: Event | Cut[Event], view: Any = None) -> str:
