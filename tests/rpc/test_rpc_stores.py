@@ -6,6 +6,7 @@ finished games leave the games in play; the old default directory is imported on
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import sqlite3
@@ -27,6 +28,7 @@ from nataterra_adapters.rpc.games import (
     SeatParams,
     ViewParams,
 )
+from nataterra_adapters.rpc.sharing import Sharing
 from nataterra_adapters.rpc.store import (
     ANSWERS_KEPT,
     Answer,
@@ -51,7 +53,7 @@ from nataterra_adapters.rpc.store_tools import (
 from served_games import GAMES
 
 from nataterra_core.game import verify_log
-from nataterra_core.kernel.registry import systems
+from nataterra_core.kernel.registry import system, systems
 
 BACKENDS: dict[str, Callable[[pytest.FixtureRequest, Path], Store]] = {
     "directory": lambda request, path: DirectoryStore(path / "games"),
@@ -467,3 +469,24 @@ def test_a_game_of_bots_alone_with_seat_seeds_starts_without_waiting_in_the_stor
         CreateParams(rules=rules, seat_seeds=True, bots=dict.fromkeys(seats[1:], "random"))
     )
     assert store.waited == [person.game_id] and store.pending(person.game_id) is not None
+
+
+def test_a_process_taking_a_bots_lease_plays_a_seat_given_up_elsewhere_randomly(
+    tmp_path: Path,
+) -> None:
+    """Two processes hold one game; one hands a slow bot's seat to the random player. The
+    other, taking the game's lease afresh, reads that from the store: it does not bring the
+    slow bot back (its copy was read before the hand-over)."""
+    where = str(tmp_path / "games.sqlite3")
+    one, two = (Games(store=open_store(where), bots_inline=False) for _ in range(2))
+    record = system(GAMES[0])
+    bot = record.default_seats[min(record.default_seats)][1]
+    bots = {bot: "search:1000000"}
+    made = one.create(CreateParams(rules=record.id, bots=bots, seat_seeds=False))
+    held_there = two.host.find(made.game_id, None)[0]  # read before the hand-over
+    one.host.give_up(one.host.find(made.game_id, None)[0], bot)
+    assert held_there.bots.names[bot] == "search:1000000"
+    sharing = Sharing(two.host, bot_seconds=1.0)
+    assert asyncio.run(sharing.lease(held_there))
+    assert held_there.bots.names[bot] == "random"
+    assert type(held_there.bots.players[bot]).__name__ == "RandomPlayer"
