@@ -39,7 +39,7 @@ def _titles(cards: tuple[str, ...], view: Any) -> str:
     return ", ".join(card_title(c, view) for c in cards) or "none"
 
 
-def _unit(unit: str, view: Any, seat: str) -> str:
+def _unit(unit: str, view: Any, seat: str | None = None) -> str:
     """A unit as ``seat`` finds it on the board, when the view shows it: its kind and banner
     and its hex by the board's label, ``seat``'s own as ``the green archers at 2,6``,
     another side's as ``french's red heavy cavalry at 4,1``; else by its label (``e1``)."""
@@ -180,7 +180,7 @@ class BattleLorePresenter:
             raise TypeError(f"no words for a cut {command.tag}")
         if isinstance(command, m.Start):
             return "the battle is set up"
-        verb, rest = _phrase(command, view, lambda unit: unit)
+        verb, rest = _phrase(command, view, lambda unit: _unit(unit, view, seat))
         return f"{who} {verb}s {rest}".rstrip()
 
     def offer(self, command: Command, seat: str, view: Any = None) -> str:
@@ -196,88 +196,7 @@ class BattleLorePresenter:
         is handed the cut form, without it)."""
         if isinstance(event, Cut):
             return _cut_event(event)
-        match event:
-            case m.DeckShuffled(deck=deck, after=after):
-                return f"the {deck} deck is shuffled ({len(after)} cards)"
-            case m.CardsDrawn(seat=seat, deck=deck, cards=cards):
-                return f"{seat} draws {counted(len(cards), f'{deck} card')}"
-            case m.CardPlayed(seat=seat, card=card, acts_as=acts_as):
-                extra = f" as {card_title(acts_as, view)}" if acts_as != card else ""
-                return f"{seat} plays {card_title(card, view)}{extra}"
-            case m.CardsDiscarded(seat=seat, cards=cards):
-                return f"{seat} discards {_titles(cards, view)}"
-            case m.CardKept(seat=seat, deck=deck):
-                return f"{seat} keeps a {deck} card"
-            case m.UnitOrdered(unit=unit):
-                return f"{unit} is ordered"
-            case m.StepEnded(step=step, lost=lost):
-                lost_orders = f" ({counted(lost, 'order')} lost)" if lost else ""
-                return f"the {reason_words(step)} step ends{lost_orders}"
-            case m.UnitMoved(unit=unit, path=path, why=why, may_battle=may):
-                via = f" through {', '.join(hex_name(h) for h in path[:-1])}" if path[:-1] else ""
-                how = {
-                    "move": "moves",
-                    "retreat": "retreats",
-                    "take_ground": "takes ground",
-                    "pursuit": "pursues",
-                    "teleport": "is teleported",
-                }[why]
-                return f"{unit} {how} to {hex_name(path[-1])}{via}" + (
-                    "" if may else " (no battle)"
-                )
-            case m.BattleDeclared(unit=unit, target=target, dice=dice, melee=melee, kind=kind):
-                how = "in melee" if melee else "at range"
-                return f"{unit} battles {target} {how} with {dice} dice ({kind.replace('_', ' ')})"
-            case m.DiceRolled(faces=faces, purpose=purpose, unit=unit):
-                rolled = ", ".join(reason_words(face) for face in faces)
-                return f"{reason_words(purpose)} roll for {unit}: {rolled}"
-            case m.FiguresLost(unit=unit, count=count, cause=cause):
-                return f"{unit} loses {counted(count, 'figure')} ({reason_words(cause)})"
-            case m.FiguresRegained(unit=unit, count=count):
-                return f"{unit} regains {counted(count, 'figure')}"
-            case m.UnitDestroyed(unit=unit, medal_to=side):
-                return f"{unit} is destroyed; {side} gains a medal"
-            case m.FlagIgnored(unit=unit, forced=forced):
-                return f"{unit} ignores a flag" + (" (it must)" if forced else "")
-            case m.FlagsRolled(unit=unit, flags=flags, ignorable=ignorable):
-                return f"{unit} faces {counted(flags, 'flag')}" + (
-                    f" and may ignore {ignorable}" if ignorable else ""
-                )
-            case m.RetreatBegun(unit=unit, hexes=hexes):
-                return f"{unit} must retreat {counted(hexes, 'hex')}"
-            case m.CombatStage(stage=stage):
-                return f"the battle waits for a choice: {stage.replace('_', ' ')}"
-            case m.CombatEnded():
-                return "the battle is over"
-            case m.OrderCancelled(unit=unit):
-                return f"{unit} will lose its next order"
-            case m.MedalsChanged(side=side, objectives=n, reason=reason):
-                medals = counted(n, "objective medal")
-                return f"{side}: {reason_words(reason)} ({medals})"
-            case m.LoreTokens(side=side, tokens=tokens, reason=reason):
-                return f"{side} has {counted(tokens, 'lore token')} ({reason_words(reason)})"
-            case m.LorePlayed(seat=seat, card=card):
-                return f"{seat} plays the lore card {card_title(card, view)}"
-            case m.CardSkipped(seat=seat):
-                return f"{seat} plays no command card: no units are ordered"
-            case m.RollRead(unit=unit, hits=hits, flags=flags):
-                return f"the roll against {unit}: {counted(hits, 'hit')}, {counted(flags, 'flag')}"
-            case m.CouncilSeated(side=side, level=level, keep=keep, hand_limit=limit):
-                return f"{side}'s war council (level {level}): keeps {keep}, holds at most {limit}"
-            case m.RandomDiscard(seat=seat, card=card):
-                return f"{seat} discards {card_title(card, view)}, drawn at random"
-            case m.ExtraOrders(count=count):
-                return f"{counted(count, 'more unit')} may be ordered in any section"
-            case m.Ambush(unit=unit):
-                return f"{unit} may battle back even if not bold"
-            case m.LoreWindowClosed(window=window):
-                return f"no (more) lore {window.replace('_', ' ')}"
-            case m.TurnEnded(next_seat=seat, turn=turn):
-                return f"turn {turn}: {seat} to play"
-            case m.GameEnded(winner=winner, reason=reason):
-                ended = reason_words(reason)
-                return f"the battle is won by {winner} ({ended})" if winner else f"a draw ({ended})"
-        return type(event).__name__
+        return _event(event, view)
 
     def outcome(self, outcome: Outcome) -> str:
         """The result and the medals (the kernel's words for a result)."""
@@ -323,3 +242,96 @@ class BattleLorePresenter:
         if view.winner or view.ended:
             lines.append(f"over: {view.winner or 'draw'} ({reason_words(view.ended)})")
         return "\n".join(lines)
+
+
+def _event(event: Event, view: Any) -> str:
+    """An event's sentence, units named as :func:`_unit` names them for a spectator."""
+
+    def named(unit: str) -> str:
+        return _unit(unit, view)
+
+    match event:
+        case m.DeckShuffled(deck=deck, after=after):
+            return f"the {deck} deck is shuffled ({len(after)} cards)"
+        case m.CardsDrawn(seat=seat, deck=deck, cards=cards):
+            return f"{seat} draws {counted(len(cards), f'{deck} card')}"
+        case m.CardPlayed(seat=seat, card=card, acts_as=acts_as):
+            extra = f" as {card_title(acts_as, view)}" if acts_as != card else ""
+            return f"{seat} plays {card_title(card, view)}{extra}"
+        case m.CardsDiscarded(seat=seat, cards=cards):
+            return f"{seat} discards {_titles(cards, view)}"
+        case m.CardKept(seat=seat, deck=deck):
+            return f"{seat} keeps a {deck} card"
+        case m.UnitOrdered(unit=unit):
+            return f"{named(unit)} is ordered"
+        case m.StepEnded(step=step, lost=lost):
+            lost_orders = f" ({counted(lost, 'order')} lost)" if lost else ""
+            return f"the {reason_words(step)} step ends{lost_orders}"
+        case m.UnitMoved(unit=unit, path=path, why=why, may_battle=may):
+            via = f" through {', '.join(hex_name(h) for h in path[:-1])}" if path[:-1] else ""
+            how = {
+                "move": "moves",
+                "retreat": "retreats",
+                "take_ground": "takes ground",
+                "pursuit": "pursues",
+                "teleport": "is teleported",
+            }[why]
+            return f"{named(unit)} {how} to {hex_name(path[-1])}{via}" + (
+                "" if may else " (no battle)"
+            )
+        case m.BattleDeclared(unit=unit, target=target, dice=dice, melee=melee, kind=kind):
+            how = "in melee" if melee else "at range"
+            called = kind.replace("_", " ")
+            return f"{named(unit)} battles {named(target)} {how} with {dice} dice ({called})"
+        case m.DiceRolled(faces=faces, purpose=purpose, unit=unit):
+            rolled = ", ".join(reason_words(face) for face in faces)
+            return f"{reason_words(purpose)} roll for {named(unit)}: {rolled}"
+        case m.FiguresLost(unit=unit, count=count, cause=cause):
+            return f"{named(unit)} loses {counted(count, 'figure')} ({reason_words(cause)})"
+        case m.FiguresRegained(unit=unit, count=count):
+            return f"{named(unit)} regains {counted(count, 'figure')}"
+        case m.UnitDestroyed(unit=unit, medal_to=side):
+            return f"{named(unit)} is destroyed; {side} gains a medal"
+        case m.FlagIgnored(unit=unit, forced=forced):
+            return f"{named(unit)} ignores a flag" + (" (it must)" if forced else "")
+        case m.FlagsRolled(unit=unit, flags=flags, ignorable=ignorable):
+            return f"{named(unit)} faces {counted(flags, 'flag')}" + (
+                f" and may ignore {ignorable}" if ignorable else ""
+            )
+        case m.RetreatBegun(unit=unit, hexes=hexes):
+            return f"{named(unit)} must retreat {counted(hexes, 'hex')}"
+        case m.CombatStage(stage=stage):
+            return f"the battle waits for a choice: {stage.replace('_', ' ')}"
+        case m.CombatEnded():
+            return "the battle is over"
+        case m.OrderCancelled(unit=unit):
+            return f"{named(unit)} will lose its next order"
+        case m.MedalsChanged(side=side, objectives=n, reason=reason):
+            medals = counted(n, "objective medal")
+            return f"{side}: {reason_words(reason)} ({medals})"
+        case m.LoreTokens(side=side, tokens=tokens, reason=reason):
+            return f"{side} has {counted(tokens, 'lore token')} ({reason_words(reason)})"
+        case m.LorePlayed(seat=seat, card=card):
+            return f"{seat} plays the lore card {card_title(card, view)}"
+        case m.CardSkipped(seat=seat):
+            return f"{seat} plays no command card: no units are ordered"
+        case m.RollRead(unit=unit, hits=hits, flags=flags):
+            return (
+                f"the roll against {named(unit)}: {counted(hits, 'hit')}, {counted(flags, 'flag')}"
+            )
+        case m.CouncilSeated(side=side, level=level, keep=keep, hand_limit=limit):
+            return f"{side}'s war council (level {level}): keeps {keep}, holds at most {limit}"
+        case m.RandomDiscard(seat=seat, card=card):
+            return f"{seat} discards {card_title(card, view)}, drawn at random"
+        case m.ExtraOrders(count=count):
+            return f"{counted(count, 'more unit')} may be ordered in any section"
+        case m.Ambush(unit=unit):
+            return f"{named(unit)} may battle back even if not bold"
+        case m.LoreWindowClosed(window=window):
+            return f"no (more) lore {window.replace('_', ' ')}"
+        case m.TurnEnded(next_seat=seat, turn=turn):
+            return f"turn {turn}: {seat} to play"
+        case m.GameEnded(winner=winner, reason=reason):
+            ended = reason_words(reason)
+            return f"the battle is won by {winner} ({ended})" if winner else f"a draw ({ended})"
+    return type(event).__name__
