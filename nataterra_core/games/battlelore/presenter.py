@@ -8,7 +8,7 @@ from typing import Any
 
 from nataterra_core.kernel import Command, Event, Outcome
 from nataterra_core.kernel.seen import Cut, cut_of
-from nataterra_core.kernel.wording import counted, outcome_text, reason_words
+from nataterra_core.kernel.wording import counted, outcome_text, plural, reason_words
 
 from . import messages as m
 from .board import Point, to_hex, to_offset
@@ -234,9 +234,11 @@ class BattleLorePresenter:
             ]
             terrain = world.terrain_at(unit.hex)
             on = f" ({terrain.name})" if terrain.id != world.plain.id else ""
-            lines.append(
-                f"  {unit.id} {unit.side} {kind.name} {unit.figures}/{unit.start} at "
-                f"{hex_name(unit.hex)}{on} [{'/'.join(world.board.sections(unit.hex, unit.side))}]"
+            on_sections = world.board.sections(unit.hex, unit.side)
+            sections = f"{' and '.join(on_sections)} {plural('section', len(on_sections))}"
+            lines.append(  # named as the menus and the log name it, never by its id
+                f"  {unit.side}'s {kind.name} at {hex_name(unit.hex)}{on}: "
+                f"{unit.figures} of {counted(unit.start, 'figure')}, {sections}"
                 + (f" ({', '.join(marks)})" if marks else "")
             )
         if view.winner or view.ended:
