@@ -26,9 +26,24 @@ from nataterra_adapters.rpc.server import Server
 from nataterra_adapters.rpc.wire import CreateParams
 
 from nataterra_core.game import GameSession
+from nataterra_core.kernel import Header, RecordCodec, ReplayFailed, replay_states
 from nataterra_core.kernel.registry import RuleSystem
 
 __all__ = ["HostedTwins", "fork"]
+
+
+def _folds(session: GameSession) -> bool:
+    """Whether ``session``'s log folds from its header (``replay_states``)."""
+    decider = session.decider
+    records = RecordCodec(decider.command_types, decider.event_types).decode_lines(session.lines)
+    header = records[0]
+    assert isinstance(header, Header)
+    try:
+        for _ in replay_states(decider, header, records):
+            pass
+    except ReplayFailed:
+        return False
+    return True
 
 
 def fork(session: GameSession, state: Any) -> GameSession:
@@ -118,15 +133,20 @@ class HostedTwins:
             told = self.told(seat)
         return None if b'"error"' not in reply else [reply, *told]
 
-    def after(self, state: Any, seat: str | None, other: str, command: Any) -> list[bytes]:
+    def after(self, state: Any, seat: str | None, other: str, command: Any) -> list[bytes] | None:
         """``other`` plays ``command`` at ``state`` over RPC; then what ``seat`` gets: the
         game's view, the new records in words and lines, its receipt, ``game.wait``'s answer
-        and every notification (``game.changed`` of the move, on the WebSocket)."""
+        and every notification (``game.changed`` of the move, on the WebSocket). ``None``
+        when the log does not fold: a twin's record may not follow the game's real records
+        (it draws from a pile the twin changed), and the server words a record from the
+        state its log folds to, so it has no words for a log that is none."""
         moved = fork(self.session, state)
         first = len(moved.lines)
         with self.hosting(moved):
             applied = self.call("game.apply", other, command=msgspec.to_builtins(command))
             assert b'"error"' not in applied, applied
+            if state is not self.session.state and not _folds(moved):
+                return None
             return [
                 self.call("game.view", seat),
                 self.call("game.log", seat, words=True, since=first),

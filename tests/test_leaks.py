@@ -78,6 +78,9 @@ class Counts:
     """RPC replies compared byte for byte between twins."""
     notes: int = 0
     """Of those, notifications the server pushed (the WebSocket's ``game.changed``)."""
+    unfolded: int = 0
+    """Next commands whose twin record does not fold after the game's real records (a
+    draw from a pile the twin changed), so the server cannot word it: not asked over RPC."""
 
     def add(self, other: Counts) -> None:
         """Add ``other``'s counts to these."""
@@ -319,11 +322,15 @@ def _check_position(
             if hosted is not None:
                 ours_rpc = hosted.after(state, seat, other, command)
                 twins_rpc = hosted.after(twin, seat, other, command)
-                assert twins_rpc == ours_rpc, (
-                    f"{where}: over RPC, {other}'s {command!r} gives the seat other answers: "
-                    + _difference(ours_rpc, twins_rpc)
-                )
-                _count_replies(counts, ours_rpc)
+                assert ours_rpc is not None
+                if twins_rpc is None:  # its log does not fold: compared in process only
+                    counts.unfolded += 1
+                else:
+                    assert twins_rpc == ours_rpc, (
+                        f"{where}: over RPC, {other}'s {command!r} gives the seat other "
+                        "answers: " + _difference(ours_rpc, twins_rpc)
+                    )
+                    _count_replies(counts, ours_rpc)
         other_seed = seed_from_number(seed + OTHER_DICE)[0]
         _, dice_ = _after(record, session, state, seat, other, command, other_seed)
         if dice_[0] == ours[0]:
