@@ -9,6 +9,7 @@ and exported as it is, said so.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +17,7 @@ from pathlib import Path
 from nataterra_core.game import decider_for
 from nataterra_core.kernel import LogError, Session, read_log
 
-from ..local_files import data_dir
+from ..local_files import data_dir, write_private
 from .store import (
     DamagedGame,
     GameExists,
@@ -122,10 +123,13 @@ def copy_games(
     game_ids: Iterable[str] | None = None,
     *,
     told: Callable[[Copied], None] = lambda copied: None,
+    resume: bool = False,
 ) -> list[Copied]:
     """Copy games (all by default) from ``source`` to ``target`` with their secrets, each
-    verified and read back; a game the target has already is left there, said so."""
-    return _each(source, game_ids, lambda stored: _copy(stored, target), told)
+    verified and read back; a game the target has already is left there, said so (with
+    ``resume``, one it has with the same log and secret, as an interrupted copy left it, is
+    checked and counted as copied)."""
+    return _each(source, game_ids, lambda stored: _copy(stored, target, resume), told)
 
 
 def export_games(
@@ -163,13 +167,14 @@ def _each(
     return done
 
 
-def _copy(stored: StoredGame, target: Store) -> Copied:
+def _copy(stored: StoredGame, target: Store, resume: bool = False) -> Copied:
     game_id = stored.game_id
     problem = check_game(stored)
     try:
         target.create(game_id, stored.secret, stored.log.splitlines())
     except GameExists:
-        return Copied(game_id, False, False, "the target has a game of this id already")
+        if not resume or not _holds(target, stored):
+            return Copied(game_id, False, False, "the target has a game of this id already")
     except StoreError as exc:
         return Copied(game_id, False, False, str(exc))
     if target.log(game_id) != stored.log or target.secret(game_id) != stored.secret:
@@ -177,6 +182,16 @@ def _copy(stored: StoredGame, target: Store) -> Copied:
     if problem is not None:
         target.set_aside(game_id, problem)
     return Copied(game_id, True, problem is None, problem or "")
+
+
+def _holds(target: Store, stored: StoredGame) -> bool:
+    """Whether ``target`` has ``stored``'s game with the same log and secret."""
+    try:
+        return target.log(stored.game_id) == stored.log and (
+            target.secret(stored.game_id) == stored.secret
+        )
+    except StoreError:
+        return False
 
 
 def _export(stored: StoredGame, out: Path) -> Copied:
@@ -189,25 +204,59 @@ def _export(stored: StoredGame, out: Path) -> Copied:
 
 def open_default_store(say: Callable[[str], None]) -> Store:
     """The servers' default store (:func:`default_store`); on its first start, the games of
-    the old default directory (``rpc-games``, left as it was) are copied into it, said with
-    ``say``."""
+    the old default directory (``rpc-games``, left as it was) and the server's identity key
+    are copied into it, said with ``say``.
+
+    The import is resumable: a marker file (``games.sqlite3.importing``) is made, durably,
+    before the store and removed once every game is in, so a start after an interrupted
+    import (killed, power lost) finishes it. Each game is copied in one transaction (it is
+    in the new store whole or not at all) and a game found there with the same log and
+    secret counts as imported, so nothing is copied twice; processes starting at once may
+    both import, each game landing once."""
     path = default_store()
-    first = not path.exists()
-    store = open_store(path)
     old = data_dir() / OLD_DEFAULT_DIRECTORY
-    if first and old.is_dir():
-        source = open_store(old)
-        try:
-            key = source.server_key()
-            if key is not None:
-                store.keep_server_key(key)  # the players know this server by it
-            copied = copy_games(source, store)
-        finally:
-            source.close()
-        moved = sum(1 for copy in copied if copy.done)
-        say(f"imported {moved} games from {old} into {path} (the directory is left as it was)")
-        for copy in copied:
-            if not copy.done or not copy.verified:
-                what = "copied, set aside" if copy.done else "not imported"
-                say(f"{copy.game_id}: {what}: {copy.note}")
+    marker = path.with_name(path.name + IMPORTING_SUFFIX)
+    pending = old.is_dir() and (not path.exists() or marker.exists())
+    if pending:
+        _mark_import(marker, old)
+    store = open_store(path)
+    if pending:
+        _import(old, store, say)
+        marker.unlink(missing_ok=True)
     return store
+
+
+IMPORTING_SUFFIX = ".importing"
+"""The default store's name with this suffix: its import from the old directory is not done."""
+
+
+def _mark_import(marker: Path, old: Path) -> None:
+    """Make ``marker`` (if it is not there) and its directory entry durable."""
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    if not marker.exists():
+        text = f"importing the games of {old}: the next server start finishes it\n"
+        write_private(marker, text.encode())
+    directory = os.open(marker.parent, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
+
+
+def _import(old: Path, store: Store, say: Callable[[str], None]) -> None:
+    source = open_store(old)
+    try:
+        key = source.server_key()
+        if key is not None:
+            store.keep_server_key(key)  # the players know this server by it
+        copied = copy_games(source, store, resume=True)
+    finally:
+        source.close()
+    moved = sum(1 for copy in copied if copy.done)
+    say(
+        f"imported {moved} games from {old} into {store.location} (the directory is left as it was)"
+    )
+    for copy in copied:
+        if not copy.done or not copy.verified:
+            what = "copied, set aside" if copy.done else "not imported"
+            say(f"{copy.game_id}: {what}: {copy.note}")
