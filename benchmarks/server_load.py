@@ -1,20 +1,25 @@
 """Games at once against each store: one process on a directory, one on SQLite, two and four
-processes on one PostgreSQL database, in the same run.
+processes on one PostgreSQL database, in the same run, through JSON-RPC over TCP and over a
+WebSocket.
 
     python benchmarks/server_load.py [--games 200] [--moves 12] [--rules liars-dice]
-                                     [--postgres URL]
+                                     [--transports RPC WebSocket] [--postgres URL]
 
-For each configuration it starts the ``nataterra-rpc --listen`` processes and a client
-process that plays ``--games`` games at once (asyncio, one TCP connection a game): each game
-has one bot seat (the server's random player) and one person seat, which sends the first
-legal command with its ``expected_version`` until the game ends or has had ``--moves`` of
-them. With several processes each request goes to the next process in turn (any process
-serves any game: a process whose copy is behind reads the game again first); a refused
-stale version is looked at again and retried. Prints, per configuration, the person commands
-per second, the ``game.apply`` latency (p50, p99), the retries and the ratio of the
-throughput to the directory store's, and the machine's load average at the start. Without
-``--postgres`` it starts a throwaway cluster (as the tests do) when PostgreSQL's binaries
-are installed, and skips the PostgreSQL rows otherwise. Figures are printed, never asserted.
+For each configuration and transport it starts the server processes (``nataterra-rpc
+--listen`` for RPC, ``nataterra serve`` for WebSocket, each on the configuration's store)
+and a client process that plays ``--games`` games at once (asyncio, one connection a game to
+each server process): each game has one bot seat (the server's random player) and one
+person seat, which sends the first legal command with its ``expected_version`` until the
+game ends or has had ``--moves`` of them, waiting (``game.wait``) while the bot moves. With
+several processes each request goes to the next process in turn (any process serves any
+game: a process whose copy is behind reads the game again first); a refused stale version
+is looked at again and retried. Prints, per configuration and transport, the person
+commands per second, the ``game.apply`` latency (p50, p99), the retries, the ratio of the
+throughput to the directory store's over the same transport and the one-minute load
+average when the row ended, with the load average at the start and the end. Without
+``--postgres`` (an empty database; every run's games get their own ids) it starts a
+throwaway cluster (as the tests do) when PostgreSQL's binaries are installed, and skips the
+PostgreSQL rows otherwise. Figures are printed, never asserted.
 """
 
 from __future__ import annotations
@@ -24,13 +29,14 @@ import asyncio
 import importlib.util
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from multiprocessing import Pool
 from pathlib import Path
@@ -39,19 +45,28 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 
 
-class Rpc:
-    """One newline-framed JSON-RPC connection."""
+class Connection:
+    """One JSON-RPC connection: newline-framed over TCP (``nataterra-rpc``) or a WebSocket
+    (``nataterra serve``); notifications (``game.changed``) are read past."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader, self.writer, self.next_id = reader, writer, 0
+    def __init__(self) -> None:
+        self.next_id = 0
+
+    async def _send(self, text: str) -> None:
+        raise NotImplementedError
+
+    async def _receive(self) -> str:
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        raise NotImplementedError
 
     async def call(self, method: str, **params: Any) -> dict[str, Any]:
         self.next_id += 1
         message = {"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}
-        self.writer.write(json.dumps(message).encode() + b"\n")
-        await self.writer.drain()
+        await self._send(json.dumps(message))
         while True:
-            answer: dict[str, Any] = json.loads(await self.reader.readline())
+            answer: dict[str, Any] = json.loads(await self._receive())
             if answer.get("id") == self.next_id:
                 return answer
 
@@ -62,12 +77,60 @@ class Rpc:
         return answer["result"]
 
 
-async def _play(ports: list[int], index: int, rules: str, moves: int) -> tuple[list[float], int]:
+class TcpConnection(Connection):
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        super().__init__()
+        self.reader, self.writer = reader, writer
+
+    async def _send(self, text: str) -> None:
+        self.writer.write(text.encode() + b"\n")
+        await self.writer.drain()
+
+    async def _receive(self) -> str:
+        return (await self.reader.readline()).decode()
+
+    async def close(self) -> None:
+        self.writer.close()
+
+
+class WebSocketConnection(Connection):
+    def __init__(self, websocket: Any) -> None:
+        super().__init__()
+        self.websocket = websocket
+
+    async def _send(self, text: str) -> None:
+        await self.websocket.send(text)
+
+    async def _receive(self) -> str:
+        return str(await self.websocket.recv())
+
+    async def close(self) -> None:
+        await self.websocket.close()
+
+
+async def _connect(transport: str, port: int) -> Connection:
+    if transport == "RPC":
+        return TcpConnection(*await asyncio.open_connection("127.0.0.1", port))
+    from websockets.asyncio.client import connect
+
+    websocket = await connect(
+        f"ws://127.0.0.1:{port}/rpc", open_timeout=120, ping_interval=None, max_size=2**23
+    )
+    return WebSocketConnection(websocket)
+
+
+async def _play(
+    transport: str, ports: list[int], index: int, rules: str, moves: int
+) -> tuple[list[float], int]:
     """One game: the apply latencies and the retries after a stale version."""
-    connections = [Rpc(*await asyncio.open_connection("127.0.0.1", port)) for port in ports]
+    connections = [await _connect(transport, port) for port in ports]
     turn = index  # each request to the next process in turn
     made = await connections[turn % len(ports)].ok(
-        "game.create", rules=rules, seed=index, game_id=f"load-{index}", bots={"blue": "random"}
+        "game.create",
+        rules=rules,
+        seed=index,
+        game_id=f"load-{transport}-{len(ports)}-{index}",  # one database for every run
+        bots={"blue": "random"},
     )
     token, game_id = made["tokens"]["red"], made["game_id"]
     latencies: list[float] = []
@@ -98,13 +161,17 @@ async def _play(ports: list[int], index: int, rules: str, moves: int) -> tuple[l
         if answer["result"]["result"] is not None:
             break
     for rpc in connections:
-        rpc.writer.close()
+        await rpc.close()
     return latencies, retries
 
 
-async def _client(ports: list[int], games: int, rules: str, moves: int) -> dict[str, Any]:
+async def _client(
+    transport: str, ports: list[int], games: int, rules: str, moves: int
+) -> dict[str, Any]:
     started = time.perf_counter()
-    done = await asyncio.gather(*(_play(ports, index, rules, moves) for index in range(games)))
+    done = await asyncio.gather(
+        *(_play(transport, ports, index, rules, moves) for index in range(games))
+    )
     seconds = time.perf_counter() - started
     latencies = sorted(latency for game, _ in done for latency in game)
     return {
@@ -116,20 +183,36 @@ async def _client(ports: list[int], games: int, rules: str, moves: int) -> dict[
     }
 
 
-def _client_process(args: tuple[list[int], int, str, int]) -> dict[str, Any]:
+def _client_process(args: tuple[str, list[int], int, str, int]) -> dict[str, Any]:
     return asyncio.run(_client(*args))
 
 
+NATATERRA = [sys.executable, "-c", "from nataterra_adapters.cli import main; main()"]
+_SERVERS = {
+    "RPC": (
+        [sys.executable, "-m", "nataterra_adapters.rpc"],
+        ["--max-games-per-client", "1000"],
+        re.compile(r"listening on \S+:(\d+)"),
+    ),
+    "WebSocket": (
+        [*NATATERRA, "serve"],
+        [],
+        re.compile(r"open http://\S+:(\d+)/"),
+    ),
+}
+
+
 @contextmanager
-def _servers(store: str, count: int) -> Iterator[list[int]]:
+def _servers(transport: str, store: str, count: int) -> Iterator[list[int]]:
+    """``count`` processes on ``store``: ``nataterra-rpc`` for RPC, ``nataterra serve`` for
+    WebSocket; their ports."""
+    command, extra, announced = _SERVERS[transport]
     processes, ports = [], []
     try:
         for _ in range(count):
             process = subprocess.Popen(
                 [
-                    sys.executable,
-                    "-m",
-                    "nataterra_adapters.rpc",
+                    *command,
                     "--listen",
                     "127.0.0.1:0",
                     "--store",
@@ -139,15 +222,17 @@ def _servers(store: str, count: int) -> Iterator[list[int]]:
                     "2000",
                     "--max-connections-per-address",
                     "2000",
-                    "--max-games-per-client",
-                    "1000",
+                    *extra,
                 ],
                 stderr=subprocess.PIPE,
             )
+            processes.append(process)
             assert process.stderr is not None
             line = process.stderr.readline().decode()
-            ports.append(int(line.rsplit(":", 1)[1]))
-            processes.append(process)
+            match = announced.search(line)
+            if match is None:
+                raise RuntimeError(f"{transport} server did not start: {line}")
+            ports.append(int(match.group(1)))
         yield ports
     finally:
         for process in processes:
@@ -174,41 +259,60 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--moves", type=int, default=12)
     parser.add_argument("--rules", default="liars-dice")
+    parser.add_argument(
+        "--transports", nargs="+", choices=sorted(_SERVERS), default=["RPC", "WebSocket"]
+    )
     parser.add_argument("--postgres", help="an empty database (default: a throwaway cluster)")
     args = parser.parse_args()
-    print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"load average at the start: {_load()} ({os.cpu_count()} cores)")
     work = Path(tempfile.mkdtemp(prefix="nataterra-bench-"))
-    cluster = None
-    configurations: list[tuple[str, str, int]] = [
-        ("directory, 1 process", str(work / "dir"), 1),
-        ("SQLite, 1 process", str(work / "games.sqlite3"), 1),
+    cluster: Any = None
+    stores: list[tuple[str, Callable[[str], str], int]] = [
+        ("directory, 1 process", lambda name: str(work / name), 1),
+        ("SQLite, 1 process", lambda name: str(work / f"{name}.sqlite3"), 1),
     ]
     try:
         if args.postgres is None:
             cluster = _cluster()
-        for processes in (2, 4):
-            url = args.postgres if args.postgres else cluster.new_database() if cluster else None
-            if url is not None:
-                configurations.append((f"PostgreSQL, {processes} processes", url, processes))
-        baseline = None
+        if args.postgres is not None or cluster is not None:
+            for processes in (2, 4):
+                stores.append(
+                    (
+                        f"PostgreSQL, {processes} processes",
+                        lambda _: args.postgres or cluster.new_database(),
+                        processes,
+                    )
+                )
         print(
-            f"{'configuration':<26} {'commands/s':>10} {'p50 ms':>8} {'p99 ms':>8} "
-            f"{'retries':>7} {'vs directory':>12}"
+            f"{'configuration':<26} {'transport':<9} {'commands/s':>10} {'p50 ms':>8} "
+            f"{'p99 ms':>8} {'retries':>7} {'vs directory':>12} {'load':>5}"
         )
-        for name, store, processes in configurations:
-            with _servers(store, processes) as ports, Pool(1) as pool:
-                result = pool.apply(_client_process, ((ports, args.games, args.rules, args.moves),))
-            rate = result["commands"] / result["seconds"]
-            baseline = baseline or rate
-            print(
-                f"{name:<26} {rate:>10.1f} {result['p50'] * 1000:>8.1f} "
-                f"{result['p99'] * 1000:>8.1f} {result['retries']:>7} {rate / baseline:>12.2f}"
-            )
+        baseline: dict[str, float] = {}
+        for name, where, processes in stores:
+            for transport in args.transports:
+                store = where(f"{transport}-{processes}")
+                with _servers(transport, store, processes) as ports, Pool(1) as pool:
+                    result = pool.apply(
+                        _client_process, ((transport, ports, args.games, args.rules, args.moves),)
+                    )
+                rate = result["commands"] / result["seconds"]
+                base = baseline.setdefault(transport, rate)
+                print(
+                    f"{name:<26} {transport:<9} {rate:>10.1f} {result['p50'] * 1000:>8.1f} "
+                    f"{result['p99'] * 1000:>8.1f} {result['retries']:>7} {rate / base:>12.2f} "
+                    f"{os.getloadavg()[0]:>5.1f}",
+                    flush=True,
+                )
+        print(f"load average at the end: {_load()}")
     finally:
         if cluster is not None:
             cluster.stop("immediate")
             shutil.rmtree(cluster.root, ignore_errors=True)
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 if __name__ == "__main__":
