@@ -251,7 +251,7 @@ def _cluster() -> Any:
         return None
     root = Path(tempfile.mkdtemp(prefix="nataterra-bench-pg-"))
     os.chmod(root, 0o755)
-    return helper.Cluster(binaries, root)
+    return helper.Cluster(binaries, root, fsync=True)  # durable commits, as the file stores
 
 
 def main() -> None:
@@ -262,19 +262,26 @@ def main() -> None:
     parser.add_argument(
         "--transports", nargs="+", choices=sorted(_SERVERS), default=["RPC", "WebSocket"]
     )
+    parser.add_argument(
+        "--stores",
+        nargs="+",
+        choices=["directory", "sqlite", "postgres"],
+        default=["directory", "sqlite", "postgres"],
+    )
     parser.add_argument("--postgres", help="an empty database (default: a throwaway cluster)")
     args = parser.parse_args()
     print(f"load average at the start: {_load()} ({os.cpu_count()} cores)")
     work = Path(tempfile.mkdtemp(prefix="nataterra-bench-"))
     cluster: Any = None
-    stores: list[tuple[str, Callable[[str], str], int]] = [
-        ("directory, 1 process", lambda name: str(work / name), 1),
-        ("SQLite, 1 process", lambda name: str(work / f"{name}.sqlite3"), 1),
-    ]
+    stores: list[tuple[str, Callable[[str], str], int]] = []
+    if "directory" in args.stores:
+        stores.append(("directory, 1 process", lambda name: str(work / name), 1))
+    if "sqlite" in args.stores:
+        stores.append(("SQLite, 1 process", lambda name: str(work / f"{name}.sqlite3"), 1))
     try:
-        if args.postgres is None:
+        if "postgres" in args.stores and args.postgres is None:
             cluster = _cluster()
-        if args.postgres is not None or cluster is not None:
+        if "postgres" in args.stores and (args.postgres is not None or cluster is not None):
             for processes in (2, 4):
                 stores.append(
                     (
@@ -283,9 +290,10 @@ def main() -> None:
                         processes,
                     )
                 )
+        versus = "vs directory" if "directory" in args.stores else "vs first row"
         print(
             f"{'configuration':<26} {'transport':<9} {'commands/s':>10} {'p50 ms':>8} "
-            f"{'p99 ms':>8} {'retries':>7} {'vs directory':>12} {'load':>5}"
+            f"{'p99 ms':>8} {'retries':>7} {versus:>12} {'load':>5}"
         )
         baseline: dict[str, float] = {}
         for name, where, processes in stores:

@@ -38,10 +38,11 @@ def _version(path: str) -> int:
 
 
 class Cluster:
-    """A running cluster: its socket directory and how to reach it."""
+    """A running cluster: its socket directory and how to reach it. ``fsync`` off (the
+    tests' default) makes commits cost no disk flush; a benchmark turns it on."""
 
-    def __init__(self, binaries: Path, root: Path) -> None:
-        self.binaries, self.root = binaries, root
+    def __init__(self, binaries: Path, root: Path, *, fsync: bool = False) -> None:
+        self.binaries, self.root, self.fsync = binaries, root, fsync
         self.data, self.socket = root / "data", root / "socket"
         self.user: str | None = None
         if os.geteuid() == 0:
@@ -65,7 +66,8 @@ class Cluster:
         self._run(str(self.binaries / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop")
 
     def start(self) -> None:
-        options = f"-k {self.socket} -c listen_addresses='' -c fsync=off -c max_connections=200"
+        fsync = "on" if self.fsync else "off"
+        options = f"-k {self.socket} -c listen_addresses='' -c fsync={fsync} -c max_connections=200"
         self._run(
             str(self.binaries / "pg_ctl"),
             "-D",

@@ -78,6 +78,9 @@ def redacted(url: str) -> str:
 class PostgresStore(SqlStore):
     """A PostgreSQL database of games (:class:`~.store.Store`)."""
 
+    writers = POOL_SIZE
+    """Threads that may write at once (:mod:`.writes`): one a pooled connection."""
+
     def __init__(self, url: str) -> None:
         try:
             import psycopg

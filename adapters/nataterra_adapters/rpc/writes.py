@@ -5,7 +5,10 @@ Each stored game's session writes its lines into a :class:`GameLog` (its sink). 
 call that made it. In a server (:meth:`Writes.defer`), the lines wait for one store thread,
 which writes every game's waiting lines, a game's lines of one batch in one append; a reply
 is sent only once what it may show is durable (:meth:`Writes.durable`), so the event loop
-never waits on a disk or a database and many games' records share a commit.
+never waits on a disk or a database and many games' records share a commit. A store that
+takes several writers at once (``writers``: PostgreSQL's connection pool) gets the appends
+of one batch's games side by side, so their commits overlap instead of queueing one after
+another (a game's own appends stay in order: one batch at a time).
 
 A write the store refuses (another process appended that record first, the id is taken,
 the store is down) loses the game's in-memory session: it is dropped (:attr:`Writes.lost`
@@ -96,6 +99,10 @@ class Writes:
         self.lost: Callable[[GameLog], None] = lambda log: None
         """Told when a game's session is dropped (the host forgets it)."""
         self._thread: ThreadPoolExecutor | None = None
+        self._writers: ThreadPoolExecutor | None = None
+        # Stores that may be written from several threads at once say how many (the
+        # Store protocol does not require it: one writer by default).
+        self._parallel = max(1, int(getattr(store, "writers", 1)))
         self._dirty: dict[GameLog, None] = {}
         self._queued = self._written = 0
         self._resolved = 0
@@ -173,6 +180,10 @@ class Writes:
         if self._thread is None:
             self._thread = ThreadPoolExecutor(1, thread_name_prefix="nataterra-store")
             self._progress = asyncio.Condition()
+            if self._parallel > 1:
+                self._writers = ThreadPoolExecutor(
+                    self._parallel, thread_name_prefix="nataterra-store-write"
+                )
 
     def later(self, work: Callable[[Store], object]) -> None:
         """Store work whose answer nobody waits for (marking a game set aside): in the
@@ -230,6 +241,9 @@ class Writes:
                 self._progress.notify_all()
 
     def _write_all(self, batches: list[_Batch]) -> list[StoreError | None]:
+        """Each batch's refusal, if any (one game a batch: their order does not matter)."""
+        if self._writers is not None and len(batches) > 1:
+            return list(self._writers.map(self._write, batches))
         return [self._write(batch) for batch in batches]
 
     async def close(self) -> None:
@@ -239,3 +253,6 @@ class Writes:
         if self._thread is not None:
             self._thread.shutdown(wait=True)
             self._thread = None
+        if self._writers is not None:
+            self._writers.shutdown(wait=True)
+            self._writers = None
