@@ -14,6 +14,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -40,15 +41,13 @@ def chromium_path() -> str | None:
     )
 
 
-@pytest.fixture(scope="module")
-def server_url() -> Iterator[str]:
-    """A web server on a free local port, in memory, in a thread of this process."""
+@contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """``app`` served on a free local port in a thread of this process; its address."""
     uvicorn = pytest.importorskip("uvicorn")
-    from nataterra_adapters.web import create_app
-
     sock = socket.create_server(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(create_app(), log_level="warning", ws_max_size=8 * 1024 * 1024)
+    config = uvicorn.Config(app, log_level="warning", ws_max_size=8 * 1024 * 1024)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -56,9 +55,21 @@ def server_url() -> Iterator[str]:
     while not server.started:
         assert time.monotonic() < deadline, "the web server did not start"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def server_url() -> Iterator[str]:
+    """A web server on a free local port, in memory, in a thread of this process."""
+    pytest.importorskip("uvicorn")
+    from nataterra_adapters.web import create_app
+
+    with serving(create_app()) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,6 @@ example starts it answers the proxied WebSocket (the public name in ``Host`` and
 from __future__ import annotations
 
 import re
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.request import Request, urlopen
@@ -18,6 +15,7 @@ from urllib.request import Request, urlopen
 import pytest
 from starlette.routing import Mount, Route, WebSocketRoute
 
+from .conftest import serving
 from .test_web_server import _handshake
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "SERVER.md").read_text()
@@ -107,23 +105,13 @@ def test_the_nginx_example_routes_only_the_apps_paths_with_the_websocket_upgrade
 @pytest.fixture
 def proxied_server() -> Iterator[str]:
     """The web server as the example starts it (its public name allowed), in a thread."""
-    uvicorn = pytest.importorskip("uvicorn")
+    pytest.importorskip("uvicorn")
     from nataterra_adapters.web import create_app
     from nataterra_adapters.web.hosts import allowed_hosts
 
     [public] = {_flag(words, "--allow-host") for words in _servers()}
-    sock = socket.create_server(("127.0.0.1", 0))
-    app = create_app(hosts=allowed_hosts("127.0.0.1", [public]))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline, "the web server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    server.should_exit = True
-    thread.join(10)
+    with serving(create_app(hosts=allowed_hosts("127.0.0.1", [public]))) as url:
+        yield url
 
 
 def test_a_server_started_as_the_example_answers_what_the_proxy_sends(
