@@ -16,6 +16,7 @@ import re
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from itertools import count
@@ -161,8 +162,11 @@ def test_a_persons_client_finishes_the_game_on_the_other_process_after_a_kill(
         people = {first: creator, second: Person(servers[1])}
         acknowledged: dict[str, list[tuple[int, list[str]]]] = {seat: [] for seat in tokens}
         in_flight: tuple[str, int, Any] | None = None  # seat, version before, command
+        view: Any = None
         moves = 0
+        deadline = time.monotonic() + 300  # a copy left behind for good would wait forever
         while True:
+            assert time.monotonic() < deadline, f"the game did not end: {view}"
             view = people[second].ok("game.view", game_id=game_id)
             if view["result"] is not None:
                 break

@@ -31,7 +31,9 @@ class CountingStore:
         self.active = self.most = 0
         self.lock = threading.Lock()
 
-    def append(self, game_id: str, seq: int, lines: Sequence[bytes]) -> None:
+    def append(
+        self, game_id: str, seq: int, lines: Sequence[bytes], answers: Sequence[object] = ()
+    ) -> None:
         with self.lock:
             self.active += 1
             self.most = max(self.most, self.active)

@@ -260,6 +260,11 @@ class GameHost:
             del self._loading[game_id]
             loading.set_result(None)
 
+    async def loaded(self, game_id: str) -> None:
+        """Wait until no read of ``game_id`` from the store is under way here."""
+        while (loading := self._loading.get(game_id)) is not None:
+            await asyncio.shield(loading)
+
     async def wake(self) -> None:
         """After a server starts: bring back the stored games in play whose bots may have a
         move to make, and try the set-aside ones again (this build may run them)."""

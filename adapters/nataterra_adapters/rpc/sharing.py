@@ -83,6 +83,10 @@ class Sharing:
 
     async def told(self, game_id: str, stored: int) -> None:
         """Another process (or this one) stored the game's records up to ``stored``."""
+        # A read of the game under way began before this note came and may have missed its
+        # append: once it is in, the copy it made is compared like any other (ignoring the
+        # note meanwhile left that copy behind for good, and game.wait waiting on it).
+        await self._host.loaded(game_id)
         game = self._host.held(game_id)
         if game is not None:
             await self._behind(game, stored)
