@@ -93,8 +93,16 @@ class PostgresStore(SqlStore):
         self.url = url
         self.location = redacted(url)
         self._errors: tuple[type[Exception], ...] = (psycopg.Error,)
+        # check: a pooled connection is tried before it is lent (one empty round trip), so
+        # the first read after PostgreSQL restarts gets a fresh connection instead of the
+        # dead one, whose error would set the game it read aside as damaged.
         self._pool = ConnectionPool(
-            url, min_size=1, max_size=POOL_SIZE, open=False, timeout=CONNECT_SECONDS
+            url,
+            min_size=1,
+            max_size=POOL_SIZE,
+            open=False,
+            timeout=CONNECT_SECONDS,
+            check=ConnectionPool.check_connection,
         )
         try:
             self._pool.open(wait=True, timeout=CONNECT_SECONDS)
