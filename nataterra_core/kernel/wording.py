@@ -82,10 +82,15 @@ def describe_record(
                 k: v if v == record.options.get(k) or isinstance(v, str) else _json(v)
                 for k, v in cutter.redact_options(record.options, reader).items()
             }
-        pack = f"{record.content.id} {record.content.sha256[:12]}" if record.content else "none"
+        pack = (
+            f"content pack {record.content.id} ({record.content.sha256[:12]})"
+            if record.content
+            else "its own content"
+        )
         return (
-            f"game {record.game_id}: {', '.join(record.seats)}; rules {record.rules.id} "
-            f"v{record.rules.version}; content {pack}; {setup_words(shown, record_system)}",
+            f"game {record.game_id}: {', '.join(record.seats)}; {record_system.title}, "
+            f"rules version {record.rules.version}, {pack}; "
+            f"{setup_words(shown, record_system)}",
             (),
         )
     if isinstance(record, StartRecord | CommandRecord):

@@ -96,7 +96,7 @@ def test_show_and_replay_take_the_system_from_the_header(battle_log: Path) -> No
     assert "battle: velathi attacks beasts" in shown.output
     replayed = runner.invoke(app, ["replay", str(battle_log), "--to", "2"])
     assert replayed.exit_code == 0, replayed.output
-    assert "rules nataterra-combat-sandbox v" in replayed.output
+    assert "Nataterra combat sandbox, rules version " in replayed.output
     presenter = system(SANDBOX).presenter
     read = read_log(battle_log.read_bytes(), lambda header: system_for(header).decider(None))
     start = read.records[1]
