@@ -18,6 +18,7 @@ from typing import Any
 from urllib.request import urlopen
 
 import pytest
+from jsonrpcclient import Ok
 from nataterra_adapters.rpc.errors import GameErrorCode
 from nataterra_adapters.rpc.store_postgres import PostgresStore
 from pg_cluster import Cluster
@@ -183,7 +184,17 @@ def test_the_store_stopped_and_started_again_mid_game(
         refused = client.call("game.apply", game_id=game_id, token=token, command=command)
         assert getattr(refused, "code", None) == GameErrorCode.STORE_FAILED, refused
         postgres_cluster.start()
-        answer = client.ok("game.apply", game_id=game_id, token=token, command=command)
+        # The pool reconnects with a backoff: until it has, clients get the same clean
+        # STORE_FAILED (never an unknown or set-aside game), and then the game goes on.
+        deadline = time.monotonic() + 120
+        while True:
+            response = client.call("game.apply", game_id=game_id, token=token, command=command)
+            if getattr(response, "code", None) != GameErrorCode.STORE_FAILED:
+                break
+            assert time.monotonic() < deadline, response
+            time.sleep(0.5)
+        assert isinstance(response, Ok), response
+        answer = response.result
         assert answer["version"] == game["version"] + 1
         log = PostgresStore(postgres_url).log(game_id)
         assert len(log.splitlines()) == answer["version"] + 1

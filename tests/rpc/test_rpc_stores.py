@@ -39,6 +39,7 @@ from nataterra_adapters.rpc.store import (
     StaleAppend,
     Store,
     StoredGame,
+    StoreUnavailable,
 )
 from nataterra_adapters.rpc.store_files import DirectoryStore
 from nataterra_adapters.rpc.store_postgres import PostgresStore
@@ -216,6 +217,35 @@ def test_games_are_read_when_asked_for_not_when_the_server_starts(tmp_path: Path
     assert again.host.version_of(made.game_id) is None  # nothing read yet
     assert again.view(ViewParams(game_id=made.game_id)).version == made.version
     assert again.host.version_of(made.game_id) == made.version
+
+
+class _Away(SqliteStore):
+    """A SQLite store whose database is away (as PostgreSQL restarting) while ``away``."""
+
+    away = False
+
+    def secret(self, game_id: str) -> Secret:
+        if self.away:
+            raise StoreUnavailable("the database: the database system is starting up")
+        return super().secret(game_id)
+
+
+def test_a_store_away_refuses_the_read_and_sets_no_game_aside(tmp_path: Path) -> None:
+    """A game read while the store cannot be reached is a STORE_FAILED error, not a
+    damaged game set aside for good (a PostgreSQL restart made games unknown so)."""
+    where = tmp_path / "g.sqlite3"
+    made = Games(test_seeds=True, store=SqliteStore(where)).create(
+        CreateParams(rules="liars-dice", seed=3)
+    )
+    store = _Away(where)
+    games = Games(test_seeds=True, store=store)
+    store.away = True
+    with pytest.raises(GameError) as away:
+        games.view(ViewParams(game_id=made.game_id))
+    assert away.value.code == GameErrorCode.STORE_FAILED, away.value
+    assert "starting up" in str(away.value)
+    store.away = False
+    assert games.view(ViewParams(game_id=made.game_id)).version == made.version
 
 
 def test_finished_games_leave_the_games_in_play(tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ follows through :meth:`GameHost.bot_move`. Every change is told to the watchers
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -56,6 +57,7 @@ from .store import (
     Store,
     StoredGame,
     StoreError,
+    StoreUnavailable,
     read_game,
 )
 from .waiting import WaitingGames
@@ -218,9 +220,13 @@ class GameHost:
         )
 
     def _read(self, store: Store, game_id: str) -> StoredGame | DamagedGame | Pending | None:
-        """The game ``game_id`` in the store, started or waiting (``None``: neither)."""
-        stored = read_game(store, game_id)
-        return self.seeds.read(store, game_id) if stored is None else stored
+        """The game ``game_id`` in the store, started or waiting (``None``: neither); a
+        store that cannot be reached now is a STORE_FAILED error (the game is not set aside)."""
+        try:
+            stored = read_game(store, game_id)
+            return self.seeds.read(store, game_id) if stored is None else stored
+        except StoreUnavailable as exc:
+            raise store_refused(exc) from exc
 
     async def ready(self, game_id: str) -> None:
         """Have ``game_id`` in memory if it is stored: read in the store's thread, its log
@@ -276,7 +282,8 @@ class GameHost:
             if listing.status == "set aside":
                 self._aside_listed.add(listing.game_id)
             if listing.status == "set aside" or (listing.status == "live" and listing.bots):
-                await self.ready(listing.game_id)
+                with contextlib.suppress(GameError):  # the store away: read when asked for
+                    await self.ready(listing.game_id)
 
     def _rebuild(self, stored: StoredGame) -> Game | DamagedGame:
         """A stored game re-executed from its log (its seats' tokens work again), or why it

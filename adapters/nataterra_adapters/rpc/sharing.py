@@ -28,6 +28,7 @@ import sys
 import time
 from collections.abc import Callable
 
+from .errors import GameError
 from .held import Game
 from .lifecycle import GameHost
 from .store import StaleAppend, StoreError
@@ -88,11 +89,12 @@ class Sharing:
         # note meanwhile left that copy behind for good, and game.wait waiting on it).
         await self._host.loaded(game_id)
         game = self._host.held(game_id)
-        if game is not None:
-            await self._behind(game, stored)
-        elif self._host.waiting(game_id) is not None:  # started through another process
-            await self._host.ready(game_id)
-            self._host.changed(game_id)
+        with contextlib.suppress(GameError):  # the store away: the next request reads it
+            if game is not None:
+                await self._behind(game, stored)
+            elif self._host.waiting(game_id) is not None:  # started through another process
+                await self._host.ready(game_id)
+                self._host.changed(game_id)
 
     async def lease(self, game: Game) -> bool:
         """Take or renew the lease on ``game``'s bot decisions (renewed in the store only
@@ -140,8 +142,12 @@ class Sharing:
             for listing in listed:
                 if listing.status != "live" or not listing.bots:
                     continue
-                await self.catch_up(listing.game_id)
-                await self._host.ready(listing.game_id)
+                try:
+                    await self.catch_up(listing.game_id)
+                    await self._host.ready(listing.game_id)
+                except GameError as exc:  # the store away: the next sweep tries again
+                    _say(f"the sweep could not read {listing.game_id}: {exc}")
+                    continue
                 game = self._host.held(listing.game_id)
                 if game is not None and game.bots.acting(game.session) is not None:
                     turn(game)

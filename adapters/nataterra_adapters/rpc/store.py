@@ -72,6 +72,11 @@ class StoreError(Exception):
     """The store cannot do what was asked (the message says why, for an operator)."""
 
 
+class StoreUnavailable(StoreError):
+    """The store cannot be reached now (a database down, restarting or out of connections):
+    it says nothing about any game, so no game is set aside for it; the caller tries again."""
+
+
 class StaleAppend(StoreError):
     """An append at a seq the store has passed: another writer appended that record first."""
 
@@ -394,6 +399,8 @@ def read_game(store: Store, game_id: str) -> StoredGame | DamagedGame | None:
         return StoredGame(game_id, secret, log, tuple(store.answers(game_id)))
     except UnknownStoredGame:
         return None
+    except StoreUnavailable:
+        raise  # not the game's fault: it is read again when the store is back
     except (StoreError, OSError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         if isinstance(exc, OSError) and exc.filename:

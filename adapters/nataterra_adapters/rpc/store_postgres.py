@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .store import StoreError
+from .store import StoreError, StoreUnavailable
 from .store_sql import SqlStore
 
 __all__ = ["CHANNEL", "PostgresStore", "redacted"]
@@ -93,9 +93,10 @@ class PostgresStore(SqlStore):
         self.url = url
         self.location = redacted(url)
         self._errors: tuple[type[Exception], ...] = (psycopg.Error,)
+        # The database is away (down, restarting, no connection free), not a game damaged.
+        self._away: tuple[type[Exception], ...] = (psycopg.OperationalError, TimeoutError)
         # check: a pooled connection is tried before it is lent (one empty round trip), so
-        # the first read after PostgreSQL restarts gets a fresh connection instead of the
-        # dead one, whose error would set the game it read aside as damaged.
+        # the first read after PostgreSQL restarts gets a fresh connection, not the dead one.
         self._pool = ConnectionPool(
             url,
             min_size=1,
@@ -123,10 +124,10 @@ class PostgresStore(SqlStore):
                 yield connection
         except StoreError:
             raise
+        except self._away as exc:  # a lost connection, or none within the pool's timeout
+            raise StoreUnavailable(f"the database: {_said(exc)}") from None
         except self._errors as exc:
-            raise StoreError(f"the database: {str(exc).strip() or type(exc).__name__}") from None
-        except TimeoutError as exc:  # no connection within the pool's timeout
-            raise StoreError(f"the database: {exc}") from None
+            raise StoreError(f"the database: {_said(exc)}") from None
 
     _for_update = " FOR UPDATE"
 
@@ -151,3 +152,7 @@ class PostgresStore(SqlStore):
 
     def close(self) -> None:
         self._pool.close()
+
+
+def _said(exc: Exception) -> str:
+    return str(exc).strip() or type(exc).__name__
