@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,6 +24,7 @@ from typing import Any
 
 import pytest
 from leak_rpc import HostedTwins
+from serving import serving
 
 from nataterra_core.game import GameSession
 from nataterra_core.kernel.registry import RuleSystem
@@ -45,22 +44,13 @@ class WebTwins(HostedTwins):
         options: dict[str, Any],
         served: RuleSystem | None = None,
     ) -> None:
-        uvicorn = pytest.importorskip("uvicorn")
         self._websockets = pytest.importorskip("websockets.sync.client")
         from nataterra_adapters.web import create_app
 
         app = create_app(test_seeds=True)
-        sock = socket.create_server(("127.0.0.1", 0))
-        self.url = f"ws://127.0.0.1:{sock.getsockname()[1]}/rpc"
-        self._server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-        self._thread = threading.Thread(
-            target=self._server.run, kwargs={"sockets": [sock]}, daemon=True
-        )
-        self._thread.start()
-        deadline = time.monotonic() + 20
-        while not self._server.started:
-            assert time.monotonic() < deadline, "the web server did not start"
-            time.sleep(0.02)
+        self._open = contextlib.ExitStack()
+        address = self._open.enter_context(serving(app))
+        self.url = address.replace("http://", "ws://", 1) + "/rpc"
         self._sockets: dict[str | None, Any] = {}
         self._notes: dict[str | None, list[bytes]] = {}
         """The notifications each connection got and no one has looked at yet."""
@@ -68,7 +58,6 @@ class WebTwins(HostedTwins):
         self._changes = self._changes_before = 0
         """Changes the server told its hub of (all time, and before the hosting)."""
         app.state.games.host.watch(None, self._changed)
-        self._open = contextlib.ExitStack()
         self._next_id = 0
         # Created over the WebSocket: the server's changes are told on its own loop.
         self.game_id, self.tokens = "", {}
@@ -169,5 +158,3 @@ class WebTwins(HostedTwins):
     def close(self) -> None:
         """Close every WebSocket and stop the server."""
         self._open.close()
-        self._server.should_exit = True
-        self._thread.join(10)

@@ -13,9 +13,9 @@ from pathlib import Path
 from urllib.request import Request, urlopen
 
 import pytest
+from serving import serving
 from starlette.routing import Mount, Route, WebSocketRoute
 
-from .conftest import serving
 from .test_web_server import _handshake
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "SERVER.md").read_text()
