@@ -3,7 +3,8 @@
 STORE is what ``--store`` takes (a directory, a ``*.sqlite3`` file, a ``postgresql://`` URL);
 without it, the servers' default (docs/SERVER.md). Every game exported or copied is checked
 by re-executing its log with its secret seed; a game this build cannot run is exported or
-copied as it is all the same, and said so.
+copied as it is all the same, and said so. A migration carries the games waiting for their
+seats and the answers kept for command_id retries too; an export writes nothing secret.
 """
 
 from __future__ import annotations
@@ -55,14 +56,13 @@ def _open(where: str | None) -> Store:
 
 
 def _report(copied: Copied) -> None:
+    game = escape(copied.game_id) + (" (waiting for its seats)" if copied.waiting else "")
     if copied.done and copied.verified:
-        console.print(f"{escape(copied.game_id)}: verified")
+        console.print(f"{game}: verified" + (f" ({escape(copied.note)})" if copied.note else ""))
     elif copied.done:
-        console.print(
-            f"{escape(copied.game_id)}: copied as it is, not verified: {escape(copied.note)}"
-        )
+        console.print(f"{game}: copied as it is, not verified: {escape(copied.note)}")
     else:
-        console.print(f"{escape(copied.game_id)}: not done: {escape(copied.note)}")
+        console.print(f"{game}: not done: {escape(copied.note)}")
 
 
 def _exit_code(done: list[Copied]) -> None:
@@ -102,13 +102,28 @@ def export(
     ] = Path("."),
 ) -> None:
     """Write each game's log (all by default) as OUT/GAME_ID.jsonl, its exact bytes (no
-    secret), each checked by re-executing it with its secret seed."""
+    secret), each checked by re-executing it with its secret seed; a game waiting for its
+    seats as OUT/GAME_ID.waiting.json, its setup without its secret. Nothing secret is
+    written: `store migrate` carries the secrets and the answers kept for retries."""
     opened = _open(store)
     try:
         done = export_games(opened, out, game_ids or None, told=_report)
     finally:
         opened.close()
+    games = [copy for copy in done if not copy.waiting]
+    waiting = [copy for copy in done if copy.waiting]
+    console.print(
+        f"{_count(games)} games exported to {escape(str(out))} as GAME_ID.jsonl, "
+        f"{_count(waiting)} waiting for their seats as GAME_ID.waiting.json (their setup, "
+        f"no secret); {sum(copy.answers for copy in games)} answers kept for command_id "
+        "retries not exported (a seat's own view each: `store migrate` carries them)"
+    )
     _exit_code(done)
+
+
+def _count(done: list[Copied]) -> str:
+    """``N of M``: how many of ``done`` were done."""
+    return f"{sum(1 for copy in done if copy.done)} of {len(done)}"
 
 
 @store_app.command("migrate")
@@ -116,8 +131,11 @@ def migrate(
     source: Annotated[str, typer.Argument(metavar="FROM", help="The store to copy from.")],
     target: Annotated[str, typer.Argument(metavar="TO", help="The store to copy into.")],
 ) -> None:
-    """Copy every game of FROM, with its secret, into TO (which keeps its own games): each
-    verified, and read back from TO byte for byte. FROM is left as it was."""
+    """Copy every game of FROM, with its secret and the answers kept for command_id
+    retries, and every game waiting for its seats, into TO (which keeps its own games):
+    each verified, and read back from TO byte for byte. FROM is left as it was. Run again
+    after an interruption, it finishes the copy: a game TO has already as FROM has it
+    counts as copied (a kept answer it lacks is added)."""
     opened, into = _open(source), _open(target)
     try:
         key = opened.server_key()
@@ -126,10 +144,15 @@ def migrate(
                 "nataterra store: TO has another server key: the players' certificates name "
                 "FROM's (docs/SERVER.md)"
             )
-        done = copy_games(opened, into, told=_report)
+        done = copy_games(opened, into, told=_report, resume=True)
     finally:
         opened.close()
         into.close()
-    copied = sum(1 for copy in done if copy.done)
-    console.print(f"{copied} of {len(done)} games copied into {escape(into.location)}")
+    games = [copy for copy in done if not copy.waiting]
+    waiting = [copy for copy in done if copy.waiting]
+    answers = sum(copy.answers for copy in games if copy.done)
+    console.print(
+        f"{_count(games)} games copied into {escape(into.location)} with {answers} answers "
+        f"kept for command_id retries; {_count(waiting)} games waiting for their seats"
+    )
     _exit_code(done)

@@ -318,7 +318,8 @@ class Store(Protocol):
         """Append records ``seq, seq+1, …`` and the answers of the acts that made them, all
         or none, durably before returning (answers older than the last
         :data:`ANSWERS_KEPT` records are let go); :class:`StaleAppend` when the store holds
-        another number of records than ``seq``."""
+        another number of records than ``seq``. With no ``lines``, the answers alone are
+        kept (a migration resumed on a game copied without them)."""
         ...
 
     def answers(self, game_id: str) -> list[Answer]:
@@ -332,6 +333,10 @@ class Store(Protocol):
 
     def pending(self, game_id: str) -> Pending | None:
         """The game of that id if it waits for contributions; :class:`DamagedSecret`."""
+        ...
+
+    def waiting_games(self) -> list[str]:
+        """The ids of the games waiting for contributions (none of them has records), by id."""
         ...
 
     def contribute(self, game_id: str, seat: str, contribution: str) -> tuple[Pending, bool]:

@@ -94,20 +94,24 @@ class DirectoryStore:
     def _log_path(self, game_id: str) -> Path:
         return self.directory / f"{game_id}.jsonl"
 
+    def _has_log(self, game_id: str) -> bool:
+        """Whether the game has a log with something in it (or a directory in its place)."""
+        path = self._log_path(game_id)
+        return path.is_dir() or (path.exists() and path.stat().st_size > 0)
+
     def create(
         self, game_id: str, secret: Secret, lines: Sequence[bytes], answers: Sequence[Answer] = ()
     ) -> None:
         """Write the secret (first, so any log on disk can be resumed), then the records;
         the waiting game's file goes last (a crash before leaves it, started or not, and
         the log wins)."""
-        log_path = self._log_path(game_id)
-        if log_path.is_dir() or (log_path.exists() and log_path.stat().st_size > 0):
+        if self._has_log(game_id):
             raise GameExists(f"game {game_id!r} is in the store already")
         waiting = self.pending(game_id)
         if waiting is not None and waiting.secret.server_seed != secret.server_seed:
             raise GameExists(f"game {game_id!r} waits for its seats in the store already")
         write_atomically(self.directory / f"{game_id}.secret", secret.encode())
-        self._write(log_path, lines)
+        self._write(self._log_path(game_id), lines)
         self._counts[game_id] = len(lines)
         self._keep_answers(game_id, answers)
         self._path(game_id, "waiting").unlink(missing_ok=True)
@@ -158,8 +162,7 @@ class DirectoryStore:
         return [a for a in answers if a is not None and a.version >= newest - ANSWERS_KEPT]
 
     def wait(self, game_id: str, pending: Pending) -> None:
-        log_path = self._log_path(game_id)
-        if log_path.is_dir() or (log_path.exists() and log_path.stat().st_size > 0):
+        if self._has_log(game_id):
             raise GameExists(f"game {game_id!r} is in the store already")
         try:
             write_private(self._path(game_id, "waiting"), pending.encode())
@@ -172,6 +175,15 @@ class DirectoryStore:
             return None
         with path.open("rb") as file:
             return Pending.decode(file.read(MAX_PENDING_BYTES + 1))
+
+    def waiting_games(self) -> list[str]:
+        """A waiting game's file left beside its log (a crash before it was removed) is not
+        listed: the log wins."""
+        return [
+            path.stem
+            for path in sorted(self.directory.glob("*.waiting"))
+            if not self._has_log(path.stem)
+        ]
 
     def contribute(self, game_id: str, seat: str, contribution: str) -> tuple[Pending, bool]:
         pending = self.pending(game_id)

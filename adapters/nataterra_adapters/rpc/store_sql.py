@@ -196,6 +196,9 @@ class SqlStore:
         ).fetchone()
         return None if row is None else Pending.decode(_bytes(row[0], "a waiting game"))
 
+    def waiting_games(self) -> list[str]:
+        return [str(row[0]) for row in self._rows("SELECT game_id FROM waiting ORDER BY game_id")]
+
     def contribute(self, game_id: str, seat: str, contribution: str) -> tuple[Pending, bool]:
         with self._transaction() as db:
             pending = self._waiting(db, game_id, self._for_update)

@@ -5,10 +5,16 @@ A copy is verified by re-executing the game's log with its secret seed, as a ser
 when it serves the game (:func:`check_game`), and by reading it back byte for byte from the
 target. A game this build cannot run (its rules version, a damaged record) is still copied
 and exported as it is, said so.
+
+A copy carries everything a client could still ask for: the games waiting for their seats'
+contributions and the answers kept for ``command_id`` retries go with the games. An export
+is a game's public record: its log, and for a waiting game its setup; nothing secret (a
+seat's token, a seed not yet revealed, a seat's own view in a kept answer) is written.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -16,15 +22,21 @@ from pathlib import Path
 
 from nataterra_core.game import decider_for
 from nataterra_core.kernel import LogError, Session, read_log
+from nataterra_core.kernel.registry import system
+from nataterra_core.kernel.seed_ceremony import SeedCeremony
 
 from ..local_files import data_dir, write_private
 from .store import (
+    ANSWERS_KEPT,
+    Answer,
     DamagedGame,
     GameExists,
     Listing,
+    Pending,
     Store,
     StoredGame,
     StoreError,
+    StoreUnavailable,
     read_game,
 )
 from .store_files import DirectoryStore
@@ -34,12 +46,15 @@ from .store_sqlite import SqliteStore
 __all__ = [
     "Copied",
     "check_game",
+    "check_waiting",
     "copy_games",
     "default_store",
     "export_games",
+    "kept_answers",
     "open_default_store",
     "open_store",
     "survey",
+    "waiting_setup",
 ]
 
 DEFAULT_STORE_NAME = "games.sqlite3"
@@ -112,9 +127,15 @@ class Copied:
     done: bool
     """Copied (or written), read back the same."""
     verified: bool
-    """Re-executed from its log with its secret seed."""
+    """Re-executed from its log with its secret seed (a waiting game: its setup and seed
+    ceremony rebuilt, :func:`check_waiting`)."""
     note: str = ""
-    """Why it was not copied or not verified."""
+    """Why it was not copied or not verified (or that the target had it already)."""
+    waiting: bool = False
+    """A game still waiting for its seats' contributions (no log yet)."""
+    answers: int = 0
+    """The answers kept for its ``command_id`` retries: copied with it (migrate), left out
+    (export)."""
 
 
 def copy_games(
@@ -125,11 +146,19 @@ def copy_games(
     told: Callable[[Copied], None] = lambda copied: None,
     resume: bool = False,
 ) -> list[Copied]:
-    """Copy games (all by default) from ``source`` to ``target`` with their secrets, each
+    """Copy games (all by default, the games waiting for their seats too) from ``source``
+    to ``target`` with their secrets and the answers kept for ``command_id`` retries, each
     verified and read back; a game the target has already is left there, said so (with
     ``resume``, one it has with the same log and secret, as an interrupted copy left it, is
-    checked and counted as copied)."""
-    return _each(source, game_ids, lambda stored: _copy(stored, target, resume), told)
+    checked, given any kept answer it lacks, and counted as copied; a waiting game, one it
+    has the same)."""
+    return _each(
+        source,
+        game_ids,
+        lambda stored: _copy(stored, target, resume),
+        lambda game_id, pending: _copy_waiting(game_id, pending, target, resume),
+        told,
+    )
 
 
 def export_games(
@@ -140,24 +169,39 @@ def export_games(
     told: Callable[[Copied], None] = lambda copied: None,
 ) -> list[Copied]:
     """Write each game's log (all by default) as ``OUT/<game_id>.jsonl``, its exact bytes
-    (no secret), each checked by re-executing it with its secret seed."""
+    (no secret), each checked by re-executing it with its secret seed; a game waiting for
+    its seats as ``OUT/<game_id>.waiting.json``, its setup without its secret
+    (:func:`waiting_setup`). The answers kept for retries are not exported (each is a
+    seat's view, of use to a server alone): ``Copied.answers`` counts them."""
     out.mkdir(parents=True, exist_ok=True)
-    return _each(store, game_ids, lambda stored: _export(stored, out), told)
+    return _each(
+        store,
+        game_ids,
+        lambda stored: _export(stored, out),
+        lambda game_id, pending: _export_waiting(game_id, pending, out),
+        told,
+    )
 
 
 def _each(
     store: Store,
     game_ids: Iterable[str] | None,
     action: Callable[[StoredGame], Copied],
+    waiting: Callable[[str, Pending], Copied],
     told: Callable[[Copied], None],
 ) -> list[Copied]:
-    """``action`` on each readable game (all by default), the others said why not."""
-    wanted = [listing.game_id for listing in store.games()] if game_ids is None else game_ids
+    """``action`` on each readable game, ``waiting`` on each readable game waiting for its
+    seats (all by default: the games with records, then the waiting ones), the others said
+    why not."""
+    if game_ids is None:
+        wanted = [listing.game_id for listing in store.games()] + store.waiting_games()
+    else:
+        wanted = list(game_ids)
     done = []
     for game_id in wanted:
         stored = read_game(store, game_id)
         if stored is None:
-            copied = Copied(game_id, False, False, "no such game")
+            copied = _read_waiting(store, game_id, waiting)
         elif isinstance(stored, DamagedGame):
             copied = Copied(game_id, False, False, stored.reason)
         else:
@@ -167,21 +211,54 @@ def _each(
     return done
 
 
+def _read_waiting(store: Store, game_id: str, waiting: Callable[[str, Pending], Copied]) -> Copied:
+    """``waiting`` on the game of that id waiting for its seats, if one does."""
+    try:
+        pending = store.pending(game_id)
+    except StoreUnavailable:
+        raise
+    except (StoreError, OSError) as exc:
+        return Copied(game_id, False, False, str(exc), waiting=True)
+    if pending is None:
+        return Copied(game_id, False, False, "no such game")
+    return waiting(game_id, pending)
+
+
+def kept_answers(stored: StoredGame) -> set[Answer]:
+    """The answers of ``stored`` a store keeps: those of the acts of its last
+    :data:`~.store.ANSWERS_KEPT` records (older ones, which a store lets go at its next
+    append, are of no use to a retry)."""
+    records = len(stored.log.splitlines())
+    return {a for a in stored.answers if records - ANSWERS_KEPT <= a.version < records}
+
+
 def _copy(stored: StoredGame, target: Store, resume: bool = False) -> Copied:
     game_id = stored.game_id
     problem = check_game(stored)
+    answers = kept_answers(stored)
+    ordered = sorted(answers, key=lambda a: (a.version, a.seat, a.command_id))
+    lines = stored.log.splitlines()
+    there = ""
     try:
-        target.create(game_id, stored.secret, stored.log.splitlines())
+        target.create(game_id, stored.secret, lines, ordered)
     except GameExists:
         if not resume or not _holds(target, stored):
             return Copied(game_id, False, False, "the target has a game of this id already")
+        missing = answers - set(target.answers(game_id))
+        if missing:  # copied by a migration that did not carry them
+            target.append(game_id, len(lines), [], [a for a in ordered if a in missing])
+        there = "in the target already"
     except StoreError as exc:
         return Copied(game_id, False, False, str(exc))
-    if target.log(game_id) != stored.log or target.secret(game_id) != stored.secret:
+    if (
+        target.log(game_id) != stored.log
+        or target.secret(game_id) != stored.secret
+        or set(target.answers(game_id)) != answers
+    ):
         return Copied(game_id, False, False, "read back differently from the target")
     if problem is not None:
         target.set_aside(game_id, problem)
-    return Copied(game_id, True, problem is None, problem or "")
+    return Copied(game_id, True, problem is None, problem or there, answers=len(answers))
 
 
 def _holds(target: Store, stored: StoredGame) -> bool:
@@ -194,12 +271,96 @@ def _holds(target: Store, stored: StoredGame) -> bool:
         return False
 
 
+def check_waiting(pending: Pending) -> str | None:
+    """Why a server of this build could not take up the waiting game ``pending`` (``None``:
+    its rules are run here, its seats have tokens, its receipt key and contributions are
+    there and its seed ceremony is rebuilt from them)."""
+    try:
+        system(pending.rules)
+    except KeyError:
+        return f"its rules {pending.rules!r} are not run by this build"
+    secret = pending.secret
+    if secret.receipt_key is None:
+        return "no receipt key stored"
+    untokened = [seat for seat in pending.seats if seat not in secret.tokens]
+    if untokened:
+        return f"no token for seat(s) {', '.join(untokened)}"
+    strangers = [seat for seat in pending.contributions if seat not in pending.seats]
+    if strangers:
+        return f"a contribution from seat(s) {', '.join(strangers)}, not of the game"
+    try:
+        ceremony = SeedCeremony(secret.server_seed, pending.seats)
+        for seat, contribution in pending.contributions.items():
+            ceremony.contribute(seat, contribution)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def _copy_waiting(game_id: str, pending: Pending, target: Store, resume: bool) -> Copied:
+    problem = check_waiting(pending)
+    there = ""
+    try:
+        target.wait(game_id, pending)
+    except GameExists:
+        if not resume or not _waits(target, game_id, pending):
+            return Copied(
+                game_id, False, False, "the target has a game of this id already", waiting=True
+            )
+        there = "in the target already"
+    except StoreError as exc:
+        return Copied(game_id, False, False, str(exc), waiting=True)
+    if target.pending(game_id) != pending:
+        return Copied(game_id, False, False, "read back differently from the target", waiting=True)
+    return Copied(game_id, True, problem is None, problem or there, waiting=True)
+
+
+def _waits(target: Store, game_id: str, pending: Pending) -> bool:
+    """Whether ``target`` has the waiting game ``pending`` as it is."""
+    try:
+        return target.pending(game_id) == pending
+    except StoreError:
+        return False
+
+
 def _export(stored: StoredGame, out: Path) -> Copied:
     path = out / f"{stored.game_id}.jsonl"
     path.write_bytes(stored.log)
     problem = check_game(stored)
     same = path.read_bytes() == stored.log
-    return Copied(stored.game_id, same, problem is None, problem or "")
+    answers = len(kept_answers(stored))
+    return Copied(stored.game_id, same, problem is None, problem or "", answers=answers)
+
+
+def waiting_setup(game_id: str, pending: Pending) -> dict[str, object]:
+    """What a person needs to set a waiting game up again, and nothing secret: its rules,
+    seats and options, the commitment to its server seed its seats were shown, and which
+    seats have sent their contribution (not the contributions, the seed or the tokens: the
+    tokens would let whoever reads an export take the seats)."""
+    ceremony = SeedCeremony(pending.secret.server_seed, pending.seats)
+    return {
+        "game_id": game_id,
+        "rules": pending.rules,
+        "seats": list(pending.seats),
+        "options": pending.options,
+        "bots": dict(pending.secret.bots),
+        "server_seed_commitment": ceremony.commitment,
+        "contributed": [seat for seat in pending.seats if seat in pending.contributions],
+        "waiting_for": [seat for seat in pending.seats if seat not in pending.contributions],
+    }
+
+
+def _export_waiting(game_id: str, pending: Pending, out: Path) -> Copied:
+    problem = check_waiting(pending)
+    data = (json.dumps(waiting_setup(game_id, pending), indent=2) + "\n").encode()
+    path = out / f"{game_id}{WAITING_SUFFIX}"
+    path.write_bytes(data)
+    same = path.read_bytes() == data
+    return Copied(game_id, same, problem is None, problem or "", waiting=True)
+
+
+WAITING_SUFFIX = ".waiting.json"
+"""An exported waiting game's setup: ``OUT/<game_id>.waiting.json``."""
 
 
 def open_default_store(say: Callable[[str], None]) -> Store:
@@ -252,9 +413,12 @@ def _import(old: Path, store: Store, say: Callable[[str], None]) -> None:
         copied = copy_games(source, store, resume=True)
     finally:
         source.close()
-    moved = sum(1 for copy in copied if copy.done)
+    moved = sum(1 for copy in copied if copy.done and not copy.waiting)
+    waiting = sum(1 for copy in copied if copy.done and copy.waiting)
+    also = f" and {waiting} waiting for their seats" if waiting else ""
     say(
-        f"imported {moved} games from {old} into {store.location} (the directory is left as it was)"
+        f"imported {moved} games{also} from {old} into {store.location} (the directory is "
+        "left as it was)"
     )
     for copy in copied:
         if not copy.done or not copy.verified:
