@@ -21,6 +21,7 @@ __all__ = [
     "HeadMismatch",
     "HeaderRefused",
     "IllegalCommand",
+    "LogEndsEarly",
     "LogError",
     "MalformedCommand",
     "NataterraError",
@@ -173,6 +174,13 @@ class ReplayDiverged(LogError):
         self.path = path
         self.logged = logged
         self.recomputed = recomputed
+
+
+class LogEndsEarly(ReplayDiverged):
+    """The log stops where re-executing it writes one more record: the ``end`` that the
+    rules write with the ``reveal`` before it (a log cut at the record boundary between the
+    two). :func:`~.replay.verify` calls such a log incomplete, as one cut before its
+    reveal; resuming a game from it still fails."""
 
 
 class ReplayFailed(LogError):

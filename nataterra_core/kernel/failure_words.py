@@ -4,15 +4,17 @@ A verdict's reason (:attr:`Verdict.reason <nataterra_core.kernel.replay.Verdict.
 and a log error's are written for an auditor: a JSON path and both values, an event's tag,
 an exception. What a player reads first says what went wrong in words (``record 23 is not
 what the rules give``); the auditor's detail follows in one parenthesis
-(``($.events[0].path[0]: logged None, recomputed [5, 4])``). Machine output (``verify
+(``($.events[0].path[0]: logged None, recomputed [5, 4])``). A log that stops before its
+end (incomplete) says what was checked and what was not. Machine output (``verify
 --json``, the RPC server's ``stopped``) keeps the reason as it is.
 """
 
 from __future__ import annotations
 
 from .errors import LogError, ReplayFailed
+from .replay import NO_END
 
-__all__ = ["failure_words", "stopped_words"]
+__all__ = ["failure_words", "incomplete_words", "stopped_words"]
 
 _SAID = {
     "torn": "{r} is cut short (a write that did not finish)",
@@ -47,6 +49,28 @@ def failure_words(failure: str | None, seq: int | None, reason: str, *, named: b
     if seq is None:
         where = "the log"
     said = _SAID.get(failure or "", "{r} does not verify").format(r=where)
+    return f"{said} ({reason})" if reason else said
+
+
+def incomplete_words(seq: int | None, reason: str) -> str:
+    """An incomplete verdict (missing record ``seq``) in words, ``reason`` after them in a
+    parenthesis: what was checked of a log that stops before its end, and what was not.
+
+    >>> incomplete_words(6, "no reveal record: the seed is not published yet")
+    'the log stops after record 5, before the seed is revealed: nothing is wrong in what is there, but the dice cannot be checked yet (no reveal record: the seed is not published yet)'
+    """  # noqa: E501 (a doctest's output is one line)
+    last = max((seq or 0) - 1, 0)
+    if reason == NO_END:
+        said = (
+            f"the log stops after the seed is revealed at record {last}, before its end "
+            "record: every record there re-executes under the rules, dice included, but the "
+            "result is not written"
+        )
+    else:
+        said = (
+            f"the log stops after record {last}, before the seed is revealed: nothing is "
+            "wrong in what is there, but the dice cannot be checked yet"
+        )
     return f"{said} ({reason})" if reason else said
 
 

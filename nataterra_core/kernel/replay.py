@@ -8,7 +8,9 @@
 2. *chain* — every ``prev`` is the hash of the line before;
 3. *seed* — a ``reveal`` exists and hashes to the header's commitment (else: incomplete);
 4. *re-execution* — the logged commands re-run under the rules and every record
-   re-encodes to exactly the logged bytes.
+   re-encodes to exactly the logged bytes (a log that stops after its ``reveal``, without
+   the ``end`` written with it, is incomplete: cut at a record boundary, as one cut before
+   its reveal).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from .errors import (
     ChainBroken,
     HeaderRefused,
     HeadMismatch,
+    LogEndsEarly,
     LogError,
     ReplayDiverged,
     ReplayFailed,
@@ -54,6 +57,8 @@ if TYPE_CHECKING:
     from .receipts import Receipt
 
 __all__ = [
+    "NO_END",
+    "NO_REVEAL",
     "DeciderFactory",
     "FailureClass",
     "ReadLog",
@@ -77,6 +82,15 @@ for a rule-system version it does not have, :class:`UnknownContent` for an unkno
 FailureClass = Literal[
     "torn", "read", "version", "content", "header", "chain", "seed", "replay", "head", "receipt"
 ]
+
+
+NO_REVEAL = "no reveal record: the seed is not published yet"
+"""An incomplete verdict's reason: the log stops before its ``reveal`` (a game in
+progress, or a log cut at a record boundary before it): its dice cannot be checked."""
+
+NO_END = "no end record after the reveal: the result is not written yet"
+"""An incomplete verdict's reason: the log stops after its ``reveal``, without the ``end``
+written with it (a log cut between the two): every record there re-executes, dice included."""
 
 
 class ReadLog:
@@ -341,9 +355,12 @@ def _named(exc: Exception) -> str:
 class Verdict(msgspec.Struct, frozen=True, kw_only=True):
     """The outcome of :func:`verify`: one line of a tournament's report.
 
-    ``status`` is ``valid``, ``incomplete`` (the chain and rules hold so far but the seed is
-    not revealed) or ``invalid``; for the last two, ``failure``, ``seq`` and ``reason`` say
-    where and why. ``rules`` names the rule system and version the header gives (``None``
+    ``status`` is ``valid``, ``incomplete`` (nothing is wrong in the records there, but the
+    log stops before its end: before the reveal, so the dice cannot be checked yet,
+    :data:`NO_REVEAL`; or between the reveal and the end record, :data:`NO_END`) or
+    ``invalid``; for the last two, ``seq`` and ``reason`` say where and why (``seq``: the
+    first record missing, for an incomplete log) and ``failure`` names an invalid log's
+    class. ``rules`` names the rule system and version the header gives (``None``
     when no header could be read), ``result`` is the logged result of a valid log.
     """
 
@@ -419,12 +436,7 @@ def verify(
         if edited is not None:
             reason = "the record is not in the log's canonical encoding (it was edited)"
             return Verdict(status="invalid", failure="read", seq=edited, reason=reason, **base)
-        return Verdict(
-            status="incomplete",
-            seq=len(log.lines),
-            reason="no reveal record: the seed is not published yet",
-            **base,
-        )
+        return Verdict(status="incomplete", seq=len(log.lines), reason=NO_REVEAL, **base)
     seed = bytes.fromhex(reveal.server_seed)
     if hashlib.sha256(seed).hexdigest() != log.header.seed_commitment:
         error = SeedMismatch("the revealed seed does not match seed_commitment", reveal.seq)
@@ -432,6 +444,8 @@ def verify(
 
     try:
         Session.from_log(log.decider, log.header, log.records, log.lines, seed)
+    except LogEndsEarly as exc:  # every record there re-executed: only the end is missing
+        return Verdict(status="incomplete", seq=exc.seq, reason=NO_END, **base)
     except ReplayDiverged as exc:
         return Verdict(status="invalid", failure="replay", seq=exc.seq, reason=exc.reason, **base)
     except Exception as exc:  # the rules could not even start from this header

@@ -35,6 +35,7 @@ from .divergence import divergence
 from .errors import (
     CommandRejected,
     GameOver,
+    LogEndsEarly,
     MalformedCommand,
     NotYourTurn,
     ReplayDiverged,
@@ -185,7 +186,9 @@ class Session(Generic[S, C, E]):
         """Re-execute a log's commands and compare every re-encoded record with its bytes.
 
         Raises :class:`ReplayDiverged` naming the first record that differs or whose
-        command is now rejected. Used by verification and to resume a saved game.
+        command is now rejected, :class:`LogEndsEarly` when the log stops after its
+        ``reveal`` without the ``end`` written with it. Used by verification and to resume
+        a saved game.
         """
         session = cls(decider, header, server_seed, sink)
         # Before the reveal a difference in a hidden field is named, its values not shown.
@@ -219,8 +222,8 @@ class Session(Generic[S, C, E]):
                 raise ReplayDiverged(seq, "$", None, None, _failure(exc, revealed)) from exc
             # A reveal record makes the session write reveal and end together.
             while seq < len(session._lines):
-                if seq >= len(lines):
-                    raise ReplayDiverged(
+                if seq >= len(lines):  # the end written with the reveal is not there
+                    raise LogEndsEarly(
                         seq, "$", None, _kind_of(session._lines[seq]), "the log ends early"
                     )
                 session._expect(seq, lines, revealed)

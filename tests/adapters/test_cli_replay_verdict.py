@@ -46,7 +46,8 @@ def test_a_game_in_progress_is_incomplete(tmp_path: Path) -> None:
     assert played.exit_code == 0, played.output
     code, lines = replayed(tmp_path, out.read_bytes())
     assert code == 0  # a game in progress is nothing wrong
-    assert lines[0].startswith("incomplete: no reveal record: the seed is not published yet")
+    assert lines[0].startswith("incomplete: the log stops after record ")
+    assert lines[0].endswith("(no reveal record: the seed is not published yet)")
     assert any(line.startswith("    2 red draws the top event card") for line in lines)
 
 

@@ -12,7 +12,7 @@ from rich.text import Text
 
 from nataterra_adapters.batch_verify import EXIT_CODES, bundle_pack, verify_source
 from nataterra_core.kernel import CommandRecord, RevealRecord, Verdict
-from nataterra_core.kernel.failure_words import failure_words
+from nataterra_core.kernel.failure_words import failure_words, incomplete_words
 
 from .common import ContentOption, LogArgument, console, read_shown, states, stopped, unshowable
 from .words import describe_record
@@ -32,7 +32,8 @@ def replay(
     words.
 
     The first line is the verdict (as ``verify`` checks it): ``verified``; ``incomplete``
-    (a game in progress: its seed is not revealed, so its dice cannot be checked yet); or
+    (a game in progress, or a log cut at a record boundary: its seed not revealed, so its
+    dice cannot be checked yet; or its end record missing after the reveal); or
     ``INVALID at record N`` with the reason, that record marked where it is printed, and
     the exit code ``verify`` would give once what can be shown is shown. Any registered
     game: the log's header names it, and its presenter words the commands and events. Deck
@@ -96,10 +97,7 @@ def verdict_said(verdict: Verdict) -> str:
             "dice of the revealed seed"
         )
     if verdict.status == "incomplete":
-        return (
-            f"incomplete: {verdict.reason}, so the {verdict.records} records below cannot "
-            "be checked yet (a game in progress)"
-        )
+        return f"incomplete: {incomplete_words(verdict.seq, verdict.reason)}"
     where = f"at record {verdict.seq}" if verdict.seq is not None else "as a whole"
     said = failure_words(verdict.failure, verdict.seq, verdict.reason, named=False)
     return (

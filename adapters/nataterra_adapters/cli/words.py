@@ -12,7 +12,7 @@ from typing import Any
 from rich.text import Text
 
 from nataterra_core.kernel import Verdict
-from nataterra_core.kernel.failure_words import failure_words
+from nataterra_core.kernel.failure_words import failure_words, incomplete_words
 from nataterra_core.kernel.registry import Presenter, RuleSystem
 from nataterra_core.kernel.secrets import redact
 from nataterra_core.kernel.wording import describe_record, worded
@@ -32,7 +32,7 @@ def verdict_line(name: str, verdict: Verdict, presenter: Presenter | None = None
         outcome = escape(words(result)) if result else "no result"
         return f"[green]VALID[/] {name}: {verdict.records} records, {outcome}"
     if verdict.status == "incomplete":
-        return f"[red]INCOMPLETE[/] {name}: {escape(verdict.reason)}"
+        return f"[red]INCOMPLETE[/] {name}: {escape(incomplete_words(verdict.seq, verdict.reason))}"
     said = failure_words(verdict.failure, verdict.seq, verdict.reason)
     return f"[red]INVALID ({verdict.failure})[/] {name}: {escape(said)}"
 
