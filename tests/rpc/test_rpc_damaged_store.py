@@ -135,4 +135,4 @@ def test_an_orphaned_secret_does_not_stop_a_game_of_its_id(tmp_path: Path) -> No
 
     resumed = Games(test_seeds=True, store=DirectoryStore(tmp_path))
     assert resumed.view(ViewParams(game_id="joined")).version >= 1
-    assert not resumed.host.set_aside
+    assert not resumed.host.reader.set_aside

@@ -100,7 +100,7 @@ class Background:
         loop = self._loop = asyncio.get_running_loop()
         self._host.serve()
         self._host.run_bots_with(self._turn)
-        self._chores.append(loop.create_task(self._host.wake(), name="waking stored games"))
+        self._chores.append(loop.create_task(self._host.reader.wake(), name="waking stored games"))
         if self._sharing is not None:
             self._chores.append(loop.create_task(self._sharing.sweep(self._turn), name="sweep"))
             self._chores.append(loop.create_task(self._sharing.listen(), name="listen"))
@@ -126,7 +126,7 @@ class Background:
         if isinstance(named, str):
             if method.acts and self._sharing is not None:
                 await self._sharing.catch_up(named)
-            await host.ready(named)
+            await host.reader.ready(named)
         mark = host.mark()
         result = await self._call(method, params)
         await host.durable()

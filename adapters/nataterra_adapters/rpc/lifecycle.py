@@ -9,10 +9,9 @@ closed at once (the ``reveal`` and ``end`` records). Each game also keeps the an
 successful acts by ``command_id``, in the store too (a retry through any process gets the
 first answer), and refuses a stale ``expected_version``.
 
-Stored games are read when first asked for (:meth:`GameHost.ready` in a server, off its
-loop; :meth:`GameHost.find` embedded), not when the server starts: a server listens at once
-whatever its store holds, and :meth:`GameHost.wake` then brings back the games whose bots
-were to move. A finished game leaves memory once its last record is stored (a few stay, for
+Stored games are read when first asked for, not when the server starts (:mod:`.reading`:
+the :attr:`GameHost.reader`, which also wakes the games whose bots were to move and keeps the
+games set aside). A finished game leaves memory once its last record is stored (a few stay, for
 the calls that follow its end; any other is read again on demand, read-only), so
 ``--max-games`` counts the games in play. Their records reach the store through
 :mod:`.writes`; a write the store refuses drops the game's session (read again next time).
@@ -27,39 +26,23 @@ follows through :meth:`GameHost.bot_move`. Every change is told to the watchers
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import sys
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from nataterra_core.game import GameSession, decider_for, new_game
-from nataterra_core.kernel import (
-    Command,
-    CommandRejected,
-    LogError,
-    Session,
-    read_log,
-)
+from nataterra_core.game import GameSession, new_game
+from nataterra_core.kernel import Command, CommandRejected
 from nataterra_core.kernel.receipts import KeyPair
-from nataterra_core.kernel.registry import RuleSystem, system_for
+from nataterra_core.kernel.registry import RuleSystem
 
 from .bots import DEFAULT_MAX_BOT_TIME, GIVEN_UP, Bots
 from .checks import seat_of
 from .errors import GameError, GameErrorCode, rejected
 from .held import Game, Waiting, store_refused
+from .reading import GameReader
 from .receipts import GameReceipts, server_key
-from .store import (
-    DamagedGame,
-    Pending,
-    Secret,
-    Store,
-    StoredGame,
-    StoreError,
-    StoreUnavailable,
-    read_game,
-)
+from .store import Secret, Store, StoreError
 from .waiting import WaitingGames
 from .writes import GameLog, Writes
 
@@ -98,15 +81,21 @@ class GameHost:
         self.seeds = WaitingGames(store, self._writes, max_bot_time=max_bot_time, start=self._begin)
         if self._writes is not None:
             self._writes.lost = self._lost
-        self._loading: dict[str, asyncio.Future[None]] = {}
         self.server_key = server_key(store)
         self._bots_inline = bots_inline
         self._bot_turns: Callable[[Game], None] | None = None
         self._bots_due: dict[str, Game] = {}  # turns given before run_bots_with
         self._watchers: dict[str | None, list[Callable[[str], None]]] = {}
-        self.set_aside: dict[str, str] = {}
-        """Stored games that cannot be served, and why (what is stored is left as it is)."""
-        self._aside_listed: set[str] = set()  # set aside in the store when woken
+        self.reader = GameReader(
+            store,
+            self._writes,
+            self.seeds,
+            held=self._held,
+            hold=self._hold,
+            receipts=self.receipts,
+            max_bot_time=max_bot_time,
+        )
+        """Reads the stored games into memory (when first asked for, and the start's wake)."""
         self.bot_moves = 0
         """Bot commands this process has applied (``server.health``)."""
 
@@ -184,7 +173,7 @@ class GameHost:
         """A started game and the seat of ``token`` (``None``: a spectator), or an error."""
         game = self._held(game_id)
         if game is None and game_id not in self.seeds:
-            game = self._load_now(game_id)
+            game = self.reader.load_now(game_id)
         if game is None:
             waiting_game = self.seeds.get(game_id)
             if waiting_game is not None:
@@ -207,137 +196,14 @@ class GameHost:
 
     # -- the store --------------------------------------------------------------------------
 
-    def _load_now(self, game_id: str) -> Game | None:
-        """Read a stored game here and now (embedded; a server reads it first, off its
-        loop, in :meth:`ready`)."""
-        if self._store is None or game_id in self.set_aside:
-            return None
-        stored = self._read(self._store, game_id)
-        if stored is None or isinstance(stored, Pending):
-            return self.seeds.load(game_id, stored)
-        return self._adopt(
-            game_id, stored if isinstance(stored, DamagedGame) else self._rebuild(stored)
-        )
-
-    def _read(self, store: Store, game_id: str) -> StoredGame | DamagedGame | Pending | None:
-        """The game ``game_id`` in the store, started or waiting (``None``: neither); a
-        store that cannot be reached now is a STORE_FAILED error (the game is not set aside)."""
-        try:
-            stored = read_game(store, game_id)
-            return self.seeds.read(store, game_id) if stored is None else stored
-        except StoreUnavailable as exc:
-            raise store_refused(exc) from exc
-
-    async def ready(self, game_id: str) -> None:
-        """Have ``game_id`` in memory if it is stored: read in the store's thread, its log
-        re-executed in a worker thread, so the loop goes on meanwhile."""
-        store = self._store
-        if self._writes is None or store is None or self._held(game_id) is not None:
-            return
-        if game_id in self.seeds:
-            if not store.shared:
-                return
-            # Another process may have added a contribution, or started the game.
-            pending = await self._writes.run(lambda: self.seeds.read(store, game_id))
-            if pending is not None:
-                self.seeds.load(game_id, pending)
-                return
-            self.seeds.load(game_id, None)
-        if game_id in self.set_aside:
-            return
-        loading = self._loading.get(game_id)
-        if loading is not None:
-            await asyncio.shield(loading)
-            return
-        loop = asyncio.get_running_loop()
-        loading = self._loading[game_id] = loop.create_future()
-        try:
-            stored = await self._writes.run(lambda: self._read(store, game_id))
-            if stored is None or isinstance(stored, Pending):
-                self.seeds.load(game_id, stored)
-            elif isinstance(stored, StoredGame):
-                rebuilt: Game | DamagedGame = await loop.run_in_executor(
-                    None, self._rebuild, stored
-                )
-                self._adopt(game_id, rebuilt)
-            elif isinstance(stored, DamagedGame):
-                self._adopt(game_id, stored)
-        finally:
-            del self._loading[game_id]
-            loading.set_result(None)
-
-    async def loaded(self, game_id: str) -> None:
-        """Wait until no read of ``game_id`` from the store is under way here."""
-        while (loading := self._loading.get(game_id)) is not None:
-            await asyncio.shield(loading)
-
-    async def wake(self) -> None:
-        """After a server starts: bring back the stored games in play whose bots may have a
-        move to make, and try the set-aside ones again (this build may run them)."""
-        if self._writes is None or self._store is None:
-            return
-        store = self._store
-        listed = await self._writes.run(store.games)
-        for listing in listed:
-            if listing.status == "set aside":
-                self._aside_listed.add(listing.game_id)
-            if listing.status == "set aside" or (listing.status == "live" and listing.bots):
-                with contextlib.suppress(GameError):  # the store away: read when asked for
-                    await self.ready(listing.game_id)
-
-    def _rebuild(self, stored: StoredGame) -> Game | DamagedGame:
-        """A stored game re-executed from its log (its seats' tokens work again), or why it
-        cannot be: the verification path, so it may run in a worker thread."""
-        secret = stored.secret
-        try:
-            log = read_log(stored.log, decider_for)
-            session = Session.from_log(
-                log.decider, log.header, log.records, log.lines, secret.server_seed
-            )
-        except (LogError, ValueError) as exc:
-            return DamagedGame(stored.game_id, str(exc))
-        receipts = None
-        if secret.receipt_key is not None:
-            key = KeyPair(secret.receipt_key)
-            if key.public != log.header.receipt_key:
-                return DamagedGame(stored.game_id, "its receipt key is not the one in its header")
-            receipts = self.receipts(session, key)
-        record = system_for(log.header)
-        bots = Bots.named(record, log.header.seats, secret.bots, max_seconds=self.max_bot_time)
-        game = Game(stored.game_id, record, session, secret.tokens, bots, receipts)
-        game.recall(stored.answers)
-        return game
-
-    def _adopt(self, game_id: str, rebuilt: Game | DamagedGame) -> Game | None:
-        """Serve a game read from the store (unless one of its id came meanwhile)."""
-        if isinstance(rebuilt, DamagedGame):
-            self._set_aside(game_id, rebuilt.reason)
-            return None
-        held = self._held(game_id)
-        if held is not None or game_id in self.seeds:
-            return held
-        assert self._writes is not None
-        session = rebuilt.session
-        rebuilt.log = self._writes.log(game_id, len(session.lines))
-        session.attach_sink(rebuilt.log.write)
-        if game_id in self._aside_listed:  # set aside by an earlier run: served again
-            self._aside_listed.discard(game_id)
-            self._writes.later(lambda store: store.set_aside(game_id, None))
-        if session.closed:
-            self._keep_finished(rebuilt)
+    def _hold(self, game: Game) -> None:
+        """Serve a game read from the store (:attr:`reader`): finished, or in play (its bots
+        act: the crash may have come before their answer)."""
+        if game.session.closed:
+            self._keep_finished(game)
         else:
-            self._games[game_id] = rebuilt
-            self._play_bots(rebuilt)  # the crash may have come before the bots' answer
-        return rebuilt
-
-    def _set_aside(self, game_id: str, reason: str) -> None:
-        """Leave a stored game that cannot be served, saying why on one stderr line."""
-        if game_id in self.set_aside:
-            return
-        self.set_aside[game_id] = reason
-        print(f"nataterra-rpc: not resuming {game_id}: {reason}", file=sys.stderr)
-        if self._writes is not None:
-            self._writes.later(lambda store: store.set_aside(game_id, reason))
+            self._games[game.game_id] = game
+            self._play_bots(game)
 
     def _keep_finished(self, game: Game) -> None:
         self._games.pop(game.game_id, None)
@@ -444,7 +310,7 @@ class GameHost:
 
     def check_new(self, game_id: str) -> None:
         """Refuse an id a game held here, or set aside in the store, has already."""
-        if self._held(game_id) or game_id in self.seeds or game_id in self.set_aside:
+        if self._held(game_id) or game_id in self.seeds or game_id in self.reader.set_aside:
             raise GameError(GameErrorCode.GAME_EXISTS, f"game {game_id!r} exists already")
 
     def start(
@@ -491,7 +357,7 @@ class GameHost:
         """A seat's contribution to the dice; the game, started once every seat has sent one
         (no seat learns another's contribution before the header shows them all)."""
         if game_id not in self.seeds:
-            self._load_now(game_id)
+            self.reader.load_now(game_id)
         self._check_started(game_id)
         return self.seeds.join(game_id, token, client_seed)
 

@@ -79,7 +79,7 @@ class Sharing:
         if stored <= held or not self._host.holds(game):
             return
         self._host.drop(game.game_id, StaleAppend(game.game_id, held, stored))
-        await self._host.ready(game.game_id)
+        await self._host.reader.ready(game.game_id)
         self._host.changed(game.game_id)
 
     async def told(self, game_id: str, stored: int) -> None:
@@ -87,13 +87,13 @@ class Sharing:
         # A read of the game under way began before this note came and may have missed its
         # append: once it is in, the copy it made is compared like any other (ignoring the
         # note meanwhile left that copy behind for good, and game.wait waiting on it).
-        await self._host.loaded(game_id)
+        await self._host.reader.loaded(game_id)
         game = self._host.held(game_id)
         with contextlib.suppress(GameError):  # the store away: the next request reads it
             if game is not None:
                 await self._behind(game, stored)
             elif self._host.waiting(game_id) is not None:  # started through another process
-                await self._host.ready(game_id)
+                await self._host.reader.ready(game_id)
                 self._host.changed(game_id)
 
     async def lease(self, game: Game) -> bool:
@@ -144,7 +144,7 @@ class Sharing:
                     continue
                 try:
                     await self.catch_up(listing.game_id)
-                    await self._host.ready(listing.game_id)
+                    await self._host.reader.ready(listing.game_id)
                 except GameError as exc:  # the store away: the next sweep tries again
                     _say(f"the sweep could not read {listing.game_id}: {exc}")
                     continue
