@@ -53,7 +53,8 @@ def _rechained(lines: list[bytes]) -> bytes:
     return b"".join(out)
 
 
-def _rpc(method: str, **params: Any) -> dict[str, Any]:
+def rpc_result(method: str, **params: Any) -> dict[str, Any]:
+    """The result of one JSON-RPC call to a fresh in-process server (its error fails)."""
     message = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
     reply = Server(test_seeds=True).dispatcher.handle(json.dumps(message).encode())
     assert reply is not None
@@ -138,8 +139,8 @@ def test_the_cli_the_batch_and_the_rpc_call_a_cut_log_incomplete(game: str, tmp_
         assert replayed.output.startswith("incomplete: "), replayed.output
         assert "INVALID" not in replayed.output
         text = b"".join(cut).decode()
-        assert _rpc("log.verify", log=text)["status"] == "incomplete"
-        replay = _rpc("log.replay", log=text)
+        assert rpc_result("log.verify", log=text)["status"] == "incomplete"
+        replay = rpc_result("log.replay", log=text)
         assert replay["stopped"] is None and replay["records"] == len(cut)
     batch = runner.invoke(app, ["verify", *map(str, paths)], terminal_width=400)
     assert batch.exit_code == EXIT_CODES["incomplete"], batch.output

@@ -5,16 +5,17 @@ and a log error's are written for an auditor: a JSON path and both values, an ev
 an exception. What a player reads first says what went wrong in words (``record 23 is not
 what the rules give``); the auditor's detail follows in one parenthesis
 (``($.events[0].path[0]: logged None, recomputed [5, 4])``). A log that stops before its
-end (incomplete) says what was checked and what was not. Machine output (``verify
---json``, the RPC server's ``stopped``) keeps the reason as it is.
+end (incomplete) says what was checked and what was not. Machine output keeps the reason
+as it is (``verify --json``; the RPC server's ``log.verify`` and ``log.replay``'s ``stopped``
+give it as ``reason``, and these words beside it as ``said``).
 """
 
 from __future__ import annotations
 
 from .errors import LogError, ReplayFailed
-from .replay import NO_END
+from .replay import NO_END, Verdict
 
-__all__ = ["failure_words", "incomplete_words", "stopped_words"]
+__all__ = ["failure_words", "incomplete_words", "stopped_words", "verdict_words"]
 
 _SAID = {
     "torn": "{r} is cut short (a write that did not finish)",
@@ -52,6 +53,25 @@ def failure_words(failure: str | None, seq: int | None, reason: str, *, named: b
     return f"{said} ({reason})" if reason else said
 
 
+def verdict_words(verdict: Verdict) -> str:
+    """A verdict in the words every reader is given (``nataterra replay`` and ``show``, RPC
+    ``log.verify``'s ``said``, the browser's replay view), the auditor's reason after them in
+    a parenthesis; an invalid log's record is named just before by the reader
+    (``INVALID at record 23: the record is not what the rules give (...)``).
+
+    >>> verdict_words(Verdict(status="invalid", failure="chain", seq=2, reason="prev"))
+    'the record breaks the chain of hashes that links the records: the log was edited (prev)'
+    """
+    if verdict.status == "valid":
+        return (
+            f"all {verdict.records} records re-execute under the rules, with the dice of the "
+            "revealed seed"
+        )
+    if verdict.status == "incomplete":
+        return incomplete_words(verdict.seq, verdict.reason)
+    return failure_words(verdict.failure, verdict.seq, verdict.reason, named=False)
+
+
 def incomplete_words(seq: int | None, reason: str) -> str:
     """An incomplete verdict (missing record ``seq``) in words, ``reason`` after them in a
     parenthesis: what was checked of a log that stops before its end, and what was not.
@@ -63,7 +83,7 @@ def incomplete_words(seq: int | None, reason: str) -> str:
     if reason == NO_END:
         said = (
             f"the log stops after the seed is revealed at record {last}, before its end "
-            "record: every record there re-executes under the rules, dice included, but the "
+            "record: every record there re-executes under the rules, dice included, but its "
             "result is not written"
         )
     else:

@@ -88,7 +88,7 @@ NO_REVEAL = "no reveal record: the seed is not published yet"
 """An incomplete verdict's reason: the log stops before its ``reveal`` (a game in
 progress, or a log cut at a record boundary before it): its dice cannot be checked."""
 
-NO_END = "no end record after the reveal: the result is not written yet"
+NO_END = "no end record after the reveal"
 """An incomplete verdict's reason: the log stops after its ``reveal``, without the ``end``
 written with it (a log cut between the two): every record there re-executes, dice included."""
 

@@ -166,8 +166,8 @@ def test_an_unfinished_games_log_is_marked_incomplete_and_still_replayed(
     page.wait_for_selector("#replay-verdict:not([hidden])")
     assert page.get_attribute("#replay-verdict", "data-status") == "incomplete"
     verdict = page.inner_text("#replay-verdict")
-    assert verdict.startswith(f"Incomplete at record {records}: "), verdict
-    assert "seed is not published yet" in verdict
+    assert verdict.startswith(f"Incomplete: the log stops after record {records - 1}, "), verdict
+    assert verdict.endswith("(no reveal record: the seed is not published yet).")
     assert page.inner_text("#replay-note") == ""  # a file is read as it is
     slider = page.wait_for_selector("#replay-slider")
     assert slider.get_attribute("max") == str(records - 1)

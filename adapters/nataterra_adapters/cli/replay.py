@@ -12,7 +12,7 @@ from rich.text import Text
 
 from nataterra_adapters.batch_verify import EXIT_CODES, bundle_pack, verify_source
 from nataterra_core.kernel import CommandRecord, RevealRecord, Verdict
-from nataterra_core.kernel.failure_words import failure_words, incomplete_words
+from nataterra_core.kernel.failure_words import failure_words, verdict_words
 
 from .common import ContentOption, LogArgument, console, read_shown, states, stopped, unshowable
 from .words import describe_record
@@ -91,15 +91,12 @@ def exit_if_invalid(verdict: Verdict) -> None:
 
 def verdict_said(verdict: Verdict) -> str:
     """The verdict as the first line of a replay: what can be trusted of what follows."""
+    said = verdict_words(verdict)
     if verdict.status == "valid":
-        return (
-            f"verified: all {verdict.records} records re-execute under the rules, with the "
-            "dice of the revealed seed"
-        )
+        return f"verified: {said}"
     if verdict.status == "incomplete":
-        return f"incomplete: {incomplete_words(verdict.seq, verdict.reason)}"
+        return f"incomplete: {said}"
     where = f"at record {verdict.seq}" if verdict.seq is not None else "as a whole"
-    said = failure_words(verdict.failure, verdict.seq, verdict.reason, named=False)
     return (
         f"INVALID {where} ({verdict.failure}): {said}; the records are shown as logged, not "
         "as verified"

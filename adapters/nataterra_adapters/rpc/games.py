@@ -24,7 +24,8 @@ import msgspec
 
 from nataterra_core import __version__
 from nataterra_core.game import DEFAULT_GAME, GameSession, verify_log
-from nataterra_core.kernel import Verdict, seed_from_number
+from nataterra_core.kernel import seed_from_number
+from nataterra_core.kernel.failure_words import verdict_words
 from nataterra_core.kernel.receipts import SPECTATOR, KeyPair, view_lines
 from nataterra_core.kernel.registry import RuleSystem, systems
 from nataterra_core.kernel.visibility import LogView, log_view, record_view
@@ -62,6 +63,7 @@ from .wire import (
     ReplayParams,
     SeatParams,
     VerifyParams,
+    VerifyResult,
     ViewParams,
     ViewResult,
     WaitParams,
@@ -391,10 +393,11 @@ class Games:
         receipt = None if receipts is None else receipts.receipt(lines, seat, len(lines) - 1)
         return ReceiptResult(version=game.version, receipt=receipt)
 
-    def verify(self, params: VerifyParams) -> Verdict:
-        """Verify a log (a verdict for any input, valid or not)."""
+    def verify(self, params: VerifyParams) -> VerifyResult:
+        """Verify a log (a verdict for any input, valid or not), and say it in words."""
         data = params.log.encode("utf-8", "surrogatepass")
-        return verify_log(data, expect_head=params.expect_head)
+        verdict = verify_log(data, expect_head=params.expect_head)
+        return VerifyResult(**msgspec.structs.asdict(verdict), said=verdict_words(verdict))
 
     def info(self, params: NoParams) -> dict[str, Any]:
         """The server, every rule system it can run (what ``game.create`` accepts) and its

@@ -23,6 +23,7 @@ from nataterra_core.kernel import (
     read_log_prefix,
     replay_prefix,
 )
+from nataterra_core.kernel.failure_words import stopped_words
 from nataterra_core.kernel.registry import RuleSystem, system_for
 
 from ..record_words import record_words
@@ -59,7 +60,7 @@ class Replays:
         at = last if params.at is None else params.at
         if at > last:
             stop = folded.failure
-            reach = "has" if stop is None else f"stops at record {stop.seq}: {stop.reason};"
+            reach = "has" if stop is None else f"stops at record {stop.seq}: {stop.said};"
             raise GameError(
                 GameErrorCode.UNREADABLE_LOG, f"the log {reach} records 0 to {last}, not {at}"
             )
@@ -134,7 +135,9 @@ class Replays:
 
 
 def _stopped(failure: str, error: LogError | None) -> Stopped | None:
-    """Where replaying stopped, in the shape of a verdict's failure (class, record, reason)."""
+    """Where replaying stopped, in the shape of a verdict's failure (class, record, reason),
+    and in words, as ``nataterra replay`` says it."""
     if error is None:
         return None
-    return Stopped(failure=failure, seq=error.seq or 0, reason=error.reason)
+    said = stopped_words(error, failure)
+    return Stopped(failure=failure, seq=error.seq or 0, reason=error.reason, said=said)

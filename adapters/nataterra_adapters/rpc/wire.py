@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import msgspec
 
 from nataterra_core.game import DEFAULT_GAME
-from nataterra_core.kernel import Command, Outcome
+from nataterra_core.kernel import Command, Outcome, Verdict
 from nataterra_core.kernel.geometry import Geometry, Targets
 from nataterra_core.kernel.panels import Panels
 from nataterra_core.kernel.receipts import Receipt
@@ -32,6 +32,7 @@ __all__ = [
     "SeatParams",
     "Stopped",
     "VerifyParams",
+    "VerifyResult",
     "ViewParams",
     "ViewResult",
     "WaitParams",
@@ -308,11 +309,23 @@ class ReceiptResult(msgspec.Struct, frozen=True, kw_only=True):
 
 class Stopped(msgspec.Struct, frozen=True, kw_only=True):
     """Where and why replaying a log stopped, as ``log.verify`` names a failure: its class
-    (``replay``: the logged events do not fold), the record, the reason."""
+    (``replay``: the logged events do not fold; ``read``: the record cannot be read), the
+    record, the auditor's reason, and ``said``: why in words, that reason after them in a
+    parenthesis, as ``nataterra replay`` says it
+    (:func:`~nataterra_core.kernel.failure_words.stopped_words`)."""
 
     failure: str
     seq: int
     reason: str
+    said: str
+
+
+class VerifyResult(Verdict, frozen=True, kw_only=True):
+    """``log.verify``: the verdict (docs/LOG_FORMAT.md §5; ``reason`` is the auditor's) and
+    ``said``: the verdict in words, that reason after them in a parenthesis, as ``nataterra
+    replay`` says it (:func:`~nataterra_core.kernel.failure_words.verdict_words`)."""
+
+    said: str
 
 
 class ReplayResult(msgspec.Struct, frozen=True, kw_only=True):

@@ -1,9 +1,12 @@
 // Step through a log with a slider: the board and the record's sentences at each step.
 // The log comes from a file, pasted text, or a finished game of this server (game.log).
 // It is verified first (log.verify: the hash chain, the dice, the rules) and the verdict
-// stays above the replay: verified, INVALID at record N with the reason, or incomplete;
-// what can be shown is shown all the same. Pasted text without its final newline gets one
-// (a copy from a page loses it), and the page says so; a file is read as it is.
+// stays above the replay, in the words the CLI's replay prints (log.verify's said: the
+// auditor's reason after them in a parenthesis): verified, INVALID at record N, or
+// incomplete; what can be shown is shown all the same, and where replaying stops (a forged
+// log whose events no longer fold: log.replay's stopped) is said below the verdict. Pasted
+// text without its final newline gets one (a copy from a page loses it), and the page says
+// so; a file is read as it is.
 
 import { drawBoards } from "./board.js";
 import { errorText, h } from "./dom.js";
@@ -18,8 +21,9 @@ export async function replayPage(root, rpc, gameId) {
     h("div", { class: "panel" }, file, " ", open, h("div", {}, pasted)), message, stage);
 
   const verdict = h("div", { class: "verdict", id: "replay-verdict", hidden: true });
+  const stopped = h("p", { class: "error", id: "replay-stopped", hidden: true });
   const note = h("p", { class: "muted", id: "replay-note" });
-  root.append(verdict, note);
+  root.append(verdict, stopped, note);
   root.insertBefore(stage, null);
 
   open.addEventListener("click", async () => {
@@ -32,22 +36,22 @@ export async function replayPage(root, rpc, gameId) {
     if (text.trim()) show(text);
   });
 
-  // The verdict in words: verified / INVALID at record N: reason / incomplete.
+  // The verdict in words (log.verify's said): Verified / Incomplete / INVALID at record N.
   async function check(log) {
     let found;
     try {
       found = await rpc.call("log.verify", { log });
     } catch (error) {
-      found = { status: "invalid", reason: errorText(error) };
+      found = { status: "invalid", said: errorText(error) };
     }
     const where = found.seq !== undefined && found.seq !== null ? ` at record ${found.seq}` : "";
     verdict.className = `verdict ${found.status}`;
     verdict.dataset.status = found.status;
     verdict.textContent = found.status === "valid"
-      ? `Verified: the chain, the dice and every rule check out (${found.records} records).`
+      ? `Verified: ${found.said}.`
       : found.status === "incomplete"
-        ? `Incomplete${where}: ${found.reason || "the game is not over, so its dice cannot be checked yet"}.`
-        : `INVALID${where}: ${found.reason}. What can be shown is shown below; do not trust it.`;
+        ? `Incomplete: ${found.said}.`
+        : `INVALID${where}: ${found.said}. What can be shown is shown below; do not trust it.`;
     verdict.hidden = false;
     return found;
   }
@@ -67,14 +71,19 @@ export async function replayPage(root, rpc, gameId) {
 
   async function show(log) {
     message.textContent = "";
+    stopped.hidden = true;
     stage.replaceChildren();
-    await check(log);
+    const found = await check(log);
     let first;
     try {
       first = await rpc.call("log.replay", { log, words: true });
     } catch (error) {
       message.textContent = errorText(error);
       return;
+    }
+    if (first.stopped) { // the records from there on cannot be shown: say why, in words
+      stopped.textContent = `Shown up to record ${first.records - 1}: ${first.stopped.said}.`;
+      stopped.hidden = false;
     }
     const words = first.words;
     const last = first.records - 1;
@@ -86,11 +95,15 @@ export async function replayPage(root, rpc, gameId) {
     const events = h("ul", { class: "feed", id: "replay-events" });
     const board = h("div", { class: "board-area" });
     const text = h("pre", { id: "replay-text" });
-    const end = first.result ? words[last][0] : null; // a finished log ends with its result
+    // A finished log ends with its result; one cut before its end record (incomplete) has none.
+    const end = first.result && found.status !== "incomplete" ? words[last][0] : null;
+    const unfinished = first.result
+      ? "The log has no result: it stops before its end record."
+      : "The log has no result (the game was not finished).";
     const system = (await systems()).find((entry) => entry.id === first.rules);
     stage.replaceChildren(
       h("p", { id: "replay-result" }, `${system ? system.title : first.rules}: ${first.seats.join(", ")}; ${first.records} records. `,
-        end || "The log has no result (the game was not finished)."),
+        end || unfinished),
       h("div", { class: "replay-controls" },
         h("button", { onclick: () => step(-1), id: "replay-back" }, "◀"), slider,
         h("button", { onclick: () => step(1), id: "replay-forward" }, "▶"), position, seat),
