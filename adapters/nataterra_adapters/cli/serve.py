@@ -12,6 +12,7 @@ from ..rpc.admission import DEFAULT_CONNECTIONS_PER_ADDRESS, DEFAULT_MAX_CONNECT
 from ..rpc.bots import DEFAULT_MAX_BOT_TIME
 from ..rpc.server import open_chosen_store, parse_listen
 from ..rpc.store import StoreError
+from ..rpc.waiting import DEFAULT_WAITING_SECONDS, MAX_WAITING_SECONDS
 from .common import SETUP_FAILED, err_console, escape
 
 __all__ = ["serve"]
@@ -90,6 +91,15 @@ def serve(
             "budget and its iteration budget are cut there.",
         ),
     ] = DEFAULT_MAX_BOT_TIME,
+    waiting_seconds: Annotated[
+        float,
+        typer.Option(
+            min=0.001,
+            max=MAX_WAITING_SECONDS,
+            help="How long a game created with seat seeds may wait for its seats' game.join "
+            "before it expires, in seconds.",
+        ),
+    ] = DEFAULT_WAITING_SECONDS,
 ) -> None:
     """Serve the browser client and the JSON-RPC methods over a WebSocket (docs/WEB.md).
 
@@ -123,6 +133,7 @@ def serve(
             test_seeds=test_seeds,
             allow_hosts=allow_host or (),
             max_bot_time=max_bot_time,
+            waiting_seconds=waiting_seconds,
             max_connections=max_connections,
             connections_per_address=max_connections_per_address,
             header_timeout=header_timeout,

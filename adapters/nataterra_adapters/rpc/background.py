@@ -26,7 +26,8 @@ random legal player for the rest of the game, which the store keeps (a restart o
 process does not bring the slow bot back; a thread cannot be stopped: its late answer is
 ignored; its decision has a bounded size anyway, the search player's iterations); a slow
 method that overruns ``work_seconds`` is answered with ``too_long``; a game's bots send at
-most :data:`~.bots.MAX_BOT_COMMANDS` commands after a person's.
+most :data:`~.bots.MAX_BOT_COMMANDS` commands after a person's. A periodic sweep lets the
+games that waited too long for their seats expire (:meth:`~.waiting.WaitingGames.expire`).
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ from .errors import GameError, GameErrorCode
 from .held import Game
 from .lifecycle import GameHost
 from .protocol import Dispatcher, Method
-from .sharing import Sharing
+from .sharing import SWEEP_SECONDS, Sharing
+from .store import StoreError
 
 __all__ = [
     "DEFAULT_BOT_SECONDS",
@@ -101,9 +103,19 @@ class Background:
         self._host.serve()
         self._host.run_bots_with(self._turn)
         self._chores.append(loop.create_task(self._host.reader.wake(), name="waking stored games"))
+        self._chores.append(loop.create_task(self._expiring(), name="expiring waiting games"))
         if self._sharing is not None:
             self._chores.append(loop.create_task(self._sharing.sweep(self._turn), name="sweep"))
             self._chores.append(loop.create_task(self._sharing.listen(), name="listen"))
+
+    async def _expiring(self) -> None:
+        """Every :data:`~.sharing.SWEEP_SECONDS`: the waiting games that expired go."""
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                await self._host.seeds.expire()
+            except (StoreError, OSError) as exc:  # the store away: the next sweep tries again
+                print(f"nataterra-rpc: the sweep could not expire games: {exc}", file=sys.stderr)
 
     async def close(self) -> None:
         """Stop the bots' turns and let the pools go (a running decision ends on its own)."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -47,6 +48,7 @@ from .protocol import Method
 from .replays import Replays
 from .store import Store
 from .table import board_pictures, panels_of, recent_places
+from .waiting import DEFAULT_WAITING_SECONDS, Clock
 from .wire import (
     ActParams,
     ActResult,
@@ -84,15 +86,23 @@ class Games:
         store: Store | None = None,
         bots_inline: bool = True,
         max_bot_time: float = DEFAULT_MAX_BOT_TIME,
+        waiting_seconds: float = DEFAULT_WAITING_SECONDS,
+        clock: Clock = time.time,
     ) -> None:
         """``test_seeds``: accept ``game.create``'s public ``seed`` (tests and demos only);
         ``max_games``: games in play held at once (started or waiting); ``store``: keep every
         started game there and serve the stored ones (``None``: in memory only);
         ``bots_inline``: the bots play inside the call that gave them the turn (``False``: a
         server's :class:`~.background.Background` plays them); ``max_bot_time``: the longest
-        a bot thinks per decision (``--max-bot-time``)."""
+        a bot thinks per decision (``--max-bot-time``); ``waiting_seconds``: how long a game
+        may wait for its seats' ``game.join`` (``--waiting-seconds``), by ``clock``."""
         self.host = GameHost(
-            max_games=max_games, store=store, bots_inline=bots_inline, max_bot_time=max_bot_time
+            max_games=max_games,
+            store=store,
+            bots_inline=bots_inline,
+            max_bot_time=max_bot_time,
+            waiting_seconds=waiting_seconds,
+            clock=clock,
         )
         self._test_seeds = test_seeds
         self._replays = Replays()

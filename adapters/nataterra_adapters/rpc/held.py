@@ -58,8 +58,14 @@ class Waiting:
     bots: Bots
     key: KeyPair
     """The game's receipt key, drawn at creation (its public half goes into the header)."""
+    expires: float | None = None
+    """When it expires unless it has started (Unix time; ``None``: never)."""
     log: GameLog | None = None
     """How it is kept in the store until it starts (``None``: a server without a store)."""
+
+    def expired(self, now: float) -> bool:
+        """Whether it has expired by ``now`` (Unix time)."""
+        return self.expires is not None and self.expires <= now
 
 
 @dataclass

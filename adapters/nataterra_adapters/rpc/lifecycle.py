@@ -27,6 +27,7 @@ follows through :meth:`GameHost.bot_move`. Every change is told to the watchers
 from __future__ import annotations
 
 import sys
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -43,7 +44,7 @@ from .held import Game, Waiting, store_refused
 from .reading import GameReader
 from .receipts import GameReceipts, server_key
 from .store import Secret, Store, StoreError
-from .waiting import WaitingGames
+from .waiting import DEFAULT_WAITING_SECONDS, Clock, WaitingGames
 from .writes import GameLog, Writes
 
 __all__ = ["DEFAULT_MAX_GAMES", "GameHost"]
@@ -65,20 +66,31 @@ class GameHost:
         store: Store | None = None,
         bots_inline: bool = True,
         max_bot_time: float = DEFAULT_MAX_BOT_TIME,
+        waiting_seconds: float = DEFAULT_WAITING_SECONDS,
+        clock: Clock = time.time,
     ):
         """``max_games``: games in play held at once (started or waiting); ``store``: keep
         every started game there and serve the stored ones (``None``: in memory only);
         ``bots_inline``: the bots play inside the call that gave them the turn (``False``:
         their turns wait for :meth:`run_bots_with`); ``max_bot_time``: the longest a bot
-        thinks per decision, in wall-clock seconds (its budget is cut there). The server's
-        identity key is the store's, or new without one."""
+        thinks per decision, in wall-clock seconds (its budget is cut there);
+        ``waiting_seconds``: how long a game may wait for its seats' ``game.join`` before it
+        expires, by ``clock`` (Unix time). The server's identity key is the store's, or new
+        without one."""
         self.max_bot_time = max_bot_time
         self._games: dict[str, Game] = {}  # in play
         self._finished: OrderedDict[str, Game] = OrderedDict()  # the last few to end
         self._max_games = max_games
         self._store = store
         self._writes = None if store is None else Writes(store, stored=self._stored)
-        self.seeds = WaitingGames(store, self._writes, max_bot_time=max_bot_time, start=self._begin)
+        self.seeds = WaitingGames(
+            store,
+            self._writes,
+            max_bot_time=max_bot_time,
+            start=self._begin,
+            waiting_seconds=waiting_seconds,
+            clock=clock,
+        )
         if self._writes is not None:
             self._writes.lost = self._lost
         self.server_key = server_key(store)
@@ -166,7 +178,10 @@ class GameHost:
         return game is not None and game.session.closed
 
     def waiting(self, game_id: str) -> Waiting | None:
-        """The game ``game_id`` if it waits for seat seeds."""
+        """The game ``game_id`` if it waits for seat seeds; the expired error if it expired
+        waiting (and no game of its id has started since)."""
+        if self._held(game_id) is not None:
+            return None
         return self.seeds.get(game_id)
 
     def find(self, game_id: str, token: str | None) -> tuple[Game, str | None]:
@@ -301,7 +316,8 @@ class GameHost:
 
     def check_room(self) -> None:
         """Refuse a new game when the server holds its cap of games in play (``--max-games``;
-        finished games do not count)."""
+        finished games do not count, nor waiting games that have expired)."""
+        self.seeds.drop_expired()
         if self.games_in_play() >= self._max_games:
             raise GameError(
                 GameErrorCode.SETUP_REJECTED,

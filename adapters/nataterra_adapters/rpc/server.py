@@ -46,6 +46,7 @@ from .lifecycle import DEFAULT_MAX_GAMES
 from .protocol import DEFAULT_MAX_BATCH, Dispatcher, error_reply
 from .store import Store, StoreError
 from .store_tools import default_store, open_default_store, open_store
+from .waiting import DEFAULT_WAITING_SECONDS, MAX_WAITING_SECONDS
 
 __all__ = ["Admission", "Server", "connection_cap", "main", "parse_listen"]
 
@@ -77,6 +78,7 @@ class Server:
         work_seconds: float = DEFAULT_WORK_SECONDS,
         max_connections: int = DEFAULT_MAX_CONNECTIONS,
         connections_per_address: int = DEFAULT_CONNECTIONS_PER_ADDRESS,
+        waiting_seconds: float = DEFAULT_WAITING_SECONDS,
     ):
         """``bots_inline``: until a transport serves (which hands the bots to its worker
         pool), the bots play inside the call that gave them the turn, as the in-process
@@ -94,6 +96,7 @@ class Server:
             store=store,
             bots_inline=bots_inline,
             max_bot_time=max_bot_time,
+            waiting_seconds=waiting_seconds,
         )
         self.workers, self.bot_seconds, self.work_seconds = workers, bot_seconds, work_seconds
         self.dispatcher = Dispatcher(self.games.methods(), max_batch=max_batch)
@@ -299,17 +302,26 @@ def _positive(text: str) -> int:
     return int(text)
 
 
-def _seconds(text: str) -> float:
-    """A positive number of seconds, at most an hour (``--max-bot-time``)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and 0 < value <= MAX_SECONDS):
-        raise argparse.ArgumentTypeError(
-            f"expected seconds above 0 and at most {MAX_SECONDS:g}, got {text!r}"
-        )
-    return value
+def _seconds_up_to(most: float) -> Callable[[str], float]:
+    """A parser of a positive number of seconds, at most ``most``."""
+
+    def seconds(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and 0 < value <= most):
+            shown = f"{most:.0f}" if most.is_integer() else f"{most:g}"
+            raise argparse.ArgumentTypeError(
+                f"expected seconds above 0 and at most {shown}, got {text!r}"
+            )
+        return value
+
+    return seconds
+
+
+_seconds = _seconds_up_to(MAX_SECONDS)
+"""A positive number of seconds, at most an hour (``--max-bot-time``)."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -415,6 +427,14 @@ def _parser() -> argparse.ArgumentParser:
         help=f"longest log.verify or log.replay (default {DEFAULT_WORK_SECONDS:g})",
     )
     parser.add_argument(
+        "--waiting-seconds",
+        type=_seconds_up_to(MAX_WAITING_SECONDS),
+        default=DEFAULT_WAITING_SECONDS,
+        help="how long a game created with seat seeds may wait for its seats' game.join "
+        f"before it expires (default {DEFAULT_WAITING_SECONDS:.0f}, at most "
+        f"{MAX_WAITING_SECONDS:.0f})",
+    )
+    parser.add_argument(
         "--test-seeds",
         action="store_true",
         help="accept game.create's public seed (reproducible dice anyone can derive: for "
@@ -449,6 +469,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             work_seconds=args.work_seconds,
             max_connections=args.max_connections,
             connections_per_address=args.max_connections_per_address,
+            waiting_seconds=args.waiting_seconds,
         )
     except (StoreError, OSError) as exc:  # a damaged key, an unreadable store: no traceback
         say(f"cannot open the store: {exc}")

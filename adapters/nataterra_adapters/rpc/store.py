@@ -8,7 +8,8 @@ long-term identity key, which certifies each game's receipt key.
 
 Everything else a game needs lives there too, so that any process sharing the store can
 serve it: a game still waiting for its seats' contributions to the dice (:class:`Pending`,
-secret as a whole: its server seed, tokens and the contributions so far) and the answers kept
+secret as a whole: its server seed, tokens and the contributions so far; removed when it
+expires, :meth:`Store.expire_waiting`) and the answers kept
 for ``command_id`` retries (:class:`Answer`, each a seat's view of what its act appended),
 stored in the transaction of the records they answer and kept for the game's last
 :data:`ANSWERS_KEPT` records. Neither is ever readable through a log or exported with one.
@@ -163,16 +164,21 @@ class Pending:
     """Its server seed (committed to), seat tokens, bot seats and receipt key."""
     contributions: dict[str, str] = field(default_factory=dict)
     """The contributions sent so far, by seat (the bots' at once)."""
+    expires: float | None = None
+    """When it expires unless it has started (Unix time, the creating server's clock plus its
+    ``--waiting-seconds``; ``None``: never, a game kept before waiting games expired)."""
 
     def encode(self) -> bytes:
         """The stored form (JSON)."""
-        kept = {
+        kept: dict[str, object] = {
             "rules": self.rules,
             "seats": list(self.seats),
             "options": self.options,
             "secret": self.secret._fields(),
             "contributions": self.contributions,
         }
+        if self.expires is not None:
+            kept["expires"] = self.expires
         return json.dumps(kept).encode()
 
     @classmethod
@@ -190,7 +196,23 @@ class Pending:
         if not isinstance(secret, dict):
             raise DamagedSecret("the waiting game has no secret")
         contributions = _names(kept.get("contributions", {}), "contributions")
-        return cls(rules, tuple(seats), options, Secret._from_fields(secret), contributions)
+        expires = kept.get("expires")
+        if expires is not None and (
+            isinstance(expires, bool) or not isinstance(expires, int | float)
+        ):
+            raise DamagedSecret("the waiting game's expiry is not a number")
+        return cls(
+            rules,
+            tuple(seats),
+            options,
+            Secret._from_fields(secret),
+            contributions,
+            None if expires is None else float(expires),
+        )
+
+    def expired(self, now: float) -> bool:
+        """Whether it has expired by ``now`` (Unix time)."""
+        return self.expires is not None and self.expires <= now
 
     @property
     def complete(self) -> bool:
@@ -337,6 +359,12 @@ class Store(Protocol):
 
     def waiting_games(self) -> list[str]:
         """The ids of the games waiting for contributions (none of them has records), by id."""
+        ...
+
+    def expire_waiting(self, now: float, game_id: str | None = None) -> list[str]:
+        """Remove the waiting games expired by ``now`` (Unix time; only ``game_id``'s if
+        named): the ids this call removed, by id. Each is removed by one call only, whichever
+        process makes it (the others find it gone)."""
         ...
 
     def contribute(self, game_id: str, seat: str, contribution: str) -> tuple[Pending, bool]:

@@ -4,11 +4,11 @@
 record; ``<game_id>.secret`` (mode 0600) its :class:`~.store.Secret`. ``server.key`` (0600)
 is the server's identity key and ``<game_id>.aside`` the reason a game is set aside. A game
 waiting for its seats' contributions is ``<game_id>.waiting`` (0600, replaced atomically at
-each contribution, removed once the game has started); the answers kept for ``command_id``
-retries are ``<game_id>.answers`` (0600, JSON Lines, appended after the records they answer:
-a crash between the two loses the answer, never a record; rewritten without the old ones
-once it holds twice :data:`~.store.ANSWERS_KEPT`). A crash
-can tear the last record of a log (never acknowledged: its reply was not sent), which
+each contribution, removed once the game has started or has expired); the answers kept for
+``command_id`` retries are ``<game_id>.answers`` (0600, JSON Lines, appended after the
+records they answer: a crash between the two loses the answer, never a record; rewritten
+without the old ones once it holds twice :data:`~.store.ANSWERS_KEPT`). A crash can tear
+the last record of a log (never acknowledged: its reply was not sent), which
 :meth:`DirectoryStore.log` cuts off. Secrets are written atomically (a temporary file in the
 store, fsync, rename, fsync of the directory), so a crash leaves the old secret or the new
 one, never half of one; a secret without a log (the crash came before the header) belongs
@@ -184,6 +184,20 @@ class DirectoryStore:
             for path in sorted(self.directory.glob("*.waiting"))
             if not self._has_log(path.stem)
         ]
+
+    def expire_waiting(self, now: float, game_id: str | None = None) -> list[str]:
+        """One process a directory: the file removed is this call's (a damaged one is left
+        for ``pending`` to report)."""
+        removed = []
+        for waiting_id in self.waiting_games() if game_id is None else [game_id]:
+            try:
+                pending = self.pending(waiting_id)
+            except DamagedSecret:
+                continue
+            if pending is not None and pending.expired(now):
+                self._path(waiting_id, "waiting").unlink(missing_ok=True)
+                removed.append(waiting_id)
+        return removed
 
     def contribute(self, game_id: str, seat: str, contribution: str) -> tuple[Pending, bool]:
         pending = self.pending(game_id)

@@ -47,8 +47,11 @@ _SCHEMA = (
     )""",
     """CREATE TABLE IF NOT EXISTS waiting (
         game_id TEXT PRIMARY KEY,
-        pending BYTEA NOT NULL
+        pending BYTEA NOT NULL,
+        expires DOUBLE PRECISION
     )""",
+    # A database made before waiting games expired: its rows keep no expiry (NULL: never).
+    "ALTER TABLE waiting ADD COLUMN IF NOT EXISTS expires DOUBLE PRECISION",
     """CREATE TABLE IF NOT EXISTS answers (
         game_id TEXT NOT NULL REFERENCES games (game_id),
         seat TEXT NOT NULL,

@@ -4,12 +4,12 @@ transaction is opened and how a lease's clock is read.
 ``games`` (one row a game: its record count, finished, whether it has bots, why it is set
 aside), ``records`` (one row a record under the unique key ``(game_id, seq)``, the line's
 exact bytes), ``secrets`` (the secret, apart from the log), ``waiting`` (a game waiting for
-its seats' contributions, as secret), ``answers`` (the answers kept for ``command_id``
-retries, each a seat's view, written in the transaction of the records they answer),
-``server`` (the identity key) and ``leases`` (who moves a game's bots, until when). An append
-is one transaction that first moves the game's record count from ``seq`` on: no row moves
-when another writer got there first (:class:`~.store.StaleAppend`), and the insert under the
-unique key is the backstop.
+its seats' contributions, as secret, and when it expires), ``answers`` (the answers kept for
+``command_id`` retries, each a seat's view, written in the transaction of the records they
+answer), ``server`` (the identity key) and ``leases`` (who moves a game's bots, until
+when). An append is one transaction that first moves the game's record count from ``seq``
+on: no row moves when another writer got there first (:class:`~.store.StaleAppend`), and the
+insert under the unique key is the backstop.
 Queries are written with ``?`` placeholders; a backend with another style converts them
 (:meth:`SqlStore._sql`).
 """
@@ -179,9 +179,11 @@ class SqlStore:
                 raise GameExists(f"game {game_id!r} is in the store already")
             added = self._run(
                 db,
-                "INSERT INTO waiting (game_id, pending) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                "INSERT INTO waiting (game_id, pending, expires) VALUES (?, ?, ?) "
+                "ON CONFLICT DO NOTHING",
                 game_id,
                 pending.encode(),
+                pending.expires,
             )
             if added.rowcount != 1:
                 raise GameExists(f"game {game_id!r} waits for its seats in the store already")
@@ -198,6 +200,15 @@ class SqlStore:
 
     def waiting_games(self) -> list[str]:
         return [str(row[0]) for row in self._rows("SELECT game_id FROM waiting ORDER BY game_id")]
+
+    def expire_waiting(self, now: float, game_id: str | None = None) -> list[str]:
+        """One ``DELETE … RETURNING``: of processes sweeping at once, each row is returned
+        to one (a row kept with no expiry, NULL, never matches)."""
+        args: tuple[object, ...]
+        query, args = "DELETE FROM waiting WHERE expires <= ?", (now,)
+        if game_id is not None:
+            query, args = f"{query} AND game_id = ?", (now, game_id)
+        return sorted(str(row[0]) for row in self._rows(f"{query} RETURNING game_id", *args))
 
     def contribute(self, game_id: str, seat: str, contribution: str) -> tuple[Pending, bool]:
         with self._transaction() as db:

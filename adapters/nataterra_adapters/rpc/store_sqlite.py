@@ -24,9 +24,10 @@ from .store_sql import SqlStore, statements
 
 __all__ = ["SCHEMA_VERSION", "SqliteStore"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """``PRAGMA user_version`` of the schema below; a file with a newer one is refused (version
-1 had no ``waiting`` and ``answers``: they are added to it)."""
+1 had no ``waiting`` and ``answers``, version 2 no ``waiting.expires``: they are added to
+it; the waiting games kept before have no expiry)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -48,7 +49,8 @@ CREATE TABLE IF NOT EXISTS secrets (
 );
 CREATE TABLE IF NOT EXISTS waiting (
     game_id TEXT PRIMARY KEY,
-    pending BLOB NOT NULL
+    pending BLOB NOT NULL,
+    expires REAL
 );
 CREATE TABLE IF NOT EXISTS answers (
     game_id TEXT NOT NULL REFERENCES games (game_id),
@@ -107,6 +109,9 @@ class SqliteStore(SqlStore):
                 )
             for statement in statements(_SCHEMA):
                 db.execute(statement)
+            waiting = {row[1] for row in db.execute("PRAGMA table_info(waiting)")}
+            if "expires" not in waiting:  # a file of version 2
+                db.execute("ALTER TABLE waiting ADD COLUMN expires REAL")
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     @contextmanager

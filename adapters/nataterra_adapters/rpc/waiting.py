@@ -11,12 +11,23 @@ game, whose first records replace the waiting game in the store in one commit. A
 here is read again before each request in a server whose store is shared (another process may
 have added a contribution, or started the game), and a waiting game found complete in the
 store (the process that completed it died before starting it) is started by whoever reads it.
+
+A waiting game expires ``waiting_seconds`` after its creation (``--waiting-seconds``) unless it
+has started: its slot in ``--max-games`` is freed and its secret goes. The expiry is kept
+with it (:attr:`~.store.Pending.expires`, the creating server's clock), so every process
+judges it alike: an expired copy is dropped here on its next use (the store's copy removed
+too), the server's periodic sweep (:meth:`WaitingGames.expire`) drops the held ones and
+removes the store's expired ones, each by one process (the one that removes it says so on
+stderr), and a client asking for it is told it expired (:func:`expired`), as long as this
+process remembers it (:data:`EXPIRED_KEPT`) and otherwise that there is no such game.
 """
 
 from __future__ import annotations
 
 import secrets
 import sys
+import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -32,32 +43,119 @@ from .held import Game, Waiting, store_refused
 from .store import DamagedSecret, NotWaiting, Pending, Secret, Store, StoreError
 from .writes import GameLog, Writes
 
-__all__ = ["WaitingGames"]
+__all__ = ["DEFAULT_WAITING_SECONDS", "MAX_WAITING_SECONDS", "WaitingGames", "expired"]
 
 Start = Callable[[str, Waiting], Game]
 """Starts a game whose seats have all contributed (the host writes its header)."""
+Clock = Callable[[], float]
+"""Unix time now (:func:`time.time`; a test's own clock)."""
+DEFAULT_WAITING_SECONDS = 24 * 3600.0
+"""How long a game may wait for its seats' ``game.join`` before it expires
+(``--waiting-seconds``): a club's evening and the night after."""
+MAX_WAITING_SECONDS = 30 * 24 * 3600.0
+"""The longest ``--waiting-seconds`` a server takes."""
+EXPIRED_KEPT = 1024
+"""Expired games whose ids a process remembers, to tell a client they expired."""
+
+
+def expired(game_id: str) -> GameError:
+    """The error for a game that expired waiting for its seats (the game is gone)."""
+    return GameError(
+        GameErrorCode.UNKNOWN_GAME,
+        f"game {game_id!r} expired: not every seat joined (game.join) in the time a game may "
+        "wait for its seats (the server's --waiting-seconds)",
+        expired=True,
+    )
 
 
 class WaitingGames:
     """The waiting games held here, and their copies in the store (if there is one)."""
 
     def __init__(
-        self, store: Store | None, writes: Writes | None, *, max_bot_time: float, start: Start
+        self,
+        store: Store | None,
+        writes: Writes | None,
+        *,
+        max_bot_time: float,
+        start: Start,
+        waiting_seconds: float = DEFAULT_WAITING_SECONDS,
+        clock: Clock = time.time,
     ) -> None:
+        """``waiting_seconds``: how long a new game may wait for its seats; ``clock``: the
+        time its expiry is judged by."""
         self._store, self._writes = store, writes
         self._max_bot_time = max_bot_time
         self._start = start
+        self._waiting_seconds, self._clock = waiting_seconds, clock
         self._games: dict[str, Waiting] = {}
+        self._expired: OrderedDict[str, None] = OrderedDict()  # the last EXPIRED_KEPT
 
     def __len__(self) -> int:
+        """The games held here (one expired but not yet swept included: see
+        :meth:`drop_expired`)."""
         return len(self._games)
 
     def __contains__(self, game_id: object) -> bool:
-        return game_id in self._games
+        return isinstance(game_id, str) and self._live(game_id) is not None
 
     def get(self, game_id: str) -> Waiting | None:
-        """The waiting game ``game_id`` held here."""
-        return self._games.get(game_id)
+        """The waiting game ``game_id`` held here; the :func:`expired` error if it expired
+        (now, or earlier as far as this process remembers)."""
+        waiting = self._live(game_id)
+        if waiting is None and game_id in self._expired:
+            raise expired(game_id)
+        return waiting
+
+    def _live(self, game_id: str) -> Waiting | None:
+        """The copy held here, unless it has expired (then it goes, from the store too)."""
+        waiting = self._games.get(game_id)
+        if waiting is not None and waiting.expired(self._clock()):
+            self._expire(game_id)
+            return None
+        return waiting
+
+    def _expire(self, game_id: str) -> None:
+        """Drop an expired game held here and remove the store's copy (in the store's
+        thread, after the writes queued before); whoever removes it says so."""
+        self._games.pop(game_id, None)
+        self._remember(game_id)
+        if self._writes is None:
+            _say_expired([game_id])
+            return
+        now = self._clock()
+        self._writes.later(lambda store: _say_expired(store.expire_waiting(now, game_id)))
+
+    def _remember(self, game_id: str) -> None:
+        self._expired[game_id] = None
+        self._expired.move_to_end(game_id)
+        while len(self._expired) > EXPIRED_KEPT:
+            self._expired.popitem(last=False)
+
+    def drop_expired(self) -> None:
+        """Drop the expired games held here now (before counting the games in play)."""
+        now = self._clock()
+        for game_id in [g for g, waiting in self._games.items() if waiting.expired(now)]:
+            self._expire(game_id)
+
+    async def expire(self) -> list[str]:
+        """The periodic sweep: drop the expired games held here and remove the expired ones
+        of the store (any process's): the ids this call removed, said on stderr. Of the
+        processes sharing a store, each expired game is removed by one."""
+        now = self._clock()
+        dropped = [g for g, waiting in self._games.items() if waiting.expired(now)]
+        for game_id in dropped:
+            del self._games[game_id]
+            self._remember(game_id)
+        store, writes = self._store, self._writes
+        if store is not None and writes is not None:
+            removed = await writes.run(lambda: store.expire_waiting(now))
+            for game_id in removed:
+                self._games.pop(game_id, None)
+                self._remember(game_id)
+        else:
+            removed = dropped
+        _say_expired(removed)
+        return removed
 
     def add(
         self,
@@ -73,8 +171,9 @@ class WaitingGames:
         key = KeyPair.generate()
         secret = Secret(secrets.token_bytes(32), tokens, dict(bots.names), key.secret)
         contributions = {seat: secrets.token_hex(16) for seat in bots.names}
-        pending = Pending(record.id, seats, options, secret, contributions)
-        waiting = Waiting(record, seats, options, _ceremony(pending), tokens, bots, key)
+        expires = self._clock() + self._waiting_seconds
+        pending = Pending(record.id, seats, options, secret, contributions, expires)
+        waiting = Waiting(record, seats, options, _ceremony(pending), tokens, bots, key, expires)
         if waiting.ceremony.complete:  # no person has a seat: it starts at once, unkept
             return waiting, self._start(game_id, waiting)
         if self._writes is not None:
@@ -83,6 +182,7 @@ class WaitingGames:
             except StoreError as exc:  # embedded: the store refused it at once
                 raise store_refused(exc) from exc
         self._games[game_id] = waiting
+        self._expired.pop(game_id, None)
         return waiting, None
 
     # -- joining ------------------------------------------------------------------------------
@@ -116,7 +216,7 @@ class WaitingGames:
         return self._joined(game_id, seat, pending, added)
 
     def _joining(self, game_id: str, token: str, client_seed: str) -> tuple[Waiting, str]:
-        waiting = self._games.get(game_id)
+        waiting = self.get(game_id)
         if waiting is None:
             raise GameError(GameErrorCode.UNKNOWN_GAME, f"no game {game_id!r}")
         seat = seat_of(waiting.tokens, token, 0)
@@ -131,8 +231,11 @@ class WaitingGames:
         return waiting, seat
 
     def _refused(self, game_id: str, exc: StoreError) -> GameError:
-        if isinstance(exc, NotWaiting):  # another process started it: read it next time
-            self._games.pop(game_id, None)
+        if isinstance(exc, NotWaiting):  # another process started it (read it next time)
+            held = self._games.pop(game_id, None)  # or, at the same moment, expired it
+            if held is not None and held.expired(self._clock()):
+                self._remember(game_id)
+                return expired(game_id)
             return GameError(GameErrorCode.SETUP_REJECTED, "the game has started")
         return store_refused(exc)
 
@@ -168,6 +271,9 @@ class WaitingGames:
         if pending is None:
             self._games.pop(game_id, None)
             return None
+        if pending.expired(self._clock()):
+            self._expire(game_id)
+            return None
         try:
             waiting = self._adopt(game_id, pending)
             if waiting.ceremony.complete:  # completed by a process that died before starting
@@ -182,6 +288,7 @@ class WaitingGames:
         if held is not None and held.key.secret == pending.secret.receipt_key:
             held.ceremony = _ceremony(pending)
             return held
+        self._expired.pop(game_id, None)  # a new game of an expired one's id
         try:
             record = system(pending.rules)
         except KeyError as exc:
@@ -198,6 +305,7 @@ class WaitingGames:
             secret.tokens,
             bots,
             KeyPair(secret.receipt_key),
+            pending.expires,
         )
         self._games[game_id] = waiting
         return waiting
@@ -215,3 +323,8 @@ def _ceremony(pending: Pending) -> SeedCeremony:
         if seat in pending.contributions:
             ceremony.contribute(seat, pending.contributions[seat])
     return ceremony
+
+
+def _say_expired(game_ids: list[str]) -> None:
+    for game_id in game_ids:
+        print(f"nataterra-rpc: {game_id} expired waiting for its seats", file=sys.stderr)

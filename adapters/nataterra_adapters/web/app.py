@@ -42,6 +42,7 @@ from ..rpc.games import Games
 from ..rpc.protocol import DEFAULT_MAX_BATCH, Dispatcher
 from ..rpc.server import DEFAULT_GAMES_PER_CLIENT
 from ..rpc.store import Store
+from ..rpc.waiting import DEFAULT_WAITING_SECONDS
 from ..rpc.wire import NoParams
 from .connections import DEFAULT_HEADER_TIMEOUT, ConnectionGuard, GuardedServer
 from .hosts import HEALTH_PATH, LOOPBACK_NAMES, HostGuard, allowed_hosts
@@ -177,6 +178,7 @@ def create_app(
     max_batch: int = DEFAULT_MAX_BATCH,
     hosts: Iterable[str] = LOOPBACK_NAMES,
     max_bot_time: float = DEFAULT_MAX_BOT_TIME,
+    waiting_seconds: float = DEFAULT_WAITING_SECONDS,
 ) -> Starlette:
     """The application: the client at ``/`` and the JSON-RPC WebSocket at ``/rpc``.
 
@@ -185,13 +187,15 @@ def create_app(
     ``hosts``: the host names requests may carry in ``Host`` and ``Origin``
     (:func:`~.hosts.allowed_hosts`; ``*``: any); ``max_bot_time``: the longest a bot
     thinks per decision (``--max-bot-time``; a decision past twice that, and at least the
-    RPC server's ``--bot-seconds`` default, goes to the random legal player).
+    RPC server's ``--bot-seconds`` default, goes to the random legal player);
+    ``waiting_seconds``: how long a game may wait for its seats' ``game.join``.
     """
     games = Games(
         test_seeds=test_seeds,
         store=store,
         bots_inline=False,
         max_bot_time=max_bot_time,
+        waiting_seconds=waiting_seconds,
     )
     hub = _Hub(games, games_per_client, max_batch, max(DEFAULT_BOT_SECONDS, 2 * max_bot_time))
 
@@ -262,6 +266,7 @@ def serve(
     sock: socket.socket | None = None,
     allow_hosts: Iterable[str] = (),
     max_bot_time: float = DEFAULT_MAX_BOT_TIME,
+    waiting_seconds: float = DEFAULT_WAITING_SECONDS,
     max_connections: int = DEFAULT_MAX_CONNECTIONS,
     connections_per_address: int = DEFAULT_CONNECTIONS_PER_ADDRESS,
     header_timeout: float = DEFAULT_HEADER_TIMEOUT,
@@ -276,7 +281,13 @@ def serve(
     answered 503. A request head must come whole within ``header_timeout`` seconds (408).
     """
     hosts = allowed_hosts(host, allow_hosts)
-    app = create_app(store=store, test_seeds=test_seeds, hosts=hosts, max_bot_time=max_bot_time)
+    app = create_app(
+        store=store,
+        test_seeds=test_seeds,
+        hosts=hosts,
+        max_bot_time=max_bot_time,
+        waiting_seconds=waiting_seconds,
+    )
     if sock is None:
         sock = socket.create_server((host, port))
     address = sock.getsockname()
