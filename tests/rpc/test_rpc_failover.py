@@ -139,13 +139,16 @@ def _servers(transport: str, url: str) -> Iterator[list[Server]]:
             server.stop()
 
 
-# Each game once, each transport twice; BattleLore is left out: random play takes about
-# 1,500 commands to end it, and the store and the failover do not depend on the game.
+# Each game once, and each transport with more than one game. Nataterra and BattleLore
+# with a turn limit (B-TURN-2): random play takes about 1,500 commands to end a BattleLore
+# battle, 13 with six turns (the kill comes at the fourth), and the store and the failover
+# do not depend on the game's length.
 CASES = [
     ("liars-dice", {}, "websocket"),
     ("liars-dice", {}, "rpc"),
     ("nataterra", {"max_turns": 3}, "websocket"),
     ("kaladan", {}, "rpc"),
+    ("battlelore", {"max_turns": 6}, "websocket"),
 ]
 
 
