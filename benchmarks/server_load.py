@@ -4,6 +4,7 @@ WebSocket.
 
     python benchmarks/server_load.py [--games 200] [--moves 12] [--rules liars-dice]
                                      [--transports RPC WebSocket] [--postgres URL]
+                                     [--stores directory sqlite postgres] [--against REF]
 
 For each configuration and transport it starts the server processes (``nataterra-rpc
 --listen`` for RPC, ``nataterra serve`` for WebSocket, each on the configuration's store)
@@ -19,13 +20,18 @@ throughput to the directory store's over the same transport and the one-minute l
 average when the row ended, with the load average at the start and the end. Without
 ``--postgres`` (an empty database; every run's games get their own ids) it starts a
 throwaway cluster (as the tests do) when PostgreSQL's binaries are installed, and skips the
-PostgreSQL rows otherwise. Figures are printed, never asserted.
+PostgreSQL rows otherwise. With ``--against REF`` (a git revision, e.g. ``main``) every
+configuration is run twice in a row, on REF's code (``git archive`` into a temporary
+directory) and then on this tree's, and a last table gives this tree's throughput and p50
+as ratios to REF's: a before/after in one run, at one load. Figures are printed, never
+asserted.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import importlib.util
 import json
 import os
@@ -120,7 +126,7 @@ async def _connect(transport: str, port: int) -> Connection:
 
 
 async def _play(
-    transport: str, ports: list[int], index: int, rules: str, moves: int
+    transport: str, ports: list[int], index: int, rules: str, moves: int, run: str
 ) -> tuple[list[float], int]:
     """One game: the apply latencies and the retries after a stale version."""
     connections = [await _connect(transport, port) for port in ports]
@@ -129,7 +135,7 @@ async def _play(
         "game.create",
         rules=rules,
         seed=index,
-        game_id=f"load-{transport}-{len(ports)}-{index}",  # one database for every run
+        game_id=f"load-{run}-{index}",  # one database for every run
         bots={"blue": "random"},
     )
     token, game_id = made["tokens"]["red"], made["game_id"]
@@ -166,11 +172,11 @@ async def _play(
 
 
 async def _client(
-    transport: str, ports: list[int], games: int, rules: str, moves: int
+    transport: str, ports: list[int], games: int, rules: str, moves: int, run: str
 ) -> dict[str, Any]:
     started = time.perf_counter()
     done = await asyncio.gather(
-        *(_play(transport, ports, index, rules, moves) for index in range(games))
+        *(_play(transport, ports, index, rules, moves, run) for index in range(games))
     )
     seconds = time.perf_counter() - started
     latencies = sorted(latency for game, _ in done for latency in game)
@@ -183,7 +189,7 @@ async def _client(
     }
 
 
-def _client_process(args: tuple[str, list[int], int, str, int]) -> dict[str, Any]:
+def _client_process(args: tuple[str, list[int], int, str, int, str]) -> dict[str, Any]:
     return asyncio.run(_client(*args))
 
 
@@ -203,11 +209,13 @@ _SERVERS = {
 
 
 @contextmanager
-def _servers(transport: str, store: str, count: int) -> Iterator[list[int]]:
-    """``count`` processes on ``store``: ``nataterra-rpc`` for RPC, ``nataterra serve`` for
-    WebSocket; their ports."""
+def _servers(transport: str, store: str, count: int, tree: Path = ROOT) -> Iterator[list[int]]:
+    """``count`` processes on ``store`` running ``tree``'s code: ``nataterra-rpc`` for RPC,
+    ``nataterra serve`` for WebSocket; their ports."""
     command, extra, announced = _SERVERS[transport]
     processes, ports = [], []
+    path = os.pathsep.join([str(tree), str(tree / "adapters"), os.environ.get("PYTHONPATH", "")])
+    environment = {**os.environ, "PYTHONPATH": path}
     try:
         for _ in range(count):
             process = subprocess.Popen(
@@ -225,6 +233,7 @@ def _servers(transport: str, store: str, count: int) -> Iterator[list[int]]:
                     *extra,
                 ],
                 stderr=subprocess.PIPE,
+                env=environment,
             )
             processes.append(process)
             assert process.stderr is not None
@@ -238,6 +247,20 @@ def _servers(transport: str, store: str, count: int) -> Iterator[list[int]]:
         for process in processes:
             process.terminate()
             process.wait(timeout=30)
+
+
+@contextmanager
+def _revision(ref: str) -> Iterator[Path]:
+    """The code of git revision ``ref`` of this repository, in a temporary directory."""
+    where = Path(tempfile.mkdtemp(prefix="nataterra-bench-ref-"))
+    try:
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", ref], capture_output=True, check=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(where)], input=archive, check=True)
+        yield where
+    finally:
+        shutil.rmtree(where, ignore_errors=True)
 
 
 def _cluster() -> Any:
@@ -269,7 +292,18 @@ def main() -> None:
         default=["directory", "sqlite", "postgres"],
     )
     parser.add_argument("--postgres", help="an empty database (default: a throwaway cluster)")
+    parser.add_argument(
+        "--against", metavar="REF", help="run each row on git revision REF's code first too"
+    )
     args = parser.parse_args()
+    with contextlib.ExitStack() as stack:
+        trees = [("this tree", ROOT)]
+        if args.against is not None:
+            trees.insert(0, (args.against, stack.enter_context(_revision(args.against))))
+        _run(args, trees)
+
+
+def _run(args: argparse.Namespace, trees: list[tuple[str, Path]]) -> None:
     print(f"load average at the start: {_load()} ({os.cpu_count()} cores)")
     work = Path(tempfile.mkdtemp(prefix="nataterra-bench-"))
     cluster: Any = None
@@ -291,32 +325,53 @@ def main() -> None:
                     )
                 )
         versus = "vs directory" if "directory" in args.stores else "vs first row"
+        code = f"{'code':<12} " if len(trees) > 1 else ""
         print(
-            f"{'configuration':<26} {'transport':<9} {'commands/s':>10} {'p50 ms':>8} "
+            f"{'configuration':<26} {'transport':<9} {code}{'commands/s':>10} {'p50 ms':>8} "
             f"{'p99 ms':>8} {'retries':>7} {versus:>12} {'load':>5}"
         )
-        baseline: dict[str, float] = {}
-        for name, where, processes in stores:
+        baseline: dict[tuple[str, str], float] = {}
+        rows: dict[tuple[str, str, str], dict[str, Any]] = {}
+        for index, (name, where, processes) in enumerate(stores):
             for transport in args.transports:
-                store = where(f"{transport}-{processes}")
-                with _servers(transport, store, processes) as ports, Pool(1) as pool:
-                    result = pool.apply(
-                        _client_process, ((transport, ports, args.games, args.rules, args.moves),)
+                for label, tree in trees:
+                    run = f"{transport}-{processes}-{index}-{len(rows)}"
+                    store = where(run)
+                    with _servers(transport, store, processes, tree) as ports, Pool(1) as pool:
+                        played = (transport, ports, args.games, args.rules, args.moves, run)
+                        result = pool.apply(_client_process, (played,))
+                    rate = result["commands"] / result["seconds"]
+                    rows[name, transport, label] = {**result, "rate": rate}
+                    base = baseline.setdefault((label, transport), rate)
+                    shown = f"{label:<12} " if len(trees) > 1 else ""
+                    print(
+                        f"{name:<26} {transport:<9} {shown}{rate:>10.1f} "
+                        f"{result['p50'] * 1000:>8.1f} {result['p99'] * 1000:>8.1f} "
+                        f"{result['retries']:>7} {rate / base:>12.2f} "
+                        f"{os.getloadavg()[0]:>5.1f}",
+                        flush=True,
                     )
-                rate = result["commands"] / result["seconds"]
-                base = baseline.setdefault(transport, rate)
-                print(
-                    f"{name:<26} {transport:<9} {rate:>10.1f} {result['p50'] * 1000:>8.1f} "
-                    f"{result['p99'] * 1000:>8.1f} {result['retries']:>7} {rate / base:>12.2f} "
-                    f"{os.getloadavg()[0]:>5.1f}",
-                    flush=True,
-                )
         print(f"load average at the end: {_load()}")
+        if len(trees) > 1:
+            _compare(rows, trees[0][0], trees[1][0])
     finally:
         if cluster is not None:
             cluster.stop("immediate")
             shutil.rmtree(cluster.root, ignore_errors=True)
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _compare(rows: dict[tuple[str, str, str], dict[str, Any]], before: str, after: str) -> None:
+    """This tree's throughput and p50 as ratios to ``before``'s, row by row."""
+    print(f"\n{'configuration':<26} {'transport':<9} {'commands/s ratio':>16} {'p50 ratio':>10}")
+    for (name, transport, label), result in rows.items():
+        if label != after:
+            continue
+        old = rows[name, transport, before]
+        print(
+            f"{name:<26} {transport:<9} {result['rate'] / old['rate']:>16.2f} "
+            f"{result['p50'] / old['p50']:>10.2f}"
+        )
 
 
 def _load() -> str:

@@ -51,6 +51,7 @@ from .log import (
     Header,
     OptionValue,
     Record,
+    RecordCodec,
     RevealRecord,
     StartRecord,
     UndoRecord,
@@ -200,35 +201,58 @@ class Session(Generic[S, C, E]):
         session._expect(1, lines, revealed)
         seq = 2
         while seq < len(records):
-            record = records[seq]
-            try:
-                if isinstance(record, CommandRecord):
-                    session.apply(record.seat, record.command)
-                elif isinstance(record, UndoRecord):
-                    session.undo(record.seat)
-                elif isinstance(record, RevealRecord):
-                    session.close()
-                else:
-                    raise ReplayDiverged(
-                        seq, "$.kind", _kind(records, seq), "command", "unexpected record kind"
-                    )
-            except CommandRejected as exc:
-                raise ReplayDiverged(
-                    seq, "$", "accepted", "rejected", _rejected_now(exc, record, revealed)
-                ) from exc
-            except ReplayDiverged:
-                raise
-            except Exception as exc:  # a log the rules cannot even run is still just a bad log
-                raise ReplayDiverged(seq, "$", None, None, _failure(exc, revealed)) from exc
-            # A reveal record makes the session write reveal and end together.
-            while seq < len(session._lines):
-                if seq >= len(lines):  # the end written with the reveal is not there
-                    raise LogEndsEarly(
-                        seq, "$", None, _kind_of(session._lines[seq]), "the log ends early"
-                    )
-                session._expect(seq, lines, revealed)
-                seq += 1
+            seq = session._reexecute(records[seq], seq, lines, revealed)
         return session
+
+    def extend(self, lines: Sequence[bytes]) -> None:
+        """Re-execute the records another writer appended to this game's log after the
+        session's own lines (``lines``: the log's lines from ``len(self.lines)`` on),
+        comparing each re-encoded record with its bytes as :meth:`from_log` does; a copy of
+        a game catches up so without reading its whole log again.
+
+        Raises :class:`LogError` (a line that does not decode) or :class:`ReplayDiverged`
+        naming the first record that differs; the session then holds the records before it
+        and should be dropped. The records re-executed go to the sink like any other line
+        (detach it first when they are stored already).
+        """
+        start = len(self._lines)
+        codec = RecordCodec(self._command_types, self.decider.event_types)
+        records = [codec.decode(line, start + offset) for offset, line in enumerate(lines)]
+        logged = [*self._lines, *lines]
+        revealed = any(isinstance(record, RevealRecord) for record in records)
+        seq = start
+        while seq < len(logged):
+            seq = self._reexecute(records[seq - start], seq, logged, revealed)
+
+    def _reexecute(self, record: Record, seq: int, lines: Sequence[bytes], revealed: bool) -> int:
+        """Re-execute logged record ``seq`` and compare what it writes with ``lines``; the
+        seq of the next record to re-execute."""
+        try:
+            if isinstance(record, CommandRecord):
+                self.apply(record.seat, record.command)
+            elif isinstance(record, UndoRecord):
+                self.undo(record.seat)
+            elif isinstance(record, RevealRecord):
+                self.close()
+            else:
+                raise ReplayDiverged(
+                    seq, "$.kind", _kind([record], 0), "command", "unexpected record kind"
+                )
+        except CommandRejected as exc:
+            raise ReplayDiverged(
+                seq, "$", "accepted", "rejected", _rejected_now(exc, record, revealed)
+            ) from exc
+        except ReplayDiverged:
+            raise
+        except Exception as exc:  # a log the rules cannot even run is still just a bad log
+            raise ReplayDiverged(seq, "$", None, None, _failure(exc, revealed)) from exc
+        # A reveal record makes the session write reveal and end together.
+        while seq < len(self._lines):
+            if seq >= len(lines):  # the end written with the reveal is not there
+                raise LogEndsEarly(seq, "$", None, _kind_of(self._lines[seq]), "the log ends early")
+            self._expect(seq, lines, revealed)
+            seq += 1
+        return seq
 
     def attach_sink(self, sink: LineSink | None) -> None:
         """Send every line appended from now on to ``sink`` (a resumed game's log file:

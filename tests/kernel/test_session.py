@@ -338,3 +338,56 @@ def test_a_re_execution_error_of_a_revealed_log_shows_its_text(
         Session.from_log(rules(), log.header, log.records, log.lines, seed)
     said = str(raised.value)
     assert named in said and "the hidden deck is 7, 3, 9" in said, said
+
+
+def _prefix_session(session: PigSession, records: int) -> PigSession:
+    """A copy of ``session``'s game made from its first ``records`` records."""
+    log = read_log(b"".join(line + b"\n" for line in session.lines[:records]), pig_factory)
+    return Session.from_log(log.decider, log.header, log.records, log.lines, session._seed)
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 60), data=st.data())
+def test_a_copy_extended_by_the_records_appended_elsewhere_is_the_game_itself(
+    seed: int, steps: int, data: st.DataObject
+) -> None:
+    """Issue 33 (catch-up): a copy that holds the first records of a game and re-executes
+    the rest (undos, redos, the reveal included) has the game's lines and state, and sends
+    the records it re-executed to its sink."""
+    session = new_session(seed, target=1000)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        seat = session.acting_seats()[0]
+        move = rng.random()
+        if move < 0.2 and session.can_undo(seat):
+            session.undo(seat)
+        elif move < 0.3 and session.can_redo(seat):
+            session.redo(seat)
+        else:
+            session.apply(seat, rng.choice(session.legal_commands(seat)))
+    if data.draw(st.booleans()):
+        session.close()
+    held = data.draw(st.integers(2, len(session.lines)))
+    if session.closed and held == len(session.lines) - 1:
+        held += 1  # reveal and end are written together: no copy holds one without the other
+    copy = _prefix_session(session, held)
+    sent: list[bytes] = []
+    copy.attach_sink(sent.append)
+    copy.extend(session.lines[held:])
+    assert copy.lines == session.lines and copy.state == session.state
+    assert copy.closed == session.closed and sent == list(session.lines[held:])
+
+
+def test_an_extension_that_differs_from_the_game_is_named() -> None:
+    session = at_turn_start()
+    seat = session.acting_seats()[0]
+    session.apply(seat, Stake(multiplier=2))
+    session.apply(seat, Roll())
+    held = len(session.lines) - 2
+    altered = session.lines[-1].replace(b'"seat"', b'"seat" ', 1)  # same JSON, other bytes
+    copy = _prefix_session(session, held)
+    with pytest.raises(ReplayDiverged) as raised:
+        copy.extend([session.lines[-2], altered])
+    assert raised.value.seq == held + 1
+    with pytest.raises(LogError, match="seq is"):  # a line out of its place
+        _prefix_session(session, held).extend(session.lines[held + 1 :])

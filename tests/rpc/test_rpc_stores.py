@@ -36,10 +36,12 @@ from nataterra_adapters.rpc.store import (
     NotWaiting,
     Pending,
     Secret,
+    SharedStore,
     StaleAppend,
     Store,
     StoredGame,
     StoreUnavailable,
+    Tail,
 )
 from nataterra_adapters.rpc.store_files import DirectoryStore
 from nataterra_adapters.rpc.store_postgres import PostgresStore
@@ -420,6 +422,24 @@ def test_answers_are_kept_with_their_records_for_the_last_records(store: Store) 
     assert [answer.version for answer in kept] == list(range(records - ANSWERS_KEPT, records))
     assert kept[-1].command_id == f"c-{records - 1}"
     assert b"c-" not in store.log("g")  # never through the log
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_a_copy_behind_reads_only_the_records_past_it_and_their_answers(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """Issue 33 (catch-up): a shared store gives a game's records from a seq on, in order,
+    and the answers of the acts among them; nothing past the last record."""
+    store = BACKENDS[backend](request, tmp_path)
+    assert isinstance(store, SharedStore)
+    first = Answer("a", "c-1", 1, b"[]", b"{}")
+    store.create("g", SECRET, [b"h", b"r1"], [first])
+    later = Answer("a", "c-3", 3, b"[]", b'{"version":3}')
+    store.append("g", 2, [b"r2", b"r3"], [later])
+    assert store.since("g", 1) == Tail((b"r1", b"r2", b"r3"), (first, later))
+    assert store.since("g", 2) == Tail((b"r2", b"r3"), (later,))
+    assert store.since("g", 4) == store.since("g", 9) == store.since("none", 0) == Tail((), ())
+    store.close()
 
 
 def test_a_bot_seat_given_up_is_kept_in_the_secret(store: Store) -> None:

@@ -92,6 +92,7 @@ class Background:
         self._bot_seconds = bot_seconds
         self._work_seconds = work_seconds
         self._turns: dict[str, asyncio.Task[None]] = {}
+        self._again: set[str] = set()  # turns given while a game's bot task was ending
         self._loop: asyncio.AbstractEventLoop | None = None
         self._sharing = Sharing.of(host, bot_seconds=bot_seconds)
         self._chores: list[asyncio.Task[None]] = []
@@ -170,6 +171,7 @@ class Background:
         (the running task looks again after every command)."""
         running = self._turns.get(game.game_id)
         if running is not None and not running.done():
+            self._again.add(game.game_id)  # looked at again once the running task ends
             return
         assert self._loop is not None
         task = self._loop.create_task(self._play(game), name=f"bots of {game.game_id}")
@@ -179,6 +181,13 @@ class Background:
     def _forget(self, game_id: str, task: asyncio.Task[None]) -> None:
         if self._turns.get(game_id) is task:
             del self._turns[game_id]
+        if game_id in self._again and not task.cancelled():
+            # A turn given after the task's last look (while it stored its last move and
+            # let the lease go): without this the bot waited for the next sweep.
+            self._again.discard(game_id)
+            game = self._host.held(game_id)
+            if game is not None and game.bots.acting(game.session) is not None:
+                self._turn(game)
 
     async def _play(self, game: Game) -> None:
         """The bots' commands, one decision at a time, until none of them may act (with a
@@ -201,6 +210,7 @@ class Background:
         sent = 0
         game_id = game.game_id
         while sent < MAX_BOT_COMMANDS:
+            self._again.discard(game_id)  # this look covers the turns given so far
             held = self._host.held(game_id)
             if held is None or (seat := held.bots.acting(held.session)) is None:
                 return

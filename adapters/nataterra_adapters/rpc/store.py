@@ -32,7 +32,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import msgspec
 
@@ -47,10 +47,12 @@ __all__ = [
     "NotWaiting",
     "Pending",
     "Secret",
+    "SharedStore",
     "StaleAppend",
     "Store",
     "StoreError",
     "StoredGame",
+    "Tail",
     "UnknownStoredGame",
     "is_end",
     "read_game",
@@ -279,6 +281,16 @@ class StoredGame:
 
 
 @dataclass(frozen=True)
+class Tail:
+    """A game's records from a given seq on, and the answers kept for their acts: what a
+    process whose copy of the game is behind reads to catch up (:meth:`SharedStore.since`)."""
+
+    lines: tuple[bytes, ...]
+    """The records' lines, without newlines (none: the copy is not behind)."""
+    answers: tuple[Answer, ...]
+
+
+@dataclass(frozen=True)
 class DamagedGame:
     """A stored game that cannot be read, and why (what is stored is left untouched)."""
 
@@ -421,6 +433,17 @@ class Store(Protocol):
 
     def close(self) -> None:
         """Let go of files and connections."""
+        ...
+
+
+@runtime_checkable
+class SharedStore(Store, Protocol):
+    """A store other processes write too (SQLite, PostgreSQL): a process's copy of a game
+    may fall behind it, and catches up by reading only what it lacks."""
+
+    def since(self, game_id: str, seq: int) -> Tail:
+        """The game's records from ``seq`` on (none when it has ``seq`` or fewer) and the
+        answers of the acts among them (read after them: every record's answer is there)."""
         ...
 
 

@@ -12,6 +12,7 @@ connection) is a :class:`~.store.StoreError` naming it; the pool reconnects on t
 from __future__ import annotations
 
 import re
+import select
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -24,7 +25,9 @@ __all__ = ["CHANNEL", "PostgresStore", "redacted"]
 CHANNEL = "nataterra_games"
 """The LISTEN/NOTIFY channel: ``<game_id> <records>`` after each append."""
 SCHEMA_LOCK = 0x6E617461  # any constant: one advisory lock while the schema is made
-POOL_SIZE = 4
+WRITERS = 4
+"""Appends of different games made at once (:mod:`.writes`), and as many reads."""
+POOL_SIZE = 2 * WRITERS
 CONNECT_SECONDS = 10.0
 
 _SCHEMA = (
@@ -81,8 +84,9 @@ def redacted(url: str) -> str:
 class PostgresStore(SqlStore):
     """A PostgreSQL database of games (:class:`~.store.Store`)."""
 
-    writers = POOL_SIZE
-    """Threads that may write at once (:mod:`.writes`): one a pooled connection."""
+    writers = WRITERS
+    """Threads that may write at once (:mod:`.writes`), and as many that read: one pooled
+    connection each."""
 
     def __init__(self, url: str) -> None:
         try:
@@ -98,15 +102,20 @@ class PostgresStore(SqlStore):
         self._errors: tuple[type[Exception], ...] = (psycopg.Error,)
         # The database is away (down, restarting, no connection free), not a game damaged.
         self._away: tuple[type[Exception], ...] = (psycopg.OperationalError, TimeoutError)
-        # check: a pooled connection is tried before it is lent (one empty round trip), so
-        # the first read after PostgreSQL restarts gets a fresh connection, not the dead one.
+        # autocommit: a read is one statement, one round trip (no BEGIN and COMMIT around
+        # it; each statement sees what was committed when it began, as in a READ COMMITTED
+        # transaction); a write opens its transaction itself (_transaction).
+        # check: a pooled connection on which the server spoke while it was idle (a
+        # shutdown's FATAL, a closed socket) is tried before it is lent, so the first read
+        # after PostgreSQL restarts gets a fresh connection, not the dead one.
         self._pool = ConnectionPool(
             url,
             min_size=1,
             max_size=POOL_SIZE,
             open=False,
             timeout=CONNECT_SECONDS,
-            check=ConnectionPool.check_connection,
+            check=_check_idle,
+            kwargs={"autocommit": True},
         )
         try:
             self._pool.open(wait=True, timeout=CONNECT_SECONDS)
@@ -128,6 +137,19 @@ class PostgresStore(SqlStore):
         except StoreError:
             raise
         except self._away as exc:  # a lost connection, or none within the pool's timeout
+            raise StoreUnavailable(f"the database: {_said(exc)}") from None
+        except self._errors as exc:
+            raise StoreError(f"the database: {_said(exc)}") from None
+
+    @contextmanager
+    def _reading(self) -> Iterator[Any]:
+        """A pooled connection for reads, each statement on its own (autocommit)."""
+        try:
+            with self._pool.connection() as connection:
+                yield connection
+        except StoreError:
+            raise
+        except self._away as exc:
             raise StoreUnavailable(f"the database: {_said(exc)}") from None
         except self._errors as exc:
             raise StoreError(f"the database: {_said(exc)}") from None
@@ -155,6 +177,22 @@ class PostgresStore(SqlStore):
 
     def close(self) -> None:
         self._pool.close()
+
+
+def _check_idle(connection: Any) -> None:
+    """The pool's check before it lends ``connection``: a round trip (its empty query) only
+    when the server sent something while the connection was idle, which an idle connection
+    never gets but for its end (PostgreSQL's FATAL at a shutdown or restart, a closed
+    socket); a connection with nothing to read is lent as it is (a check on every loan
+    cost a round trip a query)."""
+    from psycopg_pool import ConnectionPool
+
+    if connection.closed or connection.broken:
+        ConnectionPool.check_connection(connection)  # raises: the pool makes a new one
+        return
+    readable, _, _ = select.select([connection.fileno()], [], [], 0)
+    if readable:
+        ConnectionPool.check_connection(connection)
 
 
 def _said(exc: Exception) -> str:

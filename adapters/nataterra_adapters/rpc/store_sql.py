@@ -34,6 +34,7 @@ from .store import (
     StaleAppend,
     Status,
     StoreError,
+    Tail,
     UnknownStoredGame,
     is_end,
 )
@@ -53,6 +54,10 @@ class SqlStore:
         :meth:`_sql`, committed at the end, rolled back on an error."""
         raise NotImplementedError
 
+    def _reading(self) -> AbstractContextManager[Any]:
+        """A connection for reads that change nothing (by default a transaction)."""
+        return self._transaction()
+
     _for_update = ""
     """What locks a row read for a change until the transaction ends (SQLite's
     ``BEGIN IMMEDIATE`` locks the whole file already)."""
@@ -65,7 +70,7 @@ class SqlStore:
         return db.execute(self._sql(query), args)
 
     def _rows(self, query: str, *args: object) -> list[tuple[Any, ...]]:
-        with self._transaction() as db:
+        with self._reading() as db:
             rows: list[tuple[Any, ...]] = self._run(db, query, *args).fetchall()
             return rows
 
@@ -156,21 +161,27 @@ class SqlStore:
         self._notify(db, game_id, records)
 
     def answers(self, game_id: str) -> list[Answer]:
-        rows = self._rows(
-            "SELECT seat, command_id, version, request, answer FROM answers "
-            "WHERE game_id = ? ORDER BY version",
-            game_id,
-        )
-        return [
-            Answer(
-                str(seat),
-                str(command_id),
-                int(version),
-                _bytes(asked, "a request"),
-                _bytes(answer, "an answer"),
-            )
-            for seat, command_id, version, asked, answer in rows
-        ]
+        rows = self._rows(f"{_ANSWERS} WHERE game_id = ? ORDER BY version", game_id)
+        return [_answer(row) for row in rows]
+
+    def since(self, game_id: str, seq: int) -> Tail:
+        with self._reading() as db:
+            rows = self._run(
+                db,
+                "SELECT seq, line FROM records WHERE game_id = ? AND seq >= ? ORDER BY seq",
+                game_id,
+                seq,
+            ).fetchall()
+            if not rows:
+                return Tail((), ())
+            if [row[0] for row in rows] != list(range(seq, seq + len(rows))):
+                raise StoreError(f"game {game_id!r}: its records from {seq} on are not in order")
+            # After the records, as read_game does: the answers of every record read.
+            answers = self._run(
+                db, f"{_ANSWERS} WHERE game_id = ? AND version >= ? ORDER BY version", game_id, seq
+            ).fetchall()
+        lines = tuple(_bytes(row[1], "a stored record") for row in rows)
+        return Tail(lines, tuple(_answer(row) for row in answers))
 
     def wait(self, game_id: str, pending: Pending) -> None:
         with self._transaction() as db:
@@ -301,6 +312,20 @@ class SqlStore:
         kept = self.server_key()
         assert kept is not None
         return kept
+
+
+_ANSWERS = "SELECT seat, command_id, version, request, answer FROM answers"
+
+
+def _answer(row: tuple[Any, ...]) -> Answer:
+    seat, command_id, version, asked, answer = row
+    return Answer(
+        str(seat),
+        str(command_id),
+        int(version),
+        _bytes(asked, "a request"),
+        _bytes(answer, "an answer"),
+    )
 
 
 def _bytes(value: object, what: str) -> bytes:

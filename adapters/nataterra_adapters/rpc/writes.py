@@ -8,7 +8,9 @@ is sent only once what it may show is durable (:meth:`Writes.durable`), so the e
 never waits on a disk or a database and many games' records share a commit. A store that
 takes several writers at once (``writers``: PostgreSQL's connection pool) gets the appends
 of one batch's games side by side, so their commits overlap instead of queueing one after
-another (a game's own appends stay in order: one batch at a time).
+another (a game's own appends stay in order: one batch at a time), and the reads (a game,
+a record count, a lease) on as many threads of their own, so a request's read never queues
+behind a batch of commits or behind the other games' reads.
 
 A write the store refuses (another process appended that record first, the id is taken,
 the store is down) loses the game's in-memory session: it is dropped (:attr:`Writes.lost`
@@ -100,6 +102,7 @@ class Writes:
         """Told when a game's session is dropped (the host forgets it)."""
         self._thread: ThreadPoolExecutor | None = None
         self._writers: ThreadPoolExecutor | None = None
+        self._readers: ThreadPoolExecutor | None = None
         # Stores that may be written from several threads at once say how many (the
         # Store protocol does not require it: one writer by default).
         self._parallel = max(1, int(getattr(store, "writers", 1)))
@@ -184,6 +187,9 @@ class Writes:
                 self._writers = ThreadPoolExecutor(
                     self._parallel, thread_name_prefix="nataterra-store-write"
                 )
+                self._readers = ThreadPoolExecutor(
+                    self._parallel, thread_name_prefix="nataterra-store-read"
+                )
 
     def later(self, work: Callable[[Store], object]) -> None:
         """Store work whose answer nobody waits for (marking a game set aside): in the
@@ -201,10 +207,14 @@ class Writes:
             self._thread.submit(run)
 
     async def run(self, work: Callable[[], T]) -> T:
-        """Run other store work (reading a game, listing) in the store thread."""
+        """Run other store work (reading a game, a lease, listing) off the loop: in the
+        store thread, or beside it when the store takes several threads at once (then beside
+        the writes and other reads: ``work`` may not count on the writes queued before it
+        being made, which :meth:`durable` awaits)."""
         if self._thread is None:
             return work()
-        return await asyncio.get_running_loop().run_in_executor(self._thread, work)
+        executor = self._readers or self._thread
+        return await asyncio.get_running_loop().run_in_executor(executor, work)
 
     @property
     def resolved(self) -> int:
@@ -253,6 +263,7 @@ class Writes:
         if self._thread is not None:
             self._thread.shutdown(wait=True)
             self._thread = None
-        if self._writers is not None:
-            self._writers.shutdown(wait=True)
-            self._writers = None
+        for pool in (self._writers, self._readers):
+            if pool is not None:
+                pool.shutdown(wait=True)
+        self._writers = self._readers = None
