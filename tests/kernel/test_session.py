@@ -205,18 +205,23 @@ def test_replay_follows_undo_and_redo_record_by_record(seed: int, steps: int) ->
     rng = random.Random(seed)
     states = {len(session.lines) - 1: session.state}
     for _ in range(steps):
-        seat = session.acting_seats()[0]
-        move = rng.random()
-        if move < 0.25 and session.can_undo(seat):
-            session.undo(seat)
-        elif move < 0.4 and session.can_redo(seat):
-            session.redo(seat)
-        else:
-            session.apply(seat, rng.choice(session.legal_commands(seat)))
+        _random_step(session, rng)
         states[len(session.lines) - 1] = session.state
     log = read_log(session.log_bytes(), pig_factory)
     folded = dict(replay_states(log.decider, log.header, log.records))
     assert {seq: folded[seq] for seq in states} == states
+
+
+def _random_step(session: PigSession, rng: random.Random) -> None:
+    """An undo, a redo or a random legal command of the acting seat."""
+    seat = session.acting_seats()[0]
+    move = rng.random()
+    if move < 0.25 and session.can_undo(seat):
+        session.undo(seat)
+    elif move < 0.4 and session.can_redo(seat):
+        session.redo(seat)
+    else:
+        session.apply(seat, rng.choice(session.legal_commands(seat)))
 
 
 def test_replay_refuses_an_undo_of_a_record_that_is_not_the_last_command() -> None:
@@ -357,14 +362,7 @@ def test_a_copy_extended_by_the_records_appended_elsewhere_is_the_game_itself(
     session = new_session(seed, target=1000)
     rng = random.Random(seed)
     for _ in range(steps):
-        seat = session.acting_seats()[0]
-        move = rng.random()
-        if move < 0.2 and session.can_undo(seat):
-            session.undo(seat)
-        elif move < 0.3 and session.can_redo(seat):
-            session.redo(seat)
-        else:
-            session.apply(seat, rng.choice(session.legal_commands(seat)))
+        _random_step(session, rng)
     if data.draw(st.booleans()):
         session.close()
     held = data.draw(st.integers(2, len(session.lines)))
