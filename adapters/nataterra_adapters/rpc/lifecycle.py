@@ -220,6 +220,15 @@ class GameHost:
             self._games[game.game_id] = game
             self._play_bots(game)
 
+    def caught_up(self, game: Game) -> None:
+        """``game``'s copy took the records another process appended (:mod:`.sharing`): a
+        finished game leaves the games in play, else its bots may act; watchers are told."""
+        if game.session.closed:
+            self._keep_finished(game)
+            self._changed(game.game_id)
+        else:
+            self._play_bots(game)
+
     def _keep_finished(self, game: Game) -> None:
         self._games.pop(game.game_id, None)
         self._finished[game.game_id] = game

@@ -1,13 +1,17 @@
 """A server's part in a store that other server processes write too (SQLite on one machine,
 PostgreSQL on several): any process serves any game.
 
-* **Catch-up before acting**: before a command is applied, the store's record count of the
-  game is compared with the copy held here; a copy that is behind is dropped and read again,
-  so the command is decided on the game as it stands. (A write that still loses the race is
-  refused by the store's ``(game_id, seq)`` key: the client gets ``version_conflict``.)
+* **Catch-up before acting**: before a command is applied, the store is asked for the
+  game's records past the copy held here (one query; none, usually); a copy that is behind
+  re-executes them in place (:meth:`~nataterra_core.kernel.Session.extend`, each compared
+  with its stored bytes, with the answers kept for their acts), so the command is decided on
+  the game as it stands. A copy that cannot take them (its own records not stored yet, a
+  record that does not re-execute, very far behind) is dropped and read again whole. (A
+  write that still loses the race is refused by the store's ``(game_id, seq)`` key: the
+  client gets ``version_conflict``.)
 * **Notifications**: with PostgreSQL, every append is announced on a channel
-  (``NOTIFY``); :meth:`Sharing.listen` hears the other processes' appends, reads the game
-  again and tells this process's watchers (the WebSocket's ``game.changed``), so a client
+  (``NOTIFY``); :meth:`Sharing.listen` hears the other processes' appends, catches the game
+  up and tells this process's watchers (the WebSocket's ``game.changed``), so a client
   connected here sees a move made through another process at once. After a lost connection
   every held game is checked again.
 * **Bot leases**: a bot's decision is taken by the process that holds the game's lease (a
@@ -28,26 +32,31 @@ import sys
 import time
 from collections.abc import Callable
 
+from nataterra_core.kernel import LogError
+
 from .errors import GameError
 from .held import Game
 from .lifecycle import GameHost
-from .store import StaleAppend, StoreError
+from .store import SharedStore, StaleAppend, StoreError, Tail
 
-__all__ = ["LEASE_MARGIN_SECONDS", "SWEEP_SECONDS", "Sharing"]
+__all__ = ["LEASE_MARGIN_SECONDS", "MAX_FOLDED", "SWEEP_SECONDS", "Sharing"]
 
 SWEEP_SECONDS = 10.0
 """How often a process looks for games in play whose bots nobody is moving."""
 LEASE_MARGIN_SECONDS = 15.0
 """A bot lease lasts one decision's bound (``--bot-seconds``) and this much more."""
 RECONNECT_SECONDS = 1.0
+MAX_FOLDED = 64
+"""A copy this many records behind or more is read again whole, its log re-executed in a
+worker thread (fewer are re-executed on the loop, as a command is applied)."""
 
 
 class Sharing:
     """Catch-up, notifications and bot leases of one server over ``host``'s shared store."""
 
-    def __init__(self, host: GameHost, *, bot_seconds: float) -> None:
-        store, writes = host.store, host.writes
-        assert store is not None and writes is not None
+    def __init__(self, host: GameHost, store: SharedStore, *, bot_seconds: float) -> None:
+        writes = host.writes
+        assert writes is not None
         self._host, self._store, self._writes = host, store, writes
         self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         """This process, as its leases name it."""
@@ -58,29 +67,57 @@ class Sharing:
     def of(host: GameHost, *, bot_seconds: float) -> Sharing | None:
         """A server's sharing, if its store is shared with other processes."""
         store = host.store
-        if store is None or not store.shared:
+        if not isinstance(store, SharedStore) or not store.shared:
             return None
-        return Sharing(host, bot_seconds=bot_seconds)
+        return Sharing(host, store, bot_seconds=bot_seconds)
 
     async def catch_up(self, game_id: str) -> None:
-        """Read the game again if the store holds more records than the copy held here."""
+        """Bring the copy held here up to the store's records of the game, if it is behind."""
         game = self._host.held(game_id)
-        if game is None:
-            return
-        store = self._store
-        try:
-            stored = await self._writes.run(lambda: store.records(game_id))
-        except StoreError:
-            return  # the write that follows meets the same error and says it
-        await self._behind(game, stored)
+        if game is not None:
+            await self._catch_up(game)
 
     async def _behind(self, game: Game, stored: int) -> None:
-        held = len(game.session.lines)
-        if stored <= held or not self._host.holds(game):
+        if stored > len(game.session.lines):
+            await self._catch_up(game)
+
+    async def _catch_up(self, game: Game) -> None:
+        held, store, game_id = len(game.session.lines), self._store, game.game_id
+        try:
+            tail = await self._writes.run(lambda: store.since(game_id, held))
+        except StoreError:
+            return  # the write that follows meets the same error and says it
+        if not tail.lines or not self._host.holds(game) or self._fold(game, held, tail):
             return
-        self._host.drop(game.game_id, StaleAppend(game.game_id, held, stored))
-        await self._host.reader.ready(game.game_id)
-        self._host.changed(game.game_id)
+        self._host.drop(game_id, StaleAppend(game_id, held, held + len(tail.lines)))
+        await self._host.reader.ready(game_id)
+        self._host.changed(game_id)
+
+    def _fold(self, game: Game, held: int, tail: Tail) -> bool:
+        """Re-execute the records of ``tail`` (the store's from ``held`` on) that the copy
+        lacks, on the loop; ``False`` when the copy cannot take them (it is read again)."""
+        session, log = game.session, game.log
+        lines = tail.lines
+        mine = session.lines[held:]  # what this copy appended while the store was read
+        common = min(len(mine), len(lines))
+        if lines[:common] != mine[:common]:
+            return False  # another process wrote those records: this copy's are refused
+        lines = lines[len(mine) :]
+        if not lines:
+            return True
+        if log is None or log.dirty or log.lost is not None or len(lines) >= MAX_FOLDED:
+            return False
+        session.attach_sink(None)  # the records are stored already
+        try:
+            session.extend(lines)
+        except (LogError, ValueError):  # read whole, which says what is wrong with it
+            return False
+        finally:
+            session.attach_sink(log.write)
+        log.stored = len(session.lines)
+        game.recall(tail.answers)
+        self._host.caught_up(game)
+        return True
 
     async def told(self, game_id: str, stored: int) -> None:
         """Another process (or this one) stored the game's records up to ``stored``."""
