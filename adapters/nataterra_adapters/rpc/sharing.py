@@ -54,9 +54,9 @@ worker thread (fewer are re-executed on the loop, as a command is applied)."""
 class Sharing:
     """Catch-up, notifications and bot leases of one server over ``host``'s shared store."""
 
-    def __init__(self, host: GameHost, store: SharedStore, *, bot_seconds: float) -> None:
-        writes = host.writes
-        assert writes is not None
+    def __init__(self, host: GameHost, *, bot_seconds: float) -> None:
+        store, writes = host.store, host.writes
+        assert isinstance(store, SharedStore) and writes is not None
         self._host, self._store, self._writes = host, store, writes
         self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         """This process, as its leases name it."""
@@ -69,7 +69,7 @@ class Sharing:
         store = host.store
         if not isinstance(store, SharedStore) or not store.shared:
             return None
-        return Sharing(host, store, bot_seconds=bot_seconds)
+        return Sharing(host, bot_seconds=bot_seconds)
 
     async def catch_up(self, game_id: str) -> None:
         """Bring the copy held here up to the store's records of the game, if it is behind."""
