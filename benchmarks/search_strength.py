@@ -18,7 +18,8 @@ iterations_per_decision=<i> cpu_s_per_decision=<s>``. Nothing is asserted here (
 test ``tests/search/test_search_strength.py`` asserts the 75 % bar).
 
 ``--playout-depth N`` plays the search player with playouts cut at N commands instead of
-the catalogue's ``PLAYOUT_DEPTH`` (a tuning run; the results file keeps each depth apart).
+the game's own depth (``Hooks.playout_depth``, else the catalogue's ``PLAYOUT_DEPTH``; a
+tuning run; the results file keeps each depth apart).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import msgspec
 
 from nataterra_core.game import new_game, verify_log
 from nataterra_core.kernel.registry import system
-from nataterra_core.search.catalogue import PLAYOUT_DEPTH, make_player
+from nataterra_core.search.catalogue import PLAYOUT_DEPTH, make_player, playout_depth_of
 from nataterra_core.search.ismcts import SearchPlayer
 from nataterra_core.tools.stats import wilson_interval
 
@@ -61,9 +62,10 @@ class Played(msgspec.Struct, frozen=True, kw_only=True):
     """Commands a playout played before the evaluation scored it."""
 
 
-def play(game: str, budget: str, index: int, turns: int, depth: int = PLAYOUT_DEPTH) -> Played:
-    """Game ``index`` of ``game``: the search player (``search:budget``) against the
-    heuristic player, seats alternating, the log verified."""
+def play(game: str, budget: str, index: int, turns: int, depth: int | None = None) -> Played:
+    """Game ``index`` of ``game``: the search player (``search:budget``, its playouts cut at
+    ``depth``, by default the game's own) against the heuristic player, seats alternating, the
+    log verified."""
     record = system(game)
     options = dict(record.default_options)
     if "max_turns" in record.options.__struct_fields__:
@@ -73,7 +75,8 @@ def play(game: str, budget: str, index: int, turns: int, depth: int = PLAYOUT_DE
     mine = seats[index % 2]
     search = make_player(record, f"search:{budget}", 7 * index + 1, clock=time.process_time)
     assert isinstance(search, SearchPlayer)
-    search.playout_depth = depth
+    if depth is not None:
+        search.playout_depth = depth
     other = make_player(record, "heuristic", 7 * index + 2)
     cpu = 0.0
     while session.outcome() is None:
@@ -100,7 +103,7 @@ def play(game: str, budget: str, index: int, turns: int, depth: int = PLAYOUT_DE
         decisions=search.stats.decisions,
         iterations=search.stats.iterations,
         cpu_seconds=round(cpu, 3),
-        playout_depth=depth,
+        playout_depth=search.playout_depth,
     )
 
 
@@ -124,13 +127,13 @@ def run(
     count: int,
     turns: int,
     results: Path | None,
-    depth: int = PLAYOUT_DEPTH,
+    depth: int | None = None,
 ) -> Iterator[Played]:
     """Every game of the run not yet in ``results``, played and appended to it."""
     done = {(p.game, p.budget, p.playout_depth, p.index) for p in load(results)}
     for game in games:
         for index in range(count):
-            if (game, budget, depth, index) in done:
+            if (game, budget, depth_of(game, depth), index) in done:
                 continue
             played = play(game, budget, index, turns, depth)
             if results is not None:
@@ -139,8 +142,14 @@ def run(
             yield played
 
 
-def row(game: str, budget: str, played: list[Played], depth: int = PLAYOUT_DEPTH) -> str:
+def depth_of(game: str, depth: int | None) -> int:
+    """The playout depth a run plays ``game`` at: ``depth``, else the game's own."""
+    return playout_depth_of(system(game)) if depth is None else depth
+
+
+def row(game: str, budget: str, played: list[Played], depth: int | None = None) -> str:
     """The table row of one game's finished games."""
+    depth = depth_of(game, depth)
     mine = [p for p in played if p.game == game and p.budget == budget and p.playout_depth == depth]
     wins = sum(p.won for p in mine)
     low, high = wilson_interval(wins, len(mine)) if mine else (0.0, 1.0)
@@ -161,7 +170,7 @@ def main() -> None:
     parser.add_argument("--game", choices=(*GAMES, "liars-dice"), action="append")
     parser.add_argument("--results", type=Path)
     parser.add_argument("--turns", type=int, default=TURNS)
-    parser.add_argument("--playout-depth", type=int, default=PLAYOUT_DEPTH)
+    parser.add_argument("--playout-depth", type=int, default=None)
     args = parser.parse_args()
     depth = args.playout_depth
     games = tuple(args.game or GAMES)

@@ -159,6 +159,11 @@ class Hooks:
     ``state`` (a whole state: a search player's determinisation, never shown to anyone). The
     search player cuts its playouts short and scores them by it; without one it plays every
     playout to the game's end. It lives in the game's ``bots`` room."""
+    playout_depth: int | None = None
+    """Commands a search player's playout plays before ``evaluate`` scores it (``None``: the
+    search's own default, ``nataterra_core.search.catalogue.PLAYOUT_DEPTH``): a game whose
+    turn is many commands, or whose evaluation reads little until a round ends, may name
+    its own (measured with ``benchmarks/search_strength.py --playout-depth``)."""
     scenarios: Mapping[str, Any] | None = None
     """Named starting set-ups by id; each has ``id``, ``title``, ``kind``, ``seats``, ``goal``
     and ``options`` (the header options that start it)."""

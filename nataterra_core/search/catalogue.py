@@ -45,6 +45,7 @@ __all__ = [
     "make_player",
     "parse_player",
     "players_of",
+    "playout_depth_of",
     "search_player",
 ]
 
@@ -55,7 +56,8 @@ SEARCH_ITERATIONS = 8
 SEARCH_SECONDS = 1.0
 """The plain ``search``'s seconds per decision where the caller passes a clock (people)."""
 PLAYOUT_DEPTH = 40
-"""Commands a playout plays before the system's evaluation scores it (``Hooks.evaluate``)."""
+"""Commands a playout plays before the system's evaluation scores it (``Hooks.evaluate``),
+unless the system names its own (``Hooks.playout_depth``, :func:`playout_depth_of`)."""
 
 
 def players_of(
@@ -77,6 +79,13 @@ def players_of(
     return {**record.players, SEARCH: factory}
 
 
+def playout_depth_of(record: RuleSystem) -> int:
+    """The commands ``record``'s search player plays in a playout before the evaluation
+    scores it: the system's own ``Hooks.playout_depth``, else :data:`PLAYOUT_DEPTH`."""
+    depth = record.hooks.playout_depth
+    return PLAYOUT_DEPTH if depth is None else depth
+
+
 def search_player(
     record: RuleSystem,
     seed: int,
@@ -94,7 +103,7 @@ def search_player(
     never reads itself), :data:`SEARCH_ITERATIONS` if neither is given; ``max_seconds`` (with
     the clock) cuts any budget there. ``rollout`` names the player that plays the playouts:
     by default the system's ``heuristic`` player if it has one, else ``random``. Playouts stop
-    after :data:`PLAYOUT_DEPTH` commands, scored by the system's evaluation, if it has one.
+    after :func:`playout_depth_of` commands, scored by the system's evaluation, if it has one.
     """
     determiniser = record.hooks.determiniser
     if determiniser is None:
@@ -118,7 +127,7 @@ def search_player(
         seconds=seconds,
         clock=clock,
         evaluate=record.hooks.evaluate,
-        playout_depth=PLAYOUT_DEPTH,
+        playout_depth=playout_depth_of(record),
     )
 
 

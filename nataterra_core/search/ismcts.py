@@ -158,6 +158,12 @@ class SearchPlayer:
         self._decisions = 0
         self._rate: float | None = None
         self.stats = SearchStats()
+        self.last_rounds: dict[Command, dict[int, float]] = {}
+        """The last searched decision's root candidates: each one's score (its mover's, in
+        [0, 1]) in each round it was tried. Candidates of one round share the sample and
+        the dice, so two candidates' scores in the same round are a paired comparison
+        (``benchmarks/search_signal.py`` measures how far apart moves are against the
+        noise of the dice)."""
 
     def choose(self, view: Any, legal_commands: Sequence[Command]) -> Command:
         """The root move with the best mean score once the budget is spent."""
@@ -184,6 +190,8 @@ class SearchPlayer:
                 return ranking.top(1)[0]
         self.stats.decisions += 1
         root = _Node("")
+        scores: dict[Command, dict[int, float]] = {}
+        self.last_rounds = scores
         limit = MAX_ITERATIONS if self.iterations is None else self.iterations
         done = rounds = 0
         candidates: Sequence[Command] = ()
@@ -199,7 +207,9 @@ class SearchPlayer:
                 child = root.children.get(command)
                 if child is None:
                     child = root.children[command] = _Node(seat)
+                before = child.reward
                 self._descend(child, self._step(state, seat, command, dice), dice)
+                scores.setdefault(command, {})[rounds] = child.reward - before
                 self.stats.iterations += 1
                 done += 1
             rounds += 1

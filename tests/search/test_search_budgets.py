@@ -14,18 +14,21 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import attrs
 import pytest
 
 from nataterra_core.game import new_game
 from nataterra_core.kernel.registry import RuleSystem, system, systems
 from nataterra_core.search.budget import MAX_ITERATIONS, Budget
 from nataterra_core.search.catalogue import (
+    PLAYOUT_DEPTH,
     SEARCH_ITERATIONS,
     SEARCH_SECONDS,
     budget_of,
     make_player,
     parse_player,
     players_of,
+    playout_depth_of,
     search_player,
 )
 from nataterra_core.search.ismcts import SearchPlayer
@@ -239,3 +242,37 @@ def test_a_time_budget_at_a_slow_pace_still_searches_and_measures_it_again() -> 
             assert player.choose(record.seat_view(state, seat), legal) == policy
             asked += 1
     assert asked == 3 and player.stats.decisions == 3
+
+
+def test_a_systems_own_playout_depth_is_its_search_players() -> None:
+    """``Hooks.playout_depth`` names a game's own depth; without it, ``PLAYOUT_DEPTH``."""
+    record = system("battlelore")
+    deeper = attrs.evolve(record, hooks=attrs.evolve(record.hooks, playout_depth=90))
+    unset = attrs.evolve(record, hooks=attrs.evolve(record.hooks, playout_depth=None))
+    assert playout_depth_of(deeper) == 90 and search_player(deeper, 1).playout_depth == 90
+    assert playout_depth_of(unset) == PLAYOUT_DEPTH == search_player(unset, 1).playout_depth
+    for each in systems():
+        if each.hooks.determiniser is not None:
+            assert search_player(each, 1).playout_depth == playout_depth_of(each) > 0
+
+
+def test_the_last_decisions_rounds_pair_each_candidate_with_the_policys_choice() -> None:
+    """``last_rounds``: every iteration's score in [0, 1] under its candidate and round, each
+    candidate once a round, the policy's choice first (what ``search_signal`` pairs)."""
+    record = system("battlelore")
+    decider = record.decider(None)
+    state, seat = next(
+        (st, se)
+        for st, se in _decisions(record)
+        if decider.outcome(st) is None and 2 < len(decider.decision(st).legal(se)) <= 10
+    )
+    legal = decider.decision(state).legal(seat)
+    player = search_player(record, 4, iterations=3 * len(legal) + 1)
+    player.choose(record.seat_view(state, seat), legal)
+    rounds = player.last_rounds
+    assert set(rounds) == set(legal)
+    assert sum(len(r) for r in rounds.values()) == player.stats.iterations == 3 * len(legal) + 1
+    assert all(0.0 <= score <= 1.0 for r in rounds.values() for score in r.values())
+    first, *others = rounds.values()
+    assert sorted(first) == [0, 1, 2, 3]
+    assert all(sorted(r) == [0, 1, 2] for r in others)
