@@ -4,8 +4,9 @@ signal a search at a given budget has to find, per game and playout depth.
     python benchmarks/search_signal.py [--game ID ...] [--iterations 200] [--decisions 8]
         [--every 9] [--playout-depth 40 ...] [--seed 1001]
 
-For each game it plays a seeded heuristic two-player game and, at every ``--every``-th
-decision with more than two legal commands (``--decisions`` of them), runs the search player
+For each game it plays a seeded heuristic two-player game and, at each decision whose
+number is a multiple of ``--every`` and that offers more than two legal commands
+(``--decisions`` of them), runs the search player
 for ``--iterations`` iterations with playouts cut at each ``--playout-depth`` (default: the
 game's own). The root's candidates are tried in rounds on a shared sample and dice
 (:attr:`SearchPlayer.last_rounds <nataterra_core.search.ismcts.SearchPlayer.last_rounds>`),
@@ -40,8 +41,8 @@ TURNS = 100
 
 
 def positions(game: str, seed: int, every: int, count: int) -> Iterator[tuple[Any, list[Any]]]:
-    """(view, legal) of every ``every``-th decision with more than two legal commands of a
-    seeded heuristic game, ``count`` of them at most."""
+    """(view, legal) of the decisions of a seeded heuristic game whose number is a multiple
+    of ``every`` and that offer more than two legal commands, ``count`` of them at most."""
     record = system(game)
     options = dict(record.default_options)
     if "max_turns" in record.options.__struct_fields__:
