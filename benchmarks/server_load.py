@@ -146,10 +146,13 @@ async def _play(
         rpc = connections[turn % len(ports)]
         legal = await rpc.ok("game.legal_commands", game_id=game_id, token=token)
         if not legal["commands"]:  # the bot's turn (or the end): wait for the next version
-            waited = await rpc.ok(
+            waited = await rpc.call(
                 "game.wait", game_id=game_id, version=legal["version"], timeout=10
             )
-            if waited["result"] is not None:
+            if "error" in waited:  # the process lost a write of the game meanwhile: look again
+                retries += 1
+                continue
+            if waited["result"]["result"] is not None:
                 break
             continue
         started = time.perf_counter()

@@ -343,7 +343,8 @@ run = SqlStore._run
 
 def run_then_hang(self, db, query, *args):
     answer = run(self, db, query, *args)
-    if query.startswith("INSERT INTO records") and args[1] == 2:
+    one_statement = "INSERT INTO records" in query and "WITH moved" in query  # PostgreSQL
+    if one_statement or query.startswith("INSERT INTO records") and args[1] == 2:
         print("inside", flush=True)  # record 1 written, record 2 too: the commit never comes
         time.sleep(60)
     return answer

@@ -139,6 +139,8 @@ class Background:
         if isinstance(named, str):
             if method.acts and self._sharing is not None:
                 await self._sharing.catch_up(named)
+            elif self._sharing is not None:
+                await self._sharing.settled(named)
             await host.reader.ready(named)
         mark = host.mark()
         result = await self._call(method, params)

@@ -62,6 +62,7 @@ class Sharing:
         """This process, as its leases name it."""
         self._lease_seconds = bot_seconds + LEASE_MARGIN_SECONDS
         self._leased: dict[str, float] = {}  # game_id -> when this process took its lease
+        self._catching: dict[str, asyncio.Future[None]] = {}  # catch-ups under way, by game
 
     @staticmethod
     def of(host: GameHost, *, bot_seconds: float) -> Sharing | None:
@@ -82,6 +83,26 @@ class Sharing:
             await self._catch_up(game)
 
     async def _catch_up(self, game: Game) -> None:
+        game_id = game.game_id
+        done = asyncio.get_running_loop().create_future()
+        self._catching.setdefault(game_id, done)
+        try:
+            await self._read_on(game)
+        finally:
+            if self._catching.get(game_id) is done:
+                del self._catching[game_id]
+            done.set_result(None)
+
+    async def settled(self, game_id: str) -> None:
+        """Wait until no catch-up of ``game_id`` is under way here: a request that only
+        reads the game (its legal commands, a view) answers from the copy as a notification
+        brought it up, not from the picture just before (on which an act would then be
+        refused as stale), as it waits for a whole read under way."""
+        while (catching := self._catching.get(game_id)) is not None:
+            await asyncio.shield(catching)
+
+    async def _read_on(self, game: Game) -> None:
+        """Fold the store's records past the copy into it, or read the game again whole."""
         held, store, game_id = len(game.session.lines), self._store, game.game_id
         try:
             tail = await self._writes.run(lambda: store.since(game_id, held))
