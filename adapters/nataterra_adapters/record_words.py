@@ -7,9 +7,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from nataterra_core.kernel import (
+    CommandRecord,
     Decider,
     Header,
     RecordCodec,
+    StartRecord,
+    UndoRecord,
     replay_states,
 )
 from nataterra_core.kernel.registry import RuleSystem
@@ -61,14 +64,21 @@ def appended_words(
     before: Any,
 ) -> list[list[str]]:
     """The records just appended, ``lines[first:]``, in words as :func:`record_words` gives
-    them (the same cuts), the first against ``before`` (the position it applies to) and the
-    rest without a position, so that nothing is folded again (what ``game.apply`` answers)."""
+    them (the same cuts), each against the position it applies to: ``before`` for the
+    first, then that folded through each record's events (what ``game.apply`` answers; a
+    bot's moves after the seat's are worded in position too, as ``game.log`` words them: a
+    piece as players see it on the board, never by its id). After an ``undo`` (which goes back
+    to a position not at hand here) the records are worded without one."""
     codec = RecordCodec(decider.command_types, decider.event_types)
     said = []
     for seq in range(first, len(lines)):
         record = codec.decode(lines[seq], seq)
         said.append(_said(record_system, decider, record, before, seat, revealed))
-        before = None
+        if isinstance(record, UndoRecord):
+            before = None
+        elif before is not None and isinstance(record, CommandRecord | StartRecord):
+            for event in record.events:
+                before = decider.evolve(before, event)
     return said
 
 

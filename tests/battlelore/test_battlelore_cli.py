@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -38,3 +39,16 @@ def test_a_bad_scenario_is_a_usage_error(args: list[str], words: str) -> None:
     result = runner.invoke(app, ["demo", "--game", "battlelore", *args])
     assert result.exit_code == 2
     assert words in " ".join(result.output.replace("│", " ").split())
+
+
+def test_a_redone_order_names_the_unit_as_players_see_it(tmp_path: Path) -> None:
+    """``play``'s echo of a redo words the events against the position they apply to, as
+    the first echo and the log do (issue 31's closing note: without a view a unit was named
+    by its id, ``redone: f2 is ordered``)."""
+    out = tmp_path / "game.jsonl"
+    args = ["play", "--game", "battlelore", "--seed", "3", "--out", str(out)]
+    result = runner.invoke(app, args, input="1\n1\nu\nr\nq\n", terminal_width=200)
+    assert result.exit_code == 0, result.output
+    redone = next(line for line in result.output.splitlines() if "redone: " in line)
+    assert redone.endswith("redone: french's red heavy cavalry at 2,1 is ordered"), redone
+    assert not re.search(r"\b[ef]\d+\b", redone)  # no unit id (e3, f2)

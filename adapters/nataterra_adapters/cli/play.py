@@ -17,9 +17,16 @@ from typing import Annotated
 import typer
 
 from nataterra_core.game import DEFAULT_GAME, GameSession
-from nataterra_core.kernel import Command, LogWriter, ReplayDiverged, Session, UndoRefused
-from nataterra_core.kernel.registry import Presenter, RuleSystem
-from nataterra_core.kernel.seen import as_seen
+from nataterra_core.kernel import (
+    Command,
+    CommandRecord,
+    LogWriter,
+    RecordCodec,
+    ReplayDiverged,
+    Session,
+    UndoRefused,
+)
+from nataterra_core.kernel.registry import RuleSystem
 from nataterra_core.kernel.wording import setup_words
 
 from ..local_files import write_private
@@ -278,7 +285,7 @@ def _prompt_loop(record: RuleSystem, session: GameSession, table: Table) -> str:
             if outcome != "continue":
                 return outcome
         elif answer in ("u", "r"):
-            _undo_or_redo(words, session, seat, answer, table)
+            _undo_or_redo(record, session, seat, answer, table)
         elif answer.isdigit() and int(answer) in by_number:
             command, before = by_number[int(answer)], session.state
             events = session.apply(seat, command)
@@ -317,7 +324,7 @@ def _quit(table: Table) -> str:
 
 
 def _undo_or_redo(
-    words: Presenter, session: GameSession, seat: str, answer: str, table: Table
+    record: RuleSystem, session: GameSession, seat: str, answer: str, table: Table
 ) -> None:
     try:
         if answer == "u":
@@ -325,8 +332,23 @@ def _undo_or_redo(
             table.moved(seat, f"{seat} takes back a move (record {undone})", ())
             table.note(f"undone: record {undone}")
         else:
+            before = session.state
             events = session.redo(seat)
-            said = (words.event(as_seen(e, seat, seat)) for e in events)  # as the seat sees them
+            redone = RecordCodec(session.decider.command_types, session.decider.event_types)
+            logged = redone.decode(session.lines[-1], len(session.lines) - 1)
+            assert isinstance(logged, CommandRecord)  # redo appends the command again
+            # As the seat sees them, each against the position it applies to (as the move
+            # was echoed the first time): a unit named as players see it, never by its id.
+            _, said = worded(
+                record,
+                logged.command,
+                seat,
+                events,
+                before,
+                session.decider,
+                reader=seat,
+                revealed=False,
+            )
             table.note(f"redone: {'; '.join(said)}")
     except UndoRefused as exc:
         table.error(exc.reason)

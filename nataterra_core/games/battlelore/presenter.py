@@ -168,9 +168,10 @@ class BattleLorePresenter:
     def command(
         self, command: Command | Cut[Command], seat: str | None = None, view: Any = None
     ) -> str:
-        """One sentence for a command (``english battles f2 with e3``; cards by their title
-        in ``view``'s pack); a kept card is named only to its keeper (others are handed the
-        cut form)."""
+        """One sentence for a command (``english battles french's red heavy cavalry at 4,1
+        with the green archers at 6,4``: units as :func:`_unit` names them in ``view``, by
+        their ids only without one; cards by their title in ``view``'s pack); a kept card is
+        named only to its keeper (others are handed the cut form)."""
         who = seat or "the system"
         if isinstance(command, Cut):
             if cut_of(command, m.KeepCard):
