@@ -219,6 +219,8 @@ def audit(data: bytes, expect_head: str | None = None) -> dict[str, Any]:
             if after is not None:
                 counter = after
                 random_events += 1
+    if records[-1]["kind"] != "end":  # cut after its reveal: every die checked, no end
+        return {"status": "incomplete", "records": len(lines), "head": head}
     return {
         "status": "valid",
         "records": len(lines),
@@ -375,6 +377,7 @@ def test_torn_seed_and_incomplete() -> None:
         audit(rechained(forged))
     assert (info.value.failure, info.value.seq) == ("seed", len(lines) - 2)
     assert audit(joined(lines[:-2]))["status"] == "incomplete"
+    assert audit(joined(lines[:-1]))["status"] == "incomplete"  # the end record cut off
 
 
 def test_shuffle_event_is_recomputed() -> None:
