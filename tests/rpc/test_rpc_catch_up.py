@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 from pathlib import Path
 
 import msgspec
@@ -16,6 +17,7 @@ from nataterra_adapters.rpc.games import ApplyParams, CreateParams, Games, SeatP
 from nataterra_adapters.rpc.held import Game
 from nataterra_adapters.rpc.sharing import Sharing
 from nataterra_adapters.rpc.store_sqlite import SqliteStore
+from nataterra_adapters.rpc.writes import Writes
 from served_games import GAMES
 
 MOVES = 5
@@ -98,3 +100,38 @@ def test_a_stored_record_out_of_place_sets_the_game_aside_as_a_whole_read_does(
     _catch_up(two, game_id)
     assert two.host.held(game_id) is None
     assert game_id in two.host.reader.set_aside
+
+
+class _SlowStore:
+    """An append that waits for the test (a batch in flight)."""
+
+    location = "memory"
+    shared = True
+
+    def __init__(self) -> None:
+        self.started, self.go = threading.Event(), threading.Event()
+
+    def append(self, game_id: str, seq: int, lines: object, answers: object = ()) -> None:
+        self.started.set()
+        assert self.go.wait(30)
+
+
+def test_a_batch_stored_after_a_catch_up_in_place_does_not_count_the_copy_back() -> None:
+    """A copy caught up in place while its own batch was in flight counts the records
+    another process stored after it; the batch's success must not count them back (the next
+    append then named a seq the store had passed, and was refused)."""
+
+    async def run() -> None:
+        store = _SlowStore()
+        writes = Writes(store, stored=lambda log: None)  # type: ignore[arg-type]
+        writes.defer()
+        log = writes.log("g", 9)
+        log.write(b"nine")
+        assert await asyncio.get_running_loop().run_in_executor(None, store.started.wait, 30)
+        log.stored = 11  # a catch-up in place took record 10, stored after nine
+        store.go.set()
+        await writes.durable()
+        assert log.stored == 11 and log.lost is None
+        await writes.close()
+
+    asyncio.run(run())

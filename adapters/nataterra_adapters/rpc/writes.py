@@ -165,7 +165,9 @@ class Writes:
     def _resolve(self, batch: _Batch, failure: StoreError | None) -> None:
         log = batch.log
         if failure is None:
-            log.stored = batch.seq + len(batch.lines)
+            # Never back: a copy caught up in place (sharing.py) may have counted records
+            # another process stored after this batch's while it was in flight.
+            log.stored = max(log.stored, batch.seq + len(batch.lines))
             if batch.waiting is None:
                 log.secret = None
             self._stored(log)
