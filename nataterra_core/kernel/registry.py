@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
+import threading
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
@@ -314,7 +315,13 @@ def _counts(counts: tuple[int, ...]) -> str:
 _SYSTEMS: dict[str, RuleSystem] = {}
 _LAZY: dict[str, str] = {}
 """Rules id -> ``"module:ATTRIBUTE"`` of a record registered but not imported yet."""
+_IMPORTING = threading.RLock()
+"""Held while a lazily registered record moves from ``_LAZY`` to ``_SYSTEMS``: a server looks
+systems up from several threads at once (its event loop, store and bot threads), and a lookup
+between the two steps would find the id in neither. Re-entrant: importing a game's module may
+register records itself."""
 _loaded = False
+_loading = False
 
 
 def register(record: RuleSystem, *, replace: bool = False) -> RuleSystem:
@@ -322,8 +329,8 @@ def register(record: RuleSystem, *, replace: bool = False) -> RuleSystem:
     taken = None if replace else _import(record.id)
     if taken is not None and taken is not record:
         raise ValueError(f"a rule system {record.id!r} is already registered")
-    _LAZY.pop(record.id, None)
     _SYSTEMS[record.id] = record
+    _LAZY.pop(record.id, None)
     return record
 
 
@@ -341,25 +348,40 @@ def register_lazily(rules_id: str, where: str) -> None:
 
 def _import(rules_id: str) -> RuleSystem | None:
     """The record of ``rules_id``, imported now if it was registered lazily."""
+    # _LAZY before _SYSTEMS: a record enters _SYSTEMS before it leaves _LAZY, so an id
+    # found in neither order is truly unknown, without taking the lock.
+    lazy = rules_id in _LAZY
     found = _SYSTEMS.get(rules_id)
-    if found is not None or rules_id not in _LAZY:
+    if found is not None or not lazy:
         return found
-    where = _LAZY[rules_id]
-    module, _, name = where.partition(":")
-    record = getattr(importlib.import_module(module), name)
-    if not isinstance(record, RuleSystem) or record.id != rules_id:
-        raise TypeError(f"{where} is not the rule system {rules_id!r}")
-    del _LAZY[rules_id]
-    _SYSTEMS[rules_id] = record
-    return record
+    with _IMPORTING:
+        found = _SYSTEMS.get(rules_id)  # another thread may have imported it meanwhile
+        where = _LAZY.get(rules_id)
+        if found is not None or where is None:
+            return found
+        module, _, name = where.partition(":")
+        record = getattr(importlib.import_module(module), name)
+        if not isinstance(record, RuleSystem) or record.id != rules_id:
+            raise TypeError(f"{where} is not the rule system {rules_id!r}")
+        _SYSTEMS[rules_id] = record  # listed before it leaves _LAZY: never in neither
+        _LAZY.pop(rules_id, None)
+        return record
 
 
 def _load_builtins() -> None:
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        importlib.import_module(BUILTIN_PACKAGE)
-        _load_entry_points()
+    global _loaded, _loading
+    if _loaded:
+        return
+    with _IMPORTING:
+        if _loaded or _loading:  # loaded meanwhile, or this thread's own import asking
+            return
+        _loading = True
+        try:
+            importlib.import_module(BUILTIN_PACKAGE)
+            _load_entry_points()
+            _loaded = True  # only now may other threads skip the lock
+        finally:
+            _loading = False
 
 
 def _load_entry_points() -> None:

@@ -145,3 +145,29 @@ def test_a_game_in_its_own_distribution_registers_through_its_entry_point(
     assert "plugin-game" in ids
     assert registry._LAZY["plugin-game"] == "plugin.system:RECORD"
     assert registry.system("liars-dice").rules.id == "liars-dice"
+
+
+def test_threads_looking_up_a_lazy_system_at_once_all_find_it() -> None:
+    # A server looks systems up from its event loop, store and bot threads at once; the
+    # first lookups of a lazily registered game used to race its import ("no rule system
+    # 'liars-dice' (known: …, liars-dice, …)", or a KeyError from the second thread to
+    # finish the import). A fresh interpreter, so every system is still lazy.
+    probe = (
+        "import threading\n"
+        "from nataterra_core.kernel.registry import system, system_ids\n"
+        "ids = [i for i in system_ids() if i != 'pig']\n"
+        "start = threading.Barrier(8)\n"
+        "found, failed = [], []\n"
+        "def look():\n"
+        "    start.wait()\n"
+        "    try:\n"
+        "        found.append(tuple(system(i).id for i in ids))\n"
+        "    except Exception as exc:\n"
+        "        failed.append(repr(exc))\n"
+        "threads = [threading.Thread(target=look) for _ in range(8)]\n"
+        "for t in threads: t.start()\n"
+        "for t in threads: t.join()\n"
+        "print(len(found), len(set(found)), failed)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "8 1 []"
