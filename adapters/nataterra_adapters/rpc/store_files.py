@@ -1,18 +1,21 @@
 """The directory store: each game is two files, for the CLI and anyone who wants plain files.
 
-``<game_id>.jsonl`` is the game's log, appended record by record with one ``fsync`` per
-record; ``<game_id>.secret`` (mode 0600) its :class:`~.store.Secret`. ``server.key`` (0600)
-is the server's identity key and ``<game_id>.aside`` the reason a game is set aside. A game
-waiting for its seats' contributions is ``<game_id>.waiting`` (0600, replaced atomically at
-each contribution, removed once the game has started or has expired); the answers kept for
-``command_id`` retries are ``<game_id>.answers`` (0600, JSON Lines, appended after the
-records they answer: a crash between the two loses the answer, never a record; rewritten
-without the old ones once it holds twice :data:`~.store.ANSWERS_KEPT`). A crash can tear
-the last record of a log (never acknowledged: its reply was not sent), which
-:meth:`DirectoryStore.log` cuts off. Secrets are written atomically (a temporary file in the
-store, fsync, rename, fsync of the directory), so a crash leaves the old secret or the new
-one, never half of one; a secret without a log (the crash came before the header) belongs
-to no game and is replaced by the next game of its id.
+``<game_id>.jsonl`` is the game's log, appended record by record with one ``fsync`` per record;
+``<game_id>.secret`` (mode 0600) its :class:`~.store.Secret`. ``server.key`` (0600) is the
+server's identity key and ``<game_id>.aside`` the reason a game is set aside. A game waiting for
+its seats' contributions is ``<game_id>.waiting`` (0600, replaced atomically at each
+contribution, removed once the game has started or has expired); the answers kept for
+``command_id`` retries are ``<game_id>.answers`` (0600, JSON Lines; rewritten without the old
+ones once it holds twice :data:`~.store.ANSWERS_KEPT`). An act's answer is written, durably,
+before the records it answers, and an answer counts only once its records are in the log (its
+version below the log's record count): a crash between the two leaves an answer that is never
+read and is cleared before the next records are written (another command may be appended at its
+version then), so a retry gets the kept answer exactly when its act is in the log, and the log
+file stays the log's exact bytes. A crash can tear the last record of a log (never acknowledged:
+its reply was not sent), which :meth:`DirectoryStore.log` cuts off. Secrets are written
+atomically (a temporary file in the store, fsync, rename, fsync of the directory), so a crash
+leaves the old secret or the new one, never half of one; a secret without a log (the crash came
+before the header) belongs to no game and is replaced by the next game of its id.
 
 One process at a time: two servers on one directory would each count the records from
 their own writes (use SQLite or PostgreSQL for that).
@@ -102,64 +105,96 @@ class DirectoryStore:
     def create(
         self, game_id: str, secret: Secret, lines: Sequence[bytes], answers: Sequence[Answer] = ()
     ) -> None:
-        """Write the secret (first, so any log on disk can be resumed), then the records;
-        the waiting game's file goes last (a crash before leaves it, started or not, and
-        the log wins)."""
+        """Write the secret (first, so any log on disk can be resumed) and the answers, then
+        the records; the waiting game's file goes last (a crash before leaves it, started or
+        not, and the log wins)."""
         if self._has_log(game_id):
             raise GameExists(f"game {game_id!r} is in the store already")
         waiting = self.pending(game_id)
         if waiting is not None and waiting.secret.server_seed != secret.server_seed:
             raise GameExists(f"game {game_id!r} waits for its seats in the store already")
-        write_atomically(self.directory / f"{game_id}.secret", secret.encode())
-        self._write(self._log_path(game_id), lines)
+        write_atomically(self._path(game_id, "secret"), secret.encode())
+        answers_path = self._path(game_id, "answers")
+        if answers or answers_path.exists():  # one there belongs to no game (a crash
+            write_atomically(answers_path, _answer_lines(answers))  # before its header)
+        self._answer_lines[game_id] = len(answers)
+        self._write_records(game_id, lines)
         self._counts[game_id] = len(lines)
-        self._keep_answers(game_id, answers)
         self._path(game_id, "waiting").unlink(missing_ok=True)
 
     def append(
         self, game_id: str, seq: int, lines: Sequence[bytes], answers: Sequence[Answer] = ()
     ) -> None:
-        """Append with an fsync per record (a crash tears at most the last one), then the
-        answers."""
+        """The answers first, durably, then the records with an fsync per record (a crash
+        tears at most the last one): an answer whose records never landed is not read
+        (:meth:`answers`) and is gone before the next records are written."""
         stored = self._counts.get(game_id)
         if stored is None:
             stored = len(split_lines(self.log(game_id)).lines)
         if stored != seq:
             raise StaleAppend(game_id, seq, stored)
-        self._write(self._log_path(game_id), lines)
+        self._keep_answers(game_id, seq, answers)
+        self._write_records(game_id, lines)
         self._counts[game_id] = seq + len(lines)
-        self._keep_answers(game_id, answers)
+
+    def _write_records(self, game_id: str, lines: Sequence[bytes]) -> None:
+        try:
+            self._write(self._log_path(game_id), lines)
+        except BaseException:
+            # Some of the records, and the answers before them, may be on disk: the next
+            # append counts the records and clears the answers file again.
+            self._counts.pop(game_id, None)
+            self._answer_lines.pop(game_id, None)
+            raise
 
     def _path(self, game_id: str, suffix: str) -> Path:
         return self.directory / f"{game_id}.{suffix}"
 
-    def _keep_answers(self, game_id: str, answers: Sequence[Answer]) -> None:
-        if not answers:
-            return
+    def _keep_answers(self, game_id: str, stored: int, answers: Sequence[Answer]) -> None:
+        """Add ``answers`` to the game's answers file, durably, before the records they
+        answer are written (the game has ``stored`` records). The first time this process
+        writes the file, what a crash may have left in it goes first: a torn line, and the
+        answers whose records never landed (which a retry must not get: another command may
+        be appended at their version now)."""
         path = self._path(game_id, "answers")
+        lines = self._answer_lines.get(game_id)
+        if lines is None:
+            kept, clean = self._read_answers(game_id, stored)
+            if not clean:
+                write_atomically(path, _answer_lines(kept))
+            lines = len(kept)
+        if not answers:
+            self._answer_lines[game_id] = lines
+            return
+        if lines + len(answers) > 2 * ANSWERS_KEPT:  # let the old ones go
+            kept, _ = self._read_answers(game_id, stored)
+            fresh = [a for a in kept if a.version >= stored - ANSWERS_KEPT] + list(answers)
+            write_atomically(path, _answer_lines(fresh))
+            self._answer_lines[game_id] = len(fresh)
+            return
         if not path.exists():
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
         self._write(path, [_answer_line(answer) for answer in answers])
-        written = self._answer_lines.get(game_id)
-        if written is None:
-            written = len(split_lines(path.read_bytes()).lines)
-        else:
-            written += len(answers)
-        if written > 2 * ANSWERS_KEPT:
-            kept = self.answers(game_id)
-            write_atomically(path, b"".join(_answer_line(a) + b"\n" for a in kept))
-            written = len(kept)
-        self._answer_lines[game_id] = written
+        self._answer_lines[game_id] = lines + len(answers)
 
-    def answers(self, game_id: str) -> list[Answer]:
-        """The answers of the last :data:`~.store.ANSWERS_KEPT` records (a torn or damaged
-        line, which only a crash leaves, is skipped)."""
+    def _read_answers(self, game_id: str, records: int) -> tuple[list[Answer], bool]:
+        """The answers in the file whose records are among the game's ``records``, and
+        whether the file holds nothing else (no torn or damaged line, no answer whose
+        records never landed)."""
         path = self._path(game_id, "answers")
         if not path.exists():
-            return []
-        answers = [_answer(line) for line in split_lines(path.read_bytes()).lines]
-        newest = self._counts.get(game_id, 0)
-        return [a for a in answers if a is not None and a.version >= newest - ANSWERS_KEPT]
+            return [], True
+        split = split_lines(path.read_bytes())
+        read = [_answer(line) for line in split.lines]
+        kept = [a for a in read if a is not None and a.version < records]
+        return kept, not split.torn and len(kept) == len(split.lines)
+
+    def answers(self, game_id: str) -> list[Answer]:
+        """The answers of the acts of the last :data:`~.store.ANSWERS_KEPT` records (not
+        one whose records never landed, nor a torn or damaged line: what a crash leaves)."""
+        records = self.records(game_id)
+        kept, _ = self._read_answers(game_id, records)
+        return [a for a in kept if a.version >= records - ANSWERS_KEPT]
 
     def wait(self, game_id: str, pending: Pending) -> None:
         if self._has_log(game_id):
@@ -315,6 +350,10 @@ class DirectoryStore:
 
     def close(self) -> None:
         """Nothing is held open between calls."""
+
+
+def _answer_lines(answers: Sequence[Answer]) -> bytes:
+    return b"".join(_answer_line(answer) + b"\n" for answer in answers)
 
 
 def _answer_line(answer: Answer) -> bytes:
