@@ -41,12 +41,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from multiprocessing import Pool
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -245,11 +246,20 @@ def _servers(transport: str, store: str, count: int, tree: Path = ROOT) -> Itera
             if match is None:
                 raise RuntimeError(f"{transport} server did not start: {line}")
             ports.append(int(match.group(1)))
+            # Keep reading what the server says (a game set aside, a client gone): a pipe
+            # nobody reads fills at 64 KiB and then blocks the server's next line.
+            threading.Thread(target=_drain, args=(process.stderr,), daemon=True).start()
         yield ports
     finally:
         for process in processes:
             process.terminate()
             process.wait(timeout=30)
+
+
+def _drain(stream: IO[bytes]) -> None:
+    """Read a server's stderr to its end, dropping it."""
+    for _ in stream:
+        pass
 
 
 @contextmanager
