@@ -43,6 +43,7 @@ import sys
 import tempfile
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from multiprocessing import Pool
@@ -52,21 +53,24 @@ from typing import IO, Any
 ROOT = Path(__file__).resolve().parents[1]
 
 
-class Connection:
+class Connection(ABC):
     """One JSON-RPC connection: newline-framed over TCP (``nataterra-rpc``) or a WebSocket
     (``nataterra serve``); notifications (``game.changed``) are read past."""
 
     def __init__(self) -> None:
         self.next_id = 0
 
+    @abstractmethod
     async def _send(self, text: str) -> None:
-        raise NotImplementedError
+        """Each transport's own (TCP framing or a WebSocket)."""
 
+    @abstractmethod
     async def _receive(self) -> str:
-        raise NotImplementedError
+        """Each transport's own (TCP framing or a WebSocket)."""
 
+    @abstractmethod
     async def close(self) -> None:
-        raise NotImplementedError
+        """Each transport's own (TCP framing or a WebSocket)."""
 
     async def call(self, method: str, **params: Any) -> dict[str, Any]:
         self.next_id += 1
