@@ -1,5 +1,5 @@
 """What the SQL stores (SQLite, PostgreSQL) share: their tables and every query but how a
-transaction is opened and how a lease's clock is read.
+transaction is opened, how an append is announced and how a lease's clock is read.
 
 ``games`` (one row a game: its record count, finished, whether it has bots, why it is set
 aside), ``records`` (one row a record under the unique key ``(game_id, seq)``, the line's
@@ -16,6 +16,7 @@ Queries are written with ``?`` placeholders; a backend with another style conver
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import replace
@@ -42,17 +43,20 @@ from .store import (
 __all__ = ["SqlStore"]
 
 
-class SqlStore:
-    """The queries of a SQL store (:class:`~.store.Store`) over a backend's transactions."""
+class SqlStore(abc.ABC):
+    """The queries of a SQL store (:class:`~.store.Store`) over a backend's transactions
+    (each backend says how one is opened, :meth:`_transaction`; how the other processes are
+    told of an append, :meth:`_notify`; and whose clock a lease's expiry is read by,
+    :meth:`lease`)."""
 
     location: str
     shared = True
     """Other processes may open the same database."""
 
+    @abc.abstractmethod
     def _transaction(self) -> AbstractContextManager[Any]:
         """One transaction: a connection whose ``execute`` takes ``?`` queries converted by
         :meth:`_sql`, committed at the end, rolled back on an error."""
-        raise NotImplementedError
 
     def _reading(self) -> AbstractContextManager[Any]:
         """A connection for reads that change nothing (by default a transaction)."""
@@ -74,8 +78,10 @@ class SqlStore:
             rows: list[tuple[Any, ...]] = self._run(db, query, *args).fetchall()
             return rows
 
+    @abc.abstractmethod
     def _notify(self, db: Any, game_id: str, records: int) -> None:
-        """Tell the other processes a game has ``records`` records now (if the backend can)."""
+        """Tell the other processes a game has ``records`` records now, in ``db``'s
+        transaction (a backend that cannot leaves them to find it on their next read)."""
 
     def create(
         self, game_id: str, secret: Secret, lines: Sequence[bytes], answers: Sequence[Answer] = ()
@@ -281,6 +287,11 @@ class SqlStore:
             reason = None if aside is None else str(aside)
             listed.append(Listing(str(game_id), status, int(records), bool(bots), reason))
         return listed
+
+    @abc.abstractmethod
+    def lease(self, game_id: str, holder: str, seconds: float) -> bool:
+        """Take or renew the lease on the game's bot decisions (:meth:`.store.Store.lease`),
+        by the clock the backend trusts for every process of the store."""
 
     def release(self, game_id: str, holder: str) -> None:
         with self._transaction() as db:

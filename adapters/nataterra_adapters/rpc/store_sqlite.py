@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from .store import StoreError
 from .store_sql import SqlStore, statements
@@ -130,6 +131,10 @@ class SqliteStore(SqlStore):
                 db.execute("COMMIT")
             except sqlite3.Error as exc:  # locked past the timeout, a disk failing, a full disk
                 raise StoreError(f"{self.path}: {exc}") from None
+
+    def _notify(self, db: Any, game_id: str, records: int) -> None:
+        """SQLite cannot tell the other processes of the file: each finds the records on
+        its next read of the game (a request's catch-up, the sweep)."""
 
     def lease(self, game_id: str, holder: str, seconds: float) -> bool:
         """This machine's clock decides expiry (every process of the file runs on it)."""
