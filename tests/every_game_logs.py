@@ -28,12 +28,13 @@ def game_ids() -> list[str]:
 
 
 @cache
-def short_log(rules_id: str, seed: int = 1) -> bytes:
-    """A finished log of ``rules_id`` (random legal play, ``seed``), as bytes."""
+def short_log(rules_id: str, seed: int = 1, game_id: str | None = None) -> bytes:
+    """A finished log of ``rules_id`` (random legal play, ``seed``), as bytes; its game id
+    is ``game_id`` (by default the seed's, ``seed-N``: the same in every game)."""
     record = _system(rules_id)
     options = {**record.default_options, **_QUICK.get(record.id, {})}
     seats = record.default_seats[min(record.default_seats)]
-    session = new_game(seats, game=record.id, seed=seed, options=options)
+    session = new_game(seats, game=record.id, seed=seed, game_id=game_id, options=options)
     rng = random.Random(seed)
     for _ in range(COMMANDS):
         if session.outcome() is not None:

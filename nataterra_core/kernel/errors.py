@@ -180,7 +180,8 @@ class LogEndsEarly(ReplayDiverged):
     """The log stops where re-executing it writes one more record: the ``end`` that the
     rules write with the ``reveal`` before it (a log cut at the record boundary between the
     two). :func:`~.replay.verify` calls such a log incomplete, as one cut before its
-    reveal; resuming a game from it still fails."""
+    reveal; resuming the game (:meth:`~.session.Session.from_log` with ``finish``) writes
+    the missing ``end``."""
 
 
 class ReplayFailed(LogError):

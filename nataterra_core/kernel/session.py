@@ -183,6 +183,8 @@ class Session(Generic[S, C, E]):
         lines: Sequence[bytes],
         server_seed: bytes,
         sink: LineSink | None = None,
+        *,
+        finish: bool = False,
     ) -> Session[S, C, E]:
         """Re-execute a log's commands and compare every re-encoded record with its bytes.
 
@@ -190,6 +192,12 @@ class Session(Generic[S, C, E]):
         command is now rejected, :class:`LogEndsEarly` when the log stops after its
         ``reveal`` without the ``end`` written with it. Used by verification and to resume
         a saved game.
+
+        With ``finish`` (resuming a game), a log that stops after its ``reveal`` (a crash
+        between the two appends of :meth:`close`) is no error: the session is closed, and
+        its :attr:`lines` hold the ``end`` record the log lacks, written by :meth:`close`
+        as a game that never stopped writes it (the same bytes). The caller appends
+        ``session.lines[len(lines):]`` to the log, which then verifies as complete.
         """
         session = cls(decider, header, server_seed, sink)
         # Before the reveal a difference in a hidden field is named, its values not shown.
@@ -200,8 +208,14 @@ class Session(Generic[S, C, E]):
         session._start()
         session._expect(1, lines, revealed)
         seq = 2
-        while seq < len(records):
-            seq = session._reexecute(records[seq], seq, lines, revealed)
+        try:
+            while seq < len(records):
+                seq = session._reexecute(records[seq], seq, lines, revealed)
+        except LogEndsEarly:
+            # Raised only once the log's last record, its reveal, matched: the session
+            # closed, its end record is the one line it holds beyond the log's.
+            if not finish:
+                raise
         return session
 
     def extend(self, lines: Sequence[bytes]) -> None:

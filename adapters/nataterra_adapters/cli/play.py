@@ -21,6 +21,7 @@ from nataterra_core.kernel import (
     Command,
     CommandRecord,
     LogWriter,
+    Outcome,
     RecordCodec,
     ReplayDiverged,
     Session,
@@ -179,9 +180,18 @@ def _resume(log_file: Path, content: Path | None, plain: bool) -> None:
     record, log = read(log_file, content)
     server_seed = bytes.fromhex(secret.read_text().strip())
     try:
-        session = Session.from_log(log.decider, log.header, log.records, log.lines, server_seed)
+        session = Session.from_log(
+            log.decider, log.header, log.records, log.lines, server_seed, finish=True
+        )
     except ReplayDiverged as exc:
         raise typer.BadParameter(f"{log_file} does not re-execute: {exc}") from exc
+    missing = session.lines[len(log.lines) :]
+    if missing:  # a crash between the reveal and the end: the game had ended, finish its log
+        with LogWriter(log_file) as writer:
+            writer.write_all(missing)
+        console.print(f"{log.header.game_id} had ended; its log lacked the end record, now written")
+        _over(record, session, log_file)
+        return
     if session.closed:
         raise typer.BadParameter(f"{log_file} is a finished game", param_hint="--resume")
     with LogWriter(log_file) as writer:
@@ -205,13 +215,19 @@ def _finish(record: RuleSystem, session: GameSession, out: Path, plain: bool) ->
             f"nataterra play --resume {out}"
         )
         return
-    result = session.close()
-    _secret_path(out).unlink(missing_ok=True)  # the log's reveal record holds the seed now
+    session.close()
+    _over(record, session, out)
+
+
+def _over(record: RuleSystem, session: GameSession, out: Path) -> None:
+    """A closed game: drop its secret file (its log's reveal holds the seed now) and show
+    the final position, the result and the log."""
+    _secret_path(out).unlink(missing_ok=True)
+    result = session.outcome() or Outcome(reason="abandoned")
     console.rule("game over")
     console.print(view_text(record, session.state, None), soft_wrap=True)
     console.print(f"result: {record.presenter.outcome(result)}")
-    where = f"; log {out}"
-    console.print(f"{len(session.lines)} records{where}; head {session.head}")
+    console.print(f"{len(session.lines)} records; log {out}; head {session.head}")
 
 
 def _table(plain: bool) -> Table:

@@ -27,7 +27,15 @@ from .bots import Bots
 from .errors import GameError
 from .held import Game, store_refused
 from .receipts import GameReceipts
-from .store import DamagedGame, Pending, Store, StoredGame, StoreUnavailable, read_game
+from .store import (
+    DamagedGame,
+    Pending,
+    Store,
+    StoredGame,
+    StoreError,
+    StoreUnavailable,
+    read_game,
+)
 from .waiting import WaitingGames
 from .writes import Writes
 
@@ -150,7 +158,7 @@ class GameReader:
         try:
             log = read_log(stored.log, decider_for)
             session = Session.from_log(
-                log.decider, log.header, log.records, log.lines, secret.server_seed
+                log.decider, log.header, log.records, log.lines, secret.server_seed, finish=True
             )
         except (LogError, ValueError) as exc:
             return DamagedGame(stored.game_id, str(exc))
@@ -164,6 +172,8 @@ class GameReader:
         bots = Bots.named(record, log.header.seats, secret.bots, max_seconds=self._max_bot_time)
         game = Game(stored.game_id, record, session, secret.tokens, bots, receipts)
         game.recall(stored.answers)
+        assert self._writes is not None  # a host with a store has its writes
+        game.log = self._writes.log(stored.game_id, len(log.lines))  # attached when adopted
         return game
 
     def _adopt(self, game_id: str, rebuilt: Game | DamagedGame) -> Game | None:
@@ -176,8 +186,16 @@ class GameReader:
             return held
         assert self._writes is not None
         session = rebuilt.session
-        rebuilt.log = self._writes.log(game_id, len(session.lines))
-        session.attach_sink(rebuilt.log.write)
+        log = rebuilt.log
+        assert log is not None  # set by _rebuild, at the records the store holds
+        # A crash between the reveal and the end left the end unstored: the session wrote
+        # it as a game that never stopped does (the same bytes); the store gets it now.
+        try:
+            for line in session.lines[log.stored :]:
+                log.write(line)  # embedded: stored now, or refused (read again next time)
+        except StoreError as exc:
+            raise store_refused(exc) from exc
+        session.attach_sink(log.write)
         if game_id in self._aside_listed:  # set aside by an earlier run: served again
             self._aside_listed.discard(game_id)
             self._writes.later(lambda store: store.set_aside(game_id, None))

@@ -81,10 +81,12 @@ def open_store(where: str | Path) -> Store:
 
 def check_game(stored: StoredGame) -> str | None:
     """Why the game does not re-execute from its log with its secret seed (``None``: it
-    does, every record's bytes as logged)."""
+    does, every record's bytes as logged; a log that a crash cut between its reveal and its
+    end does too: a server resuming it writes the end)."""
     try:
         log = read_log(stored.log, decider_for)
-        Session.from_log(log.decider, log.header, log.records, log.lines, stored.secret.server_seed)
+        seed = stored.secret.server_seed
+        Session.from_log(log.decider, log.header, log.records, log.lines, seed, finish=True)
     except (LogError, ValueError) as exc:
         return str(exc)
     return None
