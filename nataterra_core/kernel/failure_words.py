@@ -15,7 +15,13 @@ from __future__ import annotations
 from .errors import LogError, ReplayFailed
 from .replay import NO_END, Verdict
 
-__all__ = ["failure_words", "incomplete_words", "stopped_words", "verdict_words"]
+__all__ = [
+    "failure_words",
+    "incomplete_words",
+    "receipts_words",
+    "stopped_words",
+    "verdict_words",
+]
 
 _SAID = {
     "torn": "{r} is cut short (a write that did not finish)",
@@ -92,6 +98,35 @@ def incomplete_words(seq: int | None, reason: str) -> str:
             "wrong in what is there, but the dice cannot be checked yet"
         )
     return f"{said} ({reason})" if reason else said
+
+
+def receipts_words(verdict: Verdict) -> str:
+    """What a verdict says of the receipts checked with it, in words (``""``: none given, or
+    none checked: an invalid log's are not): how many belong to the log, and which could not
+    be checked because the log stops before their record.
+
+    >>> receipts_words(Verdict(status="incomplete", checked=1, unchecked=("seat 'red''s receipt at record 9",)))
+    "1 receipt checked: it belongs to the log; not checked, the log being incomplete: seat 'red''s receipt at record 9 (signed by the game's key for its seat, but the log stops before its record)"
+    """  # noqa: E501 (a doctest's output is one line)
+    said = []
+    if verdict.checked:
+        many = verdict.checked > 1
+        said.append(
+            f"{verdict.checked} receipt{'s' if many else ''} checked: "
+            f"{'each belongs' if many else 'it belongs'} to the log"
+        )
+    if verdict.unchecked:
+        said.append(
+            "not checked, the log being incomplete: "
+            + ", ".join(verdict.unchecked)
+            + " (signed by the game's key for "
+            + (
+                "their seats, but the log stops before their records)"
+                if len(verdict.unchecked) > 1
+                else "its seat, but the log stops before its record)"
+            )
+        )
+    return "; ".join(said)
 
 
 def stopped_words(failure: LogError, failure_class: str) -> str:

@@ -46,6 +46,7 @@ __all__ = [
     "check_certificate",
     "check_receipt",
     "check_signature",
+    "check_signed",
     "parse_receipt",
     "receipt_message",
     "view_heads",
@@ -243,20 +244,12 @@ def check_receipt(
     receipt whose head the log does not give is evidence that the server showed the seat
     another game than the one it published.
     """
-    game_id, key = header.game_id, header.receipt_key
-    if key is None:
-        raise ReceiptRefused("the log has no receipt_key (format_version 1): no receipts")
-    seats = (*header.seats, SPECTATOR)
-    if receipt.seat not in seats:
-        raise ReceiptRefused(f"seat {receipt.seat!r} is not a seat of game {game_id}")
     if receipt.seq >= len(lines):
         raise ReceiptRefused(
             f"record {receipt.seq} is not in the log (it has {len(lines)} records)"
         )
-    try:
-        check_signature(key, game_id, receipt)
-    except ReceiptRefused:
-        raise ReceiptRefused(_misattributed(key, game_id, seats, receipt)) from None
+    check_signed(header, receipt)
+    game_id = header.game_id
     heads = view_heads(
         game_id, receipt.seat, view_lines(lines[: receipt.seq + 1], receipt.seat, messages)
     )
@@ -267,6 +260,24 @@ def check_receipt(
             f"{receipt.seq} hashes to {heads[-1]}, not the receipt's {receipt.head}: the log "
             "differs from what the seat was shown (altered after the fact)"
         )
+
+
+def check_signed(header: Header, receipt: Receipt) -> None:
+    """Raise :class:`ReceiptRefused` unless ``receipt`` names a seat of the game of
+    ``header`` (or ``""``) and is signed by its ``receipt_key``: all of :func:`check_receipt`
+    that needs no record of the log, so what a log that stops before the receipt's record
+    (incomplete) can still check; the head is checked against the records by
+    :func:`check_receipt`."""
+    game_id, key = header.game_id, header.receipt_key
+    if key is None:
+        raise ReceiptRefused("the log has no receipt_key (format_version 1): no receipts")
+    seats = (*header.seats, SPECTATOR)
+    if receipt.seat not in seats:
+        raise ReceiptRefused(f"seat {receipt.seat!r} is not a seat of game {game_id}")
+    try:
+        check_signature(key, game_id, receipt)
+    except ReceiptRefused:
+        raise ReceiptRefused(_misattributed(key, game_id, seats, receipt)) from None
 
 
 def _misattributed(key: str, game_id: str, seats: Sequence[str], receipt: Receipt) -> str:

@@ -374,6 +374,13 @@ class Verdict(msgspec.Struct, frozen=True, kw_only=True):
     seats: tuple[str, ...] = ()
     rules: RulesRef | None = None
     result: Outcome | None = None
+    checked: int = 0
+    """How many of the receipts given were checked and belong to the log (on a valid log
+    all; on an incomplete one those whose record is there)."""
+    unchecked: tuple[str, ...] = ()
+    """The receipts given whose record an incomplete log does not hold yet, each named
+    (``seat 'red''s receipt at record 57``): signed by the game's key for one of its seats,
+    but their head cannot be checked against records that are not there."""
 
     @property
     def valid(self) -> bool:
@@ -394,10 +401,13 @@ def verify(
 ) -> Verdict:
     """Verify a whole log; never raises for a bad log, returns a :class:`Verdict` instead.
 
-    ``receipts`` (docs/RECEIPTS.md) are checked once the log itself is valid: each must be
-    signed by the header's ``receipt_key`` and carry its seat's view head of this log at
-    its record (:func:`~.receipts.check_receipt`). The first that does not is the verdict's
-    failure (``receipt``), with the receipt's record and the reason.
+    ``receipts`` (docs/RECEIPTS.md) are checked once the log itself is valid or incomplete
+    (nothing wrong in the records there): each must be signed by the header's
+    ``receipt_key`` and carry its seat's view head of this log at its record
+    (:func:`~.receipts.check_receipt`). The first that does not is the verdict's failure
+    (``receipt``), with the receipt's record and the reason. On an incomplete log a receipt
+    whose record is not there yet is checked for its seat and signature only and named in
+    :attr:`Verdict.unchecked`; :attr:`Verdict.checked` counts the others.
     """
     split = split_lines(data)
     base: dict[str, Any] = {"records": len(split.lines), "head": split.head}
@@ -436,7 +446,7 @@ def verify(
         if edited is not None:
             reason = "the record is not in the log's canonical encoding (it was edited)"
             return Verdict(status="invalid", failure="read", seq=edited, reason=reason, **base)
-        return Verdict(status="incomplete", seq=len(log.lines), reason=NO_REVEAL, **base)
+        return _incomplete(log, receipts, len(log.lines), NO_REVEAL, base)
     seed = bytes.fromhex(reveal.server_seed)
     if hashlib.sha256(seed).hexdigest() != log.header.seed_commitment:
         error = SeedMismatch("the revealed seed does not match seed_commitment", reveal.seq)
@@ -444,8 +454,8 @@ def verify(
 
     try:
         Session.from_log(log.decider, log.header, log.records, log.lines, seed)
-    except LogEndsEarly as exc:  # every record there re-executed: only the end is missing
-        return Verdict(status="incomplete", seq=exc.seq, reason=NO_END, **base)
+    except LogEndsEarly:  # every record there re-executed: only the end is missing
+        return _incomplete(log, receipts, len(log.lines), NO_END, base)
     except ReplayDiverged as exc:
         return Verdict(status="invalid", failure="replay", seq=exc.seq, reason=exc.reason, **base)
     except Exception as exc:  # the rules could not even start from this header
@@ -460,18 +470,53 @@ def verify(
             seq, reason = refused
             return Verdict(status="invalid", failure="receipt", seq=seq, reason=reason, **base)
         base["reason"] = f"{len(receipts)} receipt{'s' if len(receipts) > 1 else ''} checked"
-    return Verdict(status="valid", result=result, **base)
+    return Verdict(status="valid", result=result, checked=len(receipts), **base)
 
 
-def _refused_receipt(log: ReadLog, receipts: Sequence[Receipt]) -> tuple[int | None, str] | None:
-    """The record and reason of the first receipt that does not belong to ``log``."""
-    from .receipts import ReceiptRefused, check_receipt  # cryptography: only when asked
+def _incomplete(
+    log: ReadLog, receipts: Sequence[Receipt], seq: int, reason: str, base: dict[str, Any]
+) -> Verdict:
+    """The verdict on a log that stops before its end at record ``seq`` (every record there
+    checked as far as it can be), its ``receipts`` checked as far as the log goes: each whose
+    record is there against the records (a receipt's view head needs no seed), each past
+    the end for its seat and signature; the first that fails makes the log ``invalid``
+    (``receipt``), the others past the end are named in :attr:`Verdict.unchecked`."""
+    present = [receipt for receipt in receipts if receipt.seq < len(log.lines)]
+    past = [receipt for receipt in receipts if receipt.seq >= len(log.lines)]
+    refused = _refused_receipt(log, present) or _refused_receipt(log, past, signed_only=True)
+    if refused is not None:
+        failed_at, why = refused
+        return Verdict(status="invalid", failure="receipt", seq=failed_at, reason=why, **base)
+    unchecked = tuple(f"{_whose(receipt)} receipt at record {receipt.seq}" for receipt in past)
+    return Verdict(
+        status="incomplete",
+        seq=seq,
+        reason=reason,
+        checked=len(present),
+        unchecked=unchecked,
+        **base,
+    )
+
+
+def _refused_receipt(
+    log: ReadLog, receipts: Sequence[Receipt], *, signed_only: bool = False
+) -> tuple[int | None, str] | None:
+    """The record and reason of the first receipt that does not belong to ``log``
+    (``signed_only``: checked for its seat and signature alone, its record not there)."""
+    from .receipts import ReceiptRefused, check_receipt, check_signed  # cryptography: when asked
 
     for receipt in receipts:
         try:
-            check_receipt(log.header, log.lines, log.decider, receipt)
+            if signed_only:
+                check_signed(log.header, receipt)
+            else:
+                check_receipt(log.header, log.lines, log.decider, receipt)
         except ReceiptRefused as exc:
             seq = receipt.seq if receipt.seq < len(log.lines) else None
-            who = "the spectator" if not receipt.seat else f"seat {receipt.seat!r}"
-            return seq, f"{who}'s receipt at record {receipt.seq}: {exc.reason}"
+            return seq, f"{_whose(receipt)} receipt at record {receipt.seq}: {exc.reason}"
     return None
+
+
+def _whose(receipt: Receipt) -> str:
+    """``the spectator's`` or ``seat 'red''s``."""
+    return "the spectator's" if not receipt.seat else f"seat {receipt.seat!r}'s"

@@ -172,7 +172,8 @@ def test_a_log_without_receipt_key_has_no_receipts() -> None:
     assert "no receipt_key (format_version 1)" in verdict.reason
 
 
-def test_receipts_are_checked_only_on_a_valid_log() -> None:
+def test_receipts_are_not_checked_on_an_invalid_log() -> None:
+    """(An incomplete log's are: tests/test_receipts_on_cut_logs.py.)"""
     session = _game("kaladan", seed=9)
     damaged = session.log_bytes().replace(b'"seq":3', b'"seq":4', 1)
     verdict = verify_log(damaged, receipts=[_receipt(session, "", 2)])

@@ -12,7 +12,11 @@ from typing import Any
 from rich.text import Text
 
 from nataterra_core.kernel import Verdict
-from nataterra_core.kernel.failure_words import failure_words, incomplete_words
+from nataterra_core.kernel.failure_words import (
+    failure_words,
+    incomplete_words,
+    receipts_words,
+)
 from nataterra_core.kernel.registry import Presenter, RuleSystem
 from nataterra_core.kernel.secrets import redact
 from nataterra_core.kernel.wording import describe_record, worded
@@ -30,9 +34,13 @@ def verdict_line(name: str, verdict: Verdict, presenter: Presenter | None = None
         result = verdict.result
         words = presenter.outcome if presenter is not None else plain_outcome
         outcome = escape(words(result)) if result else "no result"
-        return f"[green]VALID[/] {name}: {verdict.records} records, {outcome}"
+        receipts = receipts_words(verdict)
+        checked = f"; {escape(receipts)}" if receipts else ""
+        return f"[green]VALID[/] {name}: {verdict.records} records, {outcome}{checked}"
     if verdict.status == "incomplete":
-        return f"[red]INCOMPLETE[/] {name}: {escape(incomplete_words(verdict.seq, verdict.reason))}"
+        said = incomplete_words(verdict.seq, verdict.reason)
+        receipts = receipts_words(verdict)
+        return f"[red]INCOMPLETE[/] {name}: {escape(f'{said}; {receipts}' if receipts else said)}"
     said = failure_words(verdict.failure, verdict.seq, verdict.reason)
     return f"[red]INVALID ({verdict.failure})[/] {name}: {escape(said)}"
 
