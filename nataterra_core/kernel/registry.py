@@ -61,6 +61,7 @@ __all__ = [
     "PlayerFactory",
     "Presenter",
     "RuleSystem",
+    "ViewFunction",
     "package_text",
     "register",
     "register_lazily",
@@ -85,6 +86,15 @@ class PlayerFactory(Protocol):
 
     def __call__(self, seed: int, *, content: Path | None = None) -> Player:
         """A player seeded with ``seed``."""
+
+
+class ViewFunction(Protocol):
+    """A rule system's ``seat_view``: what ``seat`` (``None``: a spectator) may see of
+    ``state``, each field shown by its declaration (:func:`~.secrets.sees`); with
+    ``revealed`` (the log's seed is public), every secret."""
+
+    def __call__(self, state: Any, seat: str | None, /, *, revealed: bool = False) -> Any:
+        """The view."""
 
 
 class OptionsError(ValueError):
@@ -239,8 +249,9 @@ class RuleSystem:
     """The typed options schema: unknown options and wrong types are refused. The kernel's
     own options (``tournament``, :data:`~.decider.KERNEL_OPTIONS`) are every system's and
     belong in no system's schema."""
-    seat_view: Callable[[Any, str | None], Any]
-    """``(state, seat)`` -> what ``seat`` may see (``None``: a spectator)."""
+    seat_view: ViewFunction
+    """``(state, seat, revealed=False)`` -> what ``seat`` may see (``None``: a spectator);
+    :meth:`view_of` calls it."""
     presenter: Presenter
     """Commands, events, outcomes and views in words."""
     default_options: Mapping[str, Any] = attrs.field(factory=dict)
@@ -261,6 +272,15 @@ class RuleSystem:
     def id(self) -> str:
         """The rules id (``nataterra``)."""
         return self.rules.id
+
+    def view_of(self, state: Any, seat: str | None, *, revealed: bool = False) -> Any:
+        """What ``seat`` may see of ``state``; once the log's seed is ``revealed`` (a replay
+        of a finished game, a game over) every secret too (docs/LOG_FORMAT.md §7), the
+        secrets shown as the system's view shows its seat's own. A system of perfect
+        information has nothing more to show (its ``seat_view`` need not take ``revealed``)."""
+        if revealed and not self.perfect_information:
+            return self.seat_view(state, seat, revealed=True)
+        return self.seat_view(state, seat)
 
     def seats(self, seats: Sequence[str] | int) -> tuple[str, ...]:
         """Seats given by name, or the default seats of a player count."""

@@ -14,12 +14,17 @@ its annotation (``typing.Annotated``; msgspec ignores metadata that is not its o
   many leading items a seat knows, such as the cards it scouted);
 * :func:`visible_if`: a conditional secret, seen by a seat when a small predicate says so.
 
-From the declarations: :func:`redact` gives the state a seat may know (every secret it may not
-see blanked, sizes kept), :func:`twins` a state that differs from the first only in what that
-seat may not see (a leak test's perturbation: cards in one ``pool`` re-dealt among the slots a
-seat cannot see, sizes kept; ``values`` drawn afresh, such as dice), and :func:`undeclared`
-the fields that lack a declaration (a test fails closed on them). A ``None`` seat is a
-spectator: it sees the public fields only.
+From the declarations: :func:`sees` says whether a seat may see one field (a view shows a
+field by it, never by a rule of its own), :func:`redact` gives the state a seat may know
+(every secret it may not see blanked, sizes kept), :func:`twins` a state that differs from
+the first only in what that seat may not see (a leak test's perturbation: cards in one
+``pool`` re-dealt among the slots a seat cannot see, sizes kept; ``values`` drawn afresh,
+such as dice), and :func:`undeclared` the fields that lack a declaration (a test fails
+closed on them). A ``None`` seat is a spectator: it sees the public fields only. Once the
+log's seed is revealed (its ``reveal`` record) every secret is public, as the log is
+(docs/LOG_FORMAT.md §7): ``revealed=True`` makes :func:`sees` true for every field and seat,
+so a replay of a finished game shows what the seed made public (every hand, every cup)
+through the same views.
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ __all__ = [
     "owned",
     "redact",
     "secret_fields",
+    "sees",
     "struct_classes",
     "twins",
     "undeclared",
@@ -125,6 +131,37 @@ def hidden(
 def visible_if(predicate: Predicate, *, pool: str = "", local: bool = False) -> Secrecy:
     """Seen by ``seat`` when ``predicate(struct, seat)`` holds, by nobody else (size public)."""
     return Secrecy("conditional", pool=pool, local=local, visible=predicate)
+
+
+def sees(
+    struct: msgspec.Struct,
+    field: str,
+    seat: str | None,
+    *,
+    item: Any = None,
+    revealed: bool = False,
+) -> bool:
+    """Whether ``seat`` (``None``: a spectator) may see ``struct``'s ``field`` by its
+    declaration: always once the seed is ``revealed``; a public field always; an owned one
+    when ``seat`` owns it (``item``: the index into a tuple ``owned(index=...)`` or the
+    key of a dict ``owned(key=True)``); a conditional one when its predicate says so; a
+    hidden one (a deck's order) never (its known prefix, ``keep``, is the view's to show)."""
+    if revealed:
+        return True
+    decl = declarations(type(struct)).get(field)
+    if decl is None:
+        raise TypeError(f"{type(struct).__qualname__}.{field} declares no secrecy")
+    if decl.kind == "public":
+        return True
+    if decl.kind == "owned":
+        if decl.index:
+            return seat is not None and getattr(struct, decl.index)[item] == seat
+        if decl.key:
+            return seat is not None and item == seat
+        return seat is not None and getattr(struct, decl.by) == seat
+    if decl.kind == "conditional":
+        return decl.visible is not None and decl.visible(struct, seat)
+    return False
 
 
 def _structs_in(hint: Any) -> Iterator[type[msgspec.Struct]]:

@@ -136,7 +136,10 @@ def worded(
     field it may not see. Each is worded against the reader's view (a spectator's for
     ``None``) of the position it applies to when ``before`` and ``decider`` are given
     (the events folded whole, one by one, to find the next position)."""
-    presenter, view_of = record_system.presenter, record_system.seat_view
+    presenter = record_system.presenter
+
+    def view_of(state: Any, viewer: str | None) -> Any:
+        return record_system.view_of(state, viewer, revealed=revealed)
 
     def seen(message: Any) -> Any:
         return as_seen(message, reader, seat, revealed=revealed)

@@ -163,20 +163,36 @@ def test_play_ends_cleanly_when_input_runs_out(tmp_path: Path) -> None:
 # -- show -------------------------------------------------------------------------------------
 
 
-def test_show_at_a_record_as_a_seat(game_log: Path) -> None:
-    result = runner.invoke(app, ["show", str(game_log), "--at", "2", "--as", "beasts"])
+def _unrevealed(game_log: Path, tmp_path: Path) -> Path:
+    """The finished log cut before its reveal: the game as it stood in play."""
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(b"".join(game_log.read_bytes().splitlines(keepends=True)[:-2]))
+    return cut
+
+
+def test_show_at_a_record_as_a_seat(game_log: Path, tmp_path: Path) -> None:
+    in_play = _unrevealed(game_log, tmp_path)
+    result = runner.invoke(app, ["show", str(in_play), "--at", "2", "--as", "beasts"])
     assert result.exit_code == 0, result.output
     assert "seed-3, after record 2 of" in result.output
     assert "(as seen by beasts)" in result.output
     assert hands(result.output) == {"beasts": OWN_HAND, "velathi": "3 hidden"}
     assert "(2 moved)" in result.output  # record 2 moved two woodcutters
+    # The finished game's log holds its reveal: every hand is public.
+    result = runner.invoke(app, ["show", str(game_log), "--at", "2", "--as", "beasts"])
+    assert hands(result.output) == {"beasts": OWN_HAND, "velathi": OWN_HAND}
 
 
-def test_show_defaults_to_the_spectator_after_the_last_record(game_log: Path) -> None:
+def test_show_defaults_to_the_spectator_after_the_last_record(
+    game_log: Path, tmp_path: Path
+) -> None:
     result = runner.invoke(app, ["show", str(game_log)])
     assert result.exit_code == 0, result.output
     assert "(as seen by spectator)" in result.output
     assert "game over after turn 4: drawn (turn limit)" in result.output
+    assert "hidden" not in " ".join(hands(result.output).values())  # revealed: all public
+    result = runner.invoke(app, ["show", str(_unrevealed(game_log, tmp_path))])
+    assert "(as seen by spectator)" in result.output
     assert set(hands(result.output).values()) == {"3 hidden"}
 
 

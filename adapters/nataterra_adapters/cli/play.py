@@ -225,7 +225,7 @@ def _over(record: RuleSystem, session: GameSession, out: Path) -> None:
     _secret_path(out).unlink(missing_ok=True)
     result = session.outcome() or Outcome(reason="abandoned")
     console.rule("game over")
-    console.print(view_text(record, session.state, None), soft_wrap=True)
+    console.print(view_text(record, session.state, None, revealed=True), soft_wrap=True)
     console.print(f"result: {record.presenter.outcome(result)}")
     console.print(f"{len(session.lines)} records; log {out}; head {session.head}")
 

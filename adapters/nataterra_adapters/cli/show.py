@@ -11,7 +11,6 @@ from rich.text import Text
 
 from nataterra_core.kernel import ReadLog, RevealRecord
 from nataterra_core.kernel.registry import RuleSystem
-from nataterra_core.kernel.secrets import redact
 
 from .common import (
     ContentOption,
@@ -25,7 +24,7 @@ from .common import (
     unshowable,
 )
 from .replay import exit_if_invalid, verify_first
-from .words import describe_record, view_text
+from .words import describe_record, seen_view, view_text
 
 __all__ = ["show"]
 
@@ -60,7 +59,8 @@ def show(
     or ``INVALID at record N`` with the reason, and then the exit code ``verify`` would
     give once the position is shown; with ``--position``, on stderr). Any registered game:
     the log's header names it. Only that seat's view is printed: its own hands, counts of
-    everything hidden. ``--svg FILE`` draws the same view's boards.
+    everything hidden; once the log holds its reveal (a finished game), every hand, since
+    the seed makes them public. ``--svg FILE`` draws the same view's boards.
     ``--position`` prints the position instead, in the game's position format
     (``new_game(position=...)`` starts from it). A log whose events stop folding at some
     record (a forged one) is shown at the last record before it at the latest, and that
@@ -117,18 +117,15 @@ def _show(
         typer.echo(text)
         return
     before = after[seq - 1] if seq > 0 else None
-    # Worded for the seat shown (a spectator without --seat), whole once the seed is revealed.
+    # Worded and shown for the seat (a spectator without --seat), whole once the seed is
+    # revealed: every secret is public then, as the log is.
+    revealed = any(isinstance(r, RevealRecord) for r in log_read.records)
     summary, _ = describe_record(
-        record,
-        log_read.records[seq],
-        before,
-        log_read.decider,
-        reader=seat,
-        revealed=any(isinstance(r, RevealRecord) for r in log_read.records),
+        record, log_read.records[seq], before, log_read.decider, reader=seat, revealed=revealed
     )
     console.print(Text(f"{log_read.header.game_id}, after record {seq} of {last}: {summary}"))
-    console.print(view_text(record, state, seat), soft_wrap=True)
+    console.print(view_text(record, state, seat, revealed=revealed), soft_wrap=True)
     if svg is not None and record.hooks.svg is not None:
-        shown = redact(state, seat)  # what the seat may know: its view cannot say more
-        svg.write_text(record.hooks.svg(record.seat_view(shown, seat)), encoding="utf-8")
+        view = seen_view(record, state, seat, revealed=revealed)
+        svg.write_text(record.hooks.svg(view), encoding="utf-8")
         console.print(Text(f"board written to {svg}"), soft_wrap=True)

@@ -24,7 +24,14 @@ from nataterra_core.kernel.wording import outcome_text as plain_outcome
 
 from .common import escape
 
-__all__ = ["describe_record", "plain_outcome", "verdict_line", "view_text", "worded"]
+__all__ = [
+    "describe_record",
+    "plain_outcome",
+    "seen_view",
+    "verdict_line",
+    "view_text",
+    "worded",
+]
 
 
 def verdict_line(name: str, verdict: Verdict, presenter: Presenter | None = None) -> str:
@@ -45,10 +52,19 @@ def verdict_line(name: str, verdict: Verdict, presenter: Presenter | None = None
     return f"[red]INVALID ({verdict.failure})[/] {name}: {escape(said)}"
 
 
-def view_text(record: RuleSystem, state: Any, seat: str | None) -> Text:
-    """What ``seat`` (``None``: a spectator) may see of ``state``, in the system's words."""
-    # From what the seat may know (kernel.secrets): its view cannot say more.
-    text = Text(record.presenter.view(record.seat_view(redact(state, seat), seat)))
+def seen_view(record: RuleSystem, state: Any, seat: str | None, *, revealed: bool) -> Any:
+    """``seat``'s view of ``state``: built from what the seat may know (kernel.secrets'
+    ``redact``: its view cannot say more) until the seed is ``revealed``, from the whole
+    state after (every secret public)."""
+    if revealed:
+        return record.view_of(state, seat, revealed=True)
+    return record.seat_view(redact(state, seat), seat)
+
+
+def view_text(record: RuleSystem, state: Any, seat: str | None, *, revealed: bool = False) -> Text:
+    """What ``seat`` (``None``: a spectator) may see of ``state``, in the system's words;
+    every secret once the log's seed is ``revealed`` (a finished game)."""
+    text = Text(record.presenter.view(seen_view(record, state, seat, revealed=revealed)))
     first = text.plain.find("\n")
     text.stylize("bold", 0, first if first >= 0 else len(text))  # the status line
     return text

@@ -254,7 +254,8 @@ class Games:
             )
         game, seat = self.host.find(params.game_id, params.token)
         session, record = game.session, game.system
-        view = record.seat_view(session.state, seat)
+        # A closed game's log holds its reveal: every secret is public (kernel.secrets.sees).
+        view = record.view_of(session.state, seat, revealed=session.closed)
         boards = record.hooks.board_geometry
         geometry = boards.geometry(view) if boards is not None else None
         receipts = game.receipts

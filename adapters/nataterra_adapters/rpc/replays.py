@@ -82,7 +82,9 @@ class Replays:
     @staticmethod
     def _answer(folded: _Folded, at: int, params: ReplayParams) -> ReplayResult:
         header, failure = folded.log.header, folded.failure
-        seen = folded.system.seat_view(folded.states[at], params.seat)
+        # Once the log holds its reveal every secret is public, as its records are (the
+        # declarations decide what the seat would see before: kernel.secrets.sees).
+        seen = folded.system.view_of(folded.states[at], params.seat, revealed=folded.revealed)
         boards = folded.system.hooks.board_geometry
         geometry = boards.geometry(seen) if boards is not None else None
         words: list[list[str]] | None = None

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import msgspec
 
+from nataterra_core.kernel.secrets import sees
+
 from .state import BattleLoreState, Combat, Unit
 
 __all__ = ["SeatView", "SideView", "seat_view"]
@@ -63,8 +65,9 @@ class SeatView(msgspec.Struct, frozen=True, kw_only=True):
     ended: str = ""
 
 
-def seat_view(state: BattleLoreState, seat: str | None) -> SeatView:
-    """What ``seat`` may see of ``state``."""
+def seat_view(state: BattleLoreState, seat: str | None, *, revealed: bool = False) -> SeatView:
+    """What ``seat`` may see of ``state``: each secret as its field is declared (a side's
+    hands its own, the draw the drawer's), all of them once the seed is ``revealed``."""
     sides = tuple(
         SideView(
             seat=s.seat,
@@ -79,9 +82,9 @@ def seat_view(state: BattleLoreState, seat: str | None) -> SeatView:
             lore_offer_size=len(s.lore_offer),
             lore_keep=s.lore_keep,
             lore_limit=s.lore_limit,
-            hand=s.hand if s.seat == seat else None,
-            lore_hand=s.lore_hand if s.seat == seat else None,
-            lore_offer=s.lore_offer if s.seat == seat else None,
+            hand=s.hand if sees(s, "hand", seat, revealed=revealed) else None,
+            lore_hand=s.lore_hand if sees(s, "lore_hand", seat, revealed=revealed) else None,
+            lore_offer=s.lore_offer if sees(s, "lore_offer", seat, revealed=revealed) else None,
         )
         for s in state.sides
     )
@@ -110,7 +113,7 @@ def seat_view(state: BattleLoreState, seat: str | None) -> SeatView:
         lore_played=state.lore_played,
         end_window=state.end_window,
         lore_discard=state.lore_discard,
-        drawn=state.drawn if seat == state.seat else None,
+        drawn=state.drawn if sees(state, "drawn", seat, revealed=revealed) else None,
         drawn_size=len(state.drawn),
         winner=state.winner,
         ended=state.ended,

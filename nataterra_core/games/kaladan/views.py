@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import msgspec
 
+from nataterra_core.kernel.secrets import sees
+
 from .state import Army, Choice, Combat, Fallen, GameState
 
 __all__ = ["PlayerView", "SeatView", "seat_view"]
@@ -69,8 +71,9 @@ class SeatView(msgspec.Struct, frozen=True, kw_only=True):
     """How many scouted cards are still on top of the event deck (public, as the deck's size)."""
 
 
-def seat_view(state: GameState, seat: str | None) -> SeatView:
-    """What ``seat`` may see of ``state`` (K-HID-1)."""
+def seat_view(state: GameState, seat: str | None, *, revealed: bool = False) -> SeatView:
+    """What ``seat`` may see of ``state`` (K-HID-1): each secret as its field is declared
+    (a hand its owner's, the scouted cards the scout's), all once the seed is ``revealed``."""
     players = tuple(
         PlayerView(
             seat=p.seat,
@@ -82,8 +85,8 @@ def seat_view(state: GameState, seat: str | None) -> SeatView:
             hand_count=len(p.hand),
             captured_count=len(p.captured),
             fresh=p.fresh,
-            hand=p.hand if p.seat == seat else None,
-            captured=p.captured if p.seat == seat else None,
+            hand=p.hand if sees(p, "hand", seat, revealed=revealed) else None,
+            captured=p.captured if sees(p, "captured", seat, revealed=revealed) else None,
         )
         for p in state.players
     )
@@ -114,7 +117,7 @@ def seat_view(state: GameState, seat: str | None) -> SeatView:
         winners=state.winners,
         scores=dict(state.scores),
         reason=state.reason,
-        scouted=state.scout if seat is not None and seat == state.scout_seat else (),
+        scouted=state.scout if sees(state, "scout", seat, revealed=revealed) else (),
         scout_seat=state.scout_seat,
         scouted_count=len(state.scout),
     )

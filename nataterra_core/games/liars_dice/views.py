@@ -3,12 +3,15 @@
 A seat sees its own cup's faces, how many dice every cup holds, every bid of the round, who
 is to act, and the last call with every cup it lifted. It never sees the faces under another
 cup before a call lifts them; a spectator sees no faces at all. Two positions that differ
-only in the faces under the other cups give a seat equal views.
+only in the faces under the other cups give a seat equal views. Once the log's seed is revealed
+(a replay of a finished game) every cup's faces are public, as the log is.
 """
 
 from __future__ import annotations
 
 import msgspec
+
+from nataterra_core.kernel.secrets import sees
 
 from .state import BidRecord, LiarsState, Reveal
 
@@ -48,8 +51,9 @@ class SeatView(msgspec.Struct, frozen=True, kw_only=True):
         return sum(cup.count for cup in self.cups)
 
 
-def seat_view(state: LiarsState, seat: str | None) -> SeatView:
-    """What ``seat`` may see of ``state`` (L-HID-1)."""
+def seat_view(state: LiarsState, seat: str | None, *, revealed: bool = False) -> SeatView:
+    """What ``seat`` may see of ``state`` (L-HID-1): each cup's faces as ``cups`` is
+    declared (its owner's), every cup's once the seed is ``revealed``."""
     return SeatView(
         seat=seat,
         seats=state.seats,
@@ -60,8 +64,12 @@ def seat_view(state: LiarsState, seat: str | None) -> SeatView:
         turn=state.turn,
         active=state.seats[state.active] if state.active >= 0 else None,
         cups=tuple(
-            CupView(seat=s, count=len(cup), faces=cup if s == seat else None)
-            for s, cup in zip(state.seats, state.cups, strict=True)
+            CupView(
+                seat=s,
+                count=len(cup),
+                faces=cup if sees(state, "cups", seat, item=i, revealed=revealed) else None,
+            )
+            for i, (s, cup) in enumerate(zip(state.seats, state.cups, strict=True))
         ),
         bids=state.bids,
         last=state.last,

@@ -19,6 +19,8 @@ from typing import Literal
 
 import msgspec
 
+from nataterra_core.kernel.secrets import sees
+
 from .messages.combat import CombatEnded
 from .rules.combat.model import Combat
 from .rules.combat.sandbox_model import Battle, SandboxState
@@ -121,7 +123,10 @@ class SeatView(msgspec.Struct, frozen=True, kw_only=True):
     """The effective SHA-256 of the content pack in play."""
 
 
-def _player_view(player: PlayerState, own: bool) -> PlayerView:
+def _player_view(player: PlayerState, seat: str | None, revealed: bool) -> PlayerView:
+    def shown(field: str) -> bool:  # by the field's declaration (its owner's hands)
+        return sees(player, field, seat, revealed=revealed)
+
     return PlayerView(
         civ=player.civ,
         stock=player.stock,
@@ -132,10 +137,10 @@ def _player_view(player: PlayerState, own: bool) -> PlayerView:
         worker_supply=player.worker_supply,
         sides=dict(player.sides),
         structures_unlocked=player.structures_unlocked,
-        tech_hand=player.tech_hand if own else None,
+        tech_hand=player.tech_hand if shown("tech_hand") else None,
         tech_hand_count=len(player.tech_hand),
         tech_deck_count=len(player.tech_deck),
-        tactic_hand=player.tactic_hand if own else None,
+        tactic_hand=player.tactic_hand if shown("tactic_hand") else None,
         tactic_hand_count=len(player.tactic_hand),
         tactic_deck_count=len(player.tactic_deck),
         tactic_discard=player.tactic_discard,
@@ -150,8 +155,9 @@ def _player_view(player: PlayerState, own: bool) -> PlayerView:
     )
 
 
-def seat_view(state: GameState, seat: str | None) -> SeatView:
-    """What ``seat`` may see of ``state``."""
+def seat_view(state: GameState, seat: str | None, *, revealed: bool = False) -> SeatView:
+    """What ``seat`` may see of ``state``: each secret as its field is declared (a hand
+    its civilisation's), all of them once the seed is ``revealed``."""
     return SeatView(
         seat=seat,
         seats=state.seats,
@@ -163,7 +169,7 @@ def seat_view(state: GameState, seat: str | None) -> SeatView:
         phase=state.phase,
         active=state.active_seat if state.active >= 0 else None,
         first=state.seats[state.first] if state.first >= 0 else None,
-        players=tuple(_player_view(p, p.civ == seat) for p in state.players),
+        players=tuple(_player_view(p, seat, revealed) for p in state.players),
         units=state.units,
         structures=state.structures,
         biome_deck_counts={biome: len(cards) for biome, cards in state.biome_decks.items()},
@@ -174,7 +180,7 @@ def seat_view(state: GameState, seat: str | None) -> SeatView:
         cubes=dict(state.cubes),
         conditions=state.conditions,
         condition_cubes={seat: dict(by) for seat, by in state.condition_cubes.items()},
-        structuring=structuring_view(state, seat),
+        structuring=structuring_view(state, seat, revealed=revealed),
         teams=state.teams,
         bases_destroyed=state.bases_destroyed,
         strategised=state.strategised,
@@ -213,8 +219,9 @@ class SandboxView(msgspec.Struct, frozen=True, kw_only=True):
     flare: dict[str, int] = msgspec.field(default_factory=dict)
 
 
-def sandbox_view(state: SandboxState, seat: str | None) -> SandboxView:
-    """What ``seat`` may see of a sandbox battle."""
+def sandbox_view(state: SandboxState, seat: str | None, *, revealed: bool = False) -> SandboxView:
+    """What ``seat`` may see of a sandbox battle: all of it, revealed or not (nothing in it
+    is secret)."""
     return SandboxView(
         seat=seat,
         attacker=state.battle.attacker,

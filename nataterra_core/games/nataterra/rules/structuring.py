@@ -61,6 +61,7 @@ from nataterra_core.kernel import (
     MalformedCommand,
     record_draws,
 )
+from nataterra_core.kernel.secrets import sees
 
 from ..messages.structuring import (
     AttachMapTile,
@@ -450,10 +451,15 @@ class StructuringView(msgspec.Struct, frozen=True, kw_only=True):
     modifiers_left: dict[str, int]
     tiles: tuple[PlacedTile, ...]
     modifiers: tuple[PlacedModifier, ...]
+    hands: dict[str, tuple[str, ...]] | None = None
+    """Every seat's map tiles, once the log's seed is revealed (a replay); ``None`` before."""
 
 
-def structuring_view(state: GameState, seat: str | None) -> StructuringView | None:
-    """What ``seat`` may see of the structuring (``None`` when no map is being built)."""
+def structuring_view(
+    state: GameState, seat: str | None, *, revealed: bool = False
+) -> StructuringView | None:
+    """What ``seat`` may see of the structuring (``None`` when no map is being built): its
+    own map tiles as ``hands`` is declared, every seat's once the seed is ``revealed``."""
     s = state.structuring
     if s is None:
         return None
@@ -462,7 +468,9 @@ def structuring_view(state: GameState, seat: str | None) -> StructuringView | No
     return StructuringView(
         placing=task[1] if task else None,
         task=task[0] if task else None,
-        hand=s.hands.get(seat, ()) if seat is not None else None,
+        hand=s.hands.get(seat, ())
+        if seat is not None and sees(s, "hands", seat, item=seat)
+        else None,
         hand_counts={civ: len(s.hands.get(civ, ())) for civ in state.seats},
         modifiers_left={
             civ: sum(1 for kind, who in remaining if kind == "modifier" and who == civ)
@@ -470,4 +478,5 @@ def structuring_view(state: GameState, seat: str | None) -> StructuringView | No
         },
         tiles=s.tiles,
         modifiers=s.modifiers,
+        hands={civ: s.hands.get(civ, ()) for civ in state.seats} if revealed else None,
     )
