@@ -311,7 +311,12 @@ class ${Class}View(msgspec.Struct, frozen=True, kw_only=True):
     winner: str | None
 
 
-def seat_view(state: ${Class}State, seat: str | None, *, revealed: bool = False) -> ${Class}View:
+def seat_view(
+    state: ${Class}State,
+    seat: str | None,
+    *,
+    revealed: bool = False,
+) -> ${Class}View:
     """What ``seat`` may know of ``state`` (all of it once the log's seed is ``revealed``)."""
     known = state if revealed else redact(state, seat)
     return ${Class}View(
