@@ -10,14 +10,16 @@ point the ``pyproject.toml`` names). The generic tests then run on the new game 
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 import sys
 import tomllib
 from pathlib import Path
 
 import pytest
 from nataterra_adapters.cli.app import app
-from nataterra_adapters.cli.scaffold import GameFiles
-from repo_copy import nataterra, repository_copy, run
+from nataterra_adapters.cli.scaffold import MAX_ID, GameFiles, game_files
+from repo_copy import ROOT, nataterra, repository_copy, run
 from typer.testing import CliRunner
 
 GENERIC_TESTS = (
@@ -50,27 +52,67 @@ def plays_and_verifies(root: Path, game_id: str, extra: tuple[Path, ...] = ()) -
     assert "VALID" in run(root, nataterra("verify", "g.jsonl"), extra)
 
 
-def test_a_game_in_the_library_registers_with_one_line(tmp_path: Path) -> None:
+def test_a_game_in_the_library_registers_with_one_call(tmp_path: Path) -> None:
     root = repository_copy(tmp_path / "repo")
     printed = run(root, nataterra("new-game", "count-up"))
     line = GameFiles("count-up", "nataterra_core.games.count_up").registration
     assert line in printed  # the line to add, printed
     games = root / "nataterra_core" / "games"
     assert line not in (games / "__init__.py").read_text(encoding="utf-8")
-    run(root, nataterra("new-game", "race-on", "--register"))
+    # the longest id the scaffold accepts: its names fill lines (ruff and mypy below)
+    long_id = "a-race-to-the-target-with-one-die-x1-y2z"
+    assert len(long_id) == MAX_ID
+    package = long_id.replace("-", "_")
+    run(root, nataterra("new-game", long_id, "--register"))
     assert (
         (games / "__init__.py")
         .read_text(encoding="utf-8")
-        .endswith(GameFiles("race-on", "nataterra_core.games.race_on").registration + "\n")
+        .endswith(GameFiles(long_id, f"nataterra_core.games.{package}").registration + "\n")
     )
-    output = run(root, [sys.executable, *generic_tests("race-on")[1:]])
+    output = run(root, [sys.executable, *generic_tests(long_id)[1:]])
     assert " passed" in output and "failed" not in output
-    plays_and_verifies(root, "race-on")
+    plays_and_verifies(root, long_id)
     tools = Path(sys.executable).parent
-    written = "nataterra_core/games/race_on"
-    run(root, [str(tools / "ruff"), "check", "--no-cache", written])
-    run(root, [str(tools / "ruff"), "format", "--no-cache", "--check", written])
+    written = f"nataterra_core/games/{package}"
+    run(root, [str(tools / "ruff"), "check", "--no-cache", "nataterra_core/games"])
+    run(root, [str(tools / "ruff"), "format", "--no-cache", "--check", "nataterra_core/games"])
     run(root, [str(tools / "mypy"), "--strict", "--cache-dir", str(tmp_path / "mypy"), written])
+
+
+LONG_IDS = (
+    "count-up",
+    "a",
+    "abcdefghijklmnopqrstuvwxyzab",  # 28 letters: what made ruff format reject decider.py
+    "q" * MAX_ID,
+    "-".join("abcdefghijklmnopqrst"),  # 20 one-letter words: an all-capitals class name
+    "w0rd-" * 7 + "x1y2z",
+)
+
+
+@pytest.mark.parametrize("game_id", LONG_IDS)
+def test_the_written_code_is_ruff_clean_whatever_the_id_length(
+    tmp_path: Path, game_id: str
+) -> None:
+    """Every file and the registration line pass ``ruff check`` and ``ruff format --check``
+    under the project's settings, up to the longest id the scaffold accepts."""
+    assert len(game_id) <= MAX_ID
+    games = tmp_path / "nataterra_core" / "games"
+    names = GameFiles(game_id, f"nataterra_core.games.{game_id.replace('-', '_')}")
+    package = games / names.package
+    package.mkdir(parents=True)
+    for name, text in game_files(game_id, names.module).items():
+        (package / name).write_text(text, encoding="utf-8")
+    (games.parent / "__init__.py").write_text('"""The library."""\n', encoding="utf-8")
+    (games / "__init__.py").write_text(
+        '"""Games."""\n\nfrom nataterra_core.kernel.registry import register_lazily\n\n'
+        f"{names.registration}\n",
+        encoding="utf-8",
+    )
+    shutil.copy2(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    ruff = str(Path(sys.executable).parent / "ruff")
+    for argv in ([ruff, "check", "--no-cache", "."], [ruff, "format", "--no-cache", "--diff", "."]):
+        done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, f"{argv[1]} of {game_id!r}:\n{done.stdout}{done.stderr}"
 
 
 def _install(dist: Path, site: Path) -> None:

@@ -28,6 +28,8 @@ __all__ = ["GameFiles", "game_files", "new_game"]
 GAME_ID = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 """A rules id the scaffold accepts: lower-case words joined by hyphens (``dice-poker``)."""
 MAX_ID = 40
+LINE_LENGTH = 100
+"""The project's line length (``pyproject.toml``'s ``[tool.ruff]``): the code written fits it."""
 LIBRARY = Path(nataterra_core.games.__file__).resolve().parent
 """The installed library's games folder: the default ``--dir``."""
 
@@ -57,8 +59,14 @@ class GameFiles:
 
     @property
     def registration(self) -> str:
-        """The line that registers the game in the library's ``games/__init__.py``."""
-        return f'register_lazily("{self.game_id}", "{self.module}.system:{self.const}")'
+        """The line that registers the game in the library's ``games/__init__.py``: one line,
+        or one argument a line with a trailing comma where one line would pass the project's
+        100 columns (``ruff format`` keeps either layout)."""
+        game_id, target = f'"{self.game_id}"', f'"{self.module}.system:{self.const}"'
+        line = f"register_lazily({game_id}, {target})"
+        if len(line) <= LINE_LENGTH:
+            return line
+        return f"register_lazily(\n    {game_id},\n    {target},\n)"
 
 
 def game_files(game_id: str, module: str) -> dict[str, str]:

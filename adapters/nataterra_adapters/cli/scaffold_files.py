@@ -9,14 +9,21 @@ player commands checked with rule IDs, events folded into an immutable state, a 
 Each file's docstring says what to fill. The placeholders: ``$id`` (the rules id),
 ``$title``, ``$module`` (the package's import path), ``$Class`` (a class-name stem),
 ``$CONST`` (the record's name) and ``$PREFIX`` (the rule IDs' prefix).
+
+An id may be 40 characters long, so every line that embeds a name leaves room for 40 more
+characters, and a call or signature that could outgrow a line is written one item a line with
+a trailing comma: ``ruff format`` keeps that layout whatever the id's length
+(``tests/adapters/test_scaffold.py`` checks the longest ids).
 """
 
 from __future__ import annotations
 
 __all__ = ["GAME_FILES", "PYPROJECT"]
 
-INIT = '''"""$title (rules id ``$id``), made by ``nataterra new-game``: a trivial race to replace
-with your game (docs/GAME_GUIDE.md walks through each room).
+INIT = '''"""$title
+(rules id ``$id``),
+made by ``nataterra new-game``: a trivial race to replace with your game (docs/GAME_GUIDE.md
+walks through each room).
 
 Its rooms: ``system`` (the registry record), ``messages`` (commands and events, with who may
 see each), ``state`` (the position, with who may see each field), ``decider`` (set-up, decide
@@ -24,8 +31,8 @@ and evolve), ``views`` (what a seat sees) and ``presenter`` (the words).
 """
 '''
 
-MESSAGES = '''"""$title's commands and events, each declaring who may see it
-(``kernel.visibility``).
+MESSAGES = '''"""The commands and events of $title,
+each declaring who may see it (``kernel.visibility``).
 
 What to fill: one ``Command`` per kind of decision a player makes and one ``Event`` per kind of
 thing that happens, each with a tag of its own ending in a version (``.v1``; never reuse one
@@ -41,26 +48,30 @@ from nataterra_core.kernel.visibility import PUBLIC
 
 
 class Start(Command, frozen=True, tag="start.v1"):
-    """The system's command of record 1: the first player is drawn ($PREFIX-SET-2)."""
+    """The system's command of record 1: the first player is drawn
+    ($PREFIX-SET-2)."""
 
     visibility = PUBLIC
 
 
 class Add(Command, frozen=True, tag="add.v1"):
-    """Add ``amount`` (1 or 2) to the total ($PREFIX-TURN-2)."""
+    """Add ``amount`` (1 or 2) to the total
+    ($PREFIX-TURN-2)."""
 
     visibility = PUBLIC
     amount: int
 
 
 class Roll(Command, frozen=True, tag="roll.v1"):
-    """Roll a three-sided die and add what it shows ($PREFIX-TURN-3)."""
+    """Roll a three-sided die and add what it shows
+    ($PREFIX-TURN-3)."""
 
     visibility = PUBLIC
 
 
 class FirstPlayerDrawn(DrawEvent, frozen=True, tag="first_player_drawn.v1"):
-    """``seat`` plays first: ``value`` is ``draw(m)`` over the ``m`` seats ($PREFIX-SET-2)."""
+    """``seat`` plays first: ``value`` is ``draw(m)`` over the ``m`` seats
+    ($PREFIX-SET-2)."""
 
     visibility = PUBLIC
     m: int
@@ -92,7 +103,8 @@ class Rolled(DrawEvent, frozen=True, tag="rolled.v1"):
 
 
 class GameWon(Event, frozen=True, tag="game_won.v1"):
-    """``seat`` brought the total to the target ($PREFIX-END-1)."""
+    """``seat`` brought the total to the target
+    ($PREFIX-END-1)."""
 
     visibility = PUBLIC
     seat: str
@@ -102,7 +114,8 @@ COMMANDS: tuple[type[Command], ...] = (Start, Add, Roll)
 EVENTS: tuple[type[Event], ...] = (FirstPlayerDrawn, Added, Rolled, GameWon)
 '''
 
-STATE = '''"""$title's position: an immutable struct that ``evolve`` replaces, never mutates.
+STATE = '''"""The position of $title:
+an immutable struct that ``evolve`` replaces, never mutates.
 
 What to fill: every field your rules need, each declaring who may see it in its annotation
 (``PUBLIC``, ``owned``, ``hidden`` or ``visible_if`` from ``nataterra_core.kernel.secrets``).
@@ -132,12 +145,15 @@ class ${Class}State(msgspec.Struct, frozen=True, kw_only=True):
     winner: Annotated[str | None, PUBLIC] = None
 '''
 
-DECIDER = '''"""$title's rules: set-up, ``decide`` (a command to events, or
-``IllegalCommand`` naming the rule it breaks) and ``evolve`` (an event to the next state), pure
-functions of immutable values whose only randomness is the game's dice stream.
+DECIDER = '''"""The rules of $title:
+set-up, ``decide`` (a command to events, or ``IllegalCommand`` naming the rule it breaks) and
+``evolve`` (an event to the next state), pure functions of immutable values whose only
+randomness is the game's dice stream.
 
-What to fill: your options, your rules, your rule IDs ($PREFIX-...) as your rules text numbers
-them; move the rules into a ``rules/`` package of their own once this file grows.
+What to fill: your options, your rules, your rule IDs
+($PREFIX-...)
+as your rules text numbers them; move the rules into a ``rules/`` package of their own once
+this file grows.
 """
 
 from __future__ import annotations
@@ -165,16 +181,29 @@ from nataterra_core.kernel import (
 from . import messages as m
 from .state import ${Class}State
 
-__all__ = ["RULES", "${Class}", "${Class}Options"]
+__all__ = [
+    "${Class}",
+    "${Class}Options",
+]
 
 RULES = RulesRef(id="$id", version=1)
 """The rules id and version every log header names (raise the version when the rules change)."""
 
 
-class ${Class}Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """The header's options: the ``target`` total (2 to 100; $PREFIX-SET-1)."""
+class ${Class}Options(
+    msgspec.Struct,
+    frozen=True,
+    kw_only=True,
+    forbid_unknown_fields=True,
+):
+    """The header's options: the ``target`` total (2 to 100;
+    $PREFIX-SET-1)."""
 
     target: int = 10
+
+
+def _options(options: Mapping[str, Any]) -> ${Class}Options:
+    return msgspec.convert(dict(options), ${Class}Options)
 
 
 class ${Class}(DeciderDefaults):
@@ -189,16 +218,18 @@ class ${Class}(DeciderDefaults):
     def validate_options(self, options: Mapping[str, Any]) -> None:
         """``ValueError`` for options the game does not accept."""
         try:
-            target = msgspec.convert(dict(options), ${Class}Options).target
+            target = _options(options).target
         except msgspec.ValidationError as exc:
             raise ValueError(f"bad options: {exc}") from exc
         if not 2 <= target <= 100:
-            raise ValueError("$PREFIX-SET-1: the target is 2 to 100")
+            raise ValueError(
+                "$PREFIX-SET-1: the target is 2 to 100",
+            )
 
     def initial_state(self, setup: Setup) -> ${Class}State:
         """The position before the start command (no randomness used yet)."""
         self.validate_options(setup.options)
-        target = msgspec.convert(dict(setup.options), ${Class}Options).target
+        target = _options(setup.options).target
         return ${Class}State(seats=setup.seats, target=target)
 
     def start_command(self, setup: Setup) -> Command:
@@ -217,34 +248,61 @@ class ${Class}(DeciderDefaults):
         """The events of ``command``; ``IllegalCommand`` naming the rule it breaks otherwise."""
         if isinstance(command, m.Start):
             if seat is not None or state.turn:
-                raise IllegalCommand("$PREFIX-SET-2", "only the system starts the game, once")
+                raise IllegalCommand(
+                    "$PREFIX-SET-2",
+                    "only the system starts the game, once",
+                )
             drawn = record_draw(dice, len(state.seats))
             return (m.FirstPlayerDrawn(seat=state.seats[drawn["value"]], **drawn),)
         if seat is None:
             raise MalformedCommand(f"{type(command).__name__} needs a seat")
         if seat not in self.decision(state).acting:
-            raise IllegalCommand("$PREFIX-TURN-1", f"it is not {seat}'s turn")
+            raise IllegalCommand(
+                "$PREFIX-TURN-1",
+                f"it is not {seat}'s turn",
+            )
         if isinstance(command, m.Roll):
             return self._roll(state, seat, dice)
         if not isinstance(command, m.Add):
-            raise IllegalCommand("$PREFIX-TURN-2", f"{type(command).__name__} is no player's")
+            raise IllegalCommand(
+                "$PREFIX-TURN-2",
+                f"{type(command).__name__} is no player's",
+            )
         if not legal and command.amount not in (1, 2):
-            raise IllegalCommand("$PREFIX-TURN-2", f"add 1 or 2, not {command.amount}")
+            raise IllegalCommand(
+                "$PREFIX-TURN-2",
+                f"add 1 or 2, not {command.amount}",
+            )
         total = state.total + command.amount
         if total > state.target:
-            raise IllegalCommand("$PREFIX-TURN-2", f"the total may not pass {state.target}")
+            raise IllegalCommand(
+                "$PREFIX-TURN-2",
+                f"the total may not pass {state.target}",
+            )
         added = m.Added(seat=seat, amount=command.amount, total=total)
         return (added, m.GameWon(seat=seat)) if total == state.target else (added,)
 
-    def _roll(self, state: ${Class}State, seat: str, dice: DiceStream) -> tuple[Event, ...]:
+    def _roll(
+        self,
+        state: ${Class}State,
+        seat: str,
+        dice: DiceStream,
+    ) -> tuple[Event, ...]:
         if state.target - state.total < 3:
-            raise IllegalCommand("$PREFIX-TURN-3", "a roll needs 3 or more missing")
+            raise IllegalCommand(
+                "$PREFIX-TURN-3",
+                "a roll needs 3 or more missing",
+            )
         drawn = record_draw(dice, 3)  # the draw goes into the event: a verifier redoes it
         total = state.total + drawn["value"] + 1
         rolled = m.Rolled(seat=seat, total=total, **drawn)
         return (rolled, m.GameWon(seat=seat)) if total == state.target else (rolled,)
 
-    def evolve(self, state: ${Class}State, event: Event) -> ${Class}State:
+    def evolve(
+        self,
+        state: ${Class}State,
+        event: Event,
+    ) -> ${Class}State:
         """The state after ``event`` (never random, never failing on the game's own events)."""
         if isinstance(event, m.FirstPlayerDrawn):
             return replace(state, active=event.value, turn=1, counter=event.counter_after)
@@ -256,7 +314,9 @@ class ${Class}(DeciderDefaults):
             )
         if isinstance(event, m.GameWon):
             return replace(state, winner=event.seat, active=-1)
-        raise TypeError(f"not a $title event: {type(event).__name__}")
+        raise TypeError(
+            f"not a $title event: {type(event).__name__}",
+        )
 
     def decision(self, state: ${Class}State) -> Decision[Command]:
         """Who may act now and, on demand, with which commands (every choice is a command)."""
@@ -284,8 +344,9 @@ class ${Class}(DeciderDefaults):
         return Outcome(winners=(state.winner,), reason="target_reached")
 '''
 
-VIEWS = '''"""What one seat of $title may see: built from ``redact(state, seat)``, so it cannot show
-what the state's declarations hide. What to fill: the fields a player (a person, a bot, a
+VIEWS = '''"""What one seat of $title may see:
+built from ``redact(state, seat)``, so it cannot show what the state's declarations hide.
+What to fill: the fields a player (a person, a bot, a
 client) needs; they are the wire format of the RPC server and the browser too.
 """
 
@@ -329,9 +390,10 @@ def seat_view(
     )
 '''
 
-PRESENTER = '''"""$title in words: each command, event and outcome as a sentence, a view as
-text. What to fill: a sentence for every command and event type (the words test fails for one
-left as a raw struct), never showing what its reader may not see.
+PRESENTER = '''"""$title in words:
+each command, event and outcome as a sentence, a view as text. What to fill: a sentence for
+every command and event type (the words test fails for one left as a raw struct), never
+showing what its reader may not see.
 """
 
 from __future__ import annotations
@@ -381,7 +443,9 @@ class ${Class}Presenter:
             return f"{event.seat} rolls {event.value + 1}: the total is {event.total}"
         if isinstance(event, m.GameWon):
             return f"{event.seat} reaches the target and wins"
-        raise TypeError(f"not a $title event: {type(event).__name__}")
+        raise TypeError(
+            f"not a $title event: {type(event).__name__}",
+        )
 
     def outcome(self, outcome: Outcome) -> str:
         """The result in words."""
@@ -390,7 +454,9 @@ class ${Class}Presenter:
     def view(self, view: Any) -> str:
         """A seat's view as text."""
         if not isinstance(view, ${Class}View):
-            raise TypeError(f"not a $title view: {type(view).__name__}")
+            raise TypeError(
+                f"not a $title view: {type(view).__name__}",
+            )
         lines = [f"total {view.total} of {view.target}"]
         if view.active is not None:
             lines.append(f"{view.active} to play")
@@ -399,9 +465,10 @@ class ${Class}Presenter:
         return "\\n".join(lines)
 '''
 
-SYSTEM = '''"""$title as a registered rule system: the one record every generic tool reads. What to
-fill: the title, the player counts and seats, your bots (``players``) and the optional
-``hooks`` (docs/GAME_GUIDE.md: what each one lights up).
+SYSTEM = '''"""$title as a registered rule system:
+the one record every generic tool reads. What to fill: the title, the player counts and
+seats, your bots (``players``) and the optional ``hooks`` (docs/GAME_GUIDE.md: what each one
+lights up).
 """
 
 from __future__ import annotations
@@ -410,7 +477,7 @@ from pathlib import Path
 
 from nataterra_core.kernel.registry import RuleSystem
 
-from .decider import RULES, ${Class}, ${Class}Options
+from . import decider
 from .presenter import ${Class}Presenter
 from .views import seat_view
 
@@ -419,17 +486,17 @@ __all__ = ["$CONST"]
 SEATS = ("north", "east", "south", "west")
 
 
-def _decider(content: Path | None) -> ${Class}:
-    return ${Class}()
+def _decider(content: Path | None) -> decider.${Class}:
+    return decider.${Class}()
 
 
 $CONST = RuleSystem(
-    rules=RULES,
+    rules=decider.RULES,
     title="$title",
     decider=_decider,
     player_counts=(2, 3, 4),
     default_seats={n: SEATS[:n] for n in (2, 3, 4)},
-    options=${Class}Options,
+    options=decider.${Class}Options,
     seat_view=seat_view,
     presenter=${Class}Presenter(),
     perfect_information=True,  # remove once the state declares a secret
