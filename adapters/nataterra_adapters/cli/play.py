@@ -22,11 +22,16 @@ from nataterra_core.kernel import (
     CommandRecord,
     LogWriter,
     Outcome,
+    ReadLog,
     RecordCodec,
     ReplayDiverged,
+    RevealRecord,
     Session,
     UndoRefused,
+    verify,
 )
+from nataterra_core.kernel.bounded import LOG_BYTES, read_regular_file
+from nataterra_core.kernel.failure_words import verdict_words
 from nataterra_core.kernel.registry import RuleSystem
 from nataterra_core.kernel.wording import setup_words
 
@@ -160,6 +165,12 @@ def play_command(
         writer.close()
 
 
+SECRET_BYTES = 1024
+"""Largest ``.secret`` file read (a seed in hex is 64 characters and a newline)."""
+SEED_BYTES = 32
+"""A server seed's length (the log's reveal holds it as 64 hex digits)."""
+
+
 def _secret_path(log: Path) -> Path:
     return log.with_name(log.name + ".secret")
 
@@ -170,7 +181,11 @@ def _keep_secret(path: Path, server_seed: bytes) -> None:
 
 
 def _resume(log_file: Path, content: Path | None, plain: bool) -> None:
-    """Continue a suspended hot-seat game: re-execute its log with the kept seed."""
+    """Continue a suspended hot-seat game: re-execute its log with the kept seed.
+
+    A game a crash left behind after it ended is tidied instead: a log cut after its reveal
+    gets its end record, and a finished game's leftover secret is removed once the log
+    verifies; either way the game's end is shown."""
     secret = _secret_path(log_file)
     if not log_file.is_file() or not secret.is_file():
         raise typer.BadParameter(
@@ -178,12 +193,12 @@ def _resume(log_file: Path, content: Path | None, plain: bool) -> None:
             param_hint="--resume",
         )
     record, log = read(log_file, content)
-    server_seed = bytes.fromhex(secret.read_text().strip())
+    server_seed = _kept_seed(log, secret)
     try:
         session = Session.from_log(
             log.decider, log.header, log.records, log.lines, server_seed, finish=True
         )
-    except ReplayDiverged as exc:
+    except (ReplayDiverged, ValueError) as exc:  # ValueError: a seed the header did not commit to
         raise typer.BadParameter(f"{log_file} does not re-execute: {exc}") from exc
     missing = session.lines[len(log.lines) :]
     if missing:  # a crash between the reveal and the end: the game had ended, finish its log
@@ -193,11 +208,57 @@ def _resume(log_file: Path, content: Path | None, plain: bool) -> None:
         _over(record, session, log_file)
         return
     if session.closed:
-        raise typer.BadParameter(f"{log_file} is a finished game", param_hint="--resume")
+        _drop_leftover_secret(log_file, log)
+        _over(record, session, log_file)
+        return
     with LogWriter(log_file) as writer:
         session.attach_sink(writer.write)
         console.print(f"resuming {log.header.game_id} after record {len(session.lines) - 1}")
         _finish(record, session, log_file, plain)
+
+
+def _kept_seed(log: ReadLog, secret: Path) -> bytes:
+    """The game's server seed as its secret file keeps it; if that file cannot be read, its
+    log's reveal (the seed is public once revealed), else a usage error naming the file."""
+    try:
+        seed = bytes.fromhex(read_regular_file(secret, SECRET_BYTES).decode("ascii").strip())
+        if len(seed) != SEED_BYTES:
+            raise ValueError(f"{len(seed)} bytes, not {SEED_BYTES}")
+        return seed
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        reveal = next((r for r in log.records if isinstance(r, RevealRecord)), None)
+        if reveal is not None:
+            return bytes.fromhex(reveal.server_seed)  # read_log checked it is hex
+        raise typer.BadParameter(
+            f"{secret} does not hold a server seed in hex ({exc})", param_hint="--resume"
+        ) from exc
+
+
+def _drop_leftover_secret(log_file: Path, log: ReadLog) -> None:
+    """A finished game whose secret is still there (a crash after its end record was written,
+    before the secret was removed): once the whole log verifies, remove the secret, whose seed
+    the log's reveal has made public; a log that does not verify keeps it and is refused."""
+    try:
+        data = read_regular_file(log_file, LOG_BYTES)
+    except OSError as exc:
+        raise typer.BadParameter(f"cannot read {log_file}: {exc}", param_hint="--resume") from exc
+    verdict = verify(data, lambda header: log.decider)
+    if not verdict.valid:
+        said = verdict_words(verdict)
+        raise typer.BadParameter(
+            f"{log_file} is a finished game that does not verify "
+            f"({verdict.status} at record {verdict.seq}: {said}); "
+            f"its secret {_secret_path(log_file).name} is kept",
+            param_hint="--resume",
+        )
+    _secret_path(log_file).unlink(missing_ok=True)
+    console.print(
+        f"{log.header.game_id} is a finished game (its log verifies); removed its leftover "
+        f"{_secret_path(log_file).name}, whose seed the log's reveal has made public",
+        soft_wrap=True,
+        highlight=False,
+        markup=False,
+    )
 
 
 def _finish(record: RuleSystem, session: GameSession, out: Path, plain: bool) -> None:
