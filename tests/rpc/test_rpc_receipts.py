@@ -14,9 +14,11 @@ import random
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from nataterra_adapters.rpc.server import Server
 from nataterra_adapters.rpc.store_files import DirectoryStore
+from nataterra_adapters.rpc.wire import MAX_RECEIPT_SEAT, MAX_RECEIPTS
 from receipt_client import Holder, check_game_key
 
 from nataterra_core.game import new_game, verify_log
@@ -262,3 +264,57 @@ def test_a_damaged_server_key_stops_the_server_with_its_reason(
     error = capsys.readouterr().err
     assert "server.key: not this server's identity key (64 hex digits)" in error
     assert "Traceback" not in error
+
+
+def _sent(receipt: Receipt) -> dict[str, Any]:
+    """A receipt as a client sends it: the object ``game.receipt`` answered."""
+    sent: dict[str, Any] = msgspec.to_builtins(receipt)
+    return sent
+
+
+def test_log_verify_checks_the_receipts_given_with_the_log(
+    finished: tuple[Table, dict[str, Any], Path],
+) -> None:
+    """RPC ``log.verify`` checks receipts as ``nataterra verify --receipt`` does: each one
+    counted in ``checked``, a tampered one the verdict's failure, named by its record."""
+    table, log, _ = finished
+    held = table.receipts()
+    verdict = ok(table.server, "log.verify", log=log["log"], receipts=[_sent(r) for r in held])
+    assert verdict["status"] == "valid" and verdict["checked"] == len(held) > 1
+    assert verdict["unchecked"] == []
+    # An incomplete log (cut before its reveal): the receipts past its end are named.
+    cut = "".join(log["log"].splitlines(keepends=True)[:-2])
+    verdict = ok(table.server, "log.verify", log=cut, receipts=[_sent(r) for r in held])
+    assert verdict["status"] == "incomplete" and verdict["unchecked"]
+    assert verdict["checked"] + len(verdict["unchecked"]) == len(held)
+    # One head changed: the verdict is invalid, naming that receipt's record.
+    tampered = held[len(held) // 2]
+    head = ("0" if tampered.head[0] != "0" else "1") + tampered.head[1:]
+    sent = [_sent(r) for r in held]
+    sent[len(held) // 2]["head"] = head
+    verdict = ok(table.server, "log.verify", log=log["log"], receipts=sent)
+    assert verdict["status"] == "invalid" and verdict["failure"] == "receipt"
+    assert verdict["seq"] == tampered.seq and verdict["checked"] == 0
+    assert f"record {tampered.seq}" in verdict["said"]
+    # What the CLI's kernel function says of the same receipt.
+    same = msgspec.structs.replace(tampered, head=head)
+    assert verify_log(log["log"].encode(), receipts=[same]).reason == verdict["reason"]
+
+
+def test_log_verify_refuses_too_many_too_large_or_malformed_receipts(
+    finished: tuple[Table, dict[str, Any], Path],
+) -> None:
+    table, log, _ = finished
+    one = _sent(table.receipts()[0])
+    cases = [
+        ([one] * (MAX_RECEIPTS + 1), f"length <= {MAX_RECEIPTS}", "$.receipts"),
+        ([{**one, "signature": one["signature"] * 2}], "length <= 128", "signature"),
+        ([{**one, "seat": "x" * (MAX_RECEIPT_SEAT + 1)}], f"<= {MAX_RECEIPT_SEAT}", "seat"),
+        ([{**one, "head": one["head"].upper()}], "64 lowercase hex digits", "HEAD"),
+        ([{**one, "seq": -1}], ">= 0", "seq"),
+    ]
+    for receipts, limit, where in cases:
+        answer = call(table.server, "log.verify", log=log["log"], receipts=receipts)
+        assert answer["error"]["code"] == -32602, answer
+        reason = answer["error"]["data"]["reason"]
+        assert limit in reason and where in reason, reason

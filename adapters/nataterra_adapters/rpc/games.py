@@ -27,7 +27,13 @@ from nataterra_core import __version__
 from nataterra_core.game import DEFAULT_GAME, GameSession, verify_log
 from nataterra_core.kernel import seed_from_number
 from nataterra_core.kernel.failure_words import verdict_words
-from nataterra_core.kernel.receipts import SPECTATOR, KeyPair, view_lines
+from nataterra_core.kernel.receipts import (
+    SPECTATOR,
+    KeyPair,
+    ReceiptRefused,
+    parse_receipt,
+    view_lines,
+)
 from nataterra_core.kernel.registry import RuleSystem, systems
 from nataterra_core.kernel.visibility import LogView, log_view, record_view
 
@@ -41,7 +47,7 @@ from .checks import (
     set_up,
     system_named,
 )
-from .errors import GameError, GameErrorCode
+from .errors import PROTOCOL_MESSAGES, GameError, GameErrorCode, ProtocolCode, RpcError
 from .held import Game, Waiting
 from .lifecycle import DEFAULT_MAX_GAMES, GameHost
 from .protocol import Method
@@ -405,9 +411,21 @@ class Games:
         return ReceiptResult(version=game.version, receipt=receipt)
 
     def verify(self, params: VerifyParams) -> VerifyResult:
-        """Verify a log (a verdict for any input, valid or not), and say it in words."""
+        """Verify a log (a verdict for any input, valid or not) and the receipts given with
+        it, as ``nataterra verify --receipt`` does, and say it in words. A receipt that is not
+        one (its head or signature not lowercase hex) is refused as invalid params."""
+        receipts = []
+        for n, receipt in enumerate(params.receipts):
+            try:
+                receipts.append(parse_receipt(receipt.text()))
+            except ReceiptRefused as exc:
+                raise RpcError(
+                    ProtocolCode.INVALID_PARAMS,
+                    PROTOCOL_MESSAGES[ProtocolCode.INVALID_PARAMS],
+                    {"reason": f"{exc.reason} - at `$.receipts[{n}]`"},
+                ) from exc
         data = params.log.encode("utf-8", "surrogatepass")
-        verdict = verify_log(data, expect_head=params.expect_head)
+        verdict = verify_log(data, expect_head=params.expect_head, receipts=receipts)
         return VerifyResult(**msgspec.structs.asdict(verdict), said=verdict_words(verdict))
 
     def info(self, params: NoParams) -> dict[str, Any]:

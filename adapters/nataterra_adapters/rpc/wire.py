@@ -26,6 +26,7 @@ __all__ = [
     "LogParams",
     "LogResult",
     "NoParams",
+    "ReceiptParam",
     "ReceiptResult",
     "ReplayParams",
     "ReplayResult",
@@ -141,11 +142,36 @@ class ReplayParams(_Params, frozen=True, kw_only=True):
     words: bool = True
 
 
+MAX_RECEIPTS = 4096
+"""Most receipts one ``log.verify`` checks (a seat's browser page keeps one a call)."""
+MAX_RECEIPT_SEAT = 256
+"""Longest seat name a receipt given to ``log.verify`` may hold."""
+
+
+class ReceiptParam(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat's receipt for ``log.verify``, as ``game.receipt`` answers it and a receipts
+    file of the browser page holds it (docs/RECEIPTS.md; other fields are ignored, as
+    ``nataterra verify --receipts`` ignores them). Each field is bounded here; that the head
+    and signature are lowercase hex is checked as ``--receipt``'s text is."""
+
+    seat: Annotated[str, msgspec.Meta(max_length=MAX_RECEIPT_SEAT)]
+    seq: Annotated[int, msgspec.Meta(ge=0, lt=2**53)]
+    head: Annotated[str, msgspec.Meta(max_length=64)]
+    signature: Annotated[str, msgspec.Meta(max_length=128)]
+
+    def text(self) -> str:
+        """``SEAT:SEQ:HEAD:SIGNATURE``, the form ``nataterra verify --receipt`` reads."""
+        return f"{self.seat}:{self.seq}:{self.head}:{self.signature}"
+
+
 class VerifyParams(_Params, frozen=True, kw_only=True):
-    """``log.verify``: a whole log as text."""
+    """``log.verify``: a whole log as text, the head it must end at (optional) and seats'
+    receipts that must belong to it (at most :data:`MAX_RECEIPTS`; docs/LOG_FORMAT.md
+    §7.5)."""
 
     log: str
     expect_head: str | None = None
+    receipts: Annotated[list[ReceiptParam], msgspec.Meta(max_length=MAX_RECEIPTS)] = []
 
 
 MAX_WAIT_SECONDS = 300.0
