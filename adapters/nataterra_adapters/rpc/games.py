@@ -499,40 +499,42 @@ class Games:
         key: bytes,
         action: Callable[[], int | None],
     ) -> ActResult:
-        """Run ``action`` and answer with the records it appended, as the seat sees them."""
-        session = game.session
-        start, before = len(session.lines), session.state
-        undone = action()
-        lines = session.lines[start:]
-        receipts = game.receipts
-        # Embedded, the records are stored now; a server sends this answer only once they
-        # are (Background.invoke waits for the store's thread).
-        receipt = None if receipts is None else receipts.receipt(session.lines, seat, start)
-        records = (
-            [msgspec.json.decode(line) for line in lines]
-            if session.closed
-            else [record_view(line, seat, session.decider) for line in lines]
-        )
-        answer = ActResult(
-            version=game.version,
-            records=records,
-            acting=tuple(session.acting_seats()),
-            result=session.outcome(),
-            undone=undone,
-            words=appended_words(
-                game.system,
-                session.decider,
-                session.lines,
-                seat,
-                revealed=session.closed,
-                first=start,
-                before=before,
-            ),
-            receipt=receipt,
-            lines=[line.decode() for line in view_lines(lines, seat, session.decider)],
-        )
-        game.remember(seat, command_id, key, answer)
-        return answer
+        """Run ``action`` and answer with the records it appended, as the seat sees them
+        (embedded, the records and the answer kept for a retry are stored together at the
+        end; a server sends this answer only once they are: Background.invoke waits for the
+        store's thread)."""
+        with self.host.acting(game):
+            session = game.session
+            start, before = len(session.lines), session.state
+            undone = action()
+            lines = session.lines[start:]
+            receipts = game.receipts
+            receipt = None if receipts is None else receipts.receipt(session.lines, seat, start)
+            records = (
+                [msgspec.json.decode(line) for line in lines]
+                if session.closed
+                else [record_view(line, seat, session.decider) for line in lines]
+            )
+            answer = ActResult(
+                version=game.version,
+                records=records,
+                acting=tuple(session.acting_seats()),
+                result=session.outcome(),
+                undone=undone,
+                words=appended_words(
+                    game.system,
+                    session.decider,
+                    session.lines,
+                    seat,
+                    revealed=session.closed,
+                    first=start,
+                    before=before,
+                ),
+                receipt=receipt,
+                lines=[line.decode() for line in view_lines(lines, seat, session.decider)],
+            )
+            game.remember(seat, command_id, key, answer)
+            return answer
 
 
 def _joined(waiting: Waiting, game: Game | None) -> JoinResult:

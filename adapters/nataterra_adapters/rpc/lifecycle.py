@@ -29,7 +29,8 @@ from __future__ import annotations
 import sys
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from nataterra_core.game import GameSession, new_game
@@ -420,6 +421,21 @@ class GameHost:
         return GameReceipts(key, certificate, game_id, session.header.seats, session.decider)
 
     # -- acting -----------------------------------------------------------------------------
+
+    @contextmanager
+    def acting(self, game: Game) -> Iterator[None]:
+        """One act on ``game``, its answer kept within: embedded, the records it appends and
+        the answer kept for its ``command_id`` retries are written together at its end, in
+        one append (:meth:`~.writes.Writes.together`), so a crash cannot keep one without
+        the other; a server batches them anyway. The store's refusal is STORE_FAILED."""
+        if self._writes is None:
+            yield
+            return
+        try:
+            with self._writes.together():
+                yield
+        except StoreError as exc:
+            raise store_refused(exc, game.version) from exc
 
     def apply(self, game: Game, seat: str, command: Command) -> None:
         """Apply the seat's command; then the bots act and a finished game is closed."""

@@ -2,10 +2,14 @@
 
 Each stored game's session writes its lines into a :class:`GameLog` (its sink). Embedded
 (the library's callers, the tests), each line is written to the store at once, inside the
-call that made it. In a server (:meth:`Writes.defer`), the lines wait for one store thread,
-which writes every game's waiting lines, a game's lines of one batch in one append; a reply
-is sent only once what it may show is durable (:meth:`Writes.durable`), so the event loop
-never waits on a disk or a database and many games' records share a commit. A store that
+call that made it, except within :meth:`Writes.together` (an act: its records and the answer
+kept for its ``command_id`` retries), whose lines and answers wait for its end and are then
+written as the server writes a batch, a game's in one append: a crash cannot keep the
+records without their answer. In a server (:meth:`Writes.defer`), the lines wait for one
+store thread, which writes every game's waiting lines, a game's lines of one batch in one
+append; a reply is sent only once what it may show is durable (:meth:`Writes.durable`), so
+the event loop never waits on a disk or a database and many games' records share a commit.
+A store that
 takes several writers at once (``writers``: PostgreSQL's connection pool) gets the appends
 of one batch's games side by side, so their commits overlap instead of queueing one after
 another (a game's own appends stay in order: one batch at a time), and the reads (a game,
@@ -23,8 +27,9 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -107,6 +112,7 @@ class Writes:
         # Store protocol does not require it: one writer by default).
         self._parallel = max(1, int(getattr(store, "writers", 1)))
         self._dirty: dict[GameLog, None] = {}
+        self._together = 0  # embedded: within together(), the writes wait for its end
         self._queued = self._written = 0
         self._resolved = 0
         self._failures: dict[str, tuple[int, StoreError]] = {}
@@ -125,20 +131,54 @@ class Writes:
         self.queued(log)
         return log
 
-    # -- embedded: each line at once ----------------------------------------------------
+    # -- embedded: each line at once, or an act's at its end ------------------------------
 
     def queued(self, log: GameLog) -> None:
         """``log`` has a new line waiting."""
         if self._thread is None:
-            batch = self._take(log)
-            self._resolve(batch, self._write(batch))
-            if log.lost is not None:
-                raise log.lost
+            if self._together:
+                self._dirty[log] = None  # written at the end of together()
+            else:
+                self._write_now(log)
             return
         self._queued += 1
         self._dirty[log] = None
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.get_running_loop().create_task(self._flush())
+
+    def _write_now(self, log: GameLog) -> None:
+        """Write what ``log`` holds as one batch, here and now (the store's refusal raised)."""
+        batch = self._take(log)
+        self._resolve(batch, self._write(batch))
+        if log.lost is not None:
+            raise log.lost
+
+    @contextmanager
+    def together(self) -> Iterator[None]:
+        """Embedded: the lines and answers queued within are written at its end, a game's
+        in one append (one transaction, or the directory store's one durable write), as a
+        server's batch is; the store's refusal is raised then (chained to the body's own
+        error, if it raised one). In a server, whose writes are batched anyway, nothing
+        changes."""
+        if self._thread is not None:
+            yield
+            return
+        self._together += 1
+        try:
+            yield
+        finally:
+            self._together -= 1
+            if not self._together:
+                held, self._dirty = list(self._dirty), {}
+                refused = None
+                for log in held:
+                    if log.dirty and log.lost is None:
+                        try:
+                            self._write_now(log)
+                        except StoreError as exc:
+                            refused = refused or exc
+                if refused is not None:
+                    raise refused
 
     @staticmethod
     def _take(log: GameLog) -> _Batch:
