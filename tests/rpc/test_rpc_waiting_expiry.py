@@ -1,12 +1,14 @@
 """Games waiting for their seats' ``game.join`` expire (issue 33), in memory and in every
 store alike: the expiry is kept with the waiting game (the creating server's clock plus its
 ``--waiting-seconds``); an expired one goes on its next use or by the periodic sweep, each
-removed from a store by one process only, and a client asking for it is told it expired.
-Every clock here is a test's own: nothing sleeps."""
+removed from a store by one process only, and a client asking for it is told it expired, by
+any process sharing the store (which remembers the expired ids for a week). Every clock here
+is a test's own: nothing sleeps."""
 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -15,7 +17,7 @@ from typing import Any
 import pytest
 from nataterra_adapters.rpc.errors import GameError, GameErrorCode
 from nataterra_adapters.rpc.games import CreateParams, Games, JoinParams, SeatParams, ViewParams
-from nataterra_adapters.rpc.store import Pending, Secret, Store
+from nataterra_adapters.rpc.store import EXPIRED_KEPT_SECONDS, Pending, Secret, Store
 from nataterra_adapters.rpc.store_files import DirectoryStore
 from nataterra_adapters.rpc.store_postgres import PostgresStore
 from nataterra_adapters.rpc.store_sqlite import SqliteStore
@@ -164,10 +166,10 @@ def test_a_waiting_game_expires_on_its_next_use_with_one_clear_error(
     store = games.host.store
     if store is not None:
         assert store.pending(game_id) is None and store.waiting_games() == []
-        restarted = _games(anywhere, clock)  # a restart, or another process: it is gone
-        with pytest.raises(GameError) as unknown:
-            restarted.view(ViewParams(game_id=game_id))
-        assert unknown.value.code == GameErrorCode.UNKNOWN_GAME
+        restarted = _games(anywhere, clock)  # a restart, or another process: it expired
+        assert (
+            _expired(lambda: restarted.view(ViewParams(game_id=game_id))).message == error.message
+        )
     # The slot it held in --max-games (1 here) is free, and so is its id.
     again_made = games.create(
         CreateParams(rules="liars-dice", players=2, seat_seeds=True, game_id=game_id)
@@ -233,3 +235,74 @@ def test_a_game_started_before_its_expiry_never_expires(anywhere: Opener) -> Non
     assert asyncio.run(games.host.seeds.expire()) == []
     view = games.view(ViewParams(game_id=made.game_id))
     assert view.version >= 1 and view.waiting_for == ()
+
+
+def test_the_store_remembers_an_expired_game_for_a_week_then_lets_it_go(
+    store: Store, opener: Opener
+) -> None:
+    store.wait("early", _pending(100.0))
+    store.wait("late", _pending(200.0))
+    assert store.expired("early") is None  # waiting, not expired
+    assert store.expire_waiting(150.0, "early") == ["early"]
+    assert store.expire_waiting(250.0) == ["late"]
+    other = opener()  # another process, or a restart
+    assert other is not None
+    assert (other.expired("early"), other.expired("late"), other.expired("never")) == (
+        100.0,
+        200.0,
+        None,
+    )
+    store.expire_waiting(100.0 + EXPIRED_KEPT_SECONDS - 1)  # a week less a second: kept
+    assert other.expired("early") == 100.0
+    other.expire_waiting(100.0 + EXPIRED_KEPT_SECONDS)  # a sweep a week after: let go
+    assert (store.expired("early"), store.expired("late")) == (None, 200.0)
+    store.wait("late", _pending(900.0))  # its id is used again: no longer expired
+    assert other.expired("late") is None
+    store.wait("gone", _pending(100.0))
+    store.expire_waiting(100.0, "gone")
+    store.create("gone", SECRET, [b'{"kind":"header"}'])  # a game started under its id
+    assert other.expired("gone") is None
+    other.close()
+
+
+def test_every_process_answers_expired_for_a_game_another_process_swept(
+    opener: Opener, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A process that never held the game (another one, or a restart) answers as the one
+    that swept it: error 7 with ``expired``, on a read and on a ``game.join``, until the
+    store lets the expired id go a week later (then: no such game)."""
+    clock = Clock()
+    one = _games(opener, clock)
+    made = one.create(CreateParams(rules="liars-dice", players=2, seat_seeds=True))
+    game_id, token = made.game_id, next(iter(made.tokens.values()))
+    clock.now += HOUR
+    assert asyncio.run(one.host.seeds.expire()) == [game_id]
+    swept = _expired(lambda: one.view(ViewParams(game_id=game_id)))
+    other = _games(opener, clock)
+    assert _expired(lambda: other.view(ViewParams(game_id=game_id))).message == swept.message
+    joining = _games(opener, clock)
+    _expired(lambda: joining.join(JoinParams(game_id=game_id, token=token, client_seed="x")))
+    served = _games(opener, clock)  # a server reads the game off its loop first
+    asyncio.run(served.host.reader.ready(game_id))
+    _expired(lambda: served.legal_commands(SeatParams(game_id=game_id, token=token)))
+    assert capsys.readouterr().err.count(f"{game_id} expired waiting for its seats") == 1
+    clock.now += EXPIRED_KEPT_SECONDS
+    asyncio.run(one.host.seeds.expire())
+    with pytest.raises(GameError) as unknown:
+        _games(opener, clock).view(ViewParams(game_id=game_id))
+    assert unknown.value.code == GameErrorCode.UNKNOWN_GAME
+    assert "expired" not in unknown.value.data
+
+
+def test_a_sqlite_file_of_schema_3_gains_the_expired_table(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    SqliteStore(path).close()
+    with sqlite3.connect(path) as db:  # as a build before expired games were kept left it
+        db.execute("DROP TABLE expired")
+        db.execute("PRAGMA user_version = 3")
+    store = SqliteStore(path)
+    store.wait("w", _pending(100.0))
+    assert store.expire_waiting(100.0) == ["w"] and store.expired("w") == 100.0
+    store.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone() == (4,)

@@ -36,7 +36,7 @@ from .store import (
     StoreUnavailable,
     read_game,
 )
-from .waiting import WaitingGames
+from .waiting import Expired, WaitingGames
 from .writes import Writes
 
 __all__ = ["GameReader"]
@@ -79,15 +79,18 @@ class GameReader:
         if self._store is None or game_id in self.set_aside:
             return None
         stored = self._read(self._store, game_id)
-        if stored is None or isinstance(stored, Pending):
+        if stored is None or isinstance(stored, Pending | Expired):
             return self._seeds.load(game_id, stored)
         return self._adopt(
             game_id, stored if isinstance(stored, DamagedGame) else self._rebuild(stored)
         )
 
-    def _read(self, store: Store, game_id: str) -> StoredGame | DamagedGame | Pending | None:
-        """The game ``game_id`` in the store, started or waiting (``None``: neither); a
-        store that cannot be reached now is a STORE_FAILED error (the game is not set aside)."""
+    def _read(
+        self, store: Store, game_id: str
+    ) -> StoredGame | DamagedGame | Pending | Expired | None:
+        """The game ``game_id`` in the store, started or waiting, or that it expired waiting
+        (``None``: none of these); a store that cannot be reached now is a STORE_FAILED
+        error (the game is not set aside)."""
         try:
             stored = read_game(store, game_id)
             return self._seeds.read(store, game_id) if stored is None else stored
@@ -120,7 +123,7 @@ class GameReader:
         loading = self._loading[game_id] = loop.create_future()
         try:
             stored = await writes.run(lambda: self._read(store, game_id))
-            if stored is None or isinstance(stored, Pending):
+            if stored is None or isinstance(stored, Pending | Expired):
                 seeds.load(game_id, stored)
             elif isinstance(stored, StoredGame):
                 rebuilt: Game | DamagedGame = await loop.run_in_executor(

@@ -9,7 +9,9 @@ long-term identity key, which certifies each game's receipt key.
 Everything else a game needs lives there too, so that any process sharing the store can
 serve it: a game still waiting for its seats' contributions to the dice (:class:`Pending`,
 secret as a whole: its server seed, tokens and the contributions so far; removed when it
-expires, :meth:`Store.expire_waiting`) and the answers kept
+expires, :meth:`Store.expire_waiting`, which keeps its id and expiry for
+:data:`EXPIRED_KEPT_SECONDS` so that every process tells a client it expired,
+:meth:`Store.expired`) and the answers kept
 for ``command_id`` retries (:class:`Answer`, each a seat's view of what its act appended),
 stored in the transaction of the records they answer and kept for the game's last
 :data:`ANSWERS_KEPT` records. Neither is ever readable through a log or exported with one.
@@ -38,6 +40,7 @@ import msgspec
 
 __all__ = [
     "ANSWERS_KEPT",
+    "EXPIRED_KEPT_SECONDS",
     "Answer",
     "DamagedGame",
     "DamagedSecret",
@@ -67,6 +70,11 @@ MAX_ANSWER_BYTES = 1024 * 1024
 moved on, through ``expected_version``)."""
 ANSWERS_KEPT = 256
 """Answers are kept for the acts of the game's last this many records (a retry comes soon)."""
+EXPIRED_KEPT_SECONDS = 7 * 24 * 3600.0
+"""How long after its expiry a store remembers that a waiting game expired (its id and expiry
+time, no secret), so that any process sharing it answers ``expired``: a week, longer than a
+player takes to come back to an invitation. At most one such record a waiting game created,
+each let go by the periodic sweep a week after its expiry."""
 
 Status = Literal["live", "finished", "set aside"]
 
@@ -343,7 +351,8 @@ class Store(Protocol):
         of its acts among them, all or nothing; :class:`GameExists` when the id has records
         already, or waits for contributions with another server seed (a secret left without
         records by a crash belongs to no game and is replaced). The game's :class:`Pending`
-        form, if it waited, is gone with the same commit."""
+        form, if it waited, is gone with the same commit, and so is an expired game's of
+        its id (:meth:`expired`)."""
         ...
 
     def append(
@@ -361,8 +370,9 @@ class Store(Protocol):
         ...
 
     def wait(self, game_id: str, pending: Pending) -> None:
-        """Keep a game that waits for its seats' contributions; :class:`GameExists` when
-        the id has records or waits already."""
+        """Keep a game that waits for its seats' contributions (an expired game of its id
+        is forgotten, :meth:`expired`); :class:`GameExists` when the id has records or waits
+        already."""
         ...
 
     def pending(self, game_id: str) -> Pending | None:
@@ -376,7 +386,14 @@ class Store(Protocol):
     def expire_waiting(self, now: float, game_id: str | None = None) -> list[str]:
         """Remove the waiting games expired by ``now`` (Unix time; only ``game_id``'s if
         named): the ids this call removed, by id. Each is removed by one call only, whichever
-        process makes it (the others find it gone)."""
+        process makes it (the others find it gone), and remembered as expired with it
+        (:meth:`expired`); a sweep (no ``game_id``) also lets go of those remembered since
+        more than :data:`EXPIRED_KEPT_SECONDS` before ``now``."""
+        ...
+
+    def expired(self, game_id: str) -> float | None:
+        """When the waiting game of that id expired (its expiry, Unix time), if the store
+        remembers it (``None``: it does not, or a game of that id was kept since)."""
         ...
 
     def contribute(self, game_id: str, seat: str, contribution: str) -> tuple[Pending, bool]:

@@ -4,7 +4,9 @@
 ``<game_id>.secret`` (mode 0600) its :class:`~.store.Secret`. ``server.key`` (0600) is the
 server's identity key and ``<game_id>.aside`` the reason a game is set aside. A game waiting for
 its seats' contributions is ``<game_id>.waiting`` (0600, replaced atomically at each
-contribution, removed once the game has started or has expired); the answers kept for
+contribution, removed once the game has started or has expired; an expired one leaves
+``<game_id>.expired``, its expiry time, for :data:`~.store.EXPIRED_KEPT_SECONDS`); the answers
+kept for
 ``command_id`` retries are ``<game_id>.answers`` (0600, JSON Lines; rewritten without the old
 ones once it holds twice :data:`~.store.ANSWERS_KEPT`). An act's answer is written, durably,
 before the records it answers, and an answer counts only once its records are in the log (its
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 import os
 from collections.abc import Sequence
 from dataclasses import replace
@@ -35,6 +38,7 @@ from nataterra_core.kernel.log import split_lines
 from ..local_files import write_private
 from .store import (
     ANSWERS_KEPT,
+    EXPIRED_KEPT_SECONDS,
     MAX_ANSWER_BYTES,
     MAX_PENDING_BYTES,
     MAX_SECRET_BYTES,
@@ -121,6 +125,7 @@ class DirectoryStore:
         self._write_records(game_id, lines)
         self._counts[game_id] = len(lines)
         self._path(game_id, "waiting").unlink(missing_ok=True)
+        self._path(game_id, "expired").unlink(missing_ok=True)
 
     def append(
         self, game_id: str, seq: int, lines: Sequence[bytes], answers: Sequence[Answer] = ()
@@ -203,6 +208,7 @@ class DirectoryStore:
             write_private(self._path(game_id, "waiting"), pending.encode())
         except FileExistsError:
             raise GameExists(f"game {game_id!r} waits for its seats in the store already") from None
+        self._path(game_id, "expired").unlink(missing_ok=True)
 
     def pending(self, game_id: str) -> Pending | None:
         path = self._path(game_id, "waiting")
@@ -222,17 +228,35 @@ class DirectoryStore:
 
     def expire_waiting(self, now: float, game_id: str | None = None) -> list[str]:
         """One process a directory: the file removed is this call's (a damaged one is left
-        for ``pending`` to report)."""
+        for ``pending`` to report). Its ``.expired`` file is written first, so a crash
+        between leaves the expired game to the next sweep, never a game forgotten."""
         removed = []
         for waiting_id in self.waiting_games() if game_id is None else [game_id]:
             try:
                 pending = self.pending(waiting_id)
             except DamagedSecret:
                 continue
-            if pending is not None and pending.expired(now):
+            if pending is not None and pending.expires is not None and pending.expired(now):
+                write_atomically(self._path(waiting_id, "expired"), repr(pending.expires).encode())
                 self._path(waiting_id, "waiting").unlink(missing_ok=True)
                 removed.append(waiting_id)
+        if game_id is None:
+            for path in self.directory.glob("*.expired"):
+                expires = self.expired(path.stem)
+                if expires is None or expires <= now - EXPIRED_KEPT_SECONDS:
+                    path.unlink(missing_ok=True)
         return removed
+
+    def expired(self, game_id: str) -> float | None:
+        """A damaged ``.expired`` file (not a number) counts as none, and goes at the next
+        sweep."""
+        path = self._path(game_id, "expired")
+        try:
+            with path.open("rb") as file:
+                expires = float(file.read(64))
+        except (OSError, ValueError):
+            return None
+        return expires if math.isfinite(expires) else None
 
     def contribute(self, game_id: str, seat: str, contribution: str) -> tuple[Pending, bool]:
         pending = self.pending(game_id)

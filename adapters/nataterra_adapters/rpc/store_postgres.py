@@ -63,6 +63,12 @@ _SCHEMA = (
     )""",
     # A database made before waiting games expired: its rows keep no expiry (NULL: never).
     "ALTER TABLE waiting ADD COLUMN IF NOT EXISTS expires DOUBLE PRECISION",
+    # The waiting games that expired (added after the tables above: made here if missing).
+    """CREATE TABLE IF NOT EXISTS expired (
+        game_id TEXT PRIMARY KEY,
+        expires DOUBLE PRECISION NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS expired_by_time ON expired (expires)",
     """CREATE TABLE IF NOT EXISTS answers (
         game_id TEXT NOT NULL REFERENCES games (game_id),
         seat TEXT NOT NULL,

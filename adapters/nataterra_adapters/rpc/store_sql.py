@@ -4,12 +4,13 @@ transaction is opened, how an append is announced and how a lease's clock is rea
 ``games`` (one row a game: its record count, finished, whether it has bots, why it is set
 aside), ``records`` (one row a record under the unique key ``(game_id, seq)``, the line's
 exact bytes), ``secrets`` (the secret, apart from the log), ``waiting`` (a game waiting for
-its seats' contributions, as secret, and when it expires), ``answers`` (the answers kept for
-``command_id`` retries, each a seat's view, written in the transaction of the records they
-answer), ``server`` (the identity key) and ``leases`` (who moves a game's bots, until
-when). An append is one transaction that first moves the game's record count from ``seq``
-on: no row moves when another writer got there first (:class:`~.store.StaleAppend`), and the
-insert under the unique key is the backstop.
+its seats' contributions, as secret, and when it expires), ``expired`` (the ids of the
+waiting games that expired, and when, for :data:`~.store.EXPIRED_KEPT_SECONDS`), ``answers``
+(the answers kept for ``command_id`` retries, each a seat's view, written in the transaction
+of the records they answer), ``server`` (the identity key) and ``leases`` (who moves a
+game's bots, until when). An append is one transaction that first moves the game's record
+count from ``seq`` on: no row moves when another writer got there first
+(:class:`~.store.StaleAppend`), and the insert under the unique key is the backstop.
 Queries are written with ``?`` placeholders; a backend with another style converts them
 (:meth:`SqlStore._sql`).
 """
@@ -24,6 +25,7 @@ from typing import Any
 
 from .store import (
     ANSWERS_KEPT,
+    EXPIRED_KEPT_SECONDS,
     Answer,
     DamagedSecret,
     GameExists,
@@ -94,6 +96,7 @@ class SqlStore(abc.ABC):
             if waiting is not None and waiting.secret.server_seed != secret.server_seed:
                 raise GameExists(f"game {game_id!r} waits for its seats in the store already")
             self._run(db, "DELETE FROM waiting WHERE game_id = ?", game_id)
+            self._run(db, "DELETE FROM expired WHERE game_id = ?", game_id)
             self._run(
                 db,
                 "INSERT INTO games (game_id, records, finished, bots) VALUES (?, 0, FALSE, ?) "
@@ -204,6 +207,7 @@ class SqlStore(abc.ABC):
             )
             if added.rowcount != 1:
                 raise GameExists(f"game {game_id!r} waits for its seats in the store already")
+            self._run(db, "DELETE FROM expired WHERE game_id = ?", game_id)
 
     def pending(self, game_id: str) -> Pending | None:
         with self._transaction() as db:
@@ -220,12 +224,29 @@ class SqlStore(abc.ABC):
 
     def expire_waiting(self, now: float, game_id: str | None = None) -> list[str]:
         """One ``DELETE … RETURNING``: of processes sweeping at once, each row is returned
-        to one (a row kept with no expiry, NULL, never matches)."""
+        to one (a row kept with no expiry, NULL, never matches), which remembers it as
+        expired in the same transaction."""
         args: tuple[object, ...]
         query, args = "DELETE FROM waiting WHERE expires <= ?", (now,)
         if game_id is not None:
             query, args = f"{query} AND game_id = ?", (now, game_id)
-        return sorted(str(row[0]) for row in self._rows(f"{query} RETURNING game_id", *args))
+        with self._transaction() as db:
+            removed = self._run(db, f"{query} RETURNING game_id, expires", *args).fetchall()
+            for gone, expires in removed:
+                self._run(
+                    db,
+                    "INSERT INTO expired (game_id, expires) VALUES (?, ?) ON CONFLICT "
+                    "(game_id) DO UPDATE SET expires = excluded.expires",
+                    gone,
+                    expires,
+                )
+            if game_id is None:
+                self._run(db, "DELETE FROM expired WHERE expires <= ?", now - EXPIRED_KEPT_SECONDS)
+        return sorted(str(row[0]) for row in removed)
+
+    def expired(self, game_id: str) -> float | None:
+        rows = self._rows("SELECT expires FROM expired WHERE game_id = ?", game_id)
+        return float(rows[0][0]) if rows else None
 
     def contribute(self, game_id: str, seat: str, contribution: str) -> tuple[Pending, bool]:
         with self._transaction() as db:

@@ -25,10 +25,10 @@ from .store_sql import SqlStore, statements
 
 __all__ = ["SCHEMA_VERSION", "SqliteStore"]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """``PRAGMA user_version`` of the schema below; a file with a newer one is refused (version
-1 had no ``waiting`` and ``answers``, version 2 no ``waiting.expires``: they are added to
-it; the waiting games kept before have no expiry)."""
+1 had no ``waiting`` and ``answers``, version 2 no ``waiting.expires``, version 3 no
+``expired``: they are added to it; the waiting games kept before have no expiry)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -53,6 +53,11 @@ CREATE TABLE IF NOT EXISTS waiting (
     pending BLOB NOT NULL,
     expires REAL
 );
+CREATE TABLE IF NOT EXISTS expired (
+    game_id TEXT PRIMARY KEY,
+    expires REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS expired_by_time ON expired (expires);
 CREATE TABLE IF NOT EXISTS answers (
     game_id TEXT NOT NULL REFERENCES games (game_id),
     seat TEXT NOT NULL,

@@ -18,8 +18,10 @@ with it (:attr:`~.store.Pending.expires`, the creating server's clock), so every
 judges it alike: an expired copy is dropped here on its next use (the store's copy removed
 too), the server's periodic sweep (:meth:`WaitingGames.expire`) drops the held ones and
 removes the store's expired ones, each by one process (the one that removes it says so on
-stderr), and a client asking for it is told it expired (:func:`expired`), as long as this
-process remembers it (:data:`EXPIRED_KEPT`) and otherwise that there is no such game.
+stderr), and a client asking for it is told it expired (:func:`expired`): by this process as
+long as it remembers it (:data:`EXPIRED_KEPT`), and by any process sharing the store, which
+keeps the expired games' ids for :data:`~.store.EXPIRED_KEPT_SECONDS`
+(:meth:`~.store.Store.expired`, read with the store's copy, :meth:`WaitingGames.read`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import sys
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from nataterra_core.kernel.dice import check_contribution
@@ -43,7 +46,13 @@ from .held import Game, Waiting, store_refused
 from .store import DamagedSecret, NotWaiting, Pending, Secret, Store, StoreError
 from .writes import GameLog, Writes
 
-__all__ = ["DEFAULT_WAITING_SECONDS", "MAX_WAITING_SECONDS", "WaitingGames", "expired"]
+__all__ = [
+    "DEFAULT_WAITING_SECONDS",
+    "MAX_WAITING_SECONDS",
+    "Expired",
+    "WaitingGames",
+    "expired",
+]
 
 Start = Callable[[str, Waiting], Game]
 """Starts a game whose seats have all contributed (the host writes its header)."""
@@ -56,6 +65,14 @@ MAX_WAITING_SECONDS = 30 * 24 * 3600.0
 """The longest ``--waiting-seconds`` a server takes."""
 EXPIRED_KEPT = 1024
 """Expired games whose ids a process remembers, to tell a client they expired."""
+
+
+@dataclass(frozen=True)
+class Expired:
+    """What the store says of an id whose waiting game expired (and was removed)."""
+
+    expires: float
+    """When it expired (Unix time)."""
 
 
 def expired(game_id: str) -> GameError:
@@ -256,20 +273,27 @@ class WaitingGames:
 
     # -- the store's copies -------------------------------------------------------------------
 
-    def read(self, store: Store, game_id: str) -> Pending | None:
-        """The waiting game ``game_id`` in ``store`` (in the store's thread); a damaged one
-        is said on stderr and left there."""
+    def read(self, store: Store, game_id: str) -> Pending | Expired | None:
+        """The waiting game ``game_id`` in ``store`` (in the store's thread), or that it
+        expired (removed by any process); a damaged one is said on stderr and left there."""
         try:
-            return store.pending(game_id)
+            pending = store.pending(game_id)
         except DamagedSecret as exc:
             print(f"nataterra-rpc: the waiting game {game_id}: {exc}", file=sys.stderr)
             return None
+        if pending is not None:
+            return pending
+        expires = store.expired(game_id)
+        return None if expires is None else Expired(expires)
 
-    def load(self, game_id: str, pending: Pending | None) -> Game | None:
+    def load(self, game_id: str, pending: Pending | Expired | None) -> Game | None:
         """Hold the waiting game read from the store (``None``: none waits there any more,
-        so a copy held here goes); the started game if it was complete."""
-        if pending is None:
+        so a copy held here goes; :class:`Expired`: it went, and a client asking for it is
+        told it expired); the started game if it was complete."""
+        if not isinstance(pending, Pending):
             self._games.pop(game_id, None)
+            if pending is not None:
+                self._remember(game_id)
             return None
         if pending.expired(self._clock()):
             self._expire(game_id)
