@@ -8,6 +8,7 @@ last seat's contribution and starts."""
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -306,3 +307,41 @@ def test_a_waiting_game_this_build_cannot_take_up_is_copied_and_exported_said_so
     assert exported.done and not exported.verified and exported.waiting
     [unknown] = export_games(source, tmp_path / "out", ["nothing"])
     assert not unknown.done and unknown.note == "no such game"
+
+
+WAITING_SECRET = Secret(b"\x01" * 32, {"a": "t", "b": "u"}, {}, b"\x02" * 32)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_migrate_leaves_the_expired_waiting_games_and_counts_them(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """Nobody can join a waiting game that has expired: it is not copied (the target's
+    sweep would only remove it), and it is no failure."""
+    source = open_store(_where(backend, "source", request, tmp_path))
+    source.wait("stale", Pending("liars-dice", ("a", "b"), None, WAITING_SECRET, {}, 1000.0))
+    source.wait("fresh", Pending("liars-dice", ("a", "b"), None, WAITING_SECRET, {}, 3000.0))
+    target = open_store(tmp_path / "target.sqlite3")
+    copied = {c.game_id: c for c in copy_games(source, target, now=2000.0)}
+    stale, fresh = copied["stale"], copied["fresh"]
+    assert (stale.expired, stale.done, stale.waiting) == (True, False, True)
+    assert "expired" in stale.note
+    assert (fresh.expired, fresh.done) == (False, True)
+    assert target.waiting_games() == ["fresh"] and target.pending("stale") is None
+    assert source.waiting_games() == ["fresh", "stale"]  # FROM is left as it was
+    source.close()
+    target.close()
+
+
+def test_the_cli_says_how_many_expired_waiting_games_it_left(tmp_path: Path) -> None:
+    source = DirectoryStore(tmp_path / "source")
+    source.wait("stale", Pending("liars-dice", ("a", "b"), None, WAITING_SECRET, {}, 1000.0))
+    later = time.time() + 3600
+    source.wait("fresh", Pending("liars-dice", ("a", "b"), None, WAITING_SECRET, {}, later))
+    target = tmp_path / "target"
+    migrated = runner.invoke(app, ["store", "migrate", str(tmp_path / "source"), str(target)])
+    assert migrated.exit_code == 0, migrated.output
+    said = " ".join(migrated.output.split())
+    assert "stale (waiting for its seats): expired waiting for its seats: not copied" in said
+    assert "1 of 1 games waiting for their seats; 1 expired waiting games not copied" in said, said
+    assert DirectoryStore(target).waiting_games() == ["fresh"]

@@ -4,7 +4,8 @@ STORE is what ``--store`` takes (a directory, a ``*.sqlite3`` file, a ``postgres
 without it, the servers' default (docs/SERVER.md). Every game exported or copied is checked
 by re-executing its log with its secret seed; a game this build cannot run is exported or
 copied as it is all the same, and said so. A migration carries the games waiting for their
-seats and the answers kept for command_id retries too; an export writes nothing secret.
+seats (not the expired ones) and the answers kept for command_id retries too; an export
+writes nothing secret.
 """
 
 from __future__ import annotations
@@ -57,7 +58,9 @@ def _open(where: str | None) -> Store:
 
 def _report(copied: Copied) -> None:
     game = escape(copied.game_id) + (" (waiting for its seats)" if copied.waiting else "")
-    if copied.done and copied.verified:
+    if copied.expired:
+        console.print(f"{game}: {escape(copied.note)}")
+    elif copied.done and copied.verified:
         console.print(f"{game}: verified" + (f" ({escape(copied.note)})" if copied.note else ""))
     elif copied.done:
         console.print(f"{game}: copied as it is, not verified: {escape(copied.note)}")
@@ -66,7 +69,7 @@ def _report(copied: Copied) -> None:
 
 
 def _exit_code(done: list[Copied]) -> None:
-    if not all(copy.done for copy in done):
+    if not all(copy.done or copy.expired for copy in done):
         raise typer.Exit(NOT_DONE)
 
 
@@ -132,10 +135,11 @@ def migrate(
     target: Annotated[str, typer.Argument(metavar="TO", help="The store to copy into.")],
 ) -> None:
     """Copy every game of FROM, with its secret and the answers kept for command_id
-    retries, and every game waiting for its seats, into TO (which keeps its own games):
-    each verified, and read back from TO byte for byte. FROM is left as it was. Run again
-    after an interruption, it finishes the copy: a game TO has already as FROM has it
-    counts as copied (a kept answer it lacks is added)."""
+    retries, and every game waiting for its seats (unless it has expired: those are
+    counted, not copied), into TO (which keeps its own games): each verified, and read back
+    from TO byte for byte. FROM is left as it was. Run again after an interruption, it
+    finishes the copy: a game TO has already as FROM has it counts as copied (a kept answer
+    it lacks is added)."""
     opened, into = _open(source), _open(target)
     try:
         key = opened.server_key()
@@ -149,10 +153,12 @@ def migrate(
         opened.close()
         into.close()
     games = [copy for copy in done if not copy.waiting]
-    waiting = [copy for copy in done if copy.waiting]
+    waiting = [copy for copy in done if copy.waiting and not copy.expired]
+    expired = sum(1 for copy in done if copy.expired)
     answers = sum(copy.answers for copy in games if copy.done)
     console.print(
         f"{_count(games)} games copied into {escape(into.location)} with {answers} answers "
-        f"kept for command_id retries; {_count(waiting)} games waiting for their seats"
+        f"kept for command_id retries; {_count(waiting)} games waiting for their seats; "
+        f"{expired} expired waiting games not copied"
     )
     _exit_code(done)

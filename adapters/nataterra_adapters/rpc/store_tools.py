@@ -7,7 +7,9 @@ target. A game this build cannot run (its rules version, a damaged record) is st
 and exported as it is, said so.
 
 A copy carries everything a client could still ask for: the games waiting for their seats'
-contributions and the answers kept for ``command_id`` retries go with the games. An export
+contributions and the answers kept for ``command_id`` retries go with the games. A waiting
+game that has expired is not copied (nobody can join it; the target would only remove it),
+and is counted apart (:attr:`Copied.expired`). An export
 is a game's public record: its log, and for a waiting game its setup; nothing secret (a
 seat's token, a seed not yet revealed, a seat's own view in a kept answer) is written.
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -138,6 +141,8 @@ class Copied:
     answers: int = 0
     """The answers kept for its ``command_id`` retries: copied with it (migrate), left out
     (export)."""
+    expired: bool = False
+    """A waiting game that had expired: not copied (migrate), and not a failure."""
 
 
 def copy_games(
@@ -147,18 +152,21 @@ def copy_games(
     *,
     told: Callable[[Copied], None] = lambda copied: None,
     resume: bool = False,
+    now: float | None = None,
 ) -> list[Copied]:
     """Copy games (all by default, the games waiting for their seats too) from ``source``
     to ``target`` with their secrets and the answers kept for ``command_id`` retries, each
     verified and read back; a game the target has already is left there, said so (with
     ``resume``, one it has with the same log and secret, as an interrupted copy left it, is
     checked, given any kept answer it lacks, and counted as copied; a waiting game, one it
-    has the same)."""
+    has the same). A waiting game expired by ``now`` (Unix time; default: the clock's) is
+    not copied (:attr:`Copied.expired`)."""
+    at = time.time() if now is None else now
     return _each(
         source,
         game_ids,
         lambda stored: _copy(stored, target, resume),
-        lambda game_id, pending: _copy_waiting(game_id, pending, target, resume),
+        lambda game_id, pending: _copy_waiting(game_id, pending, target, resume, at),
         told,
     )
 
@@ -299,7 +307,12 @@ def check_waiting(pending: Pending) -> str | None:
     return None
 
 
-def _copy_waiting(game_id: str, pending: Pending, target: Store, resume: bool) -> Copied:
+def _copy_waiting(
+    game_id: str, pending: Pending, target: Store, resume: bool, now: float
+) -> Copied:
+    if pending.expired(now):
+        note = "expired waiting for its seats: not copied"
+        return Copied(game_id, False, False, note, waiting=True, expired=True)
     problem = check_waiting(pending)
     there = ""
     try:
