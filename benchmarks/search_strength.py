@@ -17,6 +17,10 @@ game: ``game=<id> budget=<b> games=<n> wins=<w> rate=<r> low=<l> high=<h>
 iterations_per_decision=<i> cpu_s_per_decision=<s>``. Nothing is asserted here (the soak
 test ``tests/search/test_search_strength.py`` asserts the 75 % bar).
 
+``--start K --step S`` plays games ``K``, ``K + S``, ... only (two processes with
+``--start 0 --step 2`` and ``--start 1 --step 2`` split a run, each into its own results
+file; with ``--step 2`` one seat's games).
+
 ``--playout-depth N`` plays the search player with playouts cut at N commands instead of
 the game's own depth (``Hooks.playout_depth``, else the catalogue's ``PLAYOUT_DEPTH``; a
 tuning run; the results file keeps each depth apart).
@@ -128,11 +132,14 @@ def run(
     turns: int,
     results: Path | None,
     depth: int | None = None,
+    start: int = 0,
+    step: int = 1,
 ) -> Iterator[Played]:
-    """Every game of the run not yet in ``results``, played and appended to it."""
+    """Every game of the run not yet in ``results`` (games ``start``, ``start + step``, ...
+    below ``count``), played and appended to it."""
     done = {(p.game, p.budget, p.playout_depth, p.index) for p in load(results)}
     for game in games:
-        for index in range(count):
+        for index in range(start, count, step):
             if (game, budget, depth_of(game, depth), index) in done:
                 continue
             played = play(game, budget, index, turns, depth)
@@ -171,11 +178,18 @@ def main() -> None:
     parser.add_argument("--results", type=Path)
     parser.add_argument("--turns", type=int, default=TURNS)
     parser.add_argument("--playout-depth", type=int, default=None)
+    parser.add_argument("--start", type=int, default=0, help="the first game's index")
+    parser.add_argument("--step", type=int, default=1, help="play every STEP-th game only")
     args = parser.parse_args()
+    if args.start < 0 or args.step < 1:
+        parser.error("--start is at least 0 and --step at least 1")
     depth = args.playout_depth
     games = tuple(args.game or GAMES)
     now: list[Played] = []
-    for played in run(games, args.budget, args.games, args.turns, args.results, depth):
+    plan = run(
+        games, args.budget, args.games, args.turns, args.results, depth, args.start, args.step
+    )
+    for played in plan:
         now.append(played)
         print(
             f"{played.game} #{played.index} search as {played.search_seat}: "

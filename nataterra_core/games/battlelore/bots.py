@@ -24,11 +24,11 @@ from .board import distance
 from .content import load_pack
 from .content.schema import BattleLorePack
 from .determinise import public_state
-from .rules.world import World
+from .rules.world import World, world_in_play
 from .state import BattleLoreState, Unit
 from .views import SeatView
 
-__all__ = ["HeuristicPlayer", "evaluate", "state_of_view"]
+__all__ = ["PLAYOUT_DEPTH", "HeuristicPlayer", "evaluate", "state_of_view", "threats"]
 
 
 def state_of_view(view: SeatView) -> BattleLoreState:
@@ -255,13 +255,24 @@ MEDAL_WEIGHT = 4.0
 """Log-odds of a side that has all the medals it needs against one that has none."""
 FIGURE_WEIGHT = 2.0
 """Log-odds of a side with every figure left on the field against one with none."""
+THREAT_WEIGHT = 0.5
+"""Medals a threat is worth: a unit that would surely destroy a target it can battle from
+where it stands counts half a medal (the dice and the cards decide whether it gets to)."""
+THREATS_COUNTED = 3
+"""A side's strongest threats counted: about the units a command card orders."""
+PLAYOUT_DEPTH = 20
+"""Commands a search playout plays before :func:`evaluate` scores it (``Hooks.playout_depth``):
+about two half-turns, the reply included. With the threats in the evaluation a move shows
+before its battles are rolled, so a short playout tells moves apart in fewer, cheaper
+iterations than the 40 it played before (docs/BOTS.md, "Tuning runs (session 14)")."""
 
 
 def evaluate(state: BattleLoreState, seat: str) -> float:
     """``seat``'s chance of winning from ``state``, estimated (``Hooks.evaluate``): a logistic
-    of the medal lead (as a share of the scenario's medals, B-WIN-1) and the figure lead (as a
-    share of the figures on the field). A game over is 1 for the winner, 0 for the loser and
-    ½ each for a draw."""
+    of the medal lead (as a share of the scenario's medals, B-WIN-1), with each side's threats
+    as partial medals (:func:`threats`: what the battles not yet rolled promise), and the
+    figure lead (as a share of the figures on the field). A game over is 1 for the winner, 0
+    for the loser and ½ each for a draw."""
     if state.phase == "over":
         return 0.5 if state.winner is None else float(state.winner == seat)
     other = state.other(seat)
@@ -270,9 +281,37 @@ def evaluate(state: BattleLoreState, seat: str) -> float:
     for unit in state.units:
         if unit.side in figures:
             figures[unit.side] += unit.figures
-    lead = (state.side_of(seat).medals - state.side_of(other).medals) / needed
+    world = world_in_play(state.pack, state.scenario)
+    promised = THREAT_WEIGHT * (threats(world, state, seat) - threats(world, state, other))
+    medals = state.side_of(seat).medals - state.side_of(other).medals
+    lead = (medals + promised) / needed
     field = (figures[seat] - figures[other]) / max(1, figures[seat] + figures[other])
     return 1 / (1 + math.exp(-(MEDAL_WEIGHT * lead + FIGURE_WEIGHT * field)))
+
+
+def threats(world: World, state: BattleLoreState, side: str) -> float:
+    """What ``side``'s units threaten from where they stand, in expected kills: each unit's
+    best target by its expected hits (B-DIE-2, no card's bonus) over the target's figures (at
+    most 1), the :data:`THREATS_COUNTED` strongest summed. A move that brings a unit in reach,
+    or leaves one exposed, shows here before a die is rolled (a playout cut short sees it)."""
+    found = []
+    for unit in state.units:
+        if unit.side != side:
+            continue
+        best = 0.0
+        for target_id in world.targets(state, unit):
+            enemy = state.unit(target_id)
+            if enemy is None:
+                continue
+            hits = world.dice(state, unit, enemy, card_bonus=False) / 6
+            if world.weapon_of(unit).bonus_strike:
+                hits *= 1.2
+            if world.type_of(enemy).critical_only:
+                hits /= 6
+            best = max(best, min(1.0, hits / max(1, enemy.figures)))
+        if best > 0:
+            found.append(best)
+    return sum(sorted(found, reverse=True)[:THREATS_COUNTED])
 
 
 @functools.cache

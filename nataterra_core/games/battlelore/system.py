@@ -11,7 +11,7 @@ import msgspec
 from nataterra_core.kernel.registry import Hooks, RuleSystem, package_text
 from nataterra_core.kernel.wording import counted, reason_words
 
-from .bots import evaluate, make
+from .bots import PLAYOUT_DEPTH, evaluate, make
 from .content import load_pack
 from .coverage import coverage_spec
 from .decider import RULES, BattleLore, GameOptions
@@ -72,6 +72,7 @@ BATTLELORE = RuleSystem(
         setup_words=setup_words,
         determiniser=determinise,
         evaluate=evaluate,
+        playout_depth=PLAYOUT_DEPTH,
         observation=observation,
         action_codec=codec,
         coverage=coverage_spec,
