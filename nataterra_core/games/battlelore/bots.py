@@ -209,10 +209,17 @@ class HeuristicPlayer:
     def _expected(self, world: World, state: BattleLoreState, unit: Unit, enemy: Unit) -> float:
         """Expected figures removed, counting a kill (a medal) extra."""
         dice = world.dice(state, unit, enemy, card_bonus=True)
-        hits = dice / 6 * (1.2 if world.weapon_of(unit).bonus_strike else 1.0)
-        if world.type_of(enemy).critical_only:
-            hits /= 6
+        hits = _expected_hits(world, unit, enemy, dice)
         return hits * (1 + 1 / max(1, enemy.figures)) + dice / 12
+
+
+def _expected_hits(world: World, unit: Unit, enemy: Unit, dice: int) -> float:
+    """Hits ``unit`` may expect on ``enemy`` from ``dice`` battle dice (B-DIE-2): a sixth a
+    die, a fifth more with a bonus strike, a sixth of that on a unit only critical hits harm."""
+    hits = dice / 6 * (1.2 if world.weapon_of(unit).bonus_strike else 1.0)
+    if world.type_of(enemy).critical_only:
+        hits /= 6
+    return hits
 
 
 class _Memo:
@@ -303,11 +310,8 @@ def threats(world: World, state: BattleLoreState, side: str) -> float:
             enemy = state.unit(target_id)
             if enemy is None:
                 continue
-            hits = world.dice(state, unit, enemy, card_bonus=False) / 6
-            if world.weapon_of(unit).bonus_strike:
-                hits *= 1.2
-            if world.type_of(enemy).critical_only:
-                hits /= 6
+            dice = world.dice(state, unit, enemy, card_bonus=False)
+            hits = _expected_hits(world, unit, enemy, dice)
             best = max(best, min(1.0, hits / max(1, enemy.figures)))
         if best > 0:
             found.append(best)
