@@ -98,8 +98,9 @@ BOT_TURNS = 4
 @pytest.mark.parametrize("rules", GAMES)
 def test_two_processes_racing_for_a_bots_turn_decide_it_once(rules: str, postgres_url: str) -> None:
     """Exactly once under the lease: the person's commands go through the two processes in
-    turn, so after each both want to move the bot (the one that applied it at once, the
-    other told by NOTIFY), and the one that did not get the lease leaves the turn. Checked
+    turn; the one that applied a command takes the lease for the bot's turn it gives (or,
+    refused while the other still held it, leaves the turn to that one, which reads the
+    game again as it lets the lease go), and the other, told by NOTIFY, leaves it. Checked
     from the final log: the bot commands each process applied (``server.health``'s
     ``bot_moves``) add up to the bot's commands in the log, and neither process had an
     append refused or a game dropped, which is what a bot turn decided twice comes to."""

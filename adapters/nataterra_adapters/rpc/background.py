@@ -97,6 +97,16 @@ class Background:
         self._sharing = Sharing.of(host, bot_seconds=bot_seconds)
         self._chores: list[asyncio.Task[None]] = []
 
+    @property
+    def sharing(self) -> Sharing | None:
+        """This server's part in a store other processes write too (``None``: not shared)."""
+        return self._sharing
+
+    @property
+    def busy(self) -> bool:
+        """Whether a game's bot turns are under way here."""
+        return bool(self._turns)
+
     def start(self) -> None:
         """Take over the store's writes and the bots' turns (those already due first), and
         wake the stored games whose bots were to move; call on the running loop."""
@@ -142,6 +152,7 @@ class Background:
             elif self._sharing is not None:
                 await self._sharing.settled(named)
             await host.reader.ready(named)
+            self._resume(named)
         mark = host.mark()
         result = await self._call(method, params)
         await host.durable()
@@ -168,9 +179,28 @@ class Background:
                 f"the work took longer than the server's bound of {self._work_seconds:g} s",
             ) from None
 
-    def _turn(self, game: Game) -> None:
+    def _resume(self, game_id: str) -> None:
+        """A request for ``game_id``, held here: if one of its bots may act and nobody is
+        known to move it (a lease elsewhere may have expired: its holder died), take the
+        bots' turns over here."""
+        game, sharing = self._host.held(game_id), self._sharing
+        if (
+            game is None
+            or sharing is None
+            or game_id in self._turns
+            or game.bots.acting(game.session) is None
+            or not sharing.may_lease(game_id)
+        ):
+            return
+        self._turn(game)
+
+    def _turn(self, game: Game, here: bool = False) -> None:
         """A bot seat of ``game`` may act: play its turns, unless that is under way already
-        (the running task looks again after every command)."""
+        (the running task looks again after every command). ``here``: the command that gave
+        the turn was applied by this process (with a shared store, it takes the lease at
+        once; a turn given by another process's command is that one's)."""
+        if here and self._sharing is not None:
+            self._sharing.claim(game.game_id)
         running = self._turns.get(game.game_id)
         if running is not None and not running.done():
             self._again.add(game.game_id)  # looked at again once the running task ends
@@ -201,11 +231,14 @@ class Background:
         try:
             await self._decide(game, sharing)
         finally:
+            held = self._host.held(game.game_id)
+            looked = 0 if held is None else len(held.session.lines)
             # The lease goes only once the last move is stored: the next holder, reading
             # the store after taking it, must see that move.
             with contextlib.suppress(asyncio.CancelledError):
                 await self._host.durable()
-            await sharing.release(game)
+            if await sharing.release(game, looked):
+                self._again.add(game.game_id)  # a person's command came meanwhile
 
     async def _decide(self, game: Game, sharing: Sharing | None = None) -> None:
         loop = asyncio.get_running_loop()

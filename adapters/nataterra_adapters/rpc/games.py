@@ -442,9 +442,15 @@ class Games:
 
     def health(self, params: NoParams) -> dict[str, Any]:
         """For a load balancer: the process answers, without touching a game (with the bot
-        commands it has applied, so an operator sees which processes move the bots)."""
+        commands it has applied and the bot leases it asked the store for, so an operator
+        sees which processes move the bots, and at what cost)."""
         host = self.host
-        return {"status": "ok", "games_in_play": host.games_in_play(), "bot_moves": host.bot_moves}
+        return {
+            "status": "ok",
+            "games_in_play": host.games_in_play(),
+            "bot_moves": host.bot_moves,
+            "lease_tries": host.lease_tries,
+        }
 
     # -- internals --------------------------------------------------------------------------
 

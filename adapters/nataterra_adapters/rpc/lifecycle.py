@@ -96,7 +96,7 @@ class GameHost:
             self._writes.lost = self._lost
         self.server_key = server_key(store)
         self._bots_inline = bots_inline
-        self._bot_turns: Callable[[Game], None] | None = None
+        self._bot_turns: Callable[[Game, bool], None] | None = None
         self._bots_due: dict[str, Game] = {}  # turns given before run_bots_with
         self._watchers: dict[str | None, list[Callable[[str], None]]] = {}
         self.reader = GameReader(
@@ -111,6 +111,9 @@ class GameHost:
         """Reads the stored games into memory (when first asked for, and the start's wake)."""
         self.bot_moves = 0
         """Bot commands this process has applied (``server.health``)."""
+        self.lease_tries = 0
+        """Bot leases this process asked a shared store for, taken or refused, renewals
+        included (``server.health``: each costs a commit)."""
 
     # -- looking up -------------------------------------------------------------------------
 
@@ -460,7 +463,7 @@ class GameHost:
     def _change(self, game: Game, change: Callable[[], object]) -> None:
         try:
             change()
-            self._play_bots(game)
+            self._play_bots(game, here=True)
         except CommandRejected as exc:
             raise rejected(exc, game.version) from exc
         except StoreError as exc:  # embedded: the store refused the line at once
@@ -468,15 +471,17 @@ class GameHost:
 
     # -- bots -------------------------------------------------------------------------------
 
-    def run_bots_with(self, turns: Callable[[Game], None]) -> None:
+    def run_bots_with(self, turns: Callable[[Game, bool], None]) -> None:
         """Hand the bots' turns to ``turns`` (called with a game whose bot seat may act, after
         every change; it sends their commands through :meth:`bot_move`), the turns given
-        before this first."""
+        before this first. Its second argument says whether the command that gave the turn
+        was applied here (``False``: the game was read, or caught up with the records
+        another process appended, which is then the one to move the bot)."""
         self._bot_turns = turns
         self._bots_inline = False
         due, self._bots_due = self._bots_due, {}
         for game in due.values():
-            turns(game)
+            turns(game, False)
 
     def give_up(self, game: Game, seat: str) -> None:
         """``seat``'s bot overran its bound: the random player takes the seat, here and in
@@ -494,12 +499,13 @@ class GameHost:
             return False
         session.apply(seat, command)
         self.bot_moves += 1
-        self._play_bots(game)
+        self._play_bots(game, here=True)
         return True
 
-    def _play_bots(self, game: Game) -> None:
-        """After a change: let the server's seats act (or hand them their turn), close the
-        game if that ended it, and tell the watchers."""
+    def _play_bots(self, game: Game, *, here: bool = False) -> None:
+        """After a change (``here``: a command applied by this process): let the server's
+        seats act (or hand them their turn), close the game if that ended it, and tell the
+        watchers."""
         if self._bots_inline:
             game.bots.play(game.system, game.session)
         self._close_if_over(game)
@@ -509,7 +515,7 @@ class GameHost:
             if self._bot_turns is None:
                 self._bots_due[game.game_id] = game
             else:
-                self._bot_turns(game)
+                self._bot_turns(game, here)
         self._changed(game.game_id)
 
     @staticmethod

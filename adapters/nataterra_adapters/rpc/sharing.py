@@ -15,10 +15,19 @@ PostgreSQL on several): any process serves any game.
   connected here sees a move made through another process at once. After a lost connection
   every held game is checked again.
 * **Bot leases**: a bot's decision is taken by the process that holds the game's lease (a
-  row with an expiry in the store), renewed at each decision. A process that dies lets its
-  lease expire; the periodic sweep (:meth:`Sharing.sweep`) of any other process, or the
-  next request for the game there, then takes the game's bots over. The store's key still
-  guarantees that each record, a bot's included, is appended once.
+  row with an expiry in the store), renewed at each decision. Only the processes that need
+  it ask for it, as each ask costs a commit: the one that applied the command that gave a
+  bot its turn takes it at once (:meth:`Sharing.claim`). A process that only heard of that
+  command (a notification, or a catch-up that found it) leaves the turn to that one: it
+  asks only once the lease it believes another process holds may have expired
+  (:meth:`Sharing.may_lease`; each record heard of from another process, and each refusal,
+  puts that moment a lease's length later). A process that dies lets its lease expire;
+  the periodic sweep (:meth:`Sharing.sweep`) of any other process, or the next request
+  for the game there, then takes the game's bots over. The holder lets the lease go once
+  its bots have nothing to do, then reads the game again: a person's command appended
+  through another process while it held the lease (that process was refused it) gives
+  the bot its turn back here. The store's key still guarantees that each record, a bot's
+  included, is appended once.
 """
 
 from __future__ import annotations
@@ -62,6 +71,8 @@ class Sharing:
         """This process, as its leases name it."""
         self._lease_seconds = bot_seconds + LEASE_MARGIN_SECONDS
         self._leased: dict[str, float] = {}  # game_id -> when this process took its lease
+        # game_id -> until when (monotonic) another process's lease on it may be live
+        self._elsewhere: dict[str, float] = {}
         self._catching: dict[str, asyncio.Future[None]] = {}  # catch-ups under way, by game
 
     @staticmethod
@@ -108,6 +119,8 @@ class Sharing:
             tail = await self._writes.run(lambda: store.since(game_id, held))
         except StoreError:
             return  # the write that follows meets the same error and says it
+        if held + len(tail.lines) > len(game.session.lines):
+            self._heard(game_id)  # records another process appended
         if not tail.lines or not self._host.holds(game) or self._fold(game, held, tail):
             return
         self._host.drop(game_id, StaleAppend(game_id, held, held + len(tail.lines)))
@@ -151,8 +164,33 @@ class Sharing:
             if game is not None:
                 await self._behind(game, stored)
             elif self._host.waiting(game_id) is not None:  # started through another process
+                self._heard(game_id)
                 await self._host.reader.ready(game_id)
                 self._host.changed(game_id)
+
+    def _heard(self, game_id: str) -> None:
+        """Another process moved ``game_id`` on: if that gave a bot its turn, that process
+        holds the lease (or its last holder, releasing it, takes it back): leave it a
+        lease's length."""
+        if game_id not in self._leased:
+            self._elsewhere[game_id] = time.monotonic() + self._lease_seconds
+
+    def claim(self, game_id: str) -> None:
+        """This process applied the command that gave one of ``game_id``'s bots its turn:
+        it asks for the lease at once, whatever it heard before."""
+        self._elsewhere.pop(game_id, None)
+
+    def may_lease(self, game_id: str) -> bool:
+        """Whether to ask for ``game_id``'s lease now: this process holds it, or no lease
+        another process may hold is known to be live (asking would be refused, at the
+        cost of a commit)."""
+        until = self._elsewhere.get(game_id)
+        if until is None or game_id in self._leased:
+            return True
+        if until > time.monotonic():
+            return False
+        del self._elsewhere[game_id]
+        return True
 
     async def lease(self, game: Game) -> bool:
         """Take or renew the lease on ``game``'s bot decisions (renewed in the store only
@@ -164,7 +202,15 @@ class Sharing:
         taken = self._leased.get(game_id)
         if taken is not None and now - taken < seconds / 2:
             return True
+        if not self.may_lease(game_id):
+            return False
+        if taken is None:
+            # Asked only once this process's records are stored (a lease's ask goes beside
+            # the writes): refused, it was refused before the holder let the lease go, and
+            # the holder, reading the game then, finds the command that gave the turn.
+            await self._host.durable()
         try:
+            self._host.lease_tries += 1
             held = await self._writes.run(lambda: store.lease(game_id, holder, seconds))
             if held and taken is None:
                 secret = await self._writes.run(lambda: store.secret(game_id))
@@ -174,21 +220,39 @@ class Sharing:
             held = False
         if held:
             self._leased[game_id] = now
+            self._elsewhere.pop(game_id, None)
         else:
             self._leased.pop(game_id, None)
+            self._elsewhere[game_id] = now + seconds  # (a renewal refused: it expired)
         return held
 
-    async def release(self, game: Game) -> None:
-        """Give ``game``'s lease up (its bots have nothing to do)."""
-        if self._leased.pop(game.game_id, None) is None:
-            return
+    async def release(self, game: Game, looked: int) -> bool:
+        """Give ``game``'s lease up (its bots had nothing to do in the copy of ``looked``
+        records); whether a bot may act after all, in records another process stored
+        meanwhile (a person's command: that process, refused the lease while this one held
+        it, left the turn here)."""
+        game_id = game.game_id
+        if self._leased.pop(game_id, None) is None:
+            return False
         store, holder = self._store, self.holder
         with contextlib.suppress(StoreError):
-            await self._writes.run(lambda: store.release(game.game_id, holder))
+            await self._writes.run(lambda: store.release(game_id, holder))
+        # Read after the release: a process refused the lease was refused before it, so
+        # its command, appended before it asked, is in the store by now.
+        with contextlib.suppress(GameError):
+            await self.catch_up(game_id)
+        held = self._host.held(game_id)
+        if held is None or len(held.session.lines) <= looked:
+            return False
+        if held.bots.acting(held.session) is None:
+            return False
+        self.claim(game_id)
+        return True
 
     async def sweep(self, turn: Callable[[Game], None]) -> None:
         """Every :data:`SWEEP_SECONDS`: each stored game in play with bots is read (caught
-        up) and its bots handed to ``turn`` when one may act, whoever moved them before."""
+        up) and its bots handed to ``turn`` when one may act and no other process's lease
+        on it may be live (:meth:`may_lease`), whoever moved them before."""
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
             store = self._store
@@ -207,7 +271,11 @@ class Sharing:
                     _say(f"the sweep could not read {listing.game_id}: {exc}")
                     continue
                 game = self._host.held(listing.game_id)
-                if game is not None and game.bots.acting(game.session) is not None:
+                if (
+                    game is not None
+                    and game.bots.acting(game.session) is not None
+                    and self.may_lease(listing.game_id)
+                ):
                     turn(game)
 
     async def listen(self) -> None:
